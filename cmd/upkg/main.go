@@ -1,0 +1,61 @@
+// Command upkg reads Unreal Engine package files of every generation and the
+// containers games ship them in.
+//
+// Ground rules for this package: one file per subcommand; each file's
+// newXCmd only builds the cobra command and a runX function does the work
+// through the library (internal/inspect and the format packages). Errors are
+// mapped to exit codes in one place, below: 0 success, 1 a file failed, 2 a
+// usage error.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+)
+
+func main() { os.Exit(run(os.Args[1:])) }
+
+// run executes the CLI and returns the exit status (split from main for testscript).
+func run(args []string) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	err := root.Execute()
+	if err == nil {
+		return 0
+	}
+	var ue *usageError
+	var fe *failedError
+	switch {
+	case errors.As(err, &ue):
+		fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
+		fmt.Fprintf(os.Stderr, "Run '%s --help' for usage.\n", ue.cmd)
+		return 2
+	case errors.As(err, &fe):
+		// The command already reported each failure.
+		return 1
+	default:
+		fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
+		return 1
+	}
+}
+
+// usageError is a mistake in the command line (exit status 2).
+type usageError struct {
+	cmd string
+	err error
+}
+
+func (e *usageError) Error() string { return e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usagef reports a usage mistake of the command whose path (e.g. "upkg info")
+// is cmd.
+func usagef(cmd, format string, args ...any) error {
+	return &usageError{cmd: cmd, err: fmt.Errorf(format, args...)}
+}
+
+// failedError says some inputs failed and were already reported (exit status 1).
+type failedError struct{ n int }
+
+func (e *failedError) Error() string { return fmt.Sprintf("%d failed", e.n) }

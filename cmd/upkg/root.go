@@ -1,0 +1,86 @@
+package main
+
+import (
+	"runtime/debug"
+
+	"github.com/spf13/cobra"
+
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+// subcommands are added by each subcommand's file in an init function, so
+// that the files stay independent of each other.
+var subcommands []func(g *globalFlags) *cobra.Command
+
+func register(fn func(g *globalFlags) *cobra.Command) { subcommands = append(subcommands, fn) }
+
+// globalFlags are the flags every command accepts.
+type globalFlags struct {
+	engine   string
+	mappings string
+	aesKey   string
+}
+
+// options turns the global flags into library options.
+func (g *globalFlags) options() *inspect.Options {
+	return &inspect.Options{Engine: g.engine, Mappings: g.mappings, AESKey: g.aesKey}
+}
+
+func newRootCmd() *cobra.Command {
+	g := &globalFlags{}
+	root := &cobra.Command{
+		Use:   "upkg",
+		Short: "Read Unreal Engine packages (UE1 to UE5) and their containers",
+		Long: `upkg reads Unreal Engine package files of every generation: Unreal 1 / UT99 /
+UE2 / UE3 packages, UE4 and UE5 .uasset/.umap (editor-saved and cooked, with
+.uexp/.ubulk), and the containers games ship them in (.utoc/.ucas, .pak).
+
+Nothing upkg is pointed at is ever modified.
+
+A package inside a container is named CONTAINER::/Game/Path/Asset.`,
+		Version:       version(),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return &usageError{cmd: c.CommandPath(), err: err}
+	})
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.engine, "engine", "", "engine version for unversioned (cooked) packages, e.g. 4.27 or 5.3")
+	pf.StringVar(&g.mappings, "mappings", "", "`.usmap` mappings file for unversioned properties")
+	pf.StringVar(&g.aesKey, "aes-key", "", "AES-256 key for encrypted containers, hex (0x optional) or base64")
+	for _, fn := range subcommands {
+		c := fn(g)
+		if c.Args == nil {
+			c.Args = cobra.ArbitraryArgs
+		}
+		wrapArgs(c)
+		root.AddCommand(c)
+	}
+	return root
+}
+
+// wrapArgs turns cobra's argument-count errors into usage errors (exit 2).
+func wrapArgs(c *cobra.Command) {
+	check := c.Args
+	c.Args = func(cmd *cobra.Command, args []string) error {
+		if err := check(cmd, args); err != nil {
+			return &usageError{cmd: cmd.CommandPath(), err: err}
+		}
+		return nil
+	}
+}
+
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Version == "" {
+		return "devel"
+	}
+	v := bi.Main.Version
+	for _, s := range bi.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " (" + s.Value[:12] + ")"
+		}
+	}
+	return v
+}

@@ -1,0 +1,145 @@
+// Package compression is the registry of block decompressors shared by the
+// container readers (pak, IoStore) and the package readers (compressed UE3
+// packages, compressed bulk data).
+//
+// Methods are named as Unreal names them in container headers ("Zlib",
+// "Gzip", "LZ4", "Zstd", "Oodle", ...); lookup ignores case. Zlib, Gzip, LZ4
+// and Zstd are built in. Oodle is not: it is proprietary and no pure-Go decoder
+// exists, so reading an Oodle block returns an [*UnsupportedError] until a
+// program registers one with [Register].
+package compression
+
+import (
+	"bytes"
+	"compress/gzip"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"sync"
+
+	"github.com/klauspost/compress/zstd"
+	"github.com/pierrec/lz4/v4"
+)
+
+// Decompressor fills dst, whose length is the exact uncompressed size the
+// container recorded, from the compressed block src. It must not write past
+// len(dst) and must report an error if src does not produce exactly len(dst)
+// bytes.
+type Decompressor func(dst, src []byte) error
+
+// UnsupportedError reports a compression method with no registered decoder.
+type UnsupportedError struct{ Method string }
+
+func (e *UnsupportedError) Error() string {
+	if strings.EqualFold(e.Method, "Oodle") {
+		return "Oodle-compressed: no decoder available (Oodle is proprietary; register one with compression.Register)"
+	}
+	return fmt.Sprintf("compression method %q: no decoder available", e.Method)
+}
+
+// ErrSize reports a block that did not decompress to the recorded size.
+var ErrSize = errors.New("compression: decompressed size differs from the recorded size")
+
+var (
+	mu    sync.RWMutex
+	table = map[string]Decompressor{}
+)
+
+// Register adds or replaces the decoder for a method name.
+func Register(method string, d Decompressor) {
+	mu.Lock()
+	table[strings.ToLower(method)] = d
+	mu.Unlock()
+}
+
+// Lookup returns the decoder for a method, or nil.
+func Lookup(method string) Decompressor {
+	mu.RLock()
+	defer mu.RUnlock()
+	return table[strings.ToLower(method)]
+}
+
+// Supported reports whether a decoder is registered for method.
+func Supported(method string) bool { return Lookup(method) != nil }
+
+// Decompress decodes src into dst with the named method.
+func Decompress(method string, dst, src []byte) error {
+	d := Lookup(method)
+	if d == nil {
+		return &UnsupportedError{Method: method}
+	}
+	return d(dst, src)
+}
+
+func init() {
+	Register("None", func(dst, src []byte) error {
+		if len(src) != len(dst) {
+			return ErrSize
+		}
+		copy(dst, src)
+		return nil
+	})
+	Register("Zlib", func(dst, src []byte) error {
+		zr, err := zlib.NewReader(bytes.NewReader(src))
+		if err != nil {
+			return fmt.Errorf("zlib: %w", err)
+		}
+		return readExact(zr, dst, "zlib")
+	})
+	Register("Gzip", func(dst, src []byte) error {
+		zr, err := gzip.NewReader(bytes.NewReader(src))
+		if err != nil {
+			return fmt.Errorf("gzip: %w", err)
+		}
+		return readExact(zr, dst, "gzip")
+	})
+	Register("LZ4", func(dst, src []byte) error {
+		n, err := lz4.UncompressBlock(src, dst)
+		if err != nil {
+			return fmt.Errorf("lz4: %w", err)
+		}
+		if n != len(dst) {
+			return ErrSize
+		}
+		return nil
+	})
+	Register("Zstd", func(dst, src []byte) error {
+		out, err := zstdDecoder().DecodeAll(src, dst[:0:len(dst)])
+		if err != nil {
+			return fmt.Errorf("zstd: %w", err)
+		}
+		if len(out) != len(dst) {
+			return ErrSize
+		}
+		if len(dst) > 0 && &out[0] != &dst[0] {
+			copy(dst, out)
+		}
+		return nil
+	})
+}
+
+var zstdOnce = sync.OnceValue(func() *zstd.Decoder {
+	// A nil reader makes a decoder for DecodeAll only; WithDecoderConcurrency(0)
+	// would start goroutines per core, which the WASM build does not want.
+	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
+	if err != nil {
+		panic(err) // only fails on invalid options
+	}
+	return d
+})
+
+func zstdDecoder() *zstd.Decoder { return zstdOnce() }
+
+// readExact reads exactly len(dst) bytes from r and checks the stream ends there.
+func readExact(r io.Reader, dst []byte, name string) error {
+	if _, err := io.ReadFull(r, dst); err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var one [1]byte
+	if n, _ := r.Read(one[:]); n != 0 {
+		return ErrSize
+	}
+	return nil
+}

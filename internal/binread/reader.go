@@ -1,0 +1,475 @@
+// Package binread is the bounded cursor every upkg format reader is built on.
+//
+// Ground rules for this file:
+//   - A [Reader] never reads past the size it was given, and never allocates
+//     more than the bytes that remain (counts and lengths from the file are
+//     checked against [Reader.Remaining] first).
+//   - The first failure is sticky: later reads return zero values, and the
+//     caller checks [Reader.Err] once per record (the shape of debug/dwarf's buf).
+//   - Every error is an [*Error] carrying the absolute file offset and the name
+//     of the field being read, so a user sees what and where.
+package binread
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// windowSize is how much is read from the underlying io.ReaderAt at once.
+// Package headers are a few KiB to a few MiB; 64 KiB keeps the number of
+// ReadAt calls small without holding much memory per open file.
+const windowSize = 64 << 10
+
+// Error is a read failure at a known place in the file.
+type Error struct {
+	Offset int64  // absolute offset of the field in the file
+	Field  string // what was being read, e.g. "PackageFileSummary.NameCount"
+	Err    error  // io.ErrUnexpectedEOF, ErrCount, or a format-specific error
+}
+
+func (e *Error) Error() string {
+	if e.Field == "" {
+		return fmt.Sprintf("at offset 0x%x: %v", e.Offset, e.Err)
+	}
+	return fmt.Sprintf("%s at offset 0x%x: %v", e.Field, e.Offset, e.Err)
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+var (
+	// ErrCount reports a count or length that cannot fit in the bytes that remain.
+	ErrCount = errors.New("count exceeds remaining bytes")
+	// ErrNegative reports a negative count, length or offset.
+	ErrNegative = errors.New("negative value")
+)
+
+// Reader is a little-endian (by default) cursor over a bounded byte range.
+type Reader struct {
+	r     io.ReaderAt
+	base  int64 // absolute offset of position 0 (for error messages)
+	size  int64 // bytes addressable: positions [0, size)
+	off   int64 // current position, relative to base
+	err   error
+	order binary.ByteOrder
+
+	win    []byte // cached bytes [winOff, winOff+len(win))
+	winOff int64
+	whole  bool // win holds the whole range (FromBytes)
+}
+
+// New returns a Reader over the first size bytes of r.
+func New(r io.ReaderAt, size int64) *Reader {
+	if size < 0 {
+		size = 0
+	}
+	return &Reader{r: r, size: size, order: binary.LittleEndian}
+}
+
+// FromBytes returns a Reader over b. Reads slice b without copying.
+func FromBytes(b []byte) *Reader {
+	return &Reader{size: int64(len(b)), order: binary.LittleEndian, win: b, whole: true}
+}
+
+// Section returns a new Reader over n bytes starting at off (relative to r),
+// sharing r's source. Offsets in its errors stay absolute. A range outside r
+// gives a Reader whose error is already set.
+func (r *Reader) Section(off, n int64, field string) *Reader {
+	s := &Reader{r: r.r, base: r.base + off, size: n, order: r.order}
+	if off < 0 || n < 0 || off > r.size || n > r.size-off {
+		s.size = 0
+		s.err = &Error{Offset: r.base + off, Field: field, Err: fmt.Errorf("range [0x%x, +0x%x) outside data of size 0x%x", off, n, r.size)}
+		return s
+	}
+	if r.whole {
+		s.win = r.win[off : off+n]
+		s.whole = true
+	}
+	return s
+}
+
+// SetOrder switches the byte order (big-endian for swapped console packages).
+func (r *Reader) SetOrder(o binary.ByteOrder) { r.order = o }
+
+// Order returns the current byte order.
+func (r *Reader) Order() binary.ByteOrder { return r.order }
+
+// BigEndian reports whether the reader is in big-endian mode.
+func (r *Reader) BigEndian() bool { return r.order == binary.BigEndian }
+
+// Err returns the first error met, or nil.
+func (r *Reader) Err() error { return r.err }
+
+// Offset returns the current position relative to the start of the range.
+func (r *Reader) Offset() int64 { return r.off }
+
+// Abs returns the current absolute file offset.
+func (r *Reader) Abs() int64 { return r.base + r.off }
+
+// Base returns the absolute offset of position 0.
+func (r *Reader) Base() int64 { return r.base }
+
+// Size returns the size of the range.
+func (r *Reader) Size() int64 { return r.size }
+
+// Remaining returns the bytes left after the current position.
+func (r *Reader) Remaining() int64 {
+	if r.off >= r.size {
+		return 0
+	}
+	return r.size - r.off
+}
+
+// SeekTo moves to an offset relative to the start of the range. Seeking outside
+// [0, Size] sets the error.
+func (r *Reader) SeekTo(off int64, field string) {
+	if r.err != nil {
+		return
+	}
+	if off < 0 || off > r.size {
+		r.fail(field, fmt.Errorf("offset 0x%x outside data of size 0x%x", off, r.size))
+		return
+	}
+	r.off = off
+}
+
+// Skip advances n bytes.
+func (r *Reader) Skip(n int64, field string) {
+	if r.err != nil {
+		return
+	}
+	if n < 0 {
+		r.fail(field, ErrNegative)
+		return
+	}
+	if n > r.Remaining() {
+		r.fail(field, io.ErrUnexpectedEOF)
+		return
+	}
+	r.off += n
+}
+
+// Fail sets the sticky error (if none is set yet) at the current offset.
+func (r *Reader) Fail(field string, err error) { r.fail(field, err) }
+
+// Failf is Fail with a formatted message.
+func (r *Reader) Failf(field, format string, args ...any) {
+	r.fail(field, fmt.Errorf(format, args...))
+}
+
+// FailAt sets the sticky error at an explicit position (relative to the range).
+func (r *Reader) FailAt(off int64, field string, err error) {
+	if r.err == nil {
+		r.err = &Error{Offset: r.base + off, Field: field, Err: err}
+	}
+}
+
+func (r *Reader) fail(field string, err error) {
+	if r.err == nil {
+		r.err = &Error{Offset: r.base + r.off, Field: field, Err: err}
+	}
+}
+
+// ClearErr forgets the sticky error. Use it only to try an alternative layout
+// after a failed attempt, together with SeekTo.
+func (r *Reader) ClearErr() { r.err = nil }
+
+// peek returns n bytes at the current position without advancing, or nil and
+// sets the error. The slice is valid until the next read.
+func (r *Reader) peek(n int, field string) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if int64(n) > r.Remaining() {
+		r.fail(field, io.ErrUnexpectedEOF)
+		return nil
+	}
+	if r.whole {
+		return r.win[r.off : r.off+int64(n)]
+	}
+	if r.off >= r.winOff && r.off+int64(n) <= r.winOff+int64(len(r.win)) {
+		s := r.off - r.winOff
+		return r.win[s : s+int64(n)]
+	}
+	want := max(int64(n), windowSize)
+	want = min(want, r.size-r.off)
+	if cap(r.win) < int(want) {
+		r.win = make([]byte, want)
+	}
+	r.win = r.win[:want]
+	got, err := r.r.ReadAt(r.win, r.base+r.off)
+	if int64(got) < int64(n) {
+		r.win = r.win[:0]
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		r.fail(field, err)
+		return nil
+	}
+	r.win = r.win[:got]
+	r.winOff = r.off
+	return r.win[:n]
+}
+
+func (r *Reader) take(n int, field string) []byte {
+	b := r.peek(n, field)
+	if b != nil {
+		r.off += int64(n)
+	}
+	return b
+}
+
+// U8 reads a byte.
+func (r *Reader) U8(field string) uint8 {
+	if b := r.take(1, field); b != nil {
+		return b[0]
+	}
+	return 0
+}
+
+// I8 reads a signed byte.
+func (r *Reader) I8(field string) int8 { return int8(r.U8(field)) }
+
+// U16 reads a uint16.
+func (r *Reader) U16(field string) uint16 {
+	if b := r.take(2, field); b != nil {
+		return r.order.Uint16(b)
+	}
+	return 0
+}
+
+// I16 reads an int16.
+func (r *Reader) I16(field string) int16 { return int16(r.U16(field)) }
+
+// U32 reads a uint32.
+func (r *Reader) U32(field string) uint32 {
+	if b := r.take(4, field); b != nil {
+		return r.order.Uint32(b)
+	}
+	return 0
+}
+
+// I32 reads an int32.
+func (r *Reader) I32(field string) int32 { return int32(r.U32(field)) }
+
+// U64 reads a uint64.
+func (r *Reader) U64(field string) uint64 {
+	if b := r.take(8, field); b != nil {
+		return r.order.Uint64(b)
+	}
+	return 0
+}
+
+// I64 reads an int64.
+func (r *Reader) I64(field string) int64 { return int64(r.U64(field)) }
+
+// F32 reads a float32.
+func (r *Reader) F32(field string) float32 { return math.Float32frombits(r.U32(field)) }
+
+// F64 reads a float64.
+func (r *Reader) F64(field string) float64 { return math.Float64frombits(r.U64(field)) }
+
+// Bool32 reads a UBOOL as Unreal serializes bool: a uint32 that must be 0 or 1.
+func (r *Reader) Bool32(field string) bool {
+	start := r.off
+	v := r.U32(field)
+	if v > 1 {
+		r.FailAt(start, field, fmt.Errorf("bool value %d is neither 0 nor 1", v))
+		return false
+	}
+	return v == 1
+}
+
+// Bool8 reads a one-byte bool that must be 0 or 1.
+func (r *Reader) Bool8(field string) bool {
+	start := r.off
+	v := r.U8(field)
+	if v > 1 {
+		r.FailAt(start, field, fmt.Errorf("bool value %d is neither 0 nor 1", v))
+		return false
+	}
+	return v == 1
+}
+
+// Bytes reads n bytes into a new slice. n is checked against the remaining
+// bytes before anything is allocated.
+func (r *Reader) Bytes(n int64, field string) []byte {
+	if r.err != nil {
+		return nil
+	}
+	if n < 0 {
+		r.fail(field, ErrNegative)
+		return nil
+	}
+	if n > r.Remaining() {
+		r.fail(field, fmt.Errorf("%w: %d bytes wanted, %d left", io.ErrUnexpectedEOF, n, r.Remaining()))
+		return nil
+	}
+	out := make([]byte, n)
+	if r.whole {
+		copy(out, r.win[r.off:])
+		r.off += n
+		return out
+	}
+	if n <= windowSize {
+		copy(out, r.take(int(n), field))
+		return out
+	}
+	got, err := r.r.ReadAt(out, r.base+r.off)
+	if int64(got) < n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		r.fail(field, err)
+		return nil
+	}
+	r.off += n
+	return out
+}
+
+// Fixed reads exactly len(dst) bytes into dst.
+func (r *Reader) Fixed(dst []byte, field string) {
+	if b := r.take(len(dst), field); b != nil {
+		copy(dst, b)
+	}
+}
+
+// Count reads an int32 element count and checks that count*minElemSize bytes
+// remain. It returns 0 (with the error set) for a negative or impossible count.
+// Use it before every allocation sized by the file.
+func (r *Reader) Count(field string, minElemSize int64) int {
+	start := r.off
+	n := r.I32(field)
+	return r.CheckCount(start, int64(n), minElemSize, field)
+}
+
+// CheckCount checks a count already read (at position start) against the
+// remaining bytes; see [Reader.Count].
+func (r *Reader) CheckCount(start, n, minElemSize int64, field string) int {
+	if r.err != nil {
+		return 0
+	}
+	if n < 0 {
+		r.FailAt(start, field, fmt.Errorf("%w: count %d", ErrNegative, n))
+		return 0
+	}
+	if minElemSize < 1 {
+		minElemSize = 1
+	}
+	if n > r.Remaining()/minElemSize {
+		r.FailAt(start, field, fmt.Errorf("%w: count %d of at least %d bytes each, %d bytes left", ErrCount, n, minElemSize, r.Remaining()))
+		return 0
+	}
+	return int(n)
+}
+
+// StrEnc records how an FString was stored, so a writer can reproduce it.
+type StrEnc uint8
+
+const (
+	StrANSI       StrEnc = iota // positive length, one byte per char, NUL-terminated
+	StrUTF16                    // negative length, UTF-16LE units, NUL-terminated
+	StrEmpty                    // length 0
+	StrNoNul                    // ANSI without the terminating NUL (written by some tools)
+	StrUTF16NoNul               // UTF-16 without the terminating NUL
+)
+
+// maxFString bounds a single string. Unreal's own archive refuses strings
+// longer than this (MAX_SERIALIZED_STRLEN is 1 << 24 in recent engines); the
+// remaining-bytes check applies first anyway.
+const maxFString = 1 << 24
+
+// FString reads an FString: int32 length, positive for ANSI (Latin-1) bytes,
+// negative for UTF-16 code units, both including the terminating NUL.
+func (r *Reader) FString(field string) string {
+	s, _ := r.FStringEnc(field)
+	return s
+}
+
+// FStringEnc reads an FString and reports its encoding.
+func (r *Reader) FStringEnc(field string) (string, StrEnc) {
+	start := r.off
+	n := r.I32(field)
+	if r.err != nil {
+		return "", StrEmpty
+	}
+	switch {
+	case n == 0:
+		return "", StrEmpty
+	case n == math.MinInt32:
+		r.FailAt(start, field, fmt.Errorf("string length %d", n))
+		return "", StrEmpty
+	case n > 0:
+		if n > maxFString || int64(n) > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
+			return "", StrEmpty
+		}
+		b := r.take(int(n), field)
+		if b == nil {
+			return "", StrEmpty
+		}
+		enc := StrANSI
+		if b[n-1] == 0 {
+			b = b[:n-1]
+		} else {
+			enc = StrNoNul
+		}
+		return latin1(b), enc
+	default:
+		units := -int64(n)
+		if units > maxFString || units*2 > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
+			return "", StrEmpty
+		}
+		b := r.take(int(units*2), field)
+		if b == nil {
+			return "", StrEmpty
+		}
+		u := make([]uint16, units)
+		for i := range u {
+			u[i] = r.order.Uint16(b[2*i:])
+		}
+		enc := StrUTF16
+		if u[units-1] == 0 {
+			u = u[:units-1]
+		} else {
+			enc = StrUTF16NoNul
+		}
+		return string(utf16.Decode(u)), enc
+	}
+}
+
+// latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
+// returned without re-encoding.
+func latin1(b []byte) string {
+	ascii := true
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return string(b)
+	}
+	out := make([]rune, len(b))
+	for i, c := range b {
+		out[i] = rune(c)
+	}
+	return string(out)
+}
+
+// SliceCap returns a safe initial capacity for a slice of n elements read
+// from a file: n itself when small, a fixed cap otherwise, so that a lying
+// count costs only what append really needs.
+func SliceCap(n int) int {
+	const maxPrealloc = 1 << 16
+	if n < 0 {
+		return 0
+	}
+	return min(n, maxPrealloc)
+}

@@ -1,0 +1,116 @@
+// Package binwrite serializes the values internal/binread reads, in the same
+// shapes, so that a parsed header can be written back byte for byte.
+package binwrite
+
+import (
+	"encoding/binary"
+	"math"
+	"unicode/utf16"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// Writer appends little-endian (by default) values to a byte slice.
+type Writer struct {
+	buf   []byte
+	order binary.AppendByteOrder
+}
+
+// New returns an empty little-endian Writer.
+func New() *Writer { return &Writer{order: binary.LittleEndian} }
+
+// SetOrder switches the byte order.
+func (w *Writer) SetOrder(o binary.AppendByteOrder) { w.order = o }
+
+// Bytes returns what was written so far.
+func (w *Writer) Bytes() []byte { return w.buf }
+
+// Len returns the number of bytes written.
+func (w *Writer) Len() int { return len(w.buf) }
+
+// PatchU32 overwrites a uint32 written earlier at off (for offsets only known later).
+func (w *Writer) PatchU32(off int, v uint32) {
+	var tmp []byte
+	tmp = w.order.AppendUint32(tmp, v)
+	copy(w.buf[off:], tmp)
+}
+
+// PatchU64 overwrites a uint64 written earlier at off.
+func (w *Writer) PatchU64(off int, v uint64) {
+	var tmp []byte
+	tmp = w.order.AppendUint64(tmp, v)
+	copy(w.buf[off:], tmp)
+}
+
+func (w *Writer) U8(v uint8)    { w.buf = append(w.buf, v) }
+func (w *Writer) U16(v uint16)  { w.buf = w.order.AppendUint16(w.buf, v) }
+func (w *Writer) U32(v uint32)  { w.buf = w.order.AppendUint32(w.buf, v) }
+func (w *Writer) U64(v uint64)  { w.buf = w.order.AppendUint64(w.buf, v) }
+func (w *Writer) I8(v int8)     { w.U8(uint8(v)) }
+func (w *Writer) I16(v int16)   { w.U16(uint16(v)) }
+func (w *Writer) I32(v int32)   { w.U32(uint32(v)) }
+func (w *Writer) I64(v int64)   { w.U64(uint64(v)) }
+func (w *Writer) F32(v float32) { w.U32(math.Float32bits(v)) }
+func (w *Writer) F64(v float64) { w.U64(math.Float64bits(v)) }
+func (w *Writer) Raw(b []byte)  { w.buf = append(w.buf, b...) }
+func (w *Writer) Zeros(n int)   { w.buf = append(w.buf, make([]byte, n)...) }
+func (w *Writer) Bool32(v bool) { w.U32(b2u(v)) }
+func (w *Writer) Bool8(v bool)  { w.U8(uint8(b2u(v))) }
+
+func b2u(v bool) uint32 {
+	if v {
+		return 1
+	}
+	return 0
+}
+
+// FString writes s the way the engine does: empty as length 0, pure ASCII as
+// ANSI, anything else as UTF-16.
+func (w *Writer) FString(s string) {
+	enc := binread.StrANSI
+	if s == "" {
+		enc = binread.StrEmpty
+	} else {
+		for i := 0; i < len(s); i++ {
+			if s[i] >= 0x80 {
+				enc = binread.StrUTF16
+				break
+			}
+		}
+	}
+	w.FStringEnc(s, enc)
+}
+
+// FStringEnc writes s with the encoding binread reported for it.
+func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
+	switch enc {
+	case binread.StrEmpty:
+		if s == "" {
+			w.I32(0)
+			return
+		}
+		w.FString(s)
+	case binread.StrANSI, binread.StrNoNul:
+		rs := []rune(s)
+		n := len(rs)
+		if enc == binread.StrANSI {
+			n++
+		}
+		w.I32(int32(n))
+		for _, c := range rs {
+			w.U8(uint8(c))
+		}
+		if enc == binread.StrANSI {
+			w.U8(0)
+		}
+	default:
+		u := utf16.Encode([]rune(s))
+		if enc == binread.StrUTF16 {
+			u = append(u, 0)
+		}
+		w.I32(-int32(len(u)))
+		for _, c := range u {
+			w.U16(c)
+		}
+	}
+}

@@ -1,0 +1,155 @@
+// Package inspect is the layer between the format packages and the two front
+// ends (cmd/upkg and the WebAssembly page). It sniffs which format a file is
+// (a list of openers tried in turn, like cmd/internal/objfile), and turns each
+// format's model into the JSON-tagged structs both front ends print, so the
+// CLI's --json and the page show the same numbers for the same file.
+//
+// Each format family adds itself from its own file (uasset.go, legacy.go,
+// zen.go, containers) with RegisterOpener / RegisterContainer in an init
+// function; nothing here knows the formats.
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Options are the knobs a user can set for reading a package.
+type Options struct {
+	Engine   string // --engine, e.g. "4.27", "5.3"; empty means from the file or inferred
+	Mappings string // --mappings, path of a .usmap file
+	AESKey   string // --aes-key, hex (with or without 0x) or base64
+	// Verify asks for the expensive checks (header rewrite comparison,
+	// property decoding of every export, chunk hashes).
+	Verify bool
+	// Properties asks for property decoding of every export.
+	Properties bool
+	// ReadFile opens auxiliary files named by options (the mappings file).
+	// Nil means the OS file system (the CLI); the page sets its own.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// Input is one package to read: its main file and a way to reach the files
+// that travel with it (.uexp, .ubulk, .uptnl), wherever they live (disk, a
+// container, files dropped together in the browser).
+type Input struct {
+	Name string // display path, e.g. "Content/BP_Hero.uasset" or "Game.utoc::/Game/BP_Hero"
+	R    io.ReaderAt
+	Size int64
+	// Sibling opens the companion with the same base name and extension ext
+	// (".uexp"). It returns an error wrapping fs.ErrNotExist when there is none.
+	Sibling func(ext string) (io.ReaderAt, int64, error)
+	// Close releases what opening the input took; may be nil.
+	Close func() error
+}
+
+// Opener knows one package format.
+type Opener struct {
+	Format string // "uasset", "legacy", "zen"
+	// Match reports whether the file looks like this format. head holds the
+	// first bytes of the file (up to 64 bytes), name its display path.
+	Match func(head []byte, name string) bool
+	// Open reads the package.
+	Open func(in *Input, opts *Options) (*Package, error)
+	// Priority orders openers whose Match both accept (higher first).
+	Priority int
+}
+
+var (
+	mu         sync.RWMutex
+	openers    []Opener
+	containers = map[string]ContainerOpener{}
+	verifiers  []Verifier
+)
+
+// RegisterOpener adds a package format.
+func RegisterOpener(o Opener) {
+	mu.Lock()
+	defer mu.Unlock()
+	openers = append(openers, o)
+	sort.SliceStable(openers, func(i, j int) bool { return openers[i].Priority > openers[j].Priority })
+}
+
+// ErrUnknownFormat reports a file no opener recognises.
+var ErrUnknownFormat = errors.New("not a package upkg recognises")
+
+// OpenPackage sniffs in and opens it with the first opener that matches.
+func OpenPackage(in *Input, opts *Options) (*Package, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	head := make([]byte, min(64, in.Size))
+	if _, err := in.R.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	mu.RLock()
+	list := append([]Opener(nil), openers...)
+	mu.RUnlock()
+	for _, o := range list {
+		if o.Match(head, in.Name) {
+			p, err := o.Open(in, opts)
+			if err != nil {
+				return nil, err
+			}
+			if p.Path == "" {
+				p.Path = in.Name
+			}
+			if p.Format == "" {
+				p.Format = o.Format
+			}
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("%s: %w (first bytes % x)", in.Name, ErrUnknownFormat, head[:min(8, len(head))])
+}
+
+// ContainerOpener resolves "CONTAINER::/inner/path" to an Input for the
+// package stored inside the container.
+type ContainerOpener func(container, inner string, opts *Options) (*Input, error)
+
+// RegisterContainer adds a container format by file extension (".utoc", ".pak").
+func RegisterContainer(ext string, fn ContainerOpener) {
+	mu.Lock()
+	containers[strings.ToLower(ext)] = fn
+	mu.Unlock()
+}
+
+// ContainerSep separates a container path from the path of a package inside
+// it: "Game-Windows.utoc::/Game/Maps/Level1".
+const ContainerSep = "::"
+
+// SplitContainerPath splits "CONTAINER::INNER"; ok is false for plain paths.
+func SplitContainerPath(p string) (container, inner string, ok bool) {
+	i := strings.Index(p, ContainerSep)
+	if i < 0 {
+		return "", "", false
+	}
+	return p[:i], p[i+len(ContainerSep):], true
+}
+
+func containerOpener(container string) ContainerOpener {
+	mu.RLock()
+	defer mu.RUnlock()
+	for ext, fn := range containers {
+		if strings.HasSuffix(strings.ToLower(container), ext) {
+			return fn
+		}
+	}
+	return nil
+}
+
+// Verifier checks the files at path it is responsible for (a container
+// checks its chunks and every package inside) and emits one result per item.
+// It returns false when path is not its kind of file.
+type Verifier func(path string, opts *Options, emit func(VerifyResult)) bool
+
+// RegisterVerifier adds a verifier tried before the default package check.
+func RegisterVerifier(v Verifier) {
+	mu.Lock()
+	verifiers = append(verifiers, v)
+	mu.Unlock()
+}
