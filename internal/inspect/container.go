@@ -1,0 +1,71 @@
+package inspect
+
+import (
+	"io/fs"
+	"strings"
+	"sync"
+)
+
+// Container is an opened .utoc/.ucas or .pak, for `upkg ls`, `cat`,
+// `extract` and the page's container view. It is an fs.FS over the files of
+// its directory index (paths without the leading slash, mount point applied,
+// e.g. "Game/Content/Maps/Level1.umap").
+type Container interface {
+	fs.FS
+	// Format is "utoc" or "pak".
+	Format() string
+	// Entries lists everything stored, in container order, including chunks
+	// that have no path (IoStore chunks outside the directory index).
+	Entries() []ContainerEntry
+	// Summary describes the container header for `upkg info` on a container.
+	Summary() []Field
+	// VerifyEntry checks the stored hash of entry i (reading and
+	// decompressing its data). It returns nil when the hash matches or the
+	// format stores none for it.
+	VerifyEntry(i int) error
+	Close() error
+}
+
+// ContainerEntry is one line of `upkg ls --long`.
+type ContainerEntry struct {
+	Path           string `json:"path,omitempty"` // "" for chunks without a directory entry
+	ChunkID        string `json:"chunk_id,omitempty"`
+	ChunkType      string `json:"chunk_type,omitempty"`
+	Offset         int64  `json:"offset"`
+	Size           int64  `json:"size"`            // uncompressed
+	CompressedSize int64  `json:"compressed_size"` // as stored
+	Compression    string `json:"compression,omitempty"`
+	Encrypted      bool   `json:"encrypted,omitempty"`
+	Hash           string `json:"hash,omitempty"` // hex as stored (SHA-1 or IoHash)
+	Partition      int    `json:"partition,omitempty"`
+}
+
+// ContainerFormat opens one kind of container from a path on disk.
+type ContainerFormat struct {
+	Ext  string // ".utoc", ".pak"
+	Open func(path string, opts *Options) (Container, error)
+}
+
+var (
+	cmu              sync.RWMutex
+	containerFormats []ContainerFormat
+)
+
+// RegisterContainerFormat adds a container kind for ls/cat/extract/verify.
+func RegisterContainerFormat(f ContainerFormat) {
+	cmu.Lock()
+	containerFormats = append(containerFormats, f)
+	cmu.Unlock()
+}
+
+// ContainerFormatFor returns the container kind for a path, by extension.
+func ContainerFormatFor(path string) (ContainerFormat, bool) {
+	cmu.RLock()
+	defer cmu.RUnlock()
+	for _, f := range containerFormats {
+		if strings.HasSuffix(strings.ToLower(path), f.Ext) {
+			return f, true
+		}
+	}
+	return ContainerFormat{}, false
+}
