@@ -72,12 +72,12 @@ func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy
 	if len(ok) == 0 {
 		// Report the failure of the newest candidate layout: most files in
 		// the wild are recent, and its error names the field that broke.
-		var msgs []string
+		var tried []string
 		for _, res := range results {
-			msgs = append(msgs, fmt.Sprintf("%s: %v", strings.Join(res.engines, "/"), res.err))
+			tried = append(tried, strings.Join(res.engines, "/"))
 		}
 		last := results[len(results)-1]
-		return nil, fmt.Errorf("%w: no engine layout reads it (tried %d): %w\n  %s", ErrNeedEngine, len(results), last.err, strings.Join(msgs, "\n  "))
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; with %s: %w)", ErrNeedEngine, strings.Join(tried, ", "), last.engines[len(last.engines)-1], last.err)
 	}
 	// Prefer the newest layout among the survivors.
 	sort.SliceStable(ok, func(i, j int) bool {
