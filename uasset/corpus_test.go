@@ -3,6 +3,7 @@ package uasset
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -213,4 +214,38 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// TestEngineCustomVersions compares the custom versions of versioned corpus
+// packages with the table of what each release writes: a package saved by
+// release X.Y stores, for every custom version it uses, X.Y's value.
+func TestEngineCustomVersions(t *testing.T) {
+	var checked, mismatched int
+	for _, p := range corpusPackages(t, "uncooked") {
+		f, err := openCorpus(t, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv := f.Summary.SavedByEngineVersion
+		if sv.Major < 4 || sv.Changelist&0x80000000 != 0 {
+			continue // licensee build
+		}
+		e, ok := LookupEngine(fmt.Sprintf("%d.%d", sv.Major, sv.Minor))
+		if !ok {
+			continue
+		}
+		want := e.Versions()
+		for _, c := range f.Summary.CustomVersions {
+			v, ok := want.CustomVersion(c.Key)
+			if !ok {
+				continue
+			}
+			checked++
+			if v != c.Version {
+				mismatched++
+				t.Logf("%s (%s): %s = %d, table says %d", filepath.Base(p), e.Name, c.Name(), c.Version, v)
+			}
+		}
+	}
+	t.Logf("custom versions checked %d, mismatched %d", checked, mismatched)
 }
