@@ -89,6 +89,7 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
+	fileBase    string // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -127,7 +128,7 @@ type options struct {
 	sibling    func(ext string) (io.ReaderAt, int64, error)
 	checks     []func(*File) error
 	pkgName    string
-	noSections bool
+	fileBase   string
 }
 
 // Option configures NewFile.
@@ -179,6 +180,16 @@ func WithPackageName(name string) Option {
 	return func(o *options) error { o.pkgName = name; return nil }
 }
 
+// WithFileName gives the package's file name; when neither the summary nor
+// the name map records the long package name, "/Game/<base name>" is used.
+func WithFileName(name string) Option {
+	return func(o *options) error {
+		b := filepath.Base(filepath.ToSlash(name))
+		o.fileBase = strings.TrimSuffix(b, filepath.Ext(b))
+		return nil
+	}
+}
+
 // Open opens the named package and its .uexp companion when present.
 func Open(name string) (*File, error) {
 	fh, err := os.Open(name)
@@ -205,7 +216,7 @@ func Open(name string) (*File, error) {
 		opened = append(opened, sf)
 		return sf, sst.Size(), nil
 	}
-	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithPackageName(""))
+	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithFileName(name))
 	if err != nil {
 		for _, s := range opened {
 			s.Close()
@@ -324,6 +335,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 		}
 	}
 	f.PackagePath = o.pkgName
+	f.fileBase = o.fileBase
 	return f
 }
 
@@ -364,6 +376,9 @@ func (f *File) read(v Versions) error {
 	}
 	if f.PackagePath == "" {
 		f.PackagePath = f.guessPackagePath()
+	}
+	if f.PackagePath == "" && f.fileBase != "" {
+		f.PackagePath = "/Game/" + f.fileBase
 	}
 	f.readOptionalSections()
 	f.sortSections()
