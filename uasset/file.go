@@ -121,14 +121,14 @@ type EngineInfo struct {
 }
 
 type options struct {
-	engine     string
-	versions   *Versions
-	uexp       io.ReaderAt
-	uexpSize   int64
-	sibling    func(ext string) (io.ReaderAt, int64, error)
-	checks     []func(*File) error
-	pkgName    string
-	fileBase   string
+	engine   string
+	versions *Versions
+	uexp     io.ReaderAt
+	uexpSize int64
+	sibling  func(ext string) (io.ReaderAt, int64, error)
+	checks   []func(*File) error
+	pkgName  string
+	fileBase string
 }
 
 // Option configures NewFile.
