@@ -53,6 +53,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
+	if o.hdrCache == nil {
+		o.hdrCache = new([]byte)
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5}
 		if res, ok := byKey[k]; ok {

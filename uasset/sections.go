@@ -17,11 +17,7 @@ type sectionSer func(a archive)
 
 // readSection reads the section name at off with ser and records it.
 func (f *File) readSection(name string, off int64, ser sectionSer, count func() int) error {
-	br := f.reader()
-	br.SeekTo(off, name+" offset")
-	if br.Err() == nil {
-		ser(loader{br})
-	}
+	br := f.tryRead(off, name+" offset", func(br *binread.Reader) { ser(loader{br}) })
 	err := br.Err()
 	n := 0
 	if err == nil && count != nil {
