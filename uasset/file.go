@@ -91,7 +91,7 @@ type File struct {
 	missingUexp bool
 	hdr         []byte  // the header bytes, read once
 	hdrCache    *[]byte // shared between inference candidates
-	fileBase    string // file name without extension, when known (Open)
+	fileBase    string  // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
