@@ -302,6 +302,11 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		}
 		f.Versions.Custom = f.Summary.CustomVersions
 		f.Engine = EngineInfo{Version: savedByVersion(&f.Summary), Source: "header"}
+		if f.Engine.Version == "" {
+			// No saved-by version (UE4 before 336, or zeroed by a tool):
+			// name the release from the object versions.
+			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
+		}
 		return f, nil
 	}
 	switch {
