@@ -17,6 +17,11 @@ type sectionSer func(a archive)
 
 // readSection reads the section name at off with ser and records it.
 func (f *File) readSection(name string, off int64, ser sectionSer, count func() int) error {
+	if off <= 0 || off >= f.size {
+		err := formatErrf(name, "offset 0x%x from the summary lies outside the file (size 0x%x)", off, f.size)
+		f.Sections = append(f.Sections, Section{Name: name, Offset: off, Err: err})
+		return err
+	}
 	br := f.tryRead(off, name+" offset", func(br *binread.Reader) { ser(loader{br}) })
 	err := br.Err()
 	n := 0
@@ -29,7 +34,10 @@ func (f *File) readSection(name string, off int64, ser sectionSer, count func() 
 	}
 	err = formatErr(name, err)
 	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: size, Count: n, Err: err})
-	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: ser})
+	if err == nil {
+		// A section that failed is copied from the file by the rewrite.
+		f.sers = append(f.sers, sectionRec{name: name, off: off, ser: ser})
+	}
 	return err
 }
 
@@ -160,6 +168,9 @@ func (f *File) readRaw(name string, off int64, count int) *RawSection {
 	rs := &RawSection{Offset: off, Data: b, Size: end - off}
 	err := formatErr(name, br.Err())
 	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: end - off, Count: count, Err: err})
+	if err != nil {
+		return nil
+	}
 	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: func(a archive) { a.fixed(name, rs.Data) }})
 	return rs
 }
