@@ -104,11 +104,16 @@ func (f *File) readOptionalSections() {
 	if s.ThumbnailTableOffset > 0 {
 		f.readThumbnails()
 	}
-	if s.ImportTypeHierarchiesCount > 0 {
+	if s.ImportTypeHierarchiesOffset > 0 {
+		// A TMap with its own count; packages with no hierarchies still
+		// write the empty map (corpus: UE 5.7 editor packages).
 		f.readSection("import type hierarchies", int64(s.ImportTypeHierarchiesOffset), func(a archive) {
-			serializeN(a, "ImportTypeHierarchies", &f.ImportTypeHierarchies, int(s.ImportTypeHierarchiesCount), 8, func(a archive, h *ImportTypeHierarchy) {
+			serializeSlice(a, "ImportTypeHierarchies", &f.ImportTypeHierarchies, 8, func(a archive, h *ImportTypeHierarchy) {
 				h.serialize(a)
 			})
+			if a.loading() && !a.failed() && len(f.ImportTypeHierarchies) != int(s.ImportTypeHierarchiesCount) {
+				a.fail("ImportTypeHierarchies", fmt.Errorf("map holds %d entries, summary says %d", len(f.ImportTypeHierarchies), s.ImportTypeHierarchiesCount))
+			}
 		}, func() int { return len(f.ImportTypeHierarchies) })
 	}
 	if s.AssetRegistryDataOffset > 0 {
@@ -210,6 +215,15 @@ func (f *File) nextBoundary(off int64) int64 {
 func (f *File) readDepends() {
 	s := &f.Summary
 	off := int64(s.DependsOffset)
+	if off == 0 && f.Versions.UE4 > VerUE4PreloadDependenciesInCookedExports && f.Versions.UE4 < VerUE464BitExportMapSerialSizes && s.ExportCount > 0 {
+		// Engines 4.14 and 4.15 wrote the depends map right after the
+		// export map but left DependsOffset 0.
+		for _, sec := range f.Sections {
+			if sec.Name == "exports" {
+				off = sec.Offset + sec.Size
+			}
+		}
+	}
 	if off == 0 {
 		return
 	}
@@ -332,5 +346,3 @@ func (f *File) noteDataRanges() {
 		f.Sections = append(f.Sections, sec)
 	}
 }
-
-var _ = fmt.Sprintf
