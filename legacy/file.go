@@ -166,6 +166,14 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			return nil, err
 		}
 		f.img, f.size, f.Wrapper = img, isize, desc
+		// The chunk header and the package inside may differ in byte
+		// order (PS3 packages: little-endian header, big-endian package).
+		var tag [4]byte
+		if _, err := img.ReadAt(tag[:], 0); err != nil {
+			return nil, err
+		}
+		f.order, _ = orderFromTag(tag[:])
+		f.BigEndian = f.order == binary.BigEndian
 	}
 	if err := f.readSummary(); err != nil {
 		return nil, err

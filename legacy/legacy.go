@@ -89,6 +89,8 @@ const (
 	CompressZlib = 0x01
 	CompressLZO  = 0x02
 	CompressLZX  = 0x04
+	// Mass Effect's PS3 and Wii U packages use LZMA.
+	compressLZMA = 0x08
 	// Mass Effect Legendary Edition uses its own values.
 	compressOodleLE = 0x400
 )

@@ -124,7 +124,8 @@ func detectGame(ver, lic uint16) game {
 		return gameME1
 	case ver == 512 && lic == 130:
 		return gameME2
-	case (ver == 684 || ver == 845) && (lic == 185 || lic == 194):
+	case (ver == 684 || ver == 845) && (lic == 150 || lic == 185 || lic == 194):
+		// 150 is Mass Effect 2 on PS3, built on the ME3 engine.
 		return gameME3
 	case ver == 684 && (lic == 171 || lic == 168), ver == 685 && lic == 205:
 		return gameMELE

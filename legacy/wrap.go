@@ -145,6 +145,9 @@ const (
 	maxRatio = 1024
 )
 
+// defaultBlockSize is UE3's LOADING_COMPRESSION_CHUNK_SIZE.
+const defaultBlockSize = 0x20000
+
 // methodFor names the registry method for UE3 compression flags.
 func methodFor(flags uint32, g game) string {
 	switch {
@@ -154,6 +157,8 @@ func methodFor(flags uint32, g game) string {
 		return "LZO"
 	case flags&CompressLZX != 0:
 		return "LZX"
+	case flags&compressLZMA != 0:
+		return "LZMA"
 	case g == gameMELE && flags&compressOodleLE != 0:
 		return "Oodle"
 	}
@@ -186,6 +191,11 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 	sumUncomp := br.I32("CompressedChunk.UncompressedSize")
 	if err := br.Err(); err != nil {
 		return method, err
+	}
+	if blockSize == PackageTag {
+		// Mass Effect's Xbox 360 packages repeat the tag where the block
+		// size goes; their blocks are the engine default.
+		blockSize = defaultBlockSize
 	}
 	if tag != PackageTag {
 		return method, &FormatError{Off: off, Field: "CompressedChunk.Tag", Msg: fmt.Sprintf("0x%08X is not the package tag", tag)}
