@@ -25,10 +25,10 @@ var errLZO = errors.New("lzo: corrupt input")
 type lzoState uint8
 
 const (
-	lzoLiteralRun lzoState = iota // next byte starts a literal run or a match
-	lzoFirstLiteral               // just copied a long literal run
-	lzoMatch                      // t holds a match instruction
-	lzoMatchNext                  // copy t trailing literals, then a match
+	lzoLiteralRun   lzoState = iota // next byte starts a literal run or a match
+	lzoFirstLiteral                 // just copied a long literal run
+	lzoMatch                        // t holds a match instruction
+	lzoMatchNext                    // copy t trailing literals, then a match
 )
 
 // decompressLZO expands an LZO1X stream into dst, which must be filled exactly.
