@@ -356,6 +356,9 @@ func (f *File) readName(r *binread.Reader) Name {
 		n.Name = readCompactString(r, "Name.Name")
 	default:
 		n.Name = r.FString("Name.Name")
+		if r.BigEndian() {
+			n.Name = unswapUTF16(n.Name)
+		}
 	}
 	lic := meLicensee(f.game, f.Summary.LicenseeVersion)
 	switch {
@@ -429,6 +432,27 @@ func readCompactString(r *binread.Reader, field string) string {
 		u = append(u, c)
 	}
 	return string(u)
+}
+
+// unswapUTF16 repairs UTF-16 names that a big-endian console package
+// (Mass Effect 3 on Wii U) stores in little-endian order: read big-endian,
+// every ASCII character lands in the high byte.
+func unswapUTF16(s string) string {
+	swapped := false
+	for _, c := range s {
+		if c < 0x100 || c > 0xFFFF || c&0xFF != 0 {
+			return s
+		}
+		swapped = true
+	}
+	if !swapped {
+		return s
+	}
+	rs := []rune(s)
+	for i, c := range rs {
+		rs[i] = c >> 8
+	}
+	return string(rs)
 }
 
 func latin1String(b []byte) string {
@@ -513,9 +537,7 @@ func (f *File) readExport(r *binread.Reader) Export {
 		e.ArchetypeIndex = r.I32("Export.ArchetypeIndex")
 	}
 	if ver >= verUE3ObjectFlags {
-		// The two halves are stored high dword first.
-		v := r.U64("Export.ObjectFlags")
-		e.ObjectFlags = v>>32 | v<<32
+		e.ObjectFlags = r.U64("Export.ObjectFlags")
 	} else {
 		e.ObjectFlags = uint64(r.U32("Export.ObjectFlags"))
 	}
