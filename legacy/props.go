@@ -23,14 +23,16 @@ type Property struct {
 	Size       int32  `json:"size"`
 	Offset     int64  `json:"offset"` // of the tag, relative to the export data
 	Value      any    `json:"value"`
+	// Ref is the raw object reference of object-typed values.
+	Ref int32 `json:"ref,omitempty"`
 }
 
 // Object is the decoded start of an export's data: its object header
 // fields and tagged properties, and where the native data that follows
 // them begins.
 type Object struct {
-	Export     int        `json:"export"`
-	Class      string     `json:"class"`
+	Export     int         `json:"export"`
+	Class      string      `json:"class"`
 	StateFrame *StateFrame `json:"state_frame,omitempty"`
 	// TemplateOwnerClass and TemplateName are the UE3 component header.
 	TemplateOwnerClass string     `json:"template_owner_class,omitempty"`
@@ -416,6 +418,7 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		if vr.Err() != nil || vr.Remaining() != 0 || !f.validRef(ref) {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q is not one object reference", prop.Type, prop.Name)}
 		}
+		prop.Ref = ref
 		return f.ObjectPath(ref), nil
 	case "NameProperty":
 		idx, num := f.nameIndex(vr, prop.Type)
