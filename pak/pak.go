@@ -102,10 +102,10 @@ type Footer struct {
 	Version           int32
 	// SubVersion8A marks the UE4.22 layout of version 8 (four compression
 	// names, 8-bit compression index in entries).
-	SubVersion8A bool
-	IndexOffset  int64
-	IndexSize    int64
-	IndexHash    ue.SHAHash
+	SubVersion8A  bool
+	IndexOffset   int64
+	IndexSize     int64
+	IndexHash     ue.SHAHash
 	IndexIsFrozen bool // version 9 only
 	// CompressionMethods lists the names of the footer's method table (version
 	// 8+), in slot order; entries refer to slot i+1 (0 means uncompressed).
@@ -145,13 +145,13 @@ type footerLayout struct {
 // its position and the version is one that writes that layout.
 var footerLayouts = []footerLayout{
 	{17 + footerBase + 5*compressionName + 4 + 1 + 3*ivSize, 17, 15, 15, nameSlots, false}, // v15: + PakchunkIndex, EncryptionMethod, 3 IVs
-	{17 + footerBase + 5*compressionName + 4, 17, 14, 14, nameSlots, false},                  // v14: + PakchunkIndex
-	{17 + footerBase + 1 + 5*compressionName, 17, 9, 9, nameSlots, false},                    // v9: + bIndexIsFrozen
-	{17 + footerBase + 5*compressionName, 17, 8, 13, nameSlots, false},                       // v8B, v10–v13
-	{17 + footerBase + 4*compressionName, 17, 8, 8, legacyNameSlots8, true},                  // v8A
-	{17 + footerBase, 17, 7, 7, 0, false},                                                    // v7: + EncryptionKeyGuid
-	{1 + footerBase, 1, 4, 6, 0, false},                                                      // v4–v6: + bEncryptedIndex
-	{footerBase, 0, 1, 3, 0, false},                                                          // v1–v3
+	{17 + footerBase + 5*compressionName + 4, 17, 14, 14, nameSlots, false},                // v14: + PakchunkIndex
+	{17 + footerBase + 1 + 5*compressionName, 17, 9, 9, nameSlots, false},                  // v9: + bIndexIsFrozen
+	{17 + footerBase + 5*compressionName, 17, 8, 13, nameSlots, false},                     // v8B, v10–v13
+	{17 + footerBase + 4*compressionName, 17, 8, 8, legacyNameSlots8, true},                // v8A
+	{17 + footerBase, 17, 7, 7, 0, false},                                                  // v7: + EncryptionKeyGuid
+	{1 + footerBase, 1, 4, 6, 0, false},                                                    // v4–v6: + bEncryptedIndex
+	{footerBase, 0, 1, 3, 0, false},                                                        // v1–v3
 }
 
 // legacyMethods are the compression methods of paks before version 8, which

@@ -562,7 +562,9 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
 	return files, nil
 }
 
-func le32(b []byte) uint32 { return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24 }
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
 
 // joinDir joins a directory index directory ("/", "/Content/Maps/") and a
 // file name into an index path.
