@@ -101,9 +101,14 @@ func (e *Entry) storedRanges() []Block {
 	return []Block{{Start: e.DataOffset(), End: e.DataOffset() + e.CompressedSize}}
 }
 
-// storedHash returns the entry's hash; for v10+ encoded entries it reads the
-// FPakEntry header stored before the data, which has the hash the index
-// leaves out.
+// StoredHash returns the entry's SHA-1 hash as stored. For a v10+ encoded
+// entry it reads the FPakEntry header stored before the data, which has the
+// hash the index leaves out.
+func (e *Entry) StoredHash() (ue.SHAHash, error) {
+	h, _, err := e.storedHash()
+	return h, err
+}
+
 func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
 	if e.hasHash {
 		return e.Hash, true, nil

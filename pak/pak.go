@@ -206,6 +206,13 @@ type KeyError struct {
 }
 
 func (e *KeyError) Error() string {
+	if errors.Is(e.Err, ErrWrongKey) {
+		s := fmt.Sprintf("pak: wrong AES key for %s (key GUID %s)", e.What, e.KeyGuid)
+		if e.Detail != "" {
+			s += ": " + e.Detail
+		}
+		return s
+	}
 	s := fmt.Sprintf("pak: %s is encrypted (AES key GUID %s): %v", e.What, e.KeyGuid, e.Err)
 	if errors.Is(e.Err, ErrKeyNeeded) {
 		s += "; give it with --aes-key (hex, 0x optional, or base64)"
