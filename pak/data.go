@@ -153,6 +153,9 @@ func (e *Entry) readable() error {
 	if e.Compressed() && !compression.Supported(e.CompressionMethod) {
 		return fmt.Errorf("pak: %s: %w", e.displayName(), &compression.UnsupportedError{Method: e.CompressionMethod})
 	}
+	if e.Encrypted() {
+		return e.p.checkKey()
+	}
 	return nil
 }
 

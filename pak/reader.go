@@ -83,6 +83,7 @@ type Reader struct {
 	block  cipher.Block
 	byName map[string]*Entry
 	tree   *dirTree
+	key    keyState
 }
 
 // OpenReader opens the named pak file.
