@@ -8,33 +8,21 @@ import (
 	"github.com/upkg/upkg/zen"
 )
 
-// ContainerHeaderVersion is EIoContainerHeaderVersion (IoContainerHeader.h).
-// PreInitial is UE 4.26's header, which has no version field.
-type ContainerHeaderVersion int32
+// ContainerHeaderVersion is EIoContainerHeaderVersion (IoContainerHeader.h),
+// defined in package zen because it also selects the zen package layout.
+type ContainerHeaderVersion = zen.HeaderVersion
 
+// Container header versions.
 const (
-	HeaderPreInitial                  ContainerHeaderVersion = -1 // 4.26
-	HeaderInitial                     ContainerHeaderVersion = 0  // 4.27 (no magic either)
-	HeaderLocalizedPackages           ContainerHeaderVersion = 1  // 5.0
-	HeaderOptionalSegmentPackages     ContainerHeaderVersion = 2  // 5.1–5.2
-	HeaderNoExportInfo                ContainerHeaderVersion = 3  // 5.3–5.4
-	HeaderSoftPackageReferences       ContainerHeaderVersion = 4  // 5.5
-	HeaderSoftPackageReferencesOffset ContainerHeaderVersion = 5  // 5.6+
-
-	HeaderLatest = HeaderSoftPackageReferencesOffset
+	HeaderPreInitial                  = zen.HeaderPreInitial
+	HeaderInitial                     = zen.HeaderInitial
+	HeaderLocalizedPackages           = zen.HeaderLocalizedPackages
+	HeaderOptionalSegmentPackages     = zen.HeaderOptionalSegmentPackages
+	HeaderNoExportInfo                = zen.HeaderNoExportInfo
+	HeaderSoftPackageReferences       = zen.HeaderSoftPackageReferences
+	HeaderSoftPackageReferencesOffset = zen.HeaderSoftPackageReferencesOffset
+	HeaderLatest                      = zen.HeaderLatest
 )
-
-var headerVersionNames = map[ContainerHeaderVersion]string{
-	-1: "PreInitial", 0: "Initial", 1: "LocalizedPackages", 2: "OptionalSegmentPackages",
-	3: "NoExportInfo", 4: "SoftPackageReferences", 5: "SoftPackageReferencesOffset",
-}
-
-func (v ContainerHeaderVersion) String() string {
-	if s, ok := headerVersionNames[v]; ok {
-		return s
-	}
-	return fmt.Sprintf("ContainerHeaderVersion(%d)", int32(v))
-}
 
 // containerHeaderMagic is FIoContainerHeader::Signature ("InCo" read as a
 // little-endian uint32), written from LocalizedPackages on.
