@@ -145,9 +145,12 @@ func (s *ScriptObjects) path(i, depth int) string {
 	if !ok {
 		return "?/" + o.Name
 	}
+	// "/Script/Engine.Actor", "/Script/Engine.Actor:Func", deeper with ".".
 	sep := "."
-	if !s.Objects[j].OuterIndex.IsNull() {
-		sep = ":"
+	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
+		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
+			sep = ":"
+		}
 	}
 	return s.path(j, depth+1) + sep + o.Name
 }
