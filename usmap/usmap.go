@@ -787,3 +787,26 @@ func (f *File) TotalProperties(name string) int {
 	}
 	return n
 }
+
+// NewStruct builds a schema from properties (for classes and structs a
+// package defines itself). PropertyCount is derived from the properties.
+func NewStruct(name, super string, props []Property) *Struct {
+	s := &Struct{Name: name, Super: super, Properties: props}
+	n := 0
+	for _, p := range props {
+		n = max(n, int(p.Index)+max(1, int(p.ArraySize)))
+	}
+	s.PropertyCount = uint16(min(n, 1<<16-1))
+	s.buildIndex()
+	return s
+}
+
+// At returns the property at schema index i of this struct alone, with the
+// static-array element index.
+func (s *Struct) At(i int) (*Property, int, bool) {
+	if s == nil || i < 0 || i >= len(s.byIndex) || s.byIndex[i] < 0 {
+		return nil, 0, false
+	}
+	p := &s.Properties[s.byIndex[i]]
+	return p, i - int(p.Index), true
+}
