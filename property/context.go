@@ -74,6 +74,7 @@ const (
 	verUE4AddedCurrencyCodeToFText        = 389
 	verUE4FTextHistoryDateTimezone        = 422
 	verUE4StructGuidInPropertyTag         = 441
+	verUE4AssetImportDataAsJSON           = 464
 	verUE4K2NodeVarReferenceGuids         = 488
 	verUE4InnerArrayTagInfo               = 500
 	verUE4PropertyGuidInPropertyTag       = 503
@@ -98,6 +99,8 @@ var (
 	cvUE5Release = ue.Guid{0xD89B5E42, 0x24BD4D46, 0x8412ACA8, 0xDF641779}
 	// FUE5MainStreamObjectVersion.
 	cvUE5Main = ue.Guid{0x697DD581, 0xE64F41AB, 0xAA4A51EC, 0xBEB7B628}
+	// FFrameworkObjectVersion.
+	cvFramework = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
 	// FInstancedStructCustomVersion.
 	cvInstancedStruct = ue.Guid{0xE21E1CAA, 0xAF47425E, 0x89BF6AD4, 0x4C44A8BB}
 )
@@ -107,6 +110,7 @@ const (
 	editorTextFormatArgumentDataIsVariant         = 5
 	editorAddedAlwaysSignNumberFormattingOption   = 21
 	editorCultureInvariantTextSerializationKeyStb = 32
+	frameworkPinsStoreFName                       = 31
 	fortniteSoftObjectPathUtf8SubPaths            = 192
 	fortniteAddDevNotesToFText                    = 260
 	ue5ReleaseTextFormatArgumentData64bit         = 12

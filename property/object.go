@@ -3,6 +3,7 @@ package property
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
@@ -31,6 +32,9 @@ type Object struct {
 	// Leading holds bytes before the property stream (when the script
 	// serialization offsets say the properties start later).
 	Leading *Raw `json:"leading,omitempty"`
+	// ImportDataJSON is the source-file JSON an AssetImportData object
+	// writes before its properties (editor data).
+	ImportDataJSON string `json:"import_data_json,omitempty"`
 	// SerializationControl is EClassSerializationControlExtension (UE5.2+
 	// tagged data) and OverrideOperation the overridable operation when
 	// flagged.
@@ -88,6 +92,19 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 			r.SeekTo(ex.ScriptStart, "ScriptSerializationStartOffset")
 		}
 		propsEnd = ex.ScriptEnd
+	}
+	// UAssetImportData (and its Fbx*ImportData subclasses) writes its source
+	// file list as a JSON FString before the properties, in editor data
+	// since VER_UE4_ASSET_IMPORT_DATA_AS_JSON.
+	if !ctx.FilterEditorOnly && ctx.ue4(verUE4AssetImportDataAsJSON) && strings.HasSuffix(ex.Class, "ImportData") && o.Leading == nil {
+		start := r.Offset()
+		js := r.FString("AssetImportData.Json")
+		if r.Err() == nil && strings.HasPrefix(js, "[") {
+			o.ImportDataJSON = js
+		} else {
+			r.ClearErr()
+			r.SeekTo(start, "AssetImportData.Json")
+		}
 	}
 	d.push(ex.Class)
 	ok := false

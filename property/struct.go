@@ -299,21 +299,15 @@ func init() {
 		"FontCharacter":             fontCharacter,
 		"KeyHandleMap":              func(d *decoder, r *binread.Reader, _ int64) any { return Fields{} },
 		"InstancedStruct":           instancedStruct,
-		"ExpressionInput":           expressionInput(nil),
-		"MaterialAttributesInput":   expressionInput(nil),
-		"ScalarMaterialInput":       expressionInput(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("Constant"))) }),
-		"ShadingModelMaterialInput": expressionInput(func(r *binread.Reader) any { return uint64(r.U32("Constant")) }),
-		"SubstrateMaterialInput":    expressionInput(nil),
-		"StrataMaterialInput":       expressionInput(nil),
-		"VectorMaterialInput": expressionInput(func(r *binread.Reader) any {
-			return Fields{{"X", jsonFloat(float64(r.F32("X")))}, {"Y", jsonFloat(float64(r.F32("Y")))}, {"Z", jsonFloat(float64(r.F32("Z")))}}
-		}),
-		"Vector2MaterialInput": expressionInput(func(r *binread.Reader) any {
-			return Fields{{"X", jsonFloat(float64(r.F32("X")))}, {"Y", jsonFloat(float64(r.F32("Y")))}}
-		}),
-		"ColorMaterialInput": expressionInput(func(r *binread.Reader) any {
-			return Fields{{"B", uint64(r.U8("B"))}, {"G", uint64(r.U8("G"))}, {"R", uint64(r.U8("R"))}, {"A", uint64(r.U8("A"))}}
-		}),
+		"ExpressionInput":           expressionInput(),
+		"MaterialAttributesInput":   expressionInput(),
+		"SubstrateMaterialInput":    expressionInput(),
+		"StrataMaterialInput":       expressionInput(),
+		"ScalarMaterialInput":       expressionInput(constScalar),
+		"ShadingModelMaterialInput": expressionInput(constU32),
+		"VectorMaterialInput":       expressionInput(constVec3f, constVec3d),
+		"Vector2MaterialInput":      expressionInput(constVec2f, constVec2d),
+		"ColorMaterialInput":        expressionInput(constColor, constLinearColor),
 	}
 }
 
@@ -391,24 +385,99 @@ func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
 	}
 }
 
-// expressionInput reads FExpressionInput (editor-only material inputs) and
-// FMaterialInput<T> (the same plus UseConstant and Constant when constant is
-// non-nil): Expression, OutputIndex, InputName, Mask, MaskR..MaskA.
-func expressionInput(constant func(*binread.Reader) any) nativeFunc {
-	return func(d *decoder, r *binread.Reader, _ int64) any {
-		fs := Fields{{"Expression", d.objectRef(r, "ExpressionInput.Expression")}}
-		fs = append(fs, Field{"OutputIndex", int64(r.I32("ExpressionInput.OutputIndex"))})
-		fs = append(fs, Field{"InputName", d.name(r, "ExpressionInput.InputName")})
-		for _, n := range []string{"Mask", "MaskR", "MaskG", "MaskB", "MaskA"} {
-			fs = append(fs, Field{n, int64(r.I32("ExpressionInput." + n))})
+// expressionInput reads FExpressionInput (editor material inputs) and
+// FMaterialInput<T> (the same plus UseConstant and the constant, when
+// constant is non-nil): [Expression], OutputIndex, InputName (an FName from
+// FFrameworkObjectVersion PinsStoreFName, an FString before), Mask and
+// MaskR..MaskA, and in cooked data before UE5.2 the ExpressionName. The
+// layout moved between versions; when the tag's size is known the variant
+// that fills it exactly is used.
+func expressionInput(constants ...func(*binread.Reader) any) nativeFunc {
+	return func(d *decoder, r *binread.Reader, size int64) any {
+		type layout struct {
+			expr, nameStr, exprName bool
+			constant                func(*binread.Reader) any
 		}
-		if constant != nil {
-			fs = append(fs, Field{"UseConstant", r.U32("MaterialInput.UseConstant") != 0})
-			fs = append(fs, Field{"Constant", constant(r)})
+		def := layout{expr: true, nameStr: d.ctx.customVersion(cvFramework) < frameworkPinsStoreFName && d.ctx.customVersion(cvFramework) >= 0,
+			exprName: d.ctx.FilterEditorOnly && !d.ctx.ue5(verUE5AddSoftObjectPathList)}
+		if len(constants) > 0 {
+			def.constant = constants[0]
 		}
-		return fs
+		read := func(l layout) Fields {
+			var fs Fields
+			if l.expr {
+				fs = append(fs, Field{"Expression", d.objectRef(r, "ExpressionInput.Expression")})
+			}
+			fs = append(fs, Field{"OutputIndex", int64(r.I32("ExpressionInput.OutputIndex"))})
+			if l.nameStr {
+				fs = append(fs, Field{"InputName", r.FString("ExpressionInput.InputName")})
+			} else {
+				fs = append(fs, Field{"InputName", d.name(r, "ExpressionInput.InputName")})
+			}
+			for _, n := range []string{"Mask", "MaskR", "MaskG", "MaskB", "MaskA"} {
+				fs = append(fs, Field{n, int64(r.I32("ExpressionInput." + n))})
+			}
+			if l.exprName {
+				fs = append(fs, Field{"ExpressionName", d.name(r, "ExpressionInput.ExpressionName")})
+			}
+			if l.constant != nil {
+				fs = append(fs, Field{"UseConstant", r.U32("MaterialInput.UseConstant") != 0})
+				fs = append(fs, Field{"Constant", l.constant(r)})
+			}
+			return fs
+		}
+		if size < 0 {
+			return read(def)
+		}
+		start := r.Offset()
+		try := []layout{def}
+		for _, expr := range []bool{true, false} {
+			for _, ns := range []bool{false, true} {
+				for _, en := range []bool{false, true} {
+					if len(constants) == 0 {
+						try = append(try, layout{expr, ns, en, nil})
+					}
+					for _, c := range constants {
+						try = append(try, layout{expr, ns, en, c})
+					}
+				}
+			}
+		}
+		for _, l := range try {
+			r.SeekTo(start, "ExpressionInput")
+			fs := read(l)
+			if r.Err() == nil && r.Offset()-start == size {
+				return fs
+			}
+			r.ClearErr()
+		}
+		r.SeekTo(start, "ExpressionInput")
+		return read(def)
 	}
 }
+
+func f32(r *binread.Reader, n string) any { return jsonFloat(float64(r.F32(n))) }
+
+var (
+	constScalar = func(r *binread.Reader) any { return f32(r, "Constant") }
+	constU32    = func(r *binread.Reader) any { return uint64(r.U32("Constant")) }
+	constVec3f  = func(r *binread.Reader) any {
+		return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}, {"Z", f32(r, "Z")}}
+	}
+	constVec3d = func(r *binread.Reader) any {
+		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}, {"Z", jsonFloat(r.F64("Z"))}}
+	}
+	constVec2f = func(r *binread.Reader) any { return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}} }
+	constVec2d = func(r *binread.Reader) any {
+		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}}
+	}
+	constColor = func(r *binread.Reader) any {
+		return Fields{{"B", uint64(r.U8("B"))}, {"G", uint64(r.U8("G"))}, {"R", uint64(r.U8("R"))}, {"A", uint64(r.U8("A"))}}
+	}
+	constLinearColor = func(r *binread.Reader) any {
+		return Fields{{"R", f32(r, "R")}, {"G", f32(r, "G")}, {"B", f32(r, "B")}, {"A", f32(r, "A")}}
+	}
+)
 
 // legacyInstancedStructHeader marks editor data written before
 // FInstancedStructCustomVersion existed.
