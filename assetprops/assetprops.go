@@ -11,6 +11,7 @@ import (
 
 	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/uasset"
+	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/usmap"
 )
 
@@ -35,7 +36,16 @@ func Context(f *uasset.File, mappings *usmap.File) *property.Context {
 		Mappings:         mappings,
 	}
 	vers := f.Versions
-	ctx.CustomVersion = vers.CustomVersion
+	engine := f.Engine.Version
+	ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
+		if v, ok := vers.CustomVersion(key); ok {
+			return v, true
+		}
+		if len(vers.Custom) == 0 {
+			return engineCustomVersion(engine, key)
+		}
+		return 0, false
+	}
 	nImp, nExp := int32(len(f.Imports)), int32(len(f.Exports))
 	ctx.Object = func(i int32) string {
 		if i == 0 || i < -nImp || i > nExp {

@@ -54,6 +54,8 @@ type Object struct {
 	ClassData any `json:"class_data,omitempty"`
 	// Tail holds bytes after everything decoded, labelled with what they are.
 	Tail *Raw `json:"tail,omitempty"`
+	// Notes lists observations that are not errors.
+	Notes []string `json:"notes,omitempty"`
 	// Issues lists where decoding did not go exactly as the data said.
 	Issues []Issue `json:"issues,omitempty"`
 	// NativeStructs counts native structs kept raw for want of a decoder.
@@ -129,8 +131,9 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	}
 	o.PropertiesEnd = r.Offset()
 	if ok && propsEnd >= 0 && o.PropertiesEnd != propsEnd {
-		d.issue(r.Abs(), "property stream ended at 0x%x, the export says 0x%x", o.PropertiesEnd, propsEnd)
-		ok = false
+		// Some classes (cooked textures) count their native data inside the
+		// recorded script range; the stream itself ended at its terminator.
+		o.Notes = append(o.Notes, fmt.Sprintf("property stream ended at 0x%x, the export's script serialization end offset is 0x%x", o.PropertiesEnd, propsEnd))
 	}
 	o.Complete = ok && len(d.issues) == 0
 	if !ok {
