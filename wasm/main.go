@@ -98,7 +98,7 @@ func version(args []js.Value) (any, []byte, error) {
 	if bi, ok := debug.ReadBuildInfo(); ok {
 		v = bi.GoVersion
 	}
-	return map[string]string{"go": v}, nil, nil
+	return map[string]any{"go": v, "engines": webapi.Engines()}, nil, nil
 }
 
 func plan(args []js.Value) (any, []byte, error) {
@@ -110,14 +110,27 @@ func plan(args []js.Value) (any, []byte, error) {
 	for i := range names {
 		names[i] = a.Index(i).String()
 	}
-	groups, orphans := webapi.Plan(names)
+	groups, orphans, mappings := webapi.Plan(names)
 	if groups == nil {
 		groups = []webapi.Group{}
 	}
-	return map[string]any{"groups": groups, "orphans": orphans}, nil, nil
+	return map[string]any{"groups": groups, "orphans": orphans, "mappings": mappings}, nil, nil
 }
 
-// openPackage(main string, files {name: Uint8Array}).
+// options reads the page's settings object (argument i, JSON).
+func options(args []js.Value, i int) (webapi.OpenOptions, error) {
+	var o webapi.OpenOptions
+	a, err := arg(args, i, js.TypeString)
+	if err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal([]byte(a.String()), &o); err != nil {
+		return o, fmt.Errorf("settings: %w", err)
+	}
+	return o, nil
+}
+
+// openPackage(main string, files {name: Uint8Array}, settings JSON).
 func openPackage(args []js.Value) (any, []byte, error) {
 	m, err := arg(args, 0, js.TypeString)
 	if err != nil {
@@ -136,7 +149,11 @@ func openPackage(args []js.Value) (any, []byte, error) {
 		js.CopyBytesToGo(b, v)
 		files[k] = b
 	}
-	res, err := session.OpenPackage(m.String(), files)
+	oo, err := options(args, 2)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := session.OpenPackage(m.String(), files, oo)
 	return res, nil, err
 }
 
@@ -145,7 +162,11 @@ func openContainer(args []js.Value) (any, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	res, err := session.OpenContainer(p.String())
+	oo, err := options(args, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := session.OpenContainer(p.String(), oo)
 	return res, nil, err
 }
 

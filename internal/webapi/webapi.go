@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"runtime/debug"
 	"sort"
@@ -28,6 +29,7 @@ import (
 	"time"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/uasset"
 )
 
 // Limits on what one request hands back to the page. They bound the memory
@@ -67,9 +69,36 @@ type Session struct {
 	mu      sync.Mutex
 	next    int
 	handles map[int]*handle
-	// Options are passed to every open (the page has no engine/mappings
-	// pickers of its own yet; see Options.ReadFile for mappings).
-	Options inspect.Options
+}
+
+// OpenOptions are the page's settings for reading: what the CLI's global
+// flags give.
+type OpenOptions struct {
+	Engine string `json:"engine"`  // engine version for unversioned packages, "" to detect
+	AESKey string `json:"aes_key"` // key for encrypted containers
+	// Mappings names a dropped .usmap file for unversioned properties.
+	Mappings string `json:"mappings"`
+	// dir is where dropped files are found on the (in-memory) file system
+	// when they are not in memory (containers).
+	dir string
+}
+
+// options turns the page's settings into library options; files are the
+// dropped files, where a mappings file is looked up.
+func (o OpenOptions) options(files map[string][]byte) *inspect.Options {
+	opts := &inspect.Options{Engine: o.Engine, AESKey: o.AESKey, Mappings: o.Mappings}
+	opts.ReadFile = func(name string) ([]byte, error) {
+		for n, b := range files {
+			if n == name || path.Base(n) == path.Base(name) {
+				return b, nil
+			}
+		}
+		if o.dir != "" {
+			return os.ReadFile(path.Join(o.dir, path.Base(name)))
+		}
+		return nil, fmt.Errorf("%s: %w (drop it together with the package)", name, fs.ErrNotExist)
+	}
+	return opts
 }
 
 // NewSession returns an empty session.
@@ -82,7 +111,8 @@ type handle struct {
 	name  string
 
 	container inspect.Container
-	cpath     string // path the container was opened from
+	cpath     string      // path the container was opened from
+	opts      OpenOptions // settings the container was opened with
 }
 
 // sourceFile is a file a package was read from, kept for the hex view.
@@ -139,15 +169,17 @@ type Group struct {
 // Plan groups dropped file names: each package with its .uexp/.ubulk/.uptnl
 // companions, each .utoc with its .ucas partitions, each .pak. Orphans are
 // companions whose main file was not dropped; the page explains that.
-func Plan(names []string) (groups []Group, orphans []string) {
+// Mappings files (.usmap) are settings rather than packages: they come back
+// separately and apply to every group.
+func Plan(names []string) (groups []Group, orphans, mappings []string) {
+	sorted := append([]string(nil), names...)
+	sort.Strings(sorted)
 	byBase := map[string][]string{}
-	for _, n := range names {
+	for _, n := range sorted {
 		b := strings.ToLower(baseName(n))
 		byBase[b] = append(byBase[b], n)
 	}
 	used := map[string]bool{}
-	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
 	for _, n := range sorted {
 		ext := strings.ToLower(path.Ext(n))
 		switch {
@@ -186,17 +218,20 @@ func Plan(names []string) (groups []Group, orphans []string) {
 		}
 	}
 	for _, n := range sorted {
-		if !used[n] {
+		switch {
+		case strings.EqualFold(path.Ext(n), ".usmap"):
+			mappings = append(mappings, n)
+		case !used[n]:
 			orphans = append(orphans, n)
 		}
 	}
-	return groups, orphans
+	return groups, orphans, mappings
 }
 
 // companionExts are the files that travel with a package and are never
 // opened on their own. ".sig" is a pak's signature file.
 var companionExts = map[string]bool{
-	".uexp": true, ".ubulk": true, ".uptnl": true, ".ucas": true, ".sig": true,
+	".uexp": true, ".ubulk": true, ".uptnl": true, ".ucas": true, ".sig": true, ".usmap": true,
 }
 
 // baseName strips the directory and every extension a companion can carry
@@ -238,7 +273,7 @@ type PackageResult struct {
 
 // OpenPackage reads the package main from the dropped files (name → bytes),
 // with whatever companions it asks for.
-func (s *Session) OpenPackage(main string, files map[string][]byte) (res *PackageResult, err error) {
+func (s *Session) OpenPackage(main string, files map[string][]byte, oo OpenOptions) (res *PackageResult, err error) {
 	defer guard("open", main, &err)
 	data, ok := files[main]
 	if !ok {
@@ -257,13 +292,12 @@ func (s *Session) OpenPackage(main string, files map[string][]byte) (res *Packag
 		}
 		return r, n, err
 	}
-	return s.open(h, in, files)
+	return s.open(h, in, files, oo.options(files))
 }
 
-func (s *Session) open(h *handle, in *inspect.Input, files map[string][]byte) (*PackageResult, error) {
-	opts := s.Options
+func (s *Session) open(h *handle, in *inspect.Input, files map[string][]byte, opts *inspect.Options) (*PackageResult, error) {
 	start := time.Now()
-	p, err := inspect.OpenPackage(in, &opts)
+	p, err := inspect.OpenPackage(in, opts)
 	elapsed := time.Since(start)
 	if err != nil {
 		return nil, &Error{Op: "open", File: in.Name, Err: err}
@@ -382,15 +416,16 @@ type ContainerResult struct {
 // OpenContainer opens a .utoc or .pak by path (the page gives the
 // container files to the WebAssembly instance as a read-only in-memory file
 // system, so the container's own opener finds its .ucas partitions beside it).
-func (s *Session) OpenContainer(p string) (res *ContainerResult, err error) {
+func (s *Session) OpenContainer(p string, oo OpenOptions) (res *ContainerResult, err error) {
 	defer guard("open", p, &err)
 	cf, ok := inspect.ContainerFormatFor(p)
 	if !ok {
 		return nil, &Error{Op: "open", File: p, Err: fmt.Errorf("no container reader for %q files in this build", path.Ext(p))}
 	}
-	opts := s.Options
+	oo.dir = path.Dir(p)
+	opts := oo.options(nil)
 	start := time.Now()
-	c, err := cf.Open(p, &opts)
+	c, err := cf.Open(p, opts)
 	if err != nil {
 		return nil, &Error{Op: "open", File: p, Err: err}
 	}
@@ -401,7 +436,7 @@ func (s *Session) OpenContainer(p string) (res *ContainerResult, err error) {
 			res.Packages++
 		}
 	}
-	res.Handle = s.add(&handle{name: p, container: c, cpath: p})
+	res.Handle = s.add(&handle{name: p, container: c, cpath: p, opts: oo})
 	return res, nil
 }
 
@@ -425,8 +460,8 @@ func (s *Session) OpenFromContainer(id int, inner string) (res *PackageResult, e
 		return nil, &Error{Op: "open", File: inner, Err: errors.New("handle is not a container")}
 	}
 	name := h.cpath + inspect.ContainerSep + "/" + strings.TrimPrefix(inner, "/")
-	opts := s.Options
-	if in, err := inspect.OpenInput(name, &opts); err == nil {
+	opts := h.opts.options(nil)
+	if in, err := inspect.OpenInput(name, opts); err == nil {
 		ph := &handle{name: name, files: map[string]sourceFile{"": {name: inner, r: in.R, size: in.Size}}}
 		sib := in.Sibling
 		in.Sibling = func(ext string) (io.ReaderAt, int64, error) {
@@ -436,7 +471,7 @@ func (s *Session) OpenFromContainer(id int, inner string) (res *PackageResult, e
 			}
 			return r, n, err
 		}
-		return s.open(ph, in, nil)
+		return s.open(ph, in, nil, opts)
 	}
 	// No "CONTAINER::path" opener: read the files through the container's
 	// file system and open them like dropped files.
@@ -452,7 +487,7 @@ func (s *Session) OpenFromContainer(id int, inner string) (res *PackageResult, e
 			files[path.Base(stem+ext)] = b
 		}
 	}
-	return s.OpenPackage(path.Base(inner), files)
+	return s.OpenPackage(path.Base(inner), files, h.opts)
 }
 
 // ContainerFile returns the bytes of one entry of an open container (for
@@ -477,3 +512,7 @@ func (s *Session) ContainerFile(id int, inner string) (data []byte, err error) {
 	}
 	return data, nil
 }
+
+// Engines lists the engine versions the page offers for unversioned
+// (cooked) packages, oldest first.
+func Engines() []string { return uasset.EngineNames() }

@@ -71,6 +71,10 @@ function startWorker() {
         showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
         worker.terminate();
         startWorker();
+workerStarted.then(() => call('version', [])).then((v) => {
+  const sel = $('opt-engine');
+  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+}).catch(() => {});
         return;
       }
       const p = pending.get(m.id);
@@ -92,6 +96,10 @@ function call(op, args, progress) {
   });
 }
 startWorker();
+workerStarted.then(() => call('version', [])).then((v) => {
+  const sel = $('opt-engine');
+  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+}).catch(() => {});
 
 // ---------- busy overlay ----------
 let busyTimer = null;
@@ -130,6 +138,25 @@ const S = {
   t0: 0,
 };
 window.upkgState = { renders: 0, errors: 0, timings: [] };
+
+// ---------- reading options ----------
+function settings() {
+  return { engine: $('opt-engine').value, aes_key: $('opt-aes').value.trim(), mappings: $('opt-mappings').value };
+}
+$('settings-btn').addEventListener('click', () => { $('settings').hidden = !$('settings').hidden; });
+$('settings-apply').addEventListener('click', () => {
+  if (!S.plan || !S.active) return;
+  for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
+  S.results.clear();
+  const g = S.plan.groups.find((x) => x.main === S.active);
+  if (g) { S.t0 = performance.now(); openGroup(g); }
+});
+function setMappingsChoices(list) {
+  const sel = $('opt-mappings');
+  sel.replaceChildren(h('option', { value: '', text: list.length ? 'none' : 'none (drop a .usmap with the package)' }), list.map((m) => h('option', { value: m, text: m })));
+  if (list.length) sel.value = list[0];
+}
+setMappingsChoices([]);
 
 // ---------- dropping and picking files ----------
 $('file-input').addEventListener('change', (e) => {
@@ -181,6 +208,7 @@ async function openFiles(files, t0) {
     for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
     S.results.clear();
     S.plan = await call('drop', [files]);
+    setMappingsChoices(S.plan.mappings || []);
     renderFilesBar();
     if (!S.plan.groups.length) {
       busy(false);
@@ -216,6 +244,9 @@ function renderFilesBar() {
       dataset: { main: g.main },
     }, name, extra ? h('span', { class: 'sub', text: '+ ' + extra }) : null));
   }
+  if (S.plan.mappings && S.plan.mappings.length) {
+    bar.append(h('span', { class: 'badge gray', title: 'Used to decode unversioned properties; change it under Reading options', text: 'Mappings: ' + ($('opt-mappings').value || 'none') }));
+  }
   if (S.plan.orphans && S.plan.orphans.length) {
     bar.append(h('span', { class: 'warn', title: 'A .uexp/.ubulk is the second half of a cooked package: drop it together with the .uasset/.umap of the same name.', text: 'Not opened (main file missing): ' + S.plan.orphans.join(', ') }));
   }
@@ -229,7 +260,7 @@ async function openGroup(g) {
   if (!r) {
     busy(true, 'Reading ' + g.main);
     try {
-      const res = await call('openGroup', [g], progress);
+      const res = await call('openGroup', [g, settings()], progress);
       r = g.kind === 'container' ? { container: res, handle: res.handle } : { pkg: res, handle: res.handle };
     } catch (err) {
       r = { error: err.message };

@@ -193,27 +193,30 @@ const ops = {
     plan.sizes = Object.fromEntries([...dropped].map(([n, f]) => [n, f.size]));
     return plan;
   },
-  async openGroup(group, id) {
+  // openGroup(group, settings): read a package with its companions, or
+  // open a container. settings: {engine, aes_key, mappings}.
+  async openGroup(group, settings, id) {
     const t0 = performance.now();
+    const opts = JSON.stringify(settings || {});
     if (group.kind === 'container') {
       const dir = '/in/' + dropSeq + '/';
       for (const n of [...dropped.keys()]) memfs.add(dir + n, dropped.get(n));
       postMessage({ id, progress: { phase: 'Reading the container index of ' + group.main } });
-      const r = unwrap(upkg.openContainer(dir + group.main));
+      const r = unwrap(upkg.openContainer(dir + group.main, opts));
       r.total_ms = performance.now() - t0;
       return r;
     }
     const files = {};
-    let total = 0;
-    for (const n of group.files) total += dropped.get(n).size;
-    for (const n of group.files) {
+    const names = [...group.files];
+    if (settings && settings.mappings && dropped.has(settings.mappings)) names.push(settings.mappings);
+    for (const n of names) {
       const f = dropped.get(n);
       if (!f) throw new Error(n + ': no longer available; drop it again');
       files[n] = await readAll(f, id, 'Reading ' + n);
     }
     postMessage({ id, progress: { phase: 'Parsing ' + group.main } });
     const t1 = performance.now();
-    const r = unwrap(upkg.openPackage(group.main, files));
+    const r = unwrap(upkg.openPackage(group.main, files, opts));
     r.read_ms = t1 - t0;
     r.total_ms = performance.now() - t0;
     return r;
@@ -228,6 +231,7 @@ const ops = {
   async props(handle, i) { return unwrap(upkg.props(handle, i)); },
   async dump(handle) { return unwrap(upkg.dump(handle)); },
   async close(handle) { return unwrap(upkg.close(handle)); },
+  async version() { return unwrap(upkg.version()); },
 };
 
 self.onmessage = async (e) => {
