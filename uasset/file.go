@@ -278,7 +278,16 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	default:
 		return nil, ErrNotPackage
 	}
-	br := binread.New(r, size)
+	// The first bytes serve the version sniff, the summary and, for small
+	// packages, every table; inference candidates share them.
+	first := make([]byte, min(size, summaryHead))
+	if n, _ := r.ReadAt(first, 0); n < len(first) {
+		first = first[:n]
+	}
+	if o.hdrCache == nil {
+		o.hdrCache = &first
+	}
+	br := binread.FromBytes(first)
 	br.SetOrder(order)
 	var s PackageFileSummary
 	s.serializeVersions(loader{br})
