@@ -38,6 +38,8 @@ type archive interface {
 	failed() bool
 	fail(field string, err error)
 	offset() int64 // absolute position (loader/saver), -1 for the lister
+	// remaining is the number of bytes left to read (loader only).
+	remaining() int64
 }
 
 // String is an FString with the encoding it was stored in, so that a rewrite
@@ -125,6 +127,7 @@ func (a *saver) fixed(_ string, v []byte)  { a.w.Raw(v) }
 func (a *saver) failed() bool              { return false }
 func (a *saver) fail(string, error)        {}
 func (a *saver) offset() int64             { return a.base + int64(a.w.Len()) }
+func (a *saver) remaining() int64          { return 0 }
 func (a *saver) count(_ string, n int, _ int64) int {
 	a.w.I32(int32(n))
 	return n
@@ -202,3 +205,6 @@ func serializeSlice[T any](a archive, field string, s *[]T, minElem int64, elem 
 		elem(a, &(*s)[i])
 	}
 }
+
+func (a loader) remaining() int64  { return a.r.Remaining() }
+func (a *lister) remaining() int64 { return 0 }

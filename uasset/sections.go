@@ -144,7 +144,12 @@ func (f *File) readOptionalSections() {
 // than before the elements.
 func serializeN[T any](a archive, field string, s *[]T, n int, minElem int64, elem func(a archive, v *T)) {
 	if a.loading() {
-		out := make([]T, 0, binread.SliceCap(n))
+		// n comes from the summary: preallocate only what the bytes left
+		// could hold.
+		if minElem < 1 {
+			minElem = 1
+		}
+		out := make([]T, 0, binread.SliceCap(int(min(int64(n), a.remaining()/minElem))))
 		for i := 0; i < n && !a.failed(); i++ {
 			var v T
 			elem(a, &v)
