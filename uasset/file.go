@@ -123,15 +123,16 @@ type EngineInfo struct {
 }
 
 type options struct {
-	engine   string
-	versions *Versions
-	uexp     io.ReaderAt
-	uexpSize int64
-	sibling  func(ext string) (io.ReaderAt, int64, error)
-	checks   []func(*File) error
-	pkgName  string
-	fileBase string
-	hdrCache *[]byte
+	engine     string
+	versions   *Versions
+	uexp       io.ReaderAt
+	uexpSize   int64
+	sibling    func(ext string) (io.ReaderAt, int64, error)
+	checks     []func(*File) error
+	pkgName    string
+	fileBase   string
+	hdrCache   *[]byte
+	companions []string
 }
 
 // Option configures NewFile.
@@ -263,6 +264,18 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			o.uexp, o.uexpSize = ur, us
 		}
 	}
+	if o.uexp != nil {
+		o.companions = append(o.companions, ".uexp")
+	}
+	if o.sibling != nil {
+		// Bulk data companions are only noted; their payloads are read by
+		// the exports that reference them.
+		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
+			if _, _, err := o.sibling(ext); err == nil {
+				o.companions = append(o.companions, ext)
+			}
+		}
+	}
 	var head [4]byte
 	if n, _ := r.ReadAt(head[:], 0); n < 4 || size < 4 {
 		return nil, formatErr("summary", &binread.Error{Offset: 0, Field: "PackageFileSummary.Tag", Err: io.ErrUnexpectedEOF})
@@ -340,17 +353,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
 	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
-	if o.uexp != nil {
-		f.Companions = append(f.Companions, ".uexp")
-	}
-	if o.sibling != nil {
-		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
-			if sr, _, err := o.sibling(ext); err == nil {
-				_ = sr
-				f.Companions = append(f.Companions, ext)
-			}
-		}
-	}
+	f.Companions = o.companions
 	f.PackagePath = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
