@@ -195,7 +195,7 @@ func WithFileName(name string) Option {
 }
 
 // Open opens the named package and its .uexp companion when present.
-func Open(name string) (*File, error) {
+func Open(name string, opts ...Option) (*File, error) {
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -220,7 +220,7 @@ func Open(name string) (*File, error) {
 		opened = append(opened, sf)
 		return sf, sst.Size(), nil
 	}
-	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithFileName(name))
+	f, err := NewFile(fh, st.Size(), append([]Option{WithSibling(sib), WithFileName(name)}, opts...)...)
 	if err != nil {
 		for _, s := range opened {
 			s.Close()
