@@ -394,6 +394,11 @@ func (f *File) headBytes() []byte {
 	return b
 }
 
+// maxHeaderBuffer bounds the header kept in memory. Real headers are a few
+// KiB to a few MiB; a larger TotalHeaderSize (a huge map, or a lying field)
+// is read through the file in windows instead.
+const maxHeaderBuffer = 64 << 20
+
 // loadHeader keeps the header bytes in memory (TotalHeaderSize, bounded by
 // the file size) so that every table and section is read from one buffer,
 // without a read window per section.
@@ -401,8 +406,8 @@ func (f *File) loadHeader(minLen int64) {
 	n := int64(f.Summary.TotalHeaderSize)
 	n = max(n, minLen)
 	n = min(n, f.size)
-	if n <= 0 {
-		return
+	if n <= 0 || n > maxHeaderBuffer {
+		return // read through the file's window instead
 	}
 	if c := f.hdrCache; c != nil && int64(len(*c)) >= n {
 		f.hdr = (*c)[:n]
