@@ -686,7 +686,8 @@ func (f *File) checkExport(i int, e *ObjectExport) error {
 	if e.SerialSize < 0 || e.SerialOffset < 0 {
 		return fmt.Errorf("negative serial range (offset %d, size %d)", e.SerialOffset, e.SerialSize)
 	}
-	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) {
+	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) &&
+		(e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset) {
 		// The data lies in a .uexp companion that is not there; the
 		// range cannot be checked (ExportData reports it missing).
 		f.missingUexp = true
