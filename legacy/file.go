@@ -34,6 +34,9 @@ type File struct {
 	Wrapper string
 	// Game names the licensee build whose quirks were applied, if any.
 	Game string
+	// NameTableSize, ImportTableSize and ExportTableSize are the bytes
+	// each table occupies.
+	NameTableSize, ImportTableSize, ExportTableSize int64
 
 	game game
 	// cNames is set when names are NUL-terminated without a length prefix:
@@ -268,6 +271,7 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: name table entry %d: %w", len(f.Names), err)
 		}
+		f.NameTableSize = r.Offset() - int64(s.NameOffset)
 	}
 
 	// Heritage table of the oldest versions.
@@ -315,6 +319,7 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: import table entry %d: %w", len(f.Imports), err)
 		}
+		f.ImportTableSize = r.Offset() - int64(s.ImportOffset)
 	}
 
 	// Exports.
@@ -338,6 +343,7 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: export table entry %d: %w", len(f.Exports), err)
 		}
+		f.ExportTableSize = r.Offset() - int64(s.ExportOffset)
 	}
 	return f.checkRefs()
 }
