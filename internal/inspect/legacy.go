@@ -308,3 +308,47 @@ func outermost(f *legacy.File, ref int32) string {
 	}
 	return p
 }
+
+func init() { RegisterExporter("legacy", exportLegacy) }
+
+// exportLegacy converts textures, sounds, music and script text. An export
+// selected by name whose class has no converter is written as its raw
+// serialized bytes.
+func exportLegacy(in *Input, opts *Options, filter ExportFilter, emit func(ContentFile, error) error) error {
+	f, err := LegacyFile(in, opts)
+	if err != nil {
+		return err
+	}
+	for i := range f.Exports {
+		path, class := f.ExportPath(i), f.ClassName(i)
+		if !filter.Matches(path, f.Exports[i].ObjectName, class) {
+			continue
+		}
+		cf := ContentFile{Export: i, Object: path, Class: class}
+		if f.ContentKind(i) == "" {
+			if filter.Export == "" {
+				continue
+			}
+			data, err := f.Data(i)
+			if err == nil {
+				cf.Kind, cf.Data = "raw", data
+				cf.Name = strings.ReplaceAll(strings.TrimPrefix(path, f.PackageName+"."), ".", "/") + "." + class + ".bin"
+			}
+			if err := emit(cf, err); err != nil {
+				return err
+			}
+			continue
+		}
+		c, err := f.ExportContent(i)
+		if err == nil {
+			cf.Kind, cf.Name, cf.Data, cf.Note = c.Kind, c.Name, c.Data, c.Note
+			if len(c.Data) == 0 {
+				err = fmt.Errorf("%s: the %s stores no data (stripped package?)", path, c.Kind)
+			}
+		}
+		if err := emit(cf, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}
