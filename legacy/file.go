@@ -224,6 +224,9 @@ func (f *File) readSummary() error {
 	f.Summary = *s
 	f.game = g
 	f.Game = g.String()
+	if s.FileVersion == 684 && s.LicenseeVersion == 150 {
+		f.Game = "Mass Effect 2 (PS3)"
+	}
 	return nil
 }
 
@@ -275,7 +278,7 @@ func (f *File) readTables() error {
 	}
 
 	// Heritage table of the oldest versions.
-	if ver < verGuidGenerations && s.HeritageCount > 0 {
+	if s.heritage && s.HeritageCount > 0 {
 		r, err := f.table(s.HeritageOffset, s.HeritageCount, "Heritage")
 		if err != nil {
 			return err

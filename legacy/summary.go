@@ -50,6 +50,9 @@ type Summary struct {
 	AdditionalPackagesToCook []string            // UE3 >= 516
 	TextureAllocations       []TextureAllocation // UE3 >= 767
 
+	// heritage is set when the summary uses the heritage-table layout.
+	heritage bool
+
 	// Rocket League (868, licensee >= 18) appends the encryption metadata.
 	RocketLeague *RocketLeagueInfo `json:",omitempty"`
 
@@ -189,6 +192,7 @@ func readSummary(r *binread.Reader) (*Summary, game, error) {
 		// Some early UE2 builds (version 100 of the "zen" tree) keep the
 		// heritage layout; they are recognised by the table starting right
 		// after the summary.
+		s.heritage = true
 		s.HeritageCount = r.I32("Summary.HeritageCount")
 		s.HeritageOffset = r.I32("Summary.HeritageOffset")
 		s.size = r.Offset()
