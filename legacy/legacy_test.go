@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -310,6 +311,10 @@ func seedFiles(f *testing.F, max int64) {
 	})
 }
 
+// slowInput is how long one fuzz input may take (well above the slowest
+// real file).
+const slowInput = 2 * time.Second
+
 // FuzzTables parses whole packages (summary, wrappers, decompression, the
 // three tables) and every object; any input must fail cleanly, and a
 // package that reads must have every reference inside its tables.
@@ -317,6 +322,12 @@ func FuzzTables(f *testing.F) {
 	f.Add(synthPackage(synthNames, []int32{-1}, [][]byte{synthProps()}))
 	seedFiles(f, 64<<10)
 	f.Fuzz(func(t *testing.T, b []byte) {
+		start := time.Now()
+		defer func() {
+			if d := time.Since(start); d > slowInput {
+				t.Fatalf("input took %v", d)
+			}
+		}()
 		pf, err := NewFile(bytes.NewReader(b), int64(len(b)))
 		if err != nil {
 			return
