@@ -50,39 +50,39 @@ type File struct {
 
 // Name is one name table entry (FNameEntry).
 type Name struct {
-	Name  string
-	Flags uint64 // 32-bit before UE3 version 195, 64-bit after; absent in ME3
+	Name  string `json:"name"`
+	Flags uint64 `json:"flags"` // 32-bit before UE3 version 195, 64-bit after; absent in ME3
 }
 
 // Import is FObjectImport: an object in another package this one uses.
 type Import struct {
-	ClassPackage string // package of the class, e.g. "Core"
-	ClassName    string // e.g. "Class", "Package", "Texture"
-	OuterIndex   int32  // PackageIndex: object reference of the outer
-	ObjectName   string
+	ClassPackage string `json:"class_package"` // package of the class, e.g. "Core"
+	ClassName    string `json:"class_name"`    // e.g. "Class", "Package", "Texture"
+	OuterIndex   int32  `json:"outer_index"`   // PackageIndex: object reference of the outer
+	ObjectName   string `json:"object_name"`
 	// PackageName is the package as a plain name, which versions before 50
 	// store instead of OuterIndex.
-	PackageName string
+	PackageName string `json:"package_name"`
 }
 
 // Export is FObjectExport: an object stored in this package.
 type Export struct {
-	ClassIndex     int32 // object reference; 0 means the export is a UClass
-	SuperIndex     int32 // object reference of the parent struct/class
-	OuterIndex     int32 // PackageIndex (group); 0 for top-level objects
-	ObjectName     string
-	ArchetypeIndex int32  // UE3 >= 220
-	ObjectFlags    uint64 // 32-bit before UE3 version 195
-	SerialSize     int64
-	SerialOffset   int64
-	ComponentMap   int32   // entry count of the UE3 (< 543) component map
-	ExportFlags    uint32  // UE3 >= 247
-	NetObjectCount []int32 // per generation, UE3 >= 322
-	PackageGuid    ue.Guid // UE3 >= 322
-	PackageFlags   uint32  // UE3 >= 475
+	ClassIndex     int32   `json:"class_index"` // object reference; 0 means the export is a UClass
+	SuperIndex     int32   `json:"super_index"` // object reference of the parent struct/class
+	OuterIndex     int32   `json:"outer_index"` // PackageIndex (group); 0 for top-level objects
+	ObjectName     string  `json:"object_name"`
+	ArchetypeIndex int32   `json:"archetype_index"` // UE3 >= 220
+	ObjectFlags    uint64  `json:"object_flags"`    // 32-bit before UE3 version 195
+	SerialSize     int64   `json:"serial_size"`
+	SerialOffset   int64   `json:"serial_offset"`
+	ComponentMap   int32   `json:"component_map"`    // entry count of the UE3 (< 543) component map
+	ExportFlags    uint32  `json:"export_flags"`     // UE3 >= 247
+	NetObjectCount []int32 `json:"net_object_count"` // per generation, UE3 >= 322
+	PackageGuid    ue.Guid `json:"package_guid"`     // UE3 >= 322
+	PackageFlags   uint32  `json:"package_flags"`    // UE3 >= 475
 
 	// Offset is where the table entry starts (for error messages and dumps).
-	Offset int64
+	Offset int64 `json:"offset"`
 }
 
 // Option configures [NewFile].
