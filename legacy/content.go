@@ -498,3 +498,39 @@ func moduleExt(b []byte) string {
 	}
 	return ""
 }
+
+// maxActors bounds a level's actor list.
+const maxActors = 1 << 20
+
+// levelActors reads the actor list at the start of a Level's native data
+// (ULevelBase's TTransArray<AActor*>): UE1/UE2 store the count twice as
+// int32 (Num, Max) and then compact references; UE3 stores the owner, the
+// count and int32 references. Every reference must be an export or null.
+func (f *File) levelActors(native []byte) ([]int32, error) {
+	r := binread.FromBytes(native)
+	r.SetOrder(f.order)
+	if f.ue3() {
+		r.I32("Level.Actors.Owner")
+	}
+	start := r.Offset()
+	n := r.I32("Level.Actors.Num")
+	if !f.ue3() {
+		r.I32("Level.Actors.Max")
+	}
+	cnt := r.CheckCount(start, int64(n), 1, "Level.Actors.Num")
+	if cnt > maxActors {
+		return nil, fmt.Errorf("legacy: %d actors", cnt)
+	}
+	refs := make([]int32, 0, binread.SliceCap(cnt))
+	for range cnt {
+		ref := f.objRef(r, "Level.Actor")
+		if r.Err() != nil {
+			return nil, r.Err()
+		}
+		if ref < 0 || !f.validRef(ref) {
+			return nil, fmt.Errorf("legacy: actor reference %d is not an export", ref)
+		}
+		refs = append(refs, ref)
+	}
+	return refs, r.Err()
+}
