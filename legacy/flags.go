@@ -21,11 +21,14 @@ var ue3ObjectFlags = []struct {
 	bit  uint64
 	name string
 }{
-	{0x00000001, "InSingularFunc"}, {0x00000004, "Public"}, {0x00010000, "LoadForClient"},
-	{0x00020000, "LoadForServer"}, {0x00040000, "LoadForEdit"}, {0x00080000, "Standalone"},
-	{0x00100000, "NotForClient"}, {0x00200000, "NotForServer"}, {0x00400000, "NotForEdit"},
-	{rfCDOUE3, "ClassDefaultObject"}, {rfArchetypeUE3, "ArchetypeObject"},
-	{rfHasStackUE3, "HasStack"},
+	{0x0000000000000100, "Protected"}, {rfCDOUE3, "ClassDefaultObject"}, {rfArchetypeUE3, "ArchetypeObject"},
+	{0x0000000000040000, "MarkedByCooker"}, {0x0000000000080000, "LocalizedResource"},
+	{0x0000000100000000, "Transactional"}, {0x0000000400000000, "Public"},
+	{0x0000400000000000, "Transient"}, {0x0000800000000000, "Cooked"},
+	{0x0001000000000000, "LoadForClient"}, {0x0002000000000000, "LoadForServer"},
+	{0x0004000000000000, "LoadForEdit"}, {0x0008000000000000, "Standalone"},
+	{0x0010000000000000, "NotForClient"}, {0x0020000000000000, "NotForServer"},
+	{0x0040000000000000, "NotForEdit"}, {rfHasStackUE3, "HasStack"}, {0x0400000000000000, "Native"},
 }
 
 // FlagString renders export object flags as names joined by "|", with any
