@@ -127,6 +127,8 @@ type Texture struct {
 	// PaletteNote says why a paletted texture has no palette (an import
 	// from another package), in which case Image uses a grey ramp.
 	PaletteNote string
+
+	ue3 bool // UE3 Texture2D: the largest mip with a payload is the image
 }
 
 // FormatName returns the ETextureFormat name ("P8", "DXT1").
@@ -143,7 +145,7 @@ const maxMips = 32
 // Texture reads the texture stored in export i.
 func (f *File) Texture(i int) (*Texture, error) {
 	if f.ue3() {
-		return nil, &UnsupportedError{Feature: "UE3 Texture2D payloads (bulk data) are not decoded"}
+		return f.texture3(i)
 	}
 	o, r, err := f.nativeReader(i)
 	if err != nil {
@@ -239,6 +241,15 @@ const maxPixels = 1 << 26
 func (t *Texture) Image() (image.Image, error) {
 	if len(t.Mips) == 0 {
 		return nil, fmt.Errorf("%w (no mip maps)", ErrNoPixels)
+	}
+	if t.ue3 {
+		// Cooked textures keep their top mips in a texture file cache.
+		for n, m := range t.Mips {
+			if len(m.Data) > 0 {
+				return t.MipImage(n)
+			}
+		}
+		return nil, fmt.Errorf("%w (every mip is stored outside the package)", ErrNoPixels)
 	}
 	if len(t.Mips[0].Data) == 0 {
 		return nil, fmt.Errorf("%w (mip 0 of %dx%d is empty)", ErrNoPixels, t.Mips[0].Width, t.Mips[0].Height)

@@ -447,3 +447,53 @@ func BenchmarkTables(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(datas)*b.N)/b.Elapsed().Seconds(), "packages/s")
 }
+
+// TestTexture2D exports the UE3 textures of the corpus: every one becomes
+// a PNG of its largest stored mip, or fails as unsupported (console
+// layouts, pixel formats without a decoder) or as having no pixels.
+func TestTexture2D(t *testing.T) {
+	var ok, unsupported, noPixels int
+	for _, p := range corpus.Files(t, "legacy_ue123", ".upk", ".udk", ".pcc", ".xxx", ".u") {
+		if _, bad := expectedFailure(p); bad {
+			continue
+		}
+		f, err := Open(p)
+		if err != nil {
+			t.Errorf("%s: %v", p, err)
+			continue
+		}
+		if !f.ue3() {
+			f.Close()
+			continue
+		}
+		for i := range f.Exports {
+			if f.ContentKind(i) != "texture" {
+				continue
+			}
+			c, err := f.ExportContent(i)
+			var ue *UnsupportedError
+			switch {
+			case errors.As(err, &ue):
+				unsupported++
+				continue
+			case errors.Is(err, ErrNoPixels):
+				noPixels++
+				continue
+			case err != nil:
+				t.Errorf("%s: %s: %v", p, f.ExportPath(i), err)
+				continue
+			}
+			img, err := png.Decode(bytes.NewReader(c.Data))
+			if err != nil || img.Bounds().Dx() != c.Width || img.Bounds().Dy() != c.Height {
+				t.Errorf("%s: %s: PNG %v, %v", p, f.ExportPath(i), img.Bounds(), err)
+				continue
+			}
+			ok++
+		}
+		f.Close()
+	}
+	t.Logf("UE3 textures: %d PNG, %d unsupported, %d without pixels in the package", ok, unsupported, noPixels)
+	if ok == 0 {
+		t.Error("no UE3 texture exported")
+	}
+}
