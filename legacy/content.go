@@ -102,11 +102,15 @@ const (
 	TexDXT5   = 8
 	TexL8     = 9
 	TexG16    = 10
+
+	// texV8U8 is UE3's PF_V8U8 (signed two-channel normal map); it has no
+	// UE1/UE2 number.
+	texV8U8 = 0x100
 )
 
 var texFormatNames = map[int]string{
 	TexP8: "P8", TexRGBA7: "RGBA7", TexRGB16: "RGB16", TexDXT1: "DXT1", TexRGB8: "RGB8", TexRGBA8: "RGBA8",
-	TexNoData: "NODATA", TexDXT3: "DXT3", TexDXT5: "DXT5", TexL8: "L8", TexG16: "G16",
+	TexNoData: "NODATA", TexDXT3: "DXT3", TexDXT5: "DXT5", TexL8: "L8", TexG16: "G16", texV8U8: "V8U8",
 }
 
 // Mip is one FMipmap of a UE1/UE2 texture.
@@ -325,6 +329,14 @@ func (t *Texture) MipImage(n int) (image.Image, error) {
 		for p := 0; p < w*h; p++ {
 			v := m.Data[2*p+1]
 			copy(img.Pix[4*p:], []byte{v, v, v, 255})
+		}
+	case texV8U8:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		for p := 0; p < w*h; p++ {
+			u, v := m.Data[2*p]^0x80, m.Data[2*p+1]^0x80
+			copy(img.Pix[4*p:], []byte{u, v, 255, 255})
 		}
 	case TexRGB16:
 		if err := need(2); err != nil {

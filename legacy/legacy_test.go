@@ -281,7 +281,7 @@ func TestTruncation(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		step := max(1, len(b)/4000)
+		step := max(1, len(b)/20000)
 		for n := 0; n < len(b); n += step {
 			f, err := NewFile(bytes.NewReader(b[:n]), int64(n))
 			if err != nil {

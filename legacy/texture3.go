@@ -87,7 +87,7 @@ func (x *bytesAt) ReadAt(p []byte, off int64) (int, error) {
 // ue3PixelFormats maps EPixelFormat names to the decoders of [Texture].
 var ue3PixelFormats = map[string]int{
 	"PF_DXT1": TexDXT1, "PF_DXT3": TexDXT3, "PF_DXT5": TexDXT5,
-	"PF_A8R8G8B8": TexRGBA8, "PF_G8": TexL8,
+	"PF_A8R8G8B8": TexRGBA8, "PF_G8": TexL8, "PF_V8U8": texV8U8,
 }
 
 // ue3PixelFormatOrder is EPixelFormat in enum order, for packages storing
