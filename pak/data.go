@@ -42,9 +42,9 @@ func (e *Entry) Data() ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	// The size was checked against the blocks that exist (validate), so
-	// preallocating it costs at most maxBlockSize per stored block.
-	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, 1<<30)))
+	// Preallocate only what the stored bytes can plausibly produce; a lying
+	// size then costs only the bytes really decoded.
+	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, max(e.StoredSize(), 1<<20))))
 	if _, err := io.Copy(buf, rc); err != nil {
 		return nil, err
 	}
@@ -65,8 +65,13 @@ func (e *Entry) Verify() error {
 		return nil
 	}
 	h := sha1.New()
-	buf := make([]byte, chunkSize)
-	for _, r := range e.storedRanges() {
+	ranges := e.storedRanges()
+	longest := int64(0)
+	for _, r := range ranges {
+		longest = max(longest, r.End-r.Start)
+	}
+	buf := make([]byte, min(chunkSize, longest))
+	for _, r := range ranges {
 		for off := r.Start; off < r.End; {
 			n := min(int64(len(buf)), r.End-off)
 			if err := readAtFull(e.p.r, buf[:n], off); err != nil {

@@ -30,7 +30,21 @@ const maxMountPoint = 1024
 type Option func(*options) error
 
 type options struct {
-	key []byte
+	key      []byte
+	maxBlock int64
+}
+
+// WithMaxBlockSize lowers the limit on one decompressed block (default 64
+// MiB), which bounds the memory a hostile entry can make the reader
+// allocate per block.
+func WithMaxBlockSize(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("pak: block size limit %d", n)
+		}
+		o.maxBlock = min(n, maxBlockSize)
+		return nil
+	}
 }
 
 // WithKey gives the AES-256 key (32 bytes) for an encrypted index or
@@ -77,13 +91,14 @@ type Reader struct {
 	FlatDirectoryIndex    bool // the full directory index is FPakFlatDirectoryIndex (v13+)
 	PathHashIndexEntries  int
 
-	r      io.ReaderAt
-	size   int64
-	closer io.Closer
-	block  cipher.Block
-	byName map[string]*Entry
-	tree   *dirTree
-	key    keyState
+	r        io.ReaderAt
+	size     int64
+	closer   io.Closer
+	block    cipher.Block
+	byName   map[string]*Entry
+	tree     *dirTree
+	key      keyState
+	maxBlock int64
 }
 
 // OpenReader opens the named pak file.
@@ -108,7 +123,7 @@ func OpenReader(name string, opts ...Option) (*Reader, error) {
 
 // NewReader reads the footer and index of the pak in r, which is size bytes.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
-	var o options
+	o := options{maxBlock: maxBlockSize}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
@@ -118,7 +133,7 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Reader{Footer: *f, r: r, size: size}
+	p := &Reader{Footer: *f, r: r, size: size, maxBlock: o.maxBlock}
 	if o.key != nil {
 		if p.block, err = aes.NewCipher(o.key); err != nil {
 			return nil, err
