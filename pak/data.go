@@ -178,6 +178,20 @@ type entryReader struct {
 }
 
 func (r *entryReader) Read(b []byte) (int, error) {
+	if e := r.e; len(r.buf) == 0 && r.err == nil && r.remain > 0 && !e.Compressed() && !e.Encrypted() && len(b) > 0 {
+		// Plain stored data goes straight into the caller's buffer.
+		n := min(int64(len(b)), r.remain)
+		if err := readAtFull(e.p.r, b[:n], e.DataOffset()+r.pos); err != nil {
+			r.err = e.errorf(e.DataOffset()+r.pos, err)
+			return 0, r.err
+		}
+		if r.h != nil {
+			r.h.Write(b[:n])
+		}
+		r.pos += n
+		r.remain -= n
+		return int(n), nil
+	}
 	for len(r.buf) == 0 {
 		if r.err != nil {
 			return 0, r.err

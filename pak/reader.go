@@ -245,7 +245,7 @@ func (p *Reader) readIndex() error {
 		if f.EncryptedIndex {
 			return &KeyError{KeyGuid: f.EncryptionKeyGuid, What: "the pak index", Err: ErrWrongKey, Detail: "the decrypted index does not start with a mount point: " + err.Error()}
 		}
-		return &FormatError{Offset: f.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: "index", Err: rebase(err, f.IndexOffset)}
 	}
 	p.MountPoint = mount
 	if f.Version >= VersionPathHashIndex {
@@ -279,7 +279,7 @@ func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
 		if len(b) > 0 && b[len(b)-1] == 0 {
 			b = b[:len(b)-1]
 		}
-		if p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
+		if isASCII(b) || p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
 			return string(b), nil
 		}
 		rs := make([]rune, len(b))
@@ -314,17 +314,17 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e := p.readEntry(r, "FPakEntry")
 		if err := r.Err(); err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path = name
 		p.Entries = append(p.Entries, &e)
 	}
 	if err := r.Err(); err != nil {
-		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
 	}
 	return nil
 }
@@ -334,7 +334,7 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 func (p *Reader) readIndexV10(r *binread.Reader) error {
 	f := &p.Footer
 	fail := func(what string, err error) error {
-		return &FormatError{Offset: f.IndexOffset, What: what, Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: what, Err: rebase(err, f.IndexOffset)}
 	}
 	numEntries := r.I32("Index.NumEntries")
 	p.PathHashSeed = r.U64("Index.PathHashSeed")
@@ -356,7 +356,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	phi := readRef("PathHashIndex")
 	fdi := readRef("FullDirectoryIndex")
 	encSize := r.Count("Index.EncodedPakEntries", 1)
-	encStart := r.Abs()
+	encStart := f.IndexOffset + r.Offset()
 	encoded := r.Bytes(int64(encSize), "Index.EncodedPakEntries")
 	minEntry := entrySize(f.Version, f.SubVersion8A, false, 0)
 	nFiles := r.Count("Index.NonEncodedEntries", minEntry)
@@ -380,6 +380,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	p.HasPathHashIndex, p.HasFullDirectoryIndex = phi.has, fdi.has
 	encR := memReader(encoded, encStart, "EncodedPakEntries")
 
+	// Entries are allocated in one backing array (one allocation instead of
+	// one per entry); it is sized before the first entryAt call.
+	var backing []Entry
 	entryAt := func(loc int32, path string) (*Entry, error) {
 		var e Entry
 		switch {
@@ -390,7 +393,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = p.decodeEntry(encR, loc)
 			if err := encR.Err(); err != nil {
 				encR.ClearErr()
-				return nil, err
+				return nil, rebase(err, encStart)
 			}
 		default:
 			i := -int64(loc) - 1
@@ -400,7 +403,11 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = plain[i]
 		}
 		e.Path = path
-		return &e, nil
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		return &backing[len(backing)-1], nil
 	}
 
 	hashes := map[int32]uint64{}
@@ -425,7 +432,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			}{h, loc})
 		}
 		if err := pr.Err(); err != nil {
-			return &FormatError{Offset: phi.offset, What: "path hash index", Err: err}
+			return &FormatError{Offset: phi.offset, What: "path hash index", Err: rebase(err, phi.offset)}
 		}
 		p.PathHashIndexEntries = n
 	}
@@ -442,9 +449,10 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			files, err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"))
 		}
 		if err != nil {
-			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: err}
+			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
 		}
 		p.Entries = make([]*Entry, 0, len(files))
+		backing = make([]Entry, 0, len(files))
 		for _, df := range files {
 			if df.loc == math.MinInt32 {
 				continue // a removed file (FPakEntryLocation invalid)
@@ -461,6 +469,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
 		p.Entries = make([]*Entry, 0, len(phiOrder))
+		backing = make([]Entry, 0, len(phiOrder))
 		for _, h := range phiOrder {
 			if h.loc == math.MinInt32 {
 				continue
@@ -648,4 +657,13 @@ func (p *Reader) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
