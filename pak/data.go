@@ -52,10 +52,16 @@ func (e *Entry) Data() ([]byte, error) {
 }
 
 // Verify checks the entry's stored bytes against its SHA-1 hash without
-// decompressing them. It returns nil for an entry whose hash is all zero.
+// decompressing them (nothing to check for an entry whose hash is all
+// zero), and from version 11 its path against the path hash index.
 func (e *Entry) Verify() error {
 	if e.Deleted() {
 		return nil
+	}
+	if e.pathHashChecked() {
+		if h := PathHash(e.Path, e.p.PathHashSeed); h != e.PathHash {
+			return e.errorf(e.Offset, fmt.Errorf("path hash index has %016x for this path, which hashes to %016x", e.PathHash, h))
+		}
 	}
 	want, ok, err := e.storedHash()
 	if err != nil {

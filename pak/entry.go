@@ -51,9 +51,10 @@ type Entry struct {
 	// (version 10+), when it has one.
 	PathHash uint64
 
-	hasHash    bool
-	headerSize int64 // size of the FPakEntry that precedes the data
-	p          *Reader
+	hasHash     bool
+	hasPathHash bool
+	headerSize  int64 // size of the FPakEntry that precedes the data
+	p           *Reader
 }
 
 // Encrypted reports whether the data is AES-encrypted.

@@ -461,7 +461,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
 			}
-			e.PathHash = hashes[df.loc]
+			e.PathHash, e.hasPathHash = hashes[df.loc]
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
@@ -478,7 +478,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
-			e.PathHash = h.hash
+			e.PathHash, e.hasPathHash = h.hash, true
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
