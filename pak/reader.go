@@ -90,6 +90,9 @@ type Reader struct {
 	HasFullDirectoryIndex bool
 	FlatDirectoryIndex    bool // the full directory index is FPakFlatDirectoryIndex (v13+)
 	PathHashIndexEntries  int
+	// Where the v10+ secondary indexes are stored (offset, size); zero when
+	// absent.
+	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
 	r        io.ReaderAt
 	size     int64
@@ -378,6 +381,12 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		return fail("primary index non-encoded entries", err)
 	}
 	p.HasPathHashIndex, p.HasFullDirectoryIndex = phi.has, fdi.has
+	if phi.has {
+		p.PathHashIndexRange = [2]int64{phi.offset, phi.size}
+	}
+	if fdi.has {
+		p.FullDirectoryIndexRange = [2]int64{fdi.offset, fdi.size}
+	}
 	encR := memReader(encoded, encStart, "EncodedPakEntries")
 
 	// Entries are allocated in one backing array (one allocation instead of

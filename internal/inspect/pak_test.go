@@ -1,14 +1,18 @@
 package inspect
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/pak/paktest"
 )
 
 func fixtures(t *testing.T, elem ...string) string {
@@ -139,5 +143,84 @@ func TestVerifyPak(t *testing.T) {
 	VerifyOne(fixtures(t, "UE5_8", "LegacyPak", "Tagged", "OodleEncrypted", "CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted.pak"), &Options{}, func(r VerifyResult) { got = append(got, r) })
 	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Error, "AES key") {
 		t.Errorf("encrypted without key: %+v", got)
+	}
+}
+
+// TestPakPackages stores real cooked packages (with .uexp and .ubulk) in
+// synthetic paks (compressed, encrypted) and reads them through
+// "PAK::/Game/..." : the model equals the one read from the loose files,
+// and verify gives the same verdict.
+func TestPakPackages(t *testing.T) {
+	base := corpus.Path(t, "cooked", "LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector", "Saved", "Cooked", "Windows", "Battery_Collector")
+	pkgs := []string{"Content/StarterContent/Textures/T_Gradinet_01", "Content/Blueprints/BatteryMan_GameMode_BP"}
+	var files []paktest.File
+	for _, p := range pkgs {
+		for _, ext := range []string{".uasset", ".uexp", ".ubulk"} {
+			b, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(p+ext)))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, paktest.File{Path: p + ext, Data: b, Compress: true, Encrypt: true, BlockSize: 4096})
+		}
+	}
+	key := "0x" + strings.Repeat("5a", 32)
+	keyBytes := bytes.Repeat([]byte{0x5a}, 32)
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Battery_Collector/", Key: keyBytes, EncryptIndex: true}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakPath := filepath.Join(t.TempDir(), "Battery-Windows.pak")
+	if err := os.WriteFile(pakPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &Options{AESKey: key}
+	for _, p := range pkgs {
+		loose, err := OpenInput(filepath.Join(base, filepath.FromSlash(p+".uasset")), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := OpenPackage(loose, opts)
+		loose.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := OpenInput(pakPath+"::/Game/"+strings.TrimPrefix(p, "Content/"), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := OpenPackage(in, opts)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s in pak: %v", p, err)
+		}
+		for _, c := range []struct {
+			what string
+			a, b any
+		}{{"names", got.Names, want.Names}, {"imports", got.Imports, want.Imports}, {"exports", got.Exports, want.Exports}, {"summary", got.Summary, want.Summary}} {
+			ja, _ := json.Marshal(c.a)
+			jb, _ := json.Marshal(c.b)
+			if !bytes.Equal(ja, jb) {
+				t.Errorf("%s: %s differ between the pak and the loose file", p, c.what)
+			}
+		}
+		if len(got.Exports) == 0 {
+			t.Errorf("%s: no exports", p)
+		}
+	}
+	var results []VerifyResult
+	VerifyOne(pakPath, opts, func(r VerifyResult) { results = append(results, r) })
+	if len(results) != 1+len(pkgs) || !results[0].OK || *results[0].ChunksOK != len(files) {
+		t.Fatalf("verify: %+v", results)
+	}
+	for _, r := range results[1:] {
+		rel := strings.TrimPrefix(r.Path, pakPath+"::Battery_Collector/")
+		var loose VerifyResult
+		VerifyOne(filepath.Join(base, filepath.FromSlash(rel)), opts, func(v VerifyResult) { loose = v })
+		if r.OK != loose.OK || r.Exports != loose.Exports || r.Format != loose.Format || (r.HeaderRoundtrip == nil) != (loose.HeaderRoundtrip == nil) {
+			t.Errorf("%s: verify in pak %+v, loose %+v", rel, r, loose)
+		}
 	}
 }
