@@ -381,3 +381,18 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (
 	}
 	return ResultFor(pkg)
 }
+
+// FindEntry resolves a path as [pak.Reader.Lookup] does (fs name, index
+// path, or the path with the mount point as stored).
+func (c *PakContainer) FindEntry(name string) (int, bool) {
+	e, ok := c.R.Lookup(name)
+	if !ok {
+		return 0, false
+	}
+	for i, x := range c.R.Entries {
+		if x == e {
+			return i, true
+		}
+	}
+	return 0, false
+}
