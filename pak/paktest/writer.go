@@ -30,7 +30,7 @@ type File struct {
 
 // Options choose the pak layout.
 type Options struct {
-	Version      int  // 3 … 11
+	Version      int  // 1 … 11 (compression and encryption from 3)
 	Is8A         bool // with Version 8: the UE4.22 layout
 	Mount        string
 	Key          []byte // AES-256 key, needed for Encrypt / EncryptIndex
@@ -156,8 +156,8 @@ func (w *writer) encrypt(b []byte) {
 
 // Build writes a pak holding files.
 func Build(o Options, files []File) ([]byte, error) {
-	if o.Version < 3 || o.Version > 11 {
-		return nil, fmt.Errorf("paktest: version %d not supported (3…11)", o.Version)
+	if o.Version < 1 || o.Version > 11 {
+		return nil, fmt.Errorf("paktest: version %d not supported (1…11)", o.Version)
 	}
 	w := &writer{o: o}
 	if o.Key != nil {
@@ -171,6 +171,9 @@ func Build(o Options, files []File) ([]byte, error) {
 	for _, f := range files {
 		if (f.Encrypt || o.EncryptIndex) && w.blk == nil {
 			return nil, fmt.Errorf("paktest: encryption needs a key")
+		}
+		if o.Version < 3 && (f.Compress || f.Encrypt) {
+			return nil, fmt.Errorf("paktest: version %d has no compression or encryption", o.Version)
 		}
 		e := &entry{path: f.Path, usize: int64(len(f.Data)), encrypted: f.Encrypt}
 		if f.Encrypt {
