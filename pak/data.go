@@ -178,6 +178,7 @@ type entryReader struct {
 	remain int64 // uncompressed bytes not yet produced
 	buf    []byte
 	raw    []byte
+	dst    []byte
 	h      hash.Hash
 	want   ue.SHAHash
 	err    error
@@ -282,7 +283,9 @@ func (r *entryReader) fill() error {
 		bs = e.UncompressedSize
 	}
 	out := min(bs, r.remain)
-	dst := make([]byte, out)
+	// The previous block was fully consumed, so its buffer can be reused.
+	r.dst = grow(r.dst, out)
+	dst := r.dst
 	if err := compression.Decompress(e.CompressionMethod, dst, r.raw[:size]); err != nil {
 		return e.errorf(b.Start, fmt.Errorf("block %d of %d (%s): %w", r.next, len(e.Blocks), e.CompressionMethod, err))
 	}
