@@ -82,6 +82,20 @@ func OpenPakContainer(name string, opts *Options) (*PakContainer, error) {
 	return &PakContainer{R: r, path: name}, nil
 }
 
+// NewPakContainer reads a pak from r (size bytes) named name, for callers
+// without a file on disk (the page's dropped files).
+func NewPakContainer(name string, r io.ReaderAt, size int64, opts *Options) (*PakContainer, error) {
+	key := ""
+	if opts != nil {
+		key = opts.AESKey
+	}
+	pr, err := pak.NewReader(r, size, pak.WithKeyString(key))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &PakContainer{R: pr, path: name}, nil
+}
+
 // Open implements fs.FS.
 func (c *PakContainer) Open(name string) (fs.File, error) { return c.R.Open(name) }
 
