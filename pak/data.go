@@ -121,10 +121,12 @@ func (e *Entry) StoredHash() (ue.SHAHash, error) {
 }
 
 func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if e.hasHash {
 		return e.Hash, true, nil
 	}
-	p := e.p
 	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
 	h := p.readEntry(r, "FPakEntry (data header)")
 	if err := r.Err(); err != nil {

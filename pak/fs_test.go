@@ -81,3 +81,33 @@ func TestUnsafeNames(t *testing.T) {
 		}
 	}
 }
+
+// TestConcurrentReads reads every entry from several goroutines at once
+// (run with -race).
+func TestConcurrentReads(t *testing.T) {
+	dir := corpus.Path(t, "pak")
+	p := openCorpus(t, dir, "FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/LegacyPak/Unversioned/Zlib/CUE4ParseFixtures-Legacy-Unversioned-Zlib.pak")
+	defer p.Close()
+	done := make(chan error)
+	for range 4 {
+		go func() {
+			for _, e := range p.Entries {
+				if _, err := e.Data(); err != nil {
+					done <- err
+					return
+				}
+				if err := e.Verify(); err != nil {
+					done <- err
+					return
+				}
+			}
+			_, err := p.ReadDir(".")
+			done <- err
+		}()
+	}
+	for range 4 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+}

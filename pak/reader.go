@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -102,6 +103,7 @@ type Reader struct {
 	tree     *dirTree
 	key      keyState
 	maxBlock int64
+	mu       sync.Mutex // guards the lazily read hashes of encoded entries
 }
 
 // OpenReader opens the named pak file.
