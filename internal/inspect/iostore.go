@@ -108,7 +108,8 @@ func (c *utocContainer) Entries() []ContainerEntry {
 				Partition:      info.Partition,
 			}
 			if f.HasHash(i) {
-				e.Hash = hex.EncodeToString(f.Metas[i].Hash[:])
+				h := f.Hash(i)
+				e.Hash = hex.EncodeToString(h[:])
 			}
 			out[i] = e
 		}
