@@ -94,6 +94,9 @@ type zenResolver struct {
 	script *zen.ScriptObjects
 	// byHash maps script-import hashes computed from the package's own names.
 	byHash map[uint64]string
+	// exportHashes maps public export hashes of the package's own names
+	// (for imports from packages outside the container).
+	exportHashes map[uint64]string
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -179,6 +182,21 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		}
 		o.IsAsset = e.OuterIndex.IsNull() && e.ObjectFlags&0x1 != 0
 		out.Exports = append(out.Exports, o)
+	}
+	if p.Layout > zen.HeaderInitial {
+		bad := 0
+		for i, e := range p.Exports {
+			if e.PublicExportHash == 0 {
+				continue
+			}
+			rel := strings.TrimPrefix(exportPath(p, i, 0), p.Name+".")
+			if zen.PublicExportHash(rel) != e.PublicExportHash {
+				bad++
+			}
+		}
+		if bad > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
+		}
 	}
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
@@ -383,6 +401,23 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		}
 		if pkgName == "" {
 			pkgName = fmt.Sprintf("<package %d>", pi)
+		}
+		if zr.exportHashes == nil {
+			zr.exportHashes = map[uint64]string{}
+			for _, n := range zr.p.Names {
+				zr.exportHashes[zen.PublicExportHash(n.Value)] = n.Value
+			}
+		}
+		if n, ok := zr.exportHashes[hash]; ok {
+			return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
+		}
+		// The main asset of a package is named after it (and a blueprint's
+		// class and CDO after that).
+		base := lastElem(pkgName)
+		for _, n := range []string{base, base + "_C", "Default__" + base + "_C"} {
+			if zen.PublicExportHash(n) == hash {
+				return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
+			}
 		}
 		label := fmt.Sprintf("<export 0x%016x>", hash)
 		return Object{Name: label, Path: pkgName + "." + label, PackageName: pkgName}
