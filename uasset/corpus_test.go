@@ -1,0 +1,251 @@
+package uasset
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+)
+
+// corpusEngine returns the engine the corpus README gives for a package
+// path, or "" when the package is versioned or the README gives none.
+func corpusEngine(rel string) string {
+	rel = filepath.ToSlash(rel)
+	table := []struct{ prefix, engine string }{
+		{"uassetapi/TestManyAssets/Biodigital/", "4.14"},
+		{"uassetapi/TestManyAssets/SnakePass/", "4.14"},
+		{"uassetapi/TestManyAssets/Tekken/", "4.14"},
+		{"uassetapi/TestManyAssets/MidAir/", "4.17"},
+		{"uassetapi/TestManyAssets/MutantYearZero/", "4.17"},
+		{"uassetapi/TestManyAssets/Bloodstained/", "4.18"},
+		{"uassetapi/TestManyAssets/BurningDaylight/", "4.18"},
+		{"uassetapi/TestManyAssets/CodeVein/", "4.18"},
+		{"uassetapi/TestManyAssets/Liminal/", "4.18"},
+		{"uassetapi/TestManyAssets/ToTheCore/", "4.18"},
+		{"uassetapi/TestManyAssets/TheBeastInside/", "4.19"},
+		{"uassetapi/TestManyAssets/TheOccupation/", "4.19"},
+		{"uassetapi/TestManyAssets/Astroneer/", "4.23"},
+		{"uassetapi/TestManyAssets/StarlitSeason/", "4.24"},
+		{"uassetapi/TestManyAssets/MISC_426/", "4.26"},
+		{"uassetapi/TestManyAssets/LiesOfP/", "4.27"},
+		{"uassetapi/TestManyAssets/Palia/", "5.1"},
+		{"uassetapi/TestManyAssets/F1Manager2023/", "5.1"},
+		{"uassetapi/TestManyAssets/Palworld/", "5.1"},
+		{"uassetapi/TestManyAssets/Clay/", "5.1"},
+		{"uassetapi/TestMaterials/M_COM_DetailMaster_B/", "4.18"},
+		{"uassetapi/TestMaterials/as_mt_base/", "4.20"},
+		{"uassetapi/TestCustomProperty/", "4.23"},
+		{"uassetapi/TestCustomSerializationStructsInMap/", "4.25"},
+		{"uassetapi/TestImproperNameMapHashes/", "4.25"},
+		{"uassetapi/TestDuplicateNameMapEntries/", "4.25"},
+		{"uassetapi/TestUnknownProperties/", "4.25"},
+		{"uassetapi/TestACE7/", "4.18"},
+		{"uassetapi/TestUE5_1/", "5.1"},
+		{"uassetapi/TestUE5_3/", "5.3"},
+		{"uassetapi/TestUE5_4/", "5.4"},
+		{"uassetapi/TestUE5_5/", "5.5"},
+		{"uassetapi/TestUE5_7/", "5.7"},
+		{"cooked/trumank+retoc/retoc/tests/UE4.27/", "4.27"},
+		{"cooked/trumank+retoc/retoc/tests/UE5.4/", "5.4"},
+		{"cooked/trumank+retoc/retoc/tests/UE5.5/", "5.5"},
+		{"cooked/AstroTechies+unrealmodding/unreal_mod_integrator/src/handlers/ue4_27/", "4.27"},
+	}
+	for _, t := range table {
+		if strings.HasPrefix(rel, t.prefix) {
+			return t.engine
+		}
+	}
+	return ""
+}
+
+// corpusPackages lists the .uasset/.umap files of dir (relative to the corpus).
+func corpusPackages(tb testing.TB, dir string) []string {
+	return corpus.Files(tb, dir, ".uasset", ".umap")
+}
+
+func hasTag(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	var b [8]byte
+	if _, err := io.ReadFull(fh, b[:]); err != nil {
+		return false
+	}
+	if string(b[:4]) == "ACE7" {
+		return true
+	}
+	tag := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+	return tag == PackageFileTag || tag == PackageFileTagSwapped
+}
+
+func openCorpus(t testing.TB, path string, engine string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	sib := func(ext string) (io.ReaderAt, int64, error) {
+		b, err := os.ReadFile(base + ext)
+		if err != nil {
+			return nil, 0, err
+		}
+		return bytes.NewReader(b), int64(len(b)), nil
+	}
+	opts := []Option{WithSibling(sib)}
+	if engine != "" {
+		opts = append(opts, WithEngine(engine))
+	}
+	return NewFile(bytes.NewReader(data), int64(len(data)), opts...)
+}
+
+// TestCorpusRoundTrip reads every tagged package of the corpus (with the
+// engine the README gives for unversioned ones), checks that every section
+// reads and that the header rewrite equals the original bytes.
+func TestCorpusRoundTrip(t *testing.T) {
+	root := corpus.Dir(t)
+	for _, dir := range []string{"uncooked", "cooked", "uassetapi"} {
+		var ok, failed, rtOK, rtFail, skipped int
+		for _, p := range corpusPackages(t, dir) {
+			if !hasTag(p) {
+				skipped++
+				continue
+			}
+			rel, _ := filepath.Rel(root, p)
+			f, err := openCorpus(t, p, corpusEngine(rel))
+			if err != nil {
+				if errors.Is(err, ErrEncrypted) {
+					skipped++
+					continue
+				}
+				failed++
+				t.Errorf("%s: %v", rel, err)
+				continue
+			}
+			if err := f.SectionErrors(); err != nil {
+				failed++
+				t.Errorf("%s: %v", rel, err)
+				continue
+			}
+			ok++
+			hdr, err := f.WriteHeader()
+			if err != nil {
+				rtFail++
+				t.Errorf("%s: rewrite: %v", rel, err)
+				continue
+			}
+			orig, _ := f.originalBytes(0, int64(len(hdr)))
+			if !bytes.Equal(hdr, orig) {
+				rtFail++
+				i := 0
+				for i < len(hdr) && hdr[i] == orig[i] {
+					i++
+				}
+				t.Errorf("%s: rewrite differs at 0x%x (of 0x%x)", rel, i, len(hdr))
+				continue
+			}
+			for _, g := range f.HeaderGaps() {
+				t.Logf("%s: gap at 0x%x +%d zero=%v", rel, g.Offset, g.Size, g.Zero)
+			}
+			rtOK++
+		}
+		t.Logf("%s: read ok %d, failed %d, skipped %d; round-trip ok %d, differ %d", dir, ok, failed, skipped, rtOK, rtFail)
+	}
+}
+
+// TestCorpusInference infers the engine of every unversioned corpus package
+// whose engine the README gives, and counts how often the inferred release
+// is right, or the right one is among the candidates reported as ambiguous.
+func TestCorpusInference(t *testing.T) {
+	root := corpus.Dir(t)
+	var total, exact, among, wrong, failed int
+	for _, dir := range []string{"cooked", "uassetapi"} {
+		for _, p := range corpusPackages(t, dir) {
+			if !hasTag(p) {
+				continue
+			}
+			rel, _ := filepath.Rel(root, p)
+			want := corpusEngine(rel)
+			if want == "" {
+				continue
+			}
+			f, err := openCorpus(t, p, "")
+			if errors.Is(err, ErrEncrypted) {
+				continue
+			}
+			if err == nil && !f.Summary.Unversioned() {
+				continue
+			}
+			total++
+			switch {
+			case err != nil:
+				failed++
+				t.Logf("%s (want %s): %v", rel, want, err)
+			case f.Engine.Version == want:
+				exact++
+			case contains(f.Engine.Candidates, want):
+				among++
+				if testing.Verbose() {
+					t.Logf("%s: want %s, chose %s among %v", rel, want, f.Engine.Version, f.Engine.Candidates)
+				}
+			default:
+				wrong++
+				t.Logf("%s: want %s, chose %s among %v", rel, want, f.Engine.Version, f.Engine.Candidates)
+			}
+		}
+	}
+	t.Logf("inference: %d unversioned packages: %d exact, %d among candidates, %d wrong, %d failed", total, exact, among, wrong, failed)
+	if total > 0 && float64(exact+among) < 0.95*float64(total) {
+		t.Errorf("inference right for %d of %d (%.1f%%), want >= 95%%", exact+among, total, 100*float64(exact+among)/float64(total))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEngineCustomVersions compares the custom versions of versioned corpus
+// packages with the table of what each release writes: a package saved by
+// release X.Y stores, for every custom version it uses, X.Y's value.
+func TestEngineCustomVersions(t *testing.T) {
+	var checked, mismatched int
+	for _, p := range corpusPackages(t, "uncooked") {
+		f, err := openCorpus(t, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv := f.Summary.SavedByEngineVersion
+		if sv.Major < 4 || sv.Changelist&0x80000000 != 0 {
+			continue // licensee build
+		}
+		e, ok := LookupEngine(fmt.Sprintf("%d.%d", sv.Major, sv.Minor))
+		if !ok {
+			continue
+		}
+		want := e.Versions()
+		for _, c := range f.Summary.CustomVersions {
+			v, ok := want.CustomVersion(c.Key)
+			if !ok {
+				continue
+			}
+			checked++
+			if v != c.Version {
+				mismatched++
+				t.Logf("%s (%s): %s = %d, table says %d", filepath.Base(p), e.Name, c.Name(), c.Version, v)
+			}
+		}
+	}
+	t.Logf("custom versions checked %d, mismatched %d", checked, mismatched)
+}

@@ -1,0 +1,91 @@
+package uasset
+
+import (
+	"strings"
+)
+
+// Engine is an engine release and the object versions its packages carry.
+type Engine struct {
+	Name string // "4.27", "5.3"
+	UE4  int32
+	UE5  int32
+	// Legacy is the LegacyFileVersion the release writes.
+	Legacy int32
+}
+
+// engines lists the releases from the oldest to the newest, with the object
+// versions each one shipped with (the last EUnrealEngineObjectUE4Version /
+// UE5Version value in that release's ObjectVersion.h) and the legacy file
+// version its summaries carry.
+var engines = []Engine{
+	{"4.0", 342, 0, -3}, {"4.1", 352, 0, -3}, {"4.2", 363, 0, -3}, {"4.3", 382, 0, -3},
+	{"4.4", 385, 0, -3}, {"4.5", 401, 0, -3}, {"4.6", 413, 0, -5}, {"4.7", 434, 0, -5},
+	{"4.8", 451, 0, -5}, {"4.9", 482, 0, -5}, {"4.10", 482, 0, -5}, {"4.11", 498, 0, -6},
+	{"4.12", 504, 0, -6}, {"4.13", 505, 0, -6}, {"4.14", 508, 0, -7}, {"4.15", 510, 0, -7},
+	{"4.16", 513, 0, -7}, {"4.17", 513, 0, -7}, {"4.18", 514, 0, -7}, {"4.19", 516, 0, -7},
+	{"4.20", 516, 0, -7}, {"4.21", 517, 0, -7}, {"4.22", 517, 0, -7}, {"4.23", 517, 0, -7},
+	{"4.24", 518, 0, -7}, {"4.25", 518, 0, -7}, {"4.26", 519, 0, -7}, {"4.27", 522, 0, -7},
+	{"5.0EA", 522, 1002, -7},
+	{"5.0", 522, 1004, -8}, {"5.1", 522, 1008, -8}, {"5.2", 522, 1009, -8}, {"5.3", 522, 1009, -8},
+	{"5.4", 522, 1012, -8}, {"5.5", 522, 1013, -8}, {"5.6", 522, 1017, -9}, {"5.7", 522, 1018, -9},
+}
+
+// versions returns the object versions of the release, with its custom versions.
+func (e Engine) versions() Versions {
+	return Versions{UE4: e.UE4, UE5: e.UE5, Custom: engineCustomVersions(e.Name)}
+}
+
+// Versions returns the object and custom versions packages of the release carry.
+func (e Engine) Versions() Versions { return e.versions() }
+
+// LookupEngine finds a release by name: "4.27", "UE4.27", "5.3", "5.3.2",
+// "UE5_3", "5.0EA".
+func LookupEngine(name string) (Engine, bool) {
+	n := strings.ToUpper(strings.TrimSpace(name))
+	n = strings.TrimPrefix(n, "UE")
+	n = strings.TrimPrefix(n, "_")
+	n = strings.ReplaceAll(n, "_", ".")
+	n = strings.ReplaceAll(n, " ", "")
+	if strings.Count(n, ".") == 2 && !strings.HasSuffix(n, "EA") {
+		n = n[:strings.LastIndexByte(n, '.')]
+	}
+	if n == "5" {
+		n = "5.0"
+	}
+	if n == "4" {
+		n = "4.0"
+	}
+	for _, e := range engines {
+		if strings.ToUpper(e.Name) == n {
+			return e, true
+		}
+	}
+	return Engine{}, false
+}
+
+// EngineNames lists the release names LookupEngine knows.
+func EngineNames() []string {
+	out := make([]string, len(engines))
+	for i, e := range engines {
+		out[i] = e.Name
+	}
+	return out
+}
+
+// Engines returns the known releases, oldest first.
+func Engines() []Engine { return append([]Engine(nil), engines...) }
+
+// engineForVersions names the newest release whose object versions are at
+// most ue4/ue5 (for versioned packages that record no saved-by version).
+func engineForVersions(ue4, ue5 int32) string {
+	name := ""
+	for _, e := range engines {
+		if e.Name == "5.0EA" {
+			continue
+		}
+		if e.UE4 <= ue4 && e.UE5 <= ue5 {
+			name = e.Name
+		}
+	}
+	return name
+}

@@ -1,0 +1,133 @@
+package uasset
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/upkg/upkg/ue"
+)
+
+// ObjectExport is FObjectExport from ObjectResource.h: an object this package
+// defines, and where its serialized data lies.
+type ObjectExport struct {
+	ClassIndex PackageIndex `json:"class_index"`
+	SuperIndex PackageIndex `json:"super_index"`
+	// TemplateIndex: VER_UE4_TemplateIndex_IN_COOKED_EXPORTS (508).
+	TemplateIndex PackageIndex `json:"template_index"`
+	OuterIndex    PackageIndex `json:"outer_index"`
+	ObjectName    Name         `json:"object_name"`
+	ObjectFlags   uint32       `json:"object_flags"`
+	// SerialSize and SerialOffset are int32 before
+	// VER_UE4_64BIT_EXPORTMAP_SERIALSIZES (511), int64 after. SerialOffset
+	// counts from the start of the .uasset, continuing into the .uexp for
+	// split cooked packages.
+	SerialSize   int64 `json:"serial_size"`
+	SerialOffset int64 `json:"serial_offset"`
+	ForcedExport bool  `json:"forced_export"`
+	NotForClient bool  `json:"not_for_client"`
+	NotForServer bool  `json:"not_for_server"`
+	// PackageGuid: removed by UE5 REMOVE_OBJECT_EXPORT_PACKAGE_GUID (1005).
+	PackageGuid ue.Guid `json:"package_guid"`
+	// IsInheritedInstance: UE5 TRACK_OBJECT_EXPORT_IS_INHERITED (1006).
+	IsInheritedInstance bool   `json:"is_inherited_instance"`
+	PackageFlags        uint32 `json:"package_flags"`
+	// NotAlwaysLoadedForEditorGame: VER_UE4_LOAD_FOR_EDITOR_GAME (365).
+	NotAlwaysLoadedForEditorGame bool `json:"not_always_loaded_for_editor_game"`
+	// IsAsset: VER_UE4_COOKED_ASSETS_IN_EDITOR_SUPPORT (485).
+	IsAsset bool `json:"is_asset"`
+	// GeneratePublicHash: UE5 OPTIONAL_RESOURCES (1003).
+	GeneratePublicHash bool `json:"generate_public_hash"`
+	// Dependency counts into the preload dependency array:
+	// VER_UE4_PRELOAD_DEPENDENCIES_IN_COOKED_EXPORTS (507).
+	FirstExportDependency                        int32 `json:"first_export_dependency"`
+	SerializationBeforeSerializationDependencies int32 `json:"serialization_before_serialization_dependencies"`
+	CreateBeforeSerializationDependencies        int32 `json:"create_before_serialization_dependencies"`
+	SerializationBeforeCreateDependencies        int32 `json:"serialization_before_create_dependencies"`
+	CreateBeforeCreateDependencies               int32 `json:"create_before_create_dependencies"`
+	// Script serialization offsets (relative to SerialOffset): UE5
+	// SCRIPT_SERIALIZATION_OFFSET (1010), only without unversioned properties.
+	ScriptSerializationStartOffset int64 `json:"script_serialization_start_offset"`
+	ScriptSerializationEndOffset   int64 `json:"script_serialization_end_offset"`
+
+	f *File
+}
+
+// exportMinSize is the smallest export entry (UE4 214: four indices, an
+// FName, flags, 32-bit size and offset, three bools, a GUID and package flags).
+const exportMinSize = 64
+
+func (e *ObjectExport) serialize(a archive, v *Versions, unversionedProps bool) {
+	e.ClassIndex.serialize(a, "ObjectExport.ClassIndex")
+	e.SuperIndex.serialize(a, "ObjectExport.SuperIndex")
+	if v.UE4 >= VerUE4TemplateIndexInCookedExports {
+		e.TemplateIndex.serialize(a, "ObjectExport.TemplateIndex")
+	}
+	e.OuterIndex.serialize(a, "ObjectExport.OuterIndex")
+	e.ObjectName.serialize(a, "ObjectExport.ObjectName")
+	a.u32("ObjectExport.ObjectFlags", &e.ObjectFlags)
+	if v.UE4 < VerUE464BitExportMapSerialSizes {
+		size, off := int32(e.SerialSize), int32(e.SerialOffset)
+		a.i32("ObjectExport.SerialSize", &size)
+		a.i32("ObjectExport.SerialOffset", &off)
+		e.SerialSize, e.SerialOffset = int64(size), int64(off)
+	} else {
+		a.i64("ObjectExport.SerialSize", &e.SerialSize)
+		a.i64("ObjectExport.SerialOffset", &e.SerialOffset)
+	}
+	a.bool32("ObjectExport.bForcedExport", &e.ForcedExport)
+	a.bool32("ObjectExport.bNotForClient", &e.NotForClient)
+	a.bool32("ObjectExport.bNotForServer", &e.NotForServer)
+	if v.UE5 < VerUE5RemoveObjectExportPackageGUID {
+		a.guid("ObjectExport.PackageGuid", &e.PackageGuid)
+	}
+	if v.UE5 >= VerUE5TrackObjectExportIsInherited {
+		a.bool32("ObjectExport.bIsInheritedInstance", &e.IsInheritedInstance)
+	}
+	a.u32("ObjectExport.PackageFlags", &e.PackageFlags)
+	if v.UE4 >= VerUE4LoadForEditorGame {
+		a.bool32("ObjectExport.bNotAlwaysLoadedForEditorGame", &e.NotAlwaysLoadedForEditorGame)
+	}
+	if v.UE4 >= VerUE4CookedAssetsInEditorSupport {
+		a.bool32("ObjectExport.bIsAsset", &e.IsAsset)
+	}
+	if v.UE5 >= VerUE5OptionalResources {
+		a.bool32("ObjectExport.bGeneratePublicHash", &e.GeneratePublicHash)
+	}
+	if v.UE4 >= VerUE4PreloadDependenciesInCookedExports {
+		a.i32("ObjectExport.FirstExportDependency", &e.FirstExportDependency)
+		a.i32("ObjectExport.SerializationBeforeSerializationDependencies", &e.SerializationBeforeSerializationDependencies)
+		a.i32("ObjectExport.CreateBeforeSerializationDependencies", &e.CreateBeforeSerializationDependencies)
+		a.i32("ObjectExport.SerializationBeforeCreateDependencies", &e.SerializationBeforeCreateDependencies)
+		a.i32("ObjectExport.CreateBeforeCreateDependencies", &e.CreateBeforeCreateDependencies)
+	} else if a.loading() {
+		e.FirstExportDependency = -1
+	}
+	if !unversionedProps && v.UE5 >= VerUE5ScriptSerializationOffset {
+		a.i64("ObjectExport.ScriptSerializationStartOffset", &e.ScriptSerializationStartOffset)
+		a.i64("ObjectExport.ScriptSerializationEndOffset", &e.ScriptSerializationEndOffset)
+	}
+}
+
+// Open returns a reader over the export's serialized bytes, wherever they
+// lie (.uasset, or .uexp for split cooked packages). Each call returns a
+// fresh reader.
+func (e *ObjectExport) Open() (*io.SectionReader, error) {
+	if e.f == nil {
+		return nil, fmt.Errorf("uasset: export not attached to a file")
+	}
+	return e.f.serialRange(e.SerialOffset, e.SerialSize)
+}
+
+// Data reads the export's serialized bytes.
+func (e *ObjectExport) Data() ([]byte, error) {
+	sr, err := e.Open()
+	if err != nil {
+		return nil, err
+	}
+	return readAllSection(sr)
+}
+
+// InUexp reports whether the export's data lies in the .uexp companion.
+func (e *ObjectExport) InUexp() bool {
+	return e.f != nil && e.f.uexp != nil && e.SerialOffset >= int64(e.f.Summary.TotalHeaderSize)
+}

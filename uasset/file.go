@@ -1,0 +1,651 @@
+// Package uasset reads UE4 and UE5 packages (.uasset, .umap, and the .uexp
+// companions of cooked packages), from the oldest loadable UE4 package
+// (FileVersionUE4 214) to UE5's IMPORT_TYPE_HIERARCHIES (1018).
+//
+// [NewFile] parses the package index eagerly: the summary, the name, import
+// and export maps, and every other section the summary points at (depends
+// map, soft package references, searchable names, soft object paths,
+// gatherable text, thumbnails, asset registry data, data resources, preload
+// dependencies, metadata, package trailer). Export data, thumbnail images and
+// bulk data are read lazily through [ObjectExport.Open] and friends.
+// [File.WriteHeader] serializes the header back from the model; for a package
+// read without loss the bytes equal the original's.
+//
+// Unversioned (cooked) packages do not record their engine version. Give it
+// with [WithEngine], or let NewFile infer it: each candidate engine layout is
+// tried and kept when every table reads and every invariant holds (see
+// [File.Engine]).
+//
+// The format is described in the engine's PackageFileSummary.cpp,
+// ObjectResource.cpp and SavePackage2.cpp.
+//
+// # Security
+//
+// This package is meant for files from strangers (the browser viewer opens
+// them). No count or size read from a file is used for an allocation before
+// it is checked against the bytes that exist; every failure is an error
+// carrying the file offset and the field, never a panic.
+package uasset
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// File is an open UE4/UE5 package.
+type File struct {
+	Summary PackageFileSummary
+	// Versions are the versions the package was read with.
+	Versions Versions
+	// BigEndian is set when the package starts with the swapped tag.
+	BigEndian bool
+
+	Names   []NameEntry
+	Imports []ObjectImport
+	Exports []ObjectExport
+
+	DependsMap            [][]PackageIndex
+	SoftPackageReferences []SoftPackageReference
+	SearchableNames       []SearchableNames
+	SoftObjectPaths       []SoftObjectPath
+	GatherableTextData    []GatherableTextData
+	Thumbnails            []Thumbnail
+	AssetRegistry         *AssetRegistryData
+	WorldTileInfo         *RawSection
+	PreloadDependencies   []PackageIndex
+	DataResources         *DataResources
+	ImportTypeHierarchies []ImportTypeHierarchy
+	CellExports           *RawSection
+	CellImports           *RawSection
+	MetaData              *MetaData
+	Trailer               *PackageTrailer
+
+	// Sections lists the byte ranges the summary points at, in file order,
+	// each with the error met reading it (nil when it read cleanly).
+	Sections []Section
+
+	// Engine describes the engine version used for an unversioned package
+	// (see EngineInfo); for a versioned one Engine.Source is "header".
+	Engine EngineInfo
+
+	// PackagePath is the long package name ("/Game/Maps/Level1") used to
+	// build object paths: the summary's PackageName when it holds one, else
+	// what the name map or the file name suggests.
+	PackagePath string
+
+	r        io.ReaderAt
+	size     int64
+	uexp     io.ReaderAt
+	uexpSize int64
+	closer   io.Closer
+	sers     []sectionRec // serializers of the header sections, for the rewrite
+
+	missingUexp bool
+	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
+	Companions []string
+}
+
+// Section is one byte range of the package with what it holds.
+type Section struct {
+	Name   string
+	Offset int64
+	Size   int64
+	Count  int
+	InUexp bool
+	Err    error
+}
+
+// EngineInfo says which engine version a package was read as, and how that
+// was decided.
+type EngineInfo struct {
+	// Version is the engine release ("4.27", "5.3"), or for versioned
+	// packages the saved-by version when recorded.
+	Version string `json:"version"`
+	// Source is "header" (versioned package), "flag" (WithEngine) or
+	// "detected" (inferred).
+	Source string `json:"source"`
+	// Candidates are the engine releases whose layout also reads the
+	// package cleanly (inference only).
+	Candidates []string `json:"candidates,omitempty"`
+	// Note explains an ambiguous or failed inference.
+	Note string `json:"note,omitempty"`
+}
+
+type options struct {
+	engine     string
+	versions   *Versions
+	uexp       io.ReaderAt
+	uexpSize   int64
+	sibling    func(ext string) (io.ReaderAt, int64, error)
+	checks     []func(*File) error
+	pkgName    string
+	noSections bool
+}
+
+// Option configures NewFile.
+type Option func(*options) error
+
+// WithEngine reads an unversioned package as written by the given engine
+// release ("4.27", "5.3", "UE5.1"). Versioned packages ignore it.
+func WithEngine(v string) Option {
+	return func(o *options) error {
+		if v == "" {
+			return nil
+		}
+		if _, ok := LookupEngine(v); !ok {
+			return fmt.Errorf("uasset: unknown engine version %q (known: %s)", v, strings.Join(EngineNames(), ", "))
+		}
+		o.engine = v
+		return nil
+	}
+}
+
+// WithVersions reads an unversioned package with explicit object versions.
+func WithVersions(v Versions) Option {
+	return func(o *options) error { o.versions = &v; return nil }
+}
+
+// WithUexp supplies the .uexp companion of a split cooked package.
+func WithUexp(r io.ReaderAt, size int64) Option {
+	return func(o *options) error { o.uexp, o.uexpSize = r, size; return nil }
+}
+
+// WithSibling gives a way to open companion files by extension (".uexp",
+// ".ubulk", ".uptnl"); fn returns an error wrapping fs.ErrNotExist when there
+// is none.
+func WithSibling(fn func(ext string) (io.ReaderAt, int64, error)) Option {
+	return func(o *options) error { o.sibling = fn; return nil }
+}
+
+// WithCandidateCheck adds a test the engine inference applies to each
+// candidate layout of an unversioned package after its tables read: a
+// candidate whose check fails is dropped. The property decoder uses it to
+// drop engines under which the exports' property streams do not parse.
+func WithCandidateCheck(fn func(*File) error) Option {
+	return func(o *options) error { o.checks = append(o.checks, fn); return nil }
+}
+
+// WithPackageName sets the long package name ("/Game/Maps/Level1") used for
+// object paths when the file does not record it.
+func WithPackageName(name string) Option {
+	return func(o *options) error { o.pkgName = name; return nil }
+}
+
+// Open opens the named package and its .uexp companion when present.
+func Open(name string) (*File, error) {
+	fh, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return nil, err
+	}
+	var opened []*os.File
+	base := strings.TrimSuffix(name, filepath.Ext(name))
+	sib := func(ext string) (io.ReaderAt, int64, error) {
+		sf, err := os.Open(base + ext)
+		if err != nil {
+			return nil, 0, err
+		}
+		sst, err := sf.Stat()
+		if err != nil {
+			sf.Close()
+			return nil, 0, err
+		}
+		opened = append(opened, sf)
+		return sf, sst.Size(), nil
+	}
+	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithPackageName(""))
+	if err != nil {
+		for _, s := range opened {
+			s.Close()
+		}
+		fh.Close()
+		return nil, err
+	}
+	f.closer = closerFunc(func() error {
+		for _, s := range opened {
+			s.Close()
+		}
+		return fh.Close()
+	})
+	return f, nil
+}
+
+type closerFunc func() error
+
+func (c closerFunc) Close() error { return c() }
+
+// Close closes the files Open opened. It does nothing for a File from NewFile.
+func (f *File) Close() error {
+	if f.closer != nil {
+		err := f.closer.Close()
+		f.closer = nil
+		return err
+	}
+	return nil
+}
+
+// NewFile reads the package in r (size bytes).
+func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	var o options
+	for _, fn := range opts {
+		if err := fn(&o); err != nil {
+			return nil, err
+		}
+	}
+	if o.uexp == nil && o.sibling != nil {
+		if ur, us, err := o.sibling(".uexp"); err == nil {
+			o.uexp, o.uexpSize = ur, us
+		}
+	}
+	var head [4]byte
+	if n, _ := r.ReadAt(head[:], 0); n < 4 || size < 4 {
+		return nil, formatErr("summary", &binread.Error{Offset: 0, Field: "PackageFileSummary.Tag", Err: io.ErrUnexpectedEOF})
+	}
+	if string(head[:]) == "ACE7" {
+		return nil, ErrEncrypted
+	}
+	order := binary.ByteOrder(binary.LittleEndian)
+	switch binary.LittleEndian.Uint32(head[:]) {
+	case PackageFileTag:
+	case PackageFileTagSwapped:
+		order = binary.BigEndian
+	default:
+		return nil, ErrNotPackage
+	}
+	br := binread.New(r, size)
+	br.SetOrder(order)
+	var s PackageFileSummary
+	s.serializeVersions(loader{br})
+	if err := br.Err(); err != nil {
+		return nil, formatErr("summary", err)
+	}
+	if s.LegacyFileVersion >= 0 {
+		return nil, &UnsupportedError{fmt.Sprintf("UE1–UE3 package (file version %d): not a UE4/UE5 package", s.LegacyFileVersion)}
+	}
+	if s.LegacyFileVersion < LegacyFileVersionCurrent {
+		return nil, &UnsupportedError{fmt.Sprintf("legacy file version %d is newer than %d", s.LegacyFileVersion, LegacyFileVersionCurrent)}
+	}
+	if !s.Unversioned() {
+		if s.FileVersionUE4 < VerUE4OldestLoadablePackage && s.FileVersionUE4 != 0 {
+			return nil, &UnsupportedError{fmt.Sprintf("FileVersionUE4 %d is older than the oldest loadable package (%d)", s.FileVersionUE4, VerUE4OldestLoadablePackage)}
+		}
+		v := Versions{UE4: s.FileVersionUE4, UE5: s.FileVersionUE5, Licensee: s.FileVersionLicenseeUE}
+		f := newFile(r, size, order, &o)
+		if err := f.read(v); err != nil {
+			return nil, err
+		}
+		f.Versions.Custom = f.Summary.CustomVersions
+		f.Engine = EngineInfo{Version: savedByVersion(&f.Summary), Source: "header"}
+		return f, nil
+	}
+	switch {
+	case o.versions != nil:
+		f := newFile(r, size, order, &o)
+		if err := f.read(*o.versions); err != nil {
+			return nil, err
+		}
+		f.Engine = EngineInfo{Version: fmt.Sprintf("UE4 %d / UE5 %d", o.versions.UE4, o.versions.UE5), Source: "flag"}
+		return f, nil
+	case o.engine != "":
+		e, _ := LookupEngine(o.engine)
+		f := newFile(r, size, order, &o)
+		if err := f.read(e.versions()); err != nil {
+			return nil, err
+		}
+		f.Engine = EngineInfo{Version: e.Name, Source: "flag"}
+		return f, nil
+	}
+	return infer(r, size, order, &o, s.LegacyFileVersion)
+}
+
+func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
+	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
+	if o.uexp != nil {
+		f.Companions = append(f.Companions, ".uexp")
+	}
+	if o.sibling != nil {
+		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
+			if sr, _, err := o.sibling(ext); err == nil {
+				_ = sr
+				f.Companions = append(f.Companions, ext)
+			}
+		}
+	}
+	f.PackagePath = o.pkgName
+	return f
+}
+
+// reader returns a bounded cursor over the main file in the package's byte order.
+func (f *File) reader() *binread.Reader {
+	br := binread.New(f.r, f.size)
+	if f.BigEndian {
+		br.SetOrder(binary.BigEndian)
+	}
+	return br
+}
+
+// read parses everything with versions v. An error in the summary or the
+// name, import or export map fails the whole read; other sections keep their
+// error in f.Sections.
+func (f *File) read(v Versions) error {
+	f.Versions = v
+	br := f.reader()
+	f.Summary = PackageFileSummary{}
+	f.Summary.serialize(loader{br}, &f.Versions)
+	if err := br.Err(); err != nil {
+		return formatErr("summary", err)
+	}
+	s := &f.Summary
+	f.addSection("summary", 0, br.Offset(), 1, nil)
+	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
+	if err := f.checkSummary(); err != nil {
+		return err
+	}
+	if err := f.readNames(); err != nil {
+		return err
+	}
+	if err := f.readImports(); err != nil {
+		return err
+	}
+	if err := f.readExports(); err != nil {
+		return err
+	}
+	if f.PackagePath == "" {
+		f.PackagePath = f.guessPackagePath()
+	}
+	f.readOptionalSections()
+	f.sortSections()
+	_ = s
+	return nil
+}
+
+// checkSummary rejects offsets and counts that cannot describe this file.
+func (f *File) checkSummary() error {
+	s := &f.Summary
+	limit := f.size
+	bad := func(field string, off, count int32, min int64) error {
+		if count < 0 {
+			return formatErrf("summary", "%s count %d is negative", field, count)
+		}
+		if count == 0 {
+			return nil
+		}
+		if off <= 0 || int64(off) > limit {
+			return formatErrf("summary", "%s offset 0x%x outside the file (size 0x%x)", field, off, limit)
+		}
+		if int64(count) > (limit-int64(off))/min {
+			return formatErrf("summary", "%s count %d cannot fit in the %d bytes after offset 0x%x", field, count, limit-int64(off), off)
+		}
+		return nil
+	}
+	if err := bad("NameMap", s.NameOffset, s.NameCount, nameEntryMin); err != nil {
+		return err
+	}
+	if err := bad("ImportMap", s.ImportOffset, s.ImportCount, importMinSize); err != nil {
+		return err
+	}
+	if err := bad("ExportMap", s.ExportOffset, s.ExportCount, exportMinSize); err != nil {
+		return err
+	}
+	if s.TotalHeaderSize < 0 || (int64(s.TotalHeaderSize) > f.size) {
+		return formatErrf("summary", "TotalHeaderSize %d outside the file (size %d)", s.TotalHeaderSize, f.size)
+	}
+	return nil
+}
+
+func (f *File) addSection(name string, off, size int64, count int, err error) {
+	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: size, Count: count, Err: err})
+}
+
+func (f *File) sortSections() {
+	// Insertion sort by offset keeps equal offsets in reading order.
+	s := f.Sections
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].Offset < s[j-1].Offset; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+func (f *File) readNames() error {
+	s := &f.Summary
+	if s.NameCount == 0 {
+		return nil
+	}
+	br := f.reader()
+	br.SeekTo(int64(s.NameOffset), "PackageFileSummary.NameOffset")
+	a := loader{br}
+	f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
+	for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
+		var e NameEntry
+		e.serialize(a, &f.Versions)
+		f.Names = append(f.Names, e)
+	}
+	if err := br.Err(); err != nil {
+		return formatErr("names", err)
+	}
+	f.addSection("names", int64(s.NameOffset), br.Offset()-int64(s.NameOffset), len(f.Names), nil)
+	f.sers = append(f.sers, sectionRec{name: "names", off: int64(s.NameOffset), ser: func(a archive) {
+		for i := range f.Names {
+			f.Names[i].serialize(a, &f.Versions)
+		}
+	}})
+	return nil
+}
+
+func (f *File) readImports() error {
+	s := &f.Summary
+	if s.ImportCount == 0 {
+		return nil
+	}
+	br := f.reader()
+	br.SeekTo(int64(s.ImportOffset), "PackageFileSummary.ImportOffset")
+	a := loader{br}
+	editor := !s.FilterEditorOnly()
+	f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
+	for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
+		var im ObjectImport
+		start := br.Abs()
+		im.serialize(a, &f.Versions, editor)
+		if br.Err() == nil {
+			if err := f.checkImport(i, &im); err != nil {
+				return formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+			}
+		}
+		f.Imports = append(f.Imports, im)
+	}
+	if err := br.Err(); err != nil {
+		return formatErr("imports", err)
+	}
+	f.addSection("imports", int64(s.ImportOffset), br.Offset()-int64(s.ImportOffset), len(f.Imports), nil)
+	f.sers = append(f.sers, sectionRec{name: "imports", off: int64(s.ImportOffset), ser: func(a archive) {
+		for i := range f.Imports {
+			f.Imports[i].serialize(a, &f.Versions, editor)
+		}
+	}})
+	return nil
+}
+
+func (f *File) checkImport(i int, im *ObjectImport) error {
+	for _, n := range []struct {
+		what string
+		n    Name
+	}{{"ClassPackage", im.ClassPackage}, {"ClassName", im.ClassName}, {"ObjectName", im.ObjectName}, {"PackageName", im.PackageName}} {
+		if err := f.checkName(n.n, n.what); err != nil {
+			return err
+		}
+	}
+	if err := f.checkIndex(im.OuterIndex, "OuterIndex"); err != nil {
+		return err
+	}
+	return nil
+}
+
+// checkIndex reports a package index outside the import and export maps.
+func (f *File) checkIndex(p PackageIndex, what string) error {
+	switch {
+	case p.IsImport() && int64(p.ToImport()) >= int64(f.Summary.ImportCount):
+		return fmt.Errorf("%s %d refers to import %d of %d", what, p, p.ToImport(), f.Summary.ImportCount)
+	case p.IsExport() && int64(p.ToExport()) >= int64(f.Summary.ExportCount):
+		return fmt.Errorf("%s %d refers to export %d of %d", what, p, p.ToExport(), f.Summary.ExportCount)
+	}
+	return nil
+}
+
+func (f *File) readExports() error {
+	s := &f.Summary
+	if s.ExportCount == 0 {
+		return nil
+	}
+	br := f.reader()
+	br.SeekTo(int64(s.ExportOffset), "PackageFileSummary.ExportOffset")
+	a := loader{br}
+	unv := s.UnversionedProperties()
+	f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
+	for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
+		var e ObjectExport
+		start := br.Abs()
+		e.serialize(a, &f.Versions, unv)
+		e.f = f
+		if br.Err() == nil {
+			if err := f.checkExport(i, &e); err != nil {
+				return formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+			}
+		}
+		f.Exports = append(f.Exports, e)
+	}
+	if err := br.Err(); err != nil {
+		return formatErr("exports", err)
+	}
+	f.addSection("exports", int64(s.ExportOffset), br.Offset()-int64(s.ExportOffset), len(f.Exports), nil)
+	f.sers = append(f.sers, sectionRec{name: "exports", off: int64(s.ExportOffset), ser: func(a archive) {
+		for i := range f.Exports {
+			f.Exports[i].serialize(a, &f.Versions, unv)
+		}
+	}})
+	return nil
+}
+
+func (f *File) checkExport(i int, e *ObjectExport) error {
+	if err := f.checkName(e.ObjectName, "ObjectName"); err != nil {
+		return err
+	}
+	for _, p := range []struct {
+		what string
+		p    PackageIndex
+	}{{"ClassIndex", e.ClassIndex}, {"SuperIndex", e.SuperIndex}, {"TemplateIndex", e.TemplateIndex}, {"OuterIndex", e.OuterIndex}} {
+		if err := f.checkIndex(p.p, p.what); err != nil {
+			return err
+		}
+	}
+	if e.OuterIndex == ExportIndex(i) {
+		return fmt.Errorf("export is its own outer")
+	}
+	if e.SerialSize < 0 || e.SerialOffset < 0 {
+		return fmt.Errorf("negative serial range (offset %d, size %d)", e.SerialOffset, e.SerialSize)
+	}
+	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) {
+		// The data lies in a .uexp companion that is not there; the
+		// range cannot be checked (ExportData reports it missing).
+		f.missingUexp = true
+		return nil
+	}
+	if e.SerialSize > 0 {
+		end := f.serialLimit()
+		if e.SerialOffset > end || e.SerialSize > end-e.SerialOffset {
+			return fmt.Errorf("serial range [0x%x, +0x%x) outside the package data (size 0x%x)", e.SerialOffset, e.SerialSize, end)
+		}
+	}
+	return nil
+}
+
+// serialLimit is the end of the combined .uasset(+.uexp) address space.
+func (f *File) serialLimit() int64 {
+	if f.uexp != nil {
+		return int64(f.Summary.TotalHeaderSize) + f.uexpSize
+	}
+	return f.size
+}
+
+// serialRange returns a reader over [off, off+n) of the combined address
+// space: the .uasset, continued by the .uexp after TotalHeaderSize.
+func (f *File) serialRange(off, n int64) (*io.SectionReader, error) {
+	if off < 0 || n < 0 {
+		return nil, formatErrf("exports", "negative serial range (offset %d, size %d)", off, n)
+	}
+	hs := int64(f.Summary.TotalHeaderSize)
+	if f.uexp != nil && off >= hs {
+		rel := off - hs
+		if rel > f.uexpSize || n > f.uexpSize-rel {
+			return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the .uexp (size 0x%x, starting at 0x%x)", off, n, f.uexpSize, hs)
+		}
+		return io.NewSectionReader(f.uexp, rel, n), nil
+	}
+	if off > f.size || n > f.size-off {
+		if f.uexp == nil && f.Summary.FilterEditorOnly() && off >= hs {
+			return nil, &FormatError{Section: "exports", Err: fmt.Errorf("range [0x%x, +0x%x) lies in the .uexp companion, which was not found: %w", off, n, fs.ErrNotExist)}
+		}
+		return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the file (size 0x%x)", off, n, f.size)
+	}
+	return io.NewSectionReader(f.r, off, n), nil
+}
+
+// maxReadAll bounds a single lazy read (an export, a thumbnail); the data
+// is checked against the file size first, this only caps memory.
+const maxReadAll = 1 << 30
+
+func readAllSection(sr *io.SectionReader) ([]byte, error) {
+	if sr.Size() > maxReadAll {
+		return nil, &UnsupportedError{fmt.Sprintf("%d bytes is more than this reader loads at once", sr.Size())}
+	}
+	b := make([]byte, sr.Size())
+	if _, err := io.ReadFull(sr, b); err != nil {
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
+	}
+	return b, nil
+}
+
+// Uexp returns the .uexp companion and its size, or nil.
+func (f *File) Uexp() (io.ReaderAt, int64) { return f.uexp, f.uexpSize }
+
+// Size returns the size of the main file.
+func (f *File) Size() int64 { return f.size }
+
+// MissingUexp reports a split cooked package whose export data lies in a
+// .uexp companion that was not found.
+func (f *File) MissingUexp() bool { return f.missingUexp }
+
+// SectionErrors returns the errors of the sections that could not be read,
+// joined, or nil.
+func (f *File) SectionErrors() error {
+	var errs []error
+	for _, s := range f.Sections {
+		if s.Err != nil {
+			errs = append(errs, s.Err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func savedByVersion(s *PackageFileSummary) string {
+	v := s.SavedByEngineVersion
+	if v.Major == 0 && v.Minor == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d.%d", v.Major, v.Minor)
+}

@@ -1,0 +1,239 @@
+package uasset
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Ground rules for this file: an unversioned package says nothing about its
+// engine, so each candidate release's layout is tried in turn. A candidate
+// survives when the summary and every table read, every section reads, and
+// the invariants of a package written by a real cooker hold (validate). Then
+// the checks given with WithCandidateCheck run. The survivors are reported;
+// releases whose layouts read alike are named together as ambiguous.
+
+// layoutKey groups releases that read the header identically.
+type layoutKey struct{ ue4, ue5 int32 }
+
+func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
+	// Releases that write this legacy file version come first; the others
+	// are tried only when none of those reads the package.
+	var cands, rest []Engine
+	for _, e := range engines {
+		if e.Legacy == legacy {
+			cands = append(cands, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	f, err := inferFrom(r, size, order, o, cands)
+	if err == nil || len(rest) == 0 {
+		return f, err
+	}
+	if f2, err2 := inferFrom(r, size, order, o, rest); err2 == nil {
+		f2.Engine.Note = strings.TrimSpace(f2.Engine.Note + " (no release writing legacy file version " + itoa(int64(legacy)) + " reads it)")
+		return f2, nil
+	}
+	return nil, err
+}
+
+func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, cands []Engine) (*File, error) {
+	if len(cands) == 0 {
+		return nil, ErrNeedEngine
+	}
+	type result struct {
+		key     layoutKey
+		f       *File
+		engines []string
+		err     error
+	}
+	var results []*result
+	byKey := map[layoutKey]*result{}
+	for _, e := range cands {
+		k := layoutKey{e.UE4, e.UE5}
+		if res, ok := byKey[k]; ok {
+			res.engines = append(res.engines, e.Name)
+			continue
+		}
+		res := &result{key: k, engines: []string{e.Name}}
+		byKey[k] = res
+		results = append(results, res)
+		f := newFile(r, size, order, o)
+		if err := f.read(e.versions()); err != nil {
+			res.err = err
+			continue
+		}
+		if err := f.validate(); err != nil {
+			res.err = err
+			continue
+		}
+		for _, check := range o.checks {
+			if err := check(f); err != nil {
+				res.err = err
+				break
+			}
+		}
+		res.f = f
+	}
+	var ok []*result
+	for _, res := range results {
+		if res.err != nil {
+			continue
+		}
+		res.engines = filterByFlags(res.engines, &res.f.Summary)
+		if len(res.engines) == 0 {
+			res.err = formatErrf("summary", "%w: package flags 0x%x not written by this release", errInvariant, res.f.Summary.PackageFlags)
+			continue
+		}
+		ok = append(ok, res)
+	}
+	if len(ok) == 0 {
+		// Report the failure of the newest candidate layout: most files in
+		// the wild are recent, and its error names the field that broke.
+		var tried []string
+		for _, res := range results {
+			tried = append(tried, strings.Join(res.engines, "/"))
+		}
+		last := results[len(results)-1]
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; with %s: %w)", ErrNeedEngine, strings.Join(tried, ", "), last.engines[len(last.engines)-1], last.err)
+	}
+	// Prefer the newest layout among the survivors.
+	sort.SliceStable(ok, func(i, j int) bool {
+		if ok[i].key.ue5 != ok[j].key.ue5 {
+			return ok[i].key.ue5 > ok[j].key.ue5
+		}
+		return ok[i].key.ue4 > ok[j].key.ue4
+	})
+	best := ok[0]
+	f := best.f
+	var all []string
+	for _, res := range ok {
+		all = append(all, res.engines...)
+	}
+	sortEngineNames(all)
+	f.Engine = EngineInfo{Version: best.engines[len(best.engines)-1], Source: "detected", Candidates: all}
+	if len(all) > 1 {
+		f.Engine.Note = "ambiguous: " + describeCandidates(all) + " read alike; chose " + f.Engine.Version + " (give --engine to pick)"
+	}
+	return f, nil
+}
+
+// unversionedPropertiesSince is the first release whose cooker can write
+// unversioned property serialization (PKG_UnversionedProperties).
+const unversionedPropertiesSince = "4.25"
+
+// filterByFlags drops releases that cannot have written a package with
+// these flags.
+func filterByFlags(names []string, s *PackageFileSummary) []string {
+	if !s.UnversionedProperties() {
+		return names
+	}
+	min := engineIndex(unversionedPropertiesSince)
+	var out []string
+	for _, n := range names {
+		if engineIndex(n) >= min {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func engineIndex(name string) int {
+	for i, e := range engines {
+		if e.Name == name {
+			return i
+		}
+	}
+	return -1
+}
+
+func sortEngineNames(names []string) {
+	idx := map[string]int{}
+	for i, e := range engines {
+		idx[e.Name] = i
+	}
+	sort.SliceStable(names, func(i, j int) bool { return idx[names[i]] < idx[names[j]] })
+}
+
+// describeCandidates renders "4.19, 4.20 and 4.21".
+func describeCandidates(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// errInvariant marks a package that read but breaks an invariant.
+var errInvariant = errors.New("invariant broken")
+
+// validate checks the invariants a package written by the engine satisfies:
+// every section read, names are printable text, export data ranges lie after
+// the header, do not overlap and stay inside the package data.
+func (f *File) validate() error {
+	if err := f.SectionErrors(); err != nil {
+		return err
+	}
+	for i, n := range f.Names {
+		if n.Name.S == "" {
+			return formatErrf("names", "%w: name %d is empty", errInvariant, i)
+		}
+		for _, c := range n.Name.S {
+			if c < 0x20 || c == 0xFFFD {
+				return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
+			}
+		}
+	}
+	s := &f.Summary
+	if s.TotalHeaderSize <= 0 {
+		return formatErrf("summary", "%w: TotalHeaderSize %d", errInvariant, s.TotalHeaderSize)
+	}
+	for _, sec := range f.Sections {
+		switch sec.Name {
+		case "export data", "bulk data", "package trailer":
+			continue
+		}
+		if sec.Offset+sec.Size > int64(s.TotalHeaderSize) && sec.Name != "asset registry" && sec.Name != "asset registry dependencies" && sec.Name != "world tile info" {
+			return formatErrf(sec.Name, "%w: section ends at 0x%x, after TotalHeaderSize 0x%x", errInvariant, sec.Offset+sec.Size, s.TotalHeaderSize)
+		}
+	}
+	// The engine writes the name map (or the first table) right after the
+	// summary: a layout that leaves bytes between them, or overlaps, is wrong.
+	first := int64(-1)
+	var sumEnd int64
+	for _, sec := range f.Sections {
+		switch {
+		case sec.Name == "summary":
+			sumEnd = sec.Offset + sec.Size
+		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.InUexp:
+		case first < 0 || sec.Offset < first:
+			first = sec.Offset
+		}
+	}
+	if first >= 0 && first != sumEnd {
+		return formatErrf("summary", "%w: summary ends at 0x%x but the first section starts at 0x%x", errInvariant, sumEnd, first)
+	}
+	type span struct{ off, size int64 }
+	spans := make([]span, 0, len(f.Exports))
+	for _, e := range f.Exports {
+		if e.SerialSize > 0 {
+			spans = append(spans, span{e.SerialOffset, e.SerialSize})
+		}
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	for i, sp := range spans {
+		if sp.off < int64(s.TotalHeaderSize) {
+			return formatErrf("exports", "%w: export data at 0x%x inside the header (TotalHeaderSize 0x%x)", errInvariant, sp.off, s.TotalHeaderSize)
+		}
+		if i > 0 && sp.off != spans[i-1].off+spans[i-1].size {
+			return formatErrf("exports", "%w: export data not contiguous: 0x%x after a range ending at 0x%x", errInvariant, sp.off, spans[i-1].off+spans[i-1].size)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,80 @@
+package uasset
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/upkg/upkg/ue"
+)
+
+// NameEntry is one entry of the name map (FNameEntrySerialized).
+type NameEntry struct {
+	Name String `json:"name"`
+	// Hashes stored since VER_UE4_NAME_HASHES_SERIALIZED (504): the low 16
+	// bits of the case-insensitive and case-preserving hashes. The engine
+	// ignores them on load; they are kept for the rewrite.
+	NonCasePreservingHash uint16 `json:"non_case_preserving_hash"`
+	CasePreservingHash    uint16 `json:"case_preserving_hash"`
+}
+
+// nameEntryMin is the smallest name map entry: an empty FString (4 bytes).
+const nameEntryMin = 4
+
+func (e *NameEntry) serialize(a archive, v *Versions) {
+	a.str("NameEntry.Name", &e.Name)
+	if v.UE4 >= VerUE4NameHashesSerialized {
+		a.u16("NameEntry.NonCasePreservingHash", &e.NonCasePreservingHash)
+		a.u16("NameEntry.CasePreservingHash", &e.CasePreservingHash)
+	}
+}
+
+// Name is an FName as serialized in a package: an index into the package's
+// name map and an instance number (0 for none, n for the suffix _n-1).
+type Name struct {
+	Index  int32 `json:"index"`
+	Number int32 `json:"number"`
+}
+
+func (n *Name) serialize(a archive, field string) {
+	a.i32(field+".Index", &n.Index)
+	a.i32(field+".Number", &n.Number)
+}
+
+// NameString renders n with the file's name map, as the engine prints it
+// ("Name", or "Name_3" for number 4). An index outside the name map gives a
+// placeholder naming the bad index.
+func (f *File) NameString(n Name) string {
+	if n.Index < 0 || int(n.Index) >= len(f.Names) {
+		return "<bad name index " + strconv.Itoa(int(n.Index)) + ">"
+	}
+	return ue.FormatName(f.Names[n.Index].Name.S, n.Number)
+}
+
+// NameBase returns the name map string for n without the number suffix, and
+// whether the index was valid.
+func (f *File) NameBase(n Name) (string, bool) {
+	if n.Index < 0 || int(n.Index) >= len(f.Names) {
+		return "", false
+	}
+	return f.Names[n.Index].Name.S, true
+}
+
+// Lookup returns the name map string at index i, and whether it exists.
+// Property decoders resolve FNames with it.
+func (f *File) Lookup(i int32) (string, bool) {
+	if i < 0 || int(i) >= len(f.Names) {
+		return "", false
+	}
+	return f.Names[i].Name.S, true
+}
+
+// checkName reports an FName whose index is outside the name map.
+func (f *File) checkName(n Name, what string) error {
+	if n.Index < 0 || int(n.Index) >= len(f.Names) {
+		return fmt.Errorf("%s: name index %d outside name map of %d", what, n.Index, len(f.Names))
+	}
+	if n.Number < 0 {
+		return fmt.Errorf("%s: negative name number %d", what, n.Number)
+	}
+	return nil
+}

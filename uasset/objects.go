@@ -1,0 +1,204 @@
+package uasset
+
+import (
+	"strings"
+)
+
+// maxOuterDepth bounds outer chains; real packages nest a few levels, and a
+// cycle in a hostile file must not loop forever.
+const maxOuterDepth = 128
+
+// ObjectName returns the name of the object p refers to ("" for null).
+func (f *File) ObjectName(p PackageIndex) string {
+	switch {
+	case p.IsImport() && p.ToImport() < len(f.Imports):
+		return f.NameString(f.Imports[p.ToImport()].ObjectName)
+	case p.IsExport() && p.ToExport() < len(f.Exports):
+		return f.NameString(f.Exports[p.ToExport()].ObjectName)
+	}
+	return ""
+}
+
+// Outer returns the outer index of the object p refers to.
+func (f *File) Outer(p PackageIndex) PackageIndex {
+	switch {
+	case p.IsImport() && p.ToImport() < len(f.Imports):
+		return f.Imports[p.ToImport()].OuterIndex
+	case p.IsExport() && p.ToExport() < len(f.Exports):
+		return f.Exports[p.ToExport()].OuterIndex
+	}
+	return 0
+}
+
+// isPackage reports whether p refers to a package object: an import of class
+// Package with no outer (exports are never packages; their null outer is this
+// package itself).
+func (f *File) isPackage(p PackageIndex) bool {
+	if !p.IsImport() || p.ToImport() >= len(f.Imports) {
+		return false
+	}
+	im := &f.Imports[p.ToImport()]
+	if !im.OuterIndex.IsNull() {
+		return false
+	}
+	c, _ := f.NameBase(im.ClassName)
+	return c == "Package"
+}
+
+// outerIsPackage reports whether the outer of p is a package: an import
+// whose outer is a package import, or an export with a null outer.
+func (f *File) outerIsPackage(p PackageIndex) bool {
+	o := f.Outer(p)
+	if p.IsExport() {
+		return o.IsNull()
+	}
+	return f.isPackage(o)
+}
+
+// ObjectPath returns the full path of the object p refers to, as the engine
+// prints it: "/Script/Engine.Actor", "/Game/Maps/Level1.Level1:PersistentLevel".
+// A subobject of a top-level object is joined with ':', deeper ones with '.'.
+func (f *File) ObjectPath(p PackageIndex) string {
+	if p.IsNull() {
+		return ""
+	}
+	var chain []PackageIndex
+	cur := p
+	for !cur.IsNull() {
+		if len(chain) >= maxOuterDepth {
+			return "<outer chain too deep or cyclic>/" + f.ObjectName(p)
+		}
+		if (cur.IsImport() && cur.ToImport() >= len(f.Imports)) || (cur.IsExport() && cur.ToExport() >= len(f.Exports)) {
+			return "<bad index>/" + f.ObjectName(p)
+		}
+		chain = append(chain, cur)
+		cur = f.Outer(cur)
+	}
+	var b strings.Builder
+	last := chain[len(chain)-1]
+	if last.IsExport() {
+		// Top-level exports live in this package.
+		b.WriteString(f.PackagePath)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		c := chain[i]
+		switch {
+		case i == len(chain)-1 && c.IsImport():
+			// The root of an import chain is its package.
+		case i == len(chain)-1:
+			if f.PackagePath != "" {
+				b.WriteByte('.')
+			}
+		default:
+			outer := chain[i+1]
+			if !f.isPackage(outer) && f.outerIsPackage(outer) {
+				b.WriteByte(':')
+			} else {
+				b.WriteByte('.')
+			}
+		}
+		b.WriteString(f.ObjectName(c))
+	}
+	return b.String()
+}
+
+// ClassPath returns the full path of the class of the object p refers to.
+// An export with a null class index is itself a class ("/Script/CoreUObject.Class").
+func (f *File) ClassPath(p PackageIndex) string {
+	switch {
+	case p.IsImport() && p.ToImport() < len(f.Imports):
+		im := &f.Imports[p.ToImport()]
+		pkg, _ := f.NameBase(im.ClassPackage)
+		return pkg + "." + f.NameString(im.ClassName)
+	case p.IsExport() && p.ToExport() < len(f.Exports):
+		c := f.Exports[p.ToExport()].ClassIndex
+		if c.IsNull() {
+			return "/Script/CoreUObject.Class"
+		}
+		return f.ObjectPath(c)
+	}
+	return ""
+}
+
+// ClassName returns the short class name of the object p refers to ("Actor").
+func (f *File) ClassName(p PackageIndex) string {
+	switch {
+	case p.IsImport() && p.ToImport() < len(f.Imports):
+		return f.NameString(f.Imports[p.ToImport()].ClassName)
+	case p.IsExport() && p.ToExport() < len(f.Exports):
+		c := f.Exports[p.ToExport()].ClassIndex
+		if c.IsNull() {
+			return "Class"
+		}
+		return f.ObjectName(c)
+	}
+	return ""
+}
+
+// AssetExport returns the index of the export the Content Browser shows
+// (bIsAsset), or -1. Packages saved before bIsAsset existed fall back to the
+// first top-level export that is not a class default object.
+func (f *File) AssetExport() int {
+	for i := range f.Exports {
+		if f.Exports[i].IsAsset {
+			return i
+		}
+	}
+	if f.Versions.UE4 >= VerUE4CookedAssetsInEditorSupport {
+		return -1
+	}
+	for i := range f.Exports {
+		e := &f.Exports[i]
+		if e.OuterIndex.IsNull() && e.ObjectFlags&RF_ClassDefaultObject == 0 {
+			return i
+		}
+	}
+	return -1
+}
+
+// Children returns the exports whose outer is p (0 for the top level), in
+// export order: the outer tree.
+func (f *File) Children(p PackageIndex) []int {
+	var out []int
+	for i := range f.Exports {
+		if f.Exports[i].OuterIndex == p {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// guessPackagePath finds the long package name: the summary's PackageName
+// when it is a path, else a name map entry that is a package path ending in
+// the name of a top-level export.
+func (f *File) guessPackagePath() string {
+	if p := f.Summary.PackageName.S; strings.HasPrefix(p, "/") {
+		return p
+	}
+	top := map[string]bool{}
+	for i := range f.Exports {
+		if f.Exports[i].OuterIndex.IsNull() {
+			if n, ok := f.NameBase(f.Exports[i].ObjectName); ok {
+				top[n] = true
+			}
+		}
+	}
+	// Names imported as packages are other packages, not this one.
+	imported := map[int32]bool{}
+	for i := range f.Imports {
+		if f.Imports[i].OuterIndex.IsNull() {
+			imported[f.Imports[i].ObjectName.Index] = true
+		}
+	}
+	for i, n := range f.Names {
+		s := n.Name.S
+		if !strings.HasPrefix(s, "/") || strings.HasPrefix(s, "/Script/") || imported[int32(i)] {
+			continue
+		}
+		base := s[strings.LastIndexByte(s, '/')+1:]
+		if top[base] {
+			return s
+		}
+	}
+	return ""
+}

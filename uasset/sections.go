@@ -1,0 +1,329 @@
+package uasset
+
+import (
+	"fmt"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// Ground rules for this file: each optional section is read by its own
+// function through readSection, which seeks to the section's offset, runs
+// the section's serializer and records the byte range it covered. A section
+// that fails keeps its error in File.Sections and leaves the rest of the
+// package readable.
+
+// sectionSer is a section's serializer, kept for the header rewrite.
+type sectionSer func(a archive)
+
+// readSection reads the section name at off with ser and records it.
+func (f *File) readSection(name string, off int64, ser sectionSer, count func() int) error {
+	br := f.reader()
+	br.SeekTo(off, name+" offset")
+	if br.Err() == nil {
+		ser(loader{br})
+	}
+	err := br.Err()
+	n := 0
+	if err == nil && count != nil {
+		n = count()
+	}
+	size := br.Offset() - off
+	if size < 0 {
+		size = 0
+	}
+	err = formatErr(name, err)
+	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: size, Count: n, Err: err})
+	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: ser})
+	return err
+}
+
+// sectionRec remembers how to rewrite a section that lies in the header.
+type sectionRec struct {
+	name string
+	off  int64
+	ser  sectionSer
+}
+
+// RawSection is a section kept as bytes: one whose layout depends on data
+// this reader does not model (world tile info, Verse cells).
+type RawSection struct {
+	Offset int64  `json:"offset"`
+	Data   []byte `json:"-"`
+	Size   int64  `json:"size"`
+}
+
+// readOptionalSections reads every section the summary points at besides
+// the name, import and export maps.
+func (f *File) readOptionalSections() {
+	s := &f.Summary
+	v := &f.Versions
+	inHeader := func(off int64) bool { return off > 0 && off < f.size }
+
+	if s.SoftObjectPathsCount > 0 || (v.UE5 >= VerUE5AddSoftObjectPathList && s.SoftObjectPathsOffset > 0 && s.SoftObjectPathsCount > 0) {
+		f.readSection("soft object paths", int64(s.SoftObjectPathsOffset), func(a archive) {
+			serializeN(a, "SoftObjectPaths", &f.SoftObjectPaths, int(s.SoftObjectPathsCount), 20, func(a archive, p *SoftObjectPath) {
+				p.serialize(a)
+			})
+		}, func() int { return len(f.SoftObjectPaths) })
+	}
+	if s.GatherableTextDataCount > 0 {
+		f.readSection("gatherable text data", int64(s.GatherableTextDataOffset), func(a archive) {
+			serializeN(a, "GatherableTextData", &f.GatherableTextData, int(s.GatherableTextDataCount), 16, func(a archive, g *GatherableTextData) {
+				g.serialize(a, 0)
+			})
+		}, func() int { return len(f.GatherableTextData) })
+	}
+	if s.MetaDataOffset > 0 {
+		f.MetaData = &MetaData{}
+		f.readSection("metadata", int64(s.MetaDataOffset), func(a archive) { f.MetaData.serialize(a) },
+			func() int { return len(f.MetaData.ObjectMetaData) + len(f.MetaData.RootMetaData) })
+	}
+	if s.CellExportCount > 0 {
+		f.CellExports = f.readRaw("cell exports", int64(s.CellExportOffset), int(s.CellExportCount))
+	}
+	if s.CellImportCount > 0 {
+		f.CellImports = f.readRaw("cell imports", int64(s.CellImportOffset), int(s.CellImportCount))
+	}
+	f.readDepends()
+	if s.SoftPackageReferencesCount > 0 {
+		f.readSection("soft package references", int64(s.SoftPackageReferencesOffset), func(a archive) {
+			serializeN(a, "SoftPackageReferences", &f.SoftPackageReferences, int(s.SoftPackageReferencesCount), 4, func(a archive, r *SoftPackageReference) {
+				r.serialize(a, v)
+			})
+		}, func() int { return len(f.SoftPackageReferences) })
+	}
+	if s.SearchableNamesOffset > 0 {
+		f.readSection("searchable names", int64(s.SearchableNamesOffset), func(a archive) {
+			serializeSlice(a, "SearchableNames", &f.SearchableNames, 8, func(a archive, e *SearchableNames) { e.serialize(a) })
+		}, func() int { return len(f.SearchableNames) })
+	}
+	if s.ThumbnailTableOffset > 0 {
+		f.readThumbnails()
+	}
+	if s.ImportTypeHierarchiesCount > 0 {
+		f.readSection("import type hierarchies", int64(s.ImportTypeHierarchiesOffset), func(a archive) {
+			serializeN(a, "ImportTypeHierarchies", &f.ImportTypeHierarchies, int(s.ImportTypeHierarchiesCount), 8, func(a archive, h *ImportTypeHierarchy) {
+				h.serialize(a)
+			})
+		}, func() int { return len(f.ImportTypeHierarchies) })
+	}
+	if s.AssetRegistryDataOffset > 0 {
+		f.readAssetRegistry()
+	}
+	if s.WorldTileInfoDataOffset > 0 {
+		f.WorldTileInfo = f.readRaw("world tile info", int64(s.WorldTileInfoDataOffset), 1)
+	}
+	if s.PreloadDependencyCount > 0 && inHeader(int64(s.PreloadDependencyOffset)) {
+		f.readSection("preload dependencies", int64(s.PreloadDependencyOffset), func(a archive) {
+			serializeN(a, "PreloadDependencies", &f.PreloadDependencies, int(s.PreloadDependencyCount), 4, func(a archive, p *PackageIndex) {
+				p.serialize(a, "PreloadDependency")
+			})
+		}, func() int { return len(f.PreloadDependencies) })
+	}
+	if s.DataResourceOffset > 0 {
+		f.DataResources = &DataResources{}
+		f.readSection("data resources", int64(s.DataResourceOffset), func(a archive) { f.DataResources.serialize(a) },
+			func() int { return len(f.DataResources.Resources) })
+	}
+	f.noteDataRanges()
+	if s.PayloadTocOffset > 0 {
+		f.readTrailer()
+	}
+}
+
+// serializeN handles an array whose count is stored in the summary rather
+// than before the elements.
+func serializeN[T any](a archive, field string, s *[]T, n int, minElem int64, elem func(a archive, v *T)) {
+	if a.loading() {
+		out := make([]T, 0, binread.SliceCap(n))
+		for i := 0; i < n && !a.failed(); i++ {
+			var v T
+			elem(a, &v)
+			out = append(out, v)
+		}
+		*s = out
+		return
+	}
+	for i := range *s {
+		elem(a, &(*s)[i])
+	}
+}
+
+// readRaw keeps the bytes of a section this reader does not model, from off
+// to the next section the summary points at (or the end of the header).
+func (f *File) readRaw(name string, off int64, count int) *RawSection {
+	end := f.nextBoundary(off)
+	if off <= 0 || off > f.size || end < off {
+		f.Sections = append(f.Sections, Section{Name: name, Offset: off, Count: count,
+			Err: formatErrf(name, "offset 0x%x outside the file (size 0x%x)", off, f.size)})
+		return nil
+	}
+	br := f.reader()
+	br.SeekTo(off, name)
+	b := br.Bytes(end-off, name)
+	rs := &RawSection{Offset: off, Data: b, Size: end - off}
+	err := formatErr(name, br.Err())
+	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: end - off, Count: count, Err: err})
+	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: func(a archive) { a.fixed(name, rs.Data) }})
+	return rs
+}
+
+// nextBoundary returns the smallest section offset the summary records that
+// lies after off, or the header end.
+func (f *File) nextBoundary(off int64) int64 {
+	s := &f.Summary
+	end := int64(s.TotalHeaderSize)
+	if end <= off {
+		end = f.size
+	}
+	for _, o := range []int64{int64(s.NameOffset), int64(s.SoftObjectPathsOffset), int64(s.GatherableTextDataOffset),
+		int64(s.ExportOffset), int64(s.ImportOffset), int64(s.CellExportOffset), int64(s.CellImportOffset),
+		int64(s.MetaDataOffset), int64(s.DependsOffset), int64(s.SoftPackageReferencesOffset),
+		int64(s.SearchableNamesOffset), int64(s.ThumbnailTableOffset), int64(s.ImportTypeHierarchiesOffset),
+		int64(s.AssetRegistryDataOffset), int64(s.WorldTileInfoDataOffset), int64(s.PreloadDependencyOffset),
+		int64(s.DataResourceOffset), s.BulkDataStartOffset, s.PayloadTocOffset} {
+		if o > off && o < end {
+			end = o
+		}
+	}
+	for i := range f.Thumbnails {
+		if o := int64(f.Thumbnails[i].FileOffset); o > off && o < end {
+			end = o
+		}
+	}
+	for i := range f.Exports {
+		if o := f.Exports[i].SerialOffset; o > off && o < end {
+			end = o
+		}
+	}
+	return end
+}
+
+// readDepends reads the depends map: one array of package indices per export.
+func (f *File) readDepends() {
+	s := &f.Summary
+	off := int64(s.DependsOffset)
+	if off == 0 {
+		return
+	}
+	if s.ExportCount == 0 {
+		// Some writers store an offset without entries; nothing to read.
+		return
+	}
+	f.readSection("depends map", off, func(a archive) {
+		serializeN(a, "DependsMap", &f.DependsMap, int(s.ExportCount), 4, func(a archive, d *[]PackageIndex) {
+			serializeSlice(a, "DependsMap.Entry", d, 4, func(a archive, p *PackageIndex) { p.serialize(a, "DependsMap.Index") })
+		})
+	}, func() int { return len(f.DependsMap) })
+}
+
+// SoftPackageReference is one entry of the soft package reference list: an
+// FName since VER_UE4_ADDED_SOFT_OBJECT_PATH (514), an FString before.
+type SoftPackageReference struct {
+	Name Name   `json:"name"`
+	Path String `json:"path,omitzero"`
+}
+
+func (r *SoftPackageReference) serialize(a archive, v *Versions) {
+	if v.UE4 >= VerUE4AddedSoftObjectPath {
+		r.Name.serialize(a, "SoftPackageReference")
+	} else {
+		a.str("SoftPackageReference", &r.Path)
+	}
+}
+
+// SearchableNames is one entry of the searchable names map
+// (TMap<FPackageIndex, TArray<FName>>).
+type SearchableNames struct {
+	Object PackageIndex `json:"object"`
+	Names  []Name       `json:"names"`
+}
+
+func (e *SearchableNames) serialize(a archive) {
+	e.Object.serialize(a, "SearchableNames.Object")
+	serializeSlice(a, "SearchableNames.Names", &e.Names, 8, func(a archive, n *Name) { n.serialize(a, "SearchableNames.Name") })
+}
+
+// SoftObjectPath is FSoftObjectPath as the summary's list stores it (UE5
+// ADD_SOFTOBJECTPATH_LIST, 1008): an FTopLevelAssetPath (package and asset
+// FNames) and a sub-path string.
+type SoftObjectPath struct {
+	PackageName Name   `json:"package_name"`
+	AssetName   Name   `json:"asset_name"`
+	SubPath     String `json:"sub_path"`
+}
+
+func (p *SoftObjectPath) serialize(a archive) {
+	p.PackageName.serialize(a, "SoftObjectPath.PackageName")
+	p.AssetName.serialize(a, "SoftObjectPath.AssetName")
+	a.str("SoftObjectPath.SubPathString", &p.SubPath)
+}
+
+// ImportTypeHierarchy is the UE5.7 (IMPORT_TYPE_HIERARCHIES, 1018) record of
+// an imported type's super types.
+type ImportTypeHierarchy struct {
+	Import     PackageIndex   `json:"import"`
+	SuperTypes []TypeResource `json:"super_types"`
+}
+
+// TypeResource is FTypeResource: a type and the class of that type, each
+// with its package.
+type TypeResource struct {
+	TypeName         Name `json:"type_name"`
+	PackageName      Name `json:"package_name"`
+	ClassName        Name `json:"class_name"`
+	ClassPackageName Name `json:"class_package_name"`
+}
+
+func (h *ImportTypeHierarchy) serialize(a archive) {
+	h.Import.serialize(a, "ImportTypeHierarchy.Import")
+	serializeSlice(a, "ImportTypeHierarchy.SuperTypes", &h.SuperTypes, 32, func(a archive, t *TypeResource) {
+		t.TypeName.serialize(a, "TypeResource.TypeName")
+		t.PackageName.serialize(a, "TypeResource.PackageName")
+		t.ClassName.serialize(a, "TypeResource.ClassName")
+		t.ClassPackageName.serialize(a, "TypeResource.ClassPackageName")
+	})
+}
+
+// noteDataRanges records the export data and bulk data ranges as sections
+// (for display; they are not part of the header rewrite).
+func (f *File) noteDataRanges() {
+	s := &f.Summary
+	if len(f.Exports) > 0 {
+		lo, hi := int64(-1), int64(0)
+		for i := range f.Exports {
+			e := &f.Exports[i]
+			if e.SerialSize == 0 {
+				continue
+			}
+			if lo < 0 || e.SerialOffset < lo {
+				lo = e.SerialOffset
+			}
+			hi = max(hi, e.SerialOffset+e.SerialSize)
+		}
+		if lo >= 0 {
+			sec := Section{Name: "export data", Offset: lo, Size: hi - lo, Count: len(f.Exports)}
+			if f.uexp != nil && lo >= int64(s.TotalHeaderSize) {
+				sec.InUexp = true
+			}
+			f.Sections = append(f.Sections, sec)
+		}
+	}
+	if s.BulkDataStartOffset > 0 {
+		end := f.serialLimit()
+		if s.PayloadTocOffset > 0 && s.PayloadTocOffset >= s.BulkDataStartOffset {
+			end = s.PayloadTocOffset
+		}
+		sec := Section{Name: "bulk data", Offset: s.BulkDataStartOffset, Size: max(0, end-s.BulkDataStartOffset)}
+		if s.BulkDataStartOffset > f.serialLimit() && !f.missingUexp {
+			sec.Size = 0
+			sec.Err = formatErrf("bulk data", "BulkDataStartOffset 0x%x beyond the package data (size 0x%x)", s.BulkDataStartOffset, f.serialLimit())
+		}
+		if f.uexp != nil && s.BulkDataStartOffset >= int64(s.TotalHeaderSize) {
+			sec.InUexp = true
+		}
+		f.Sections = append(f.Sections, sec)
+	}
+}
+
+var _ = fmt.Sprintf

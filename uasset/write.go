@@ -1,0 +1,122 @@
+package uasset
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"sort"
+)
+
+// WriteHeader serializes the package header from the model: the summary and
+// every section up to TotalHeaderSize (name, import and export maps, depends
+// map, soft references, searchable names, thumbnails, asset registry data,
+// preload dependencies, data resources, …), each at the offset the summary
+// gives it. Bytes no section accounts for (padding some writers leave) are
+// copied from the original file and reported by HeaderGaps.
+//
+// For a package read without loss the result equals the first
+// TotalHeaderSize bytes of the file.
+func (f *File) WriteHeader() ([]byte, error) {
+	end := f.headerEnd()
+	recs := append([]sectionRec(nil), f.sers...)
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].off < recs[j].off })
+	var order binary.ByteOrder = binary.LittleEndian
+	if f.BigEndian {
+		order = binary.BigEndian
+	}
+	out := make([]byte, 0, end)
+	for _, rec := range recs {
+		if rec.off >= end {
+			continue
+		}
+		if rec.off < int64(len(out)) {
+			return nil, fmt.Errorf("uasset: rewrite: section %s at 0x%x overlaps the previous one (ending at 0x%x)", rec.name, rec.off, len(out))
+		}
+		if gap := rec.off - int64(len(out)); gap > 0 {
+			b, err := f.originalBytes(int64(len(out)), gap)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, b...)
+		}
+		sv := newSaver(order, rec.off)
+		rec.ser(sv)
+		out = append(out, sv.w.Bytes()...)
+	}
+	if int64(len(out)) < end {
+		b, err := f.originalBytes(int64(len(out)), end-int64(len(out)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, b...)
+	}
+	return out, nil
+}
+
+// headerEnd is where the rewritten header stops: TotalHeaderSize, or the end
+// of the last header section when that lies beyond it (asset registry data
+// written after the header by some versions).
+func (f *File) headerEnd() int64 {
+	end := int64(f.Summary.TotalHeaderSize)
+	if end <= 0 || end > f.size {
+		end = f.size
+	}
+	return end
+}
+
+// Gap is a byte range of the header that no section accounts for.
+type Gap struct {
+	Offset int64
+	Size   int64
+	Zero   bool // all bytes are zero (padding)
+}
+
+// HeaderGaps lists the header bytes between sections that no section
+// accounts for.
+func (f *File) HeaderGaps() []Gap {
+	end := f.headerEnd()
+	type span struct{ off, end int64 }
+	var spans []span
+	for _, s := range f.Sections {
+		if s.InUexp || s.Offset >= end || s.Size <= 0 {
+			continue
+		}
+		switch s.Name {
+		case "export data", "bulk data", "package trailer":
+			continue
+		}
+		spans = append(spans, span{s.Offset, min(s.Offset+s.Size, end)})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	var gaps []Gap
+	pos := int64(0)
+	for _, sp := range spans {
+		if sp.off > pos {
+			gaps = append(gaps, f.gap(pos, sp.off-pos))
+		}
+		pos = max(pos, sp.end)
+	}
+	if pos < end {
+		gaps = append(gaps, f.gap(pos, end-pos))
+	}
+	return gaps
+}
+
+func (f *File) gap(off, n int64) Gap {
+	g := Gap{Offset: off, Size: n}
+	if b, err := f.originalBytes(off, n); err == nil {
+		g.Zero = bytes.Count(b, []byte{0}) == len(b)
+	}
+	return g
+}
+
+func (f *File) originalBytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 || off > f.size || n > f.size-off {
+		return nil, formatErrf("rewrite", "range [0x%x, +0x%x) outside the file", off, n)
+	}
+	b := make([]byte, n)
+	if _, err := f.r.ReadAt(b, off); err != nil {
+		return nil, formatErr("rewrite", err)
+	}
+	return b, nil
+}
