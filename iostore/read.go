@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/blake3"
@@ -61,7 +62,7 @@ func (e *ChunkError) Error() string {
 	if e.Path != "" {
 		s += " " + e.Path
 	}
-	return s + "): " + e.Err.Error()
+	return s + "): " + strings.TrimPrefix(e.Err.Error(), "iostore: ")
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }

@@ -366,6 +366,8 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 				if c, ok := zr.script.Lookup(o.CDOClassIndex); ok {
 					obj.Class = c.Path
 				}
+			case zr.script.IsClass(x):
+				obj.Class = "/Script/CoreUObject.Class"
 			}
 			obj.ClassPackage = scriptPackage(obj.Class)
 			return obj
