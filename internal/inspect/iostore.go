@@ -230,18 +230,51 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	dir := filepath.Dir(p)
 	for range 3 {
 		g := filepath.Join(dir, "global.utoc")
-		if _, err := os.Stat(g); err == nil {
-			gf, err := iostore.Open(g)
-			if err != nil {
-				return nil, g, err
-			}
-			defer gf.Close()
-			s, err := gf.ScriptObjects()
+		if st, err := os.Stat(g); err == nil {
+			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
+				gf, err := iostore.Open(g)
+				if err != nil {
+					return nil, err
+				}
+				defer gf.Close()
+				return gf.ScriptObjects()
+			})
 			return s, g, err
 		}
 		dir = filepath.Dir(dir)
 	}
 	return nil, "", zen.ErrNoGlobal
+}
+
+// globals caches the script objects of recently used global containers:
+// every package opened from a container needs them, and parsing a UE5 table
+// (tens of thousands of objects) per package would dominate.
+var (
+	globalsMu sync.Mutex
+	globals   = map[string]globalEntry{}
+)
+
+type globalEntry struct {
+	size, mod int64
+	s         *zen.ScriptObjects
+	err       error
+}
+
+// maxGlobals bounds the cache; a session rarely touches more than one game.
+const maxGlobals = 4
+
+func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, error)) (*zen.ScriptObjects, error) {
+	globalsMu.Lock()
+	defer globalsMu.Unlock()
+	if e, ok := globals[path]; ok && e.size == st.Size() && e.mod == st.ModTime().UnixNano() {
+		return e.s, e.err
+	}
+	s, err := load()
+	if len(globals) >= maxGlobals {
+		clear(globals)
+	}
+	globals[path] = globalEntry{st.Size(), st.ModTime().UnixNano(), s, err}
+	return s, err
 }
 
 // headerVersion returns the zen layout of the container's packages.

@@ -54,14 +54,46 @@ func matchZen(head []byte, name string) bool {
 }
 
 // GlobalEnv names the environment variable that points loose zen files at
-// their global data: a global.utoc, or a raw ScriptObjects chunk as retoc
-// extracts it.
+// their global data: a global.utoc, a raw ScriptObjects chunk as retoc
+// extracts it, or a folder of extracted global chunks (ScriptObjects*.bin,
+// or UE4's LoaderGlobalNames*.bin, LoaderGlobalNameHashes*.bin and
+// LoaderInitialLoadMeta*.bin).
 const GlobalEnv = "UPKG_GLOBAL"
+
+// globalChunksDir reads the global script objects from a folder of
+// extracted global chunks.
+func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
+	find := func(prefix string) []byte {
+		m, _ := filepath.Glob(filepath.Join(dir, prefix+"*.bin"))
+		if len(m) == 0 {
+			return nil
+		}
+		b, err := os.ReadFile(m[0])
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	if b := find("ScriptObjects"); b != nil {
+		return zen.ParseScriptObjects(b)
+	}
+	names, meta := find("LoaderGlobalNames_"), find("LoaderInitialLoadMeta")
+	if names == nil {
+		names = find("LoaderGlobalNames")
+	}
+	if names == nil || meta == nil {
+		return nil, fmt.Errorf("%s: no ScriptObjects*.bin, or LoaderGlobalNames*.bin and LoaderInitialLoadMeta*.bin", dir)
+	}
+	return zen.ParseScriptObjectsUE4(names, find("LoaderGlobalNameHashes"), meta)
+}
 
 // looseScriptObjects finds the script objects for a loose zen file: from
 // $UPKG_GLOBAL, else a global.utoc in its folder or the two above.
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if g := os.Getenv(GlobalEnv); g != "" {
+		if st, err := os.Stat(g); err == nil && st.IsDir() {
+			return globalChunksDir(g)
+		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
 			s, _, err := findGlobal(g, nil)
 			if errors.Is(err, zen.ErrNoGlobal) {
