@@ -34,6 +34,116 @@ func init() {
 	}})
 	RegisterContainer(".utoc", openUtocInner)
 	RegisterVerifier(verifyUtoc)
+	// `upkg info GAME.utoc` (and the page) describe the container itself.
+	RegisterOpener(Opener{Format: "utoc", Match: func(head []byte, name string) bool {
+		return len(head) >= 16 && string(head[:16]) == "-==--==--==--==-"
+	}, Open: openUtocPackage})
+}
+
+// openUtocPackage describes a .utoc as a Package: its header fields and the
+// sections of the TOC. Without a .ucas beside it (the page, TOC-only copies)
+// everything but the container header is still shown.
+func openUtocPackage(in *Input, opts *Options) (*Package, error) {
+	var o []iostore.Option
+	if opts != nil && opts.AESKey != "" {
+		key, err := aeskey.Parse(opts.AESKey)
+		if err != nil {
+			return nil, err
+		}
+		o = append(o, iostore.WithAESKey(key))
+	}
+	if st, err := os.Stat(in.Name); err == nil && !st.IsDir() {
+		base := strings.TrimSuffix(in.Name, filepath.Ext(in.Name))
+		o = append(o, iostore.WithPartitions(func(i int) (io.ReaderAt, int64, error) {
+			p := base + ".ucas"
+			if i > 0 {
+				p = fmt.Sprintf("%s_s%d.ucas", base, i)
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				return nil, 0, err
+			}
+			return pathReaderAt(p), st.Size(), nil
+		}))
+	}
+	f, err := iostore.NewReader(in.R, in.Size, o...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	c := &utocContainer{path: in.Name, f: f}
+	if f.DirectoryIndexErr == nil {
+		c.fsys, _ = f.FS()
+	}
+	p := &Package{
+		Path: in.Name, Format: "utoc",
+		Engine: tocEngine(f.Header.Version), EngineSource: "detected",
+		Summary: c.Summary(),
+	}
+	if f.DirectoryIndexErr != nil {
+		p.Warnings = append(p.Warnings, "directory index: "+f.DirectoryIndexErr.Error())
+	}
+	h := &f.Header
+	n := int64(h.TocEntryCount)
+	off := int64(144)
+	add := func(name string, size int64, count int) {
+		p.Sections = append(p.Sections, Section{Name: name, Offset: off, Size: size, Count: count})
+		off += size
+	}
+	add("TocHeader", 0, 0)
+	p.Sections[0].Offset, p.Sections[0].Size, off = 0, 144, 144
+	add("ChunkIds", 12*n, int(n))
+	add("ChunkOffsetLengths", 10*n, int(n))
+	add("ChunkPerfectHashSeeds", 4*int64(len(f.PerfectHashSeeds)), len(f.PerfectHashSeeds))
+	add("ChunkIndicesWithoutPerfectHash", 4*int64(len(f.ChunksWithoutPerfectHash)), len(f.ChunksWithoutPerfectHash))
+	add("CompressionBlocks", 12*int64(h.TocCompressedBlockEntryCount), int(h.TocCompressedBlockEntryCount))
+	add("EncryptionIVs", 12*int64(len(f.EncryptionIVs)), len(f.EncryptionIVs))
+	add("CompressionMethods", int64(h.CompressionMethodNameCount)*int64(h.CompressionMethodNameLength), int(h.CompressionMethodNameCount))
+	if f.Signature != nil {
+		add("Signatures", 4+2*int64(len(f.Signature.TocSignature))+20*int64(len(f.Signature.ChunkBlockSignature)), len(f.Signature.ChunkBlockSignature))
+	}
+	if f.DirectoryIndex != nil || f.DirectoryIndexErr != nil {
+		files := 0
+		if f.DirectoryIndex != nil {
+			files = len(f.DirectoryIndex.Files)
+		}
+		add("DirectoryIndex", int64(h.DirectoryIndexSize), files)
+		if f.DirectoryIndexErr != nil {
+			p.Sections[len(p.Sections)-1].Error = f.DirectoryIndexErr.Error()
+		}
+	}
+	metaSize := int64(33)
+	if h.Version >= iostore.TocReplaceIoChunkHashWithIoHash {
+		metaSize = 24
+	}
+	add("ChunkMetas", metaSize*n, int(n))
+	entries := c.Entries()
+	p.Dump = struct {
+		Header             iostore.TocHeader `json:"header"`
+		CompressionMethods []string          `json:"compression_methods"`
+		MountPoint         string            `json:"mount_point,omitempty"`
+		Entries            []ContainerEntry  `json:"entries"`
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries}
+	return p, nil
+}
+
+// pathReaderAt reads a file by opening it for each ReadAt, so a Package
+// (which has no Close) holds no file open.
+type pathReaderAt string
+
+func (p pathReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	f, err := os.Open(string(p))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.ReadAt(b, off)
+}
+
+func mountPoint(f *iostore.File) string {
+	if f.DirectoryIndex != nil {
+		return f.DirectoryIndex.MountPoint
+	}
+	return ""
 }
 
 // utocContainer is an opened .utoc with what resolving its packages needs.
@@ -131,7 +241,7 @@ func (c *utocContainer) Summary() []Field {
 		{"compression_block_size", h.CompressionBlockSize},
 		{"compression_methods", strings.Join(f.CompressionMethods[1:], ", ")},
 		{"partitions", h.PartitionCount},
-		{"partition_size", h.PartitionSize},
+		{"partition_size", partitionSize(h.PartitionSize)},
 		{"directory_index_size", h.DirectoryIndexSize},
 		{"chunk_hash", f.HashKind()},
 	}
@@ -559,4 +669,11 @@ func tocEngine(v iostore.TocVersion) string {
 		return "5.5-5.7"
 	}
 	return "5.8+"
+}
+
+func partitionSize(n uint64) any {
+	if n == ^uint64(0) {
+		return "unlimited (one partition)"
+	}
+	return n
 }
