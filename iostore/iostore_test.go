@@ -324,13 +324,41 @@ func TestCorruptChunkData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bad := 0
+	bad, badStream := 0, 0
 	for i := range f.ChunkIDs {
 		if err := f.VerifyChunk(i); errors.Is(err, ErrHash) {
 			bad++
 		}
+		s, _ := f.OpenChunkStream(i)
+		if _, err := io.ReadAll(s); errors.Is(err, ErrHash) {
+			badStream++
+		}
 	}
-	if bad != 1 {
-		t.Errorf("%d chunks report a hash mismatch, want 1", bad)
+	if bad != 1 || badStream != 1 {
+		t.Errorf("%d chunks (%d streamed) report a hash mismatch, want 1", bad, badStream)
+	}
+}
+
+// TestStream reads every chunk of the Zlib fixture through the streaming
+// reader and compares with ReadChunk; a corrupted byte fails at the end.
+func TestStream(t *testing.T) {
+	f, err := Open(fixtures(t, "UE6_0", "Tagged", "Zlib"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := range f.ChunkIDs {
+		want, err := f.ReadChunk(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := f.OpenChunkStream(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := io.ReadAll(s)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Fatalf("chunk %d: %v, %d vs %d bytes", i, err, len(got), len(want))
+		}
 	}
 }

@@ -126,6 +126,10 @@ func (f *File) checkHash(i int, data []byte) error {
 	return nil
 }
 
+// maxPrealloc bounds the buffer allocated up front for a chunk; larger
+// chunks grow as their blocks are decoded.
+const maxPrealloc = 64 << 20
+
 // readRange reads [off, off+n) of the uncompressed address space.
 func (f *File) readRange(off, n uint64) ([]byte, error) {
 	if n == 0 {
@@ -148,7 +152,9 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 	if avail < n-(off-first*bs) && avail < n {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
 	}
-	dst := make([]byte, 0, min(n, avail))
+	// Preallocate at most maxPrealloc: a TOC that lies about sizes then
+	// costs only the bytes its blocks really decompress to.
+	dst := make([]byte, 0, min(n, avail, maxPrealloc))
 	var raw, plain []byte
 	inBlock := off % bs
 	for b := first; b <= last; b++ {
