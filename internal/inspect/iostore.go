@@ -587,6 +587,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 		failed = append(failed, err.Error())
 	}
 	var problems []string
+	if bad := checkPackageIDs(c); bad != "" {
+		problems = append(problems, bad)
+	}
 	if len(unsupported) > 0 {
 		problems = append(problems, fmt.Sprintf("%d chunks not checked: %s (%s)", len(unsupported), unsupportedFirst, listSome(unsupported, 3)))
 	}
@@ -608,6 +611,39 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 		emit(verifyInner(c, fe.Path, fe.Chunk, opts))
 	}
 	return true
+}
+
+// checkPackageIDs checks that every package's chunk ID is the CityHash64
+// of its package name and that the package store has an entry for it.
+func checkPackageIDs(c *utocContainer) string {
+	f := c.f
+	if f.DirectoryIndex == nil {
+		return ""
+	}
+	h, err := f.ContainerHeader()
+	if err != nil {
+		if errors.Is(err, iostore.ErrNotFound) {
+			return ""
+		}
+		return "container header: " + err.Error()
+	}
+	var bad []string
+	for _, fe := range f.DirectoryIndex.Files {
+		id := f.ChunkIDs[fe.Chunk]
+		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
+			continue
+		}
+		name, ok := iostore.PackageName(fe.Path)
+		if ok && zen.PackageID(name) != id.ID() && !strings.HasSuffix(name, ".o") {
+			bad = append(bad, fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name)))
+		} else if _, ok := h.StoreEntry(id.ID()); !ok {
+			bad = append(bad, fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID()))
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d packages fail the package ID checks: %s", len(bad), listSome(bad, 3))
 }
 
 func chunkLabel(f *iostore.File, i int) string {

@@ -321,6 +321,12 @@ func zenSections(p *zen.Package, size int64) []Section {
 		add("ExportBundles", s.ExportBundleEntriesOffset, s.GraphDataOffset, len(p.BundleEntries))
 		add("GraphData", s.GraphDataOffset, s.GraphDataOffset+s.GraphDataSize, len(p.PackageArcs))
 	} else {
+		nm := int32(p.NameMapOffset)
+		add("Summary", 0, nm, 0)
+		add("NameMap", nm, nm+int32(p.NameMapSize), len(p.Names))
+		if p.HasBulkDataMap {
+			add("BulkDataMap", int32(p.BulkDataOffset), s.ImportedPublicExportHashesOffset, len(p.BulkData))
+		}
 		add("ImportedPublicExportHashes", s.ImportedPublicExportHashesOffset, s.ImportMapOffset, len(p.ImportedPublicExportHashes))
 		add("ImportMap", s.ImportMapOffset, s.ExportMapOffset, len(p.ImportMap))
 		cell := s.ExportBundleEntriesOffset
