@@ -16,7 +16,8 @@ type mode uint8
 
 const (
 	mTag  mode = iota // top-level value of a tagged stream (the tag is known)
-	mElem             // element of an array, set, map or optional, or an unversioned value
+	mElem             // element of an array, set, map or optional
+	mUnv              // a property of an unversioned stream
 )
 
 // decoder holds the state of one decode.
@@ -295,8 +296,11 @@ func (d *decoder) byteValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 
 // enumValue reads an EnumProperty: an FName in tagged data, the underlying
 // integer in unversioned data.
+//
+// Inside arrays, sets and maps the engine writes enum values as FNames even
+// in unversioned data (LiesOfP's ItemInfo shows it; CUE4Parse reads them so).
 func (d *decoder) enumValue(r *binread.Reader, t *Type, m mode) any {
-	if !d.ctx.Unversioned {
+	if !d.ctx.Unversioned || m == mElem {
 		return Enum{Enum: t.Enum, Value: d.name(r, "EnumProperty")}
 	}
 	var v int64

@@ -212,7 +212,32 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 	case "CurveTable", "CompositeCurveTable":
 		return d.curveTable(r)
 	}
+	if IsStructClass(ex.Class) {
+		start := r.Offset()
+		mark := len(d.issues)
+		h := d.readStructHeader(r)
+		if r.Err() != nil {
+			// Keep the bytes labelled rather than half-read.
+			d.issues = d.issues[:mark]
+			r.ClearErr()
+			r.SeekTo(start, "Struct")
+			return nil
+		}
+		return h
+	}
 	return nil
+}
+
+// IsStructClass reports whether objects of class are UStructs (classes,
+// structs, functions), whose export data continues with a struct header.
+func IsStructClass(class string) bool {
+	switch class {
+	case "Class", "BlueprintGeneratedClass", "WidgetBlueprintGeneratedClass", "AnimBlueprintGeneratedClass",
+		"ScriptStruct", "UserDefinedStruct", "Function", "DelegateFunction", "SparseDelegateFunction",
+		"GameplayAbilityBlueprintGeneratedClass", "ControlRigBlueprintGeneratedClass", "RigVMBlueprintGeneratedClass":
+		return true
+	}
+	return strings.HasSuffix(class, "BlueprintGeneratedClass")
 }
 
 // Row is one named row of a DataTable or CurveTable.

@@ -136,7 +136,7 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 				p.Zero = true
 				p.Value = zeroValue(t)
 			} else {
-				p.Value = d.value(r, t, mElem, nil)
+				p.Value = d.value(r, t, mUnv, nil)
 			}
 			d.pop()
 			p.Size = r.Offset() - p.Offset
