@@ -93,7 +93,7 @@ func OpenPackage(in *Input, opts *Options) (*Package, error) {
 		if o.Match(head, in.Name) {
 			p, err := o.Open(in, opts)
 			if err != nil {
-				return nil, err
+				return nil, &OpenError{Format: o.Format, Err: err}
 			}
 			if p.Path == "" {
 				p.Path = in.Name
@@ -106,6 +106,16 @@ func OpenPackage(in *Input, opts *Options) (*Package, error) {
 	}
 	return nil, fmt.Errorf("%s: %w (first bytes % x)", in.Name, ErrUnknownFormat, head[:min(8, len(head))])
 }
+
+// OpenError is a failure of the opener that recognised the file; Format
+// says which format it was taken for.
+type OpenError struct {
+	Format string
+	Err    error
+}
+
+func (e *OpenError) Error() string { return e.Err.Error() }
+func (e *OpenError) Unwrap() error { return e.Err }
 
 // ContainerOpener resolves "CONTAINER::/inner/path" to an Input for the
 // package stored inside the container.

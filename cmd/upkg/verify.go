@@ -1,0 +1,136 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+	"golang.org/x/term"
+
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+func init() { register(newVerifyCmd) }
+
+type verifyOpts struct {
+	json     bool
+	jobs     int
+	failOnly bool
+}
+
+func newVerifyCmd(g *globalFlags) *cobra.Command {
+	var o verifyOpts
+	c := &cobra.Command{
+		Use:   "verify [--engine V] [--json] PATH...",
+		Short: "Check every package in files and folders",
+		Long: `verify walks the files and folders given, reads every package and container it
+finds with all checks on (every section, the header rewritten and compared
+byte for byte, properties decoded, container hashes), and prints a line per
+package. Companion files (.uexp, .ubulk, .ucas) are read with their package.
+
+With --json it prints one JSON object per package, then a last line
+{"summary":{"files":N,"ok":N,"failed":N}}.
+
+Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
+		Example: `  upkg verify Content/
+  upkg verify --engine 4.27 --json Paks/ | jq 'select(.ok|not)'`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usagef(cmd.CommandPath(), "no files or folders given")
+			}
+			return runVerify(g.options(), o, args, cmd.OutOrStdout(), os.Stderr)
+		},
+	}
+	f := c.Flags()
+	f.BoolVar(&o.json, "json", false, "print one JSON object per package, then a summary line")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "files checked in parallel")
+	f.BoolVar(&o.failOnly, "failed", false, "print only the packages that failed (and the summary)")
+	return c
+}
+
+func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Writer, stderr *os.File) error {
+	files, err := inspect.VerifyFiles(args)
+	if err != nil {
+		return err
+	}
+	var bar *progressbar.ProgressBar
+	if term.IsTerminal(int(stderr.Fd())) && len(files) > 20 {
+		bar = progressbar.NewOptions(len(files),
+			progressbar.OptionSetWriter(stderr),
+			progressbar.OptionSetDescription("verify"),
+			progressbar.OptionShowCount(),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(100_000_000))
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetEscapeHTML(false)
+	var sum inspect.VerifySummary
+	inspect.Verify(files, opts, o.jobs, func(r inspect.VerifyResult) {
+		sum.Add(r)
+		if bar != nil {
+			bar.Add(1)
+		}
+		if o.failOnly && r.OK {
+			return
+		}
+		if o.json {
+			enc.Encode(r)
+			return
+		}
+		if bar != nil {
+			bar.Clear()
+		}
+		fmt.Fprintln(stdout, verifyLine(r))
+	})
+	if bar != nil {
+		bar.Finish()
+	}
+	if o.json {
+		enc.Encode(struct {
+			Summary inspect.VerifySummary `json:"summary"`
+		}{sum})
+	} else {
+		fmt.Fprintf(stdout, "%d packages: %d ok, %d failed", sum.Files, sum.OK, sum.Failed)
+		if f := sum.FormatsList(); f != "" {
+			fmt.Fprintf(stdout, " (%s)", f)
+		}
+		fmt.Fprintln(stdout)
+	}
+	if sum.Failed > 0 {
+		return &failedError{n: sum.Failed}
+	}
+	return nil
+}
+
+// verifyLine is the human form of one result.
+func verifyLine(r inspect.VerifyResult) string {
+	if !r.OK {
+		return fmt.Sprintf("FAIL %s: %s", r.Path, r.Error)
+	}
+	s := fmt.Sprintf("ok   %s  [%s", r.Path, r.Format)
+	if r.Engine != "" {
+		s += " " + r.Engine
+		if r.EngineSource != "" {
+			s += " (" + r.EngineSource + ")"
+		}
+	}
+	if r.Entries != nil {
+		s += fmt.Sprintf(", %d entries", *r.Entries)
+		if r.ChunksOK != nil {
+			s += fmt.Sprintf(", %d hashes ok", *r.ChunksOK)
+		}
+	} else {
+		s += fmt.Sprintf(", %d names, %d imports, %d exports", r.Names, r.Imports, r.Exports)
+	}
+	if r.HeaderRoundtrip != nil && *r.HeaderRoundtrip {
+		s += ", header round-trip"
+	}
+	if r.PropertiesOK != nil {
+		s += fmt.Sprintf(", %d/%d exports' properties", *r.PropertiesOK, *r.ExportsWithProperties)
+	}
+	return s + "]"
+}

@@ -1,0 +1,168 @@
+package binread
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"io"
+	"math"
+	"testing"
+)
+
+func le32(v int32) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(v)) }
+
+func TestFString(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      []byte
+		want    string
+		enc     StrEnc
+		wantErr bool
+	}{
+		{"empty", le32(0), "", StrEmpty, false},
+		{"ansi", append(le32(4), "abc\x00"...), "abc", StrANSI, false},
+		{"latin1", append(le32(3), 'x', 0xE9, 0), "xé", StrANSI, false},
+		{"no nul", append(le32(3), "abc"...), "abc", StrNoNul, false},
+		{"utf16", append(le32(-3), 'h', 0, 0xFF, 0x00, 0, 0), "hÿ", StrUTF16, false},
+		{"utf16 surrogate", append(le32(-3), 0x3D, 0xD8, 0x00, 0xDE, 0, 0), "😀", StrUTF16, false},
+		{"too long", append(le32(100), "abc\x00"...), "", StrEmpty, true},
+		{"utf16 too long", append(le32(-100), 0, 0), "", StrEmpty, true},
+		{"min int32", le32(math.MinInt32), "", StrEmpty, true},
+		{"truncated length", []byte{1, 0}, "", StrEmpty, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := FromBytes(tc.in)
+			got, enc := r.FStringEnc("Test.Str")
+			if (r.Err() != nil) != tc.wantErr {
+				t.Fatalf("err = %v, wantErr %v", r.Err(), tc.wantErr)
+			}
+			if got != tc.want || enc != tc.enc {
+				t.Fatalf("have %q/%d, want %q/%d", got, enc, tc.want, tc.enc)
+			}
+			// The same through an io.ReaderAt.
+			r2 := New(bytes.NewReader(tc.in), int64(len(tc.in)))
+			got2, _ := r2.FStringEnc("Test.Str")
+			if got2 != got || (r2.Err() != nil) != tc.wantErr {
+				t.Fatalf("ReaderAt path: have %q/%v", got2, r2.Err())
+			}
+		})
+	}
+}
+
+func TestErrorCarriesOffsetAndField(t *testing.T) {
+	r := New(bytes.NewReader([]byte{1, 2, 3, 4, 5, 6}), 6)
+	r.U32("A")
+	r.U32("B")
+	var e *Error
+	if !errors.As(r.Err(), &e) {
+		t.Fatalf("error %T %v is not *Error", r.Err(), r.Err())
+	}
+	if e.Offset != 4 || e.Field != "B" || !errors.Is(e, io.ErrUnexpectedEOF) {
+		t.Fatalf("have %+v", e)
+	}
+	if got := e.Error(); got != "B at offset 0x4: unexpected EOF" {
+		t.Fatalf("message %q", got)
+	}
+	// Sticky: later reads return zero and keep the first error.
+	if v := r.U8("C"); v != 0 || r.Err() != e {
+		t.Fatalf("not sticky: %v %v", v, r.Err())
+	}
+}
+
+func TestCount(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		count int32
+		rest  int
+		elem  int64
+		want  int
+		err   bool
+	}{
+		{"fits", 3, 12, 4, 3, false},
+		{"exact zero", 0, 0, 4, 0, false},
+		{"too many", 4, 12, 4, 0, true},
+		{"negative", -1, 12, 4, 0, true},
+		{"huge", math.MaxInt32, 8, 1, 0, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			b := append(le32(tc.count), make([]byte, tc.rest)...)
+			r := FromBytes(b)
+			got := r.Count("N", tc.elem)
+			if got != tc.want || (r.Err() != nil) != tc.err {
+				t.Fatalf("have %d, %v", got, r.Err())
+			}
+			if tc.err {
+				var e *Error
+				if !errors.As(r.Err(), &e) || e.Offset != 0 {
+					t.Fatalf("error should point at the count: %v", r.Err())
+				}
+			}
+		})
+	}
+}
+
+func TestSectionAndWindow(t *testing.T) {
+	data := make([]byte, 3*windowSize+10)
+	for i := range data {
+		data[i] = byte(i)
+	}
+	r := New(bytes.NewReader(data), int64(len(data)))
+	s := r.Section(windowSize-2, 8, "Sec")
+	if s.Err() != nil {
+		t.Fatal(s.Err())
+	}
+	if got := s.U32("x"); got != binary.LittleEndian.Uint32(data[windowSize-2:]) {
+		t.Fatalf("across window: %x", got)
+	}
+	if s.Abs() != windowSize+2 {
+		t.Fatalf("Abs = %d", s.Abs())
+	}
+	s.U64("y")
+	var e *Error
+	if !errors.As(s.Err(), &e) || e.Offset != windowSize+2 {
+		t.Fatalf("section bound: %v", s.Err())
+	}
+	big := r.Bytes(2*windowSize, "Big")
+	if !bytes.Equal(big, data[:2*windowSize]) {
+		t.Fatal("Bytes over window size differ")
+	}
+	if bad := r.Section(-1, 4, "Neg"); bad.Err() == nil {
+		t.Fatal("negative section accepted")
+	}
+	if bad := r.Section(10, int64(len(data)), "Long"); bad.Err() == nil {
+		t.Fatal("overlong section accepted")
+	}
+	r.SeekTo(int64(len(data))+1, "Seek")
+	if r.Err() == nil {
+		t.Fatal("seek past end accepted")
+	}
+}
+
+func TestBigEndian(t *testing.T) {
+	r := FromBytes([]byte{0x9E, 0x2A, 0x83, 0xC1, 0xFF, 0xFF, 0xFF, 0xFD, 'a', 0, 0, 0})
+	r.SetOrder(binary.BigEndian)
+	if v := r.U32("Tag"); v != 0x9E2A83C1 {
+		t.Fatalf("tag %x", v)
+	}
+	if v := r.I32("n"); v != -3 {
+		t.Fatalf("n %d", v)
+	}
+}
+
+func FuzzReader(f *testing.F) {
+	f.Add(append(le32(4), "abc\x00"...))
+	f.Add(append(le32(-2), 'a', 0, 0, 0))
+	f.Add(le32(math.MinInt32))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		r := New(bytes.NewReader(b), int64(len(b)))
+		for r.Err() == nil && r.Remaining() > 0 {
+			before := r.Offset()
+			r.FString("S")
+			n := r.Count("N", 2)
+			r.Skip(int64(n), "Skip")
+			if r.Err() == nil && r.Offset() <= before {
+				t.Fatal("no progress")
+			}
+		}
+	})
+}

@@ -1,0 +1,282 @@
+package inspect
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// companionExts are files read together with a package or container, never
+// checked on their own.
+var companionExts = map[string]bool{
+	".uexp": true, ".ubulk": true, ".uptnl": true, ".m.ubulk": true,
+	".ucas": true, ".sig": true, ".usmap": true,
+}
+
+// packageExts are extensions that are always packages or containers: a walk
+// reports them even when they fail to read. Files with other extensions are
+// sniffed and reported only when they look like a package.
+var packageExts = map[string]bool{
+	".uasset": true, ".umap": true, ".uzenasset": true, ".utoc": true, ".pak": true,
+	".u": true, ".utx": true, ".unr": true, ".umx": true, ".uax": true, ".usx": true,
+	".ukx": true, ".upk": true, ".udk": true, ".ut2": true, ".ut3": true, ".pcc": true,
+	".xxx": true, ".sac": true, ".uc3": true,
+}
+
+// packageTag is the magic of every tagged package, UE1 to UE5, either byte order.
+const packageTag = 0x9E2A83C1
+
+// VerifyFiles expands paths (files and folders, walked recursively in
+// lexical order) into the list of files verify checks. Files named directly
+// are always included; companions found in folders are skipped.
+func VerifyFiles(paths []string) ([]string, error) {
+	var out []string
+	for _, p := range paths {
+		if _, _, ok := SplitContainerPath(p); ok {
+			out = append(out, p)
+			continue
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.IsDir() {
+			out = append(out, p)
+			continue
+		}
+		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() || !d.Type().IsRegular() {
+				return nil
+			}
+			if isCandidate(q) {
+				out = append(out, q)
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// isCandidate decides whether a file found in a walk is checked.
+func isCandidate(name string) bool {
+	lower := strings.ToLower(name)
+	if strings.HasSuffix(lower, ".m.ubulk") {
+		return false
+	}
+	ext := filepath.Ext(lower)
+	if companionExts[ext] {
+		return false
+	}
+	if packageExts[ext] {
+		return true
+	}
+	return sniffTag(name)
+}
+
+// sniffTag reports whether the file starts with the package tag.
+func sniffTag(name string) bool {
+	f, err := os.Open(name)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var b [4]byte
+	if _, err := io.ReadFull(f, b[:]); err != nil {
+		return false
+	}
+	le := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+	be := uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24
+	return le == packageTag || be == packageTag
+}
+
+// VerifyOne checks one file (or CONTAINER::path) and emits its result lines:
+// one for a package, several for a container.
+func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
+	o := *opts
+	o.Verify = true
+	mu.RLock()
+	vs := append([]Verifier(nil), verifiers...)
+	mu.RUnlock()
+	if _, _, inContainer := SplitContainerPath(path); !inContainer {
+		for _, v := range vs {
+			if v(path, &o, emit) {
+				return
+			}
+		}
+	}
+	emit(VerifyPackage(path, &o))
+}
+
+// VerifyPackage opens one package with the expensive checks on and turns the
+// outcome into a result line.
+func VerifyPackage(path string, opts *Options) (res VerifyResult) {
+	res.Path = path
+	defer func() {
+		// A reader bug must cost one result line, not the whole walk.
+		if r := recover(); r != nil {
+			res.OK = false
+			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+		}
+	}()
+	in, err := OpenInput(path, opts)
+	if err != nil {
+		res.Error = trimPath(err.Error(), path)
+		return res
+	}
+	if in.Close != nil {
+		defer in.Close()
+	}
+	p, err := OpenPackage(in, opts)
+	if err != nil {
+		res.Error = trimPath(err.Error(), path)
+		var oe *OpenError
+		if errors.As(err, &oe) {
+			res.Format = oe.Format
+		}
+		return res
+	}
+	return ResultFor(p)
+}
+
+// trimPath drops a leading "path: " from an error message: the result line
+// names the file already.
+func trimPath(msg, path string) string {
+	return strings.TrimPrefix(msg, path+": ")
+}
+
+// ResultFor summarises an opened package as a verify line. A package whose
+// header rewrite differs from the original, or with properties that failed
+// to decode, is not ok.
+func ResultFor(p *Package) VerifyResult {
+	res := VerifyResult{
+		Path: p.Path, Format: p.Format, OK: true,
+		Engine: p.Engine, EngineSource: p.EngineSource,
+		Names: len(p.Names), Imports: len(p.Imports), Exports: len(p.Exports),
+		HeaderRoundtrip: p.HeaderRoundtrip,
+		PackageVersion:  p.PackageVersion, LicenseeVersion: p.LicenseeVersion,
+	}
+	var problems []string
+	for _, s := range p.Sections {
+		if s.Error != "" {
+			problems = append(problems, s.Name+": "+s.Error)
+		}
+	}
+	if p.HeaderRoundtrip != nil && !*p.HeaderRoundtrip {
+		problems = append(problems, "header rewrite differs from the original")
+	}
+	if st := p.Properties; st != nil {
+		ewp, ok, failed, un := st.ExportsWithProperties, st.OK, st.Failed, st.BytesUnaccounted
+		res.ExportsWithProperties, res.PropertiesOK, res.PropertiesFailed, res.BytesUnaccounted = &ewp, &ok, &failed, &un
+		if failed > 0 {
+			msg := fmt.Sprintf("%d exports failed property decoding", failed)
+			if len(st.Failures) > 0 {
+				msg += " (first: " + st.Failures[0] + ")"
+			}
+			problems = append(problems, msg)
+		}
+	}
+	if len(problems) > 0 {
+		res.OK = false
+		res.Error = strings.Join(problems, "; ")
+	}
+	return res
+}
+
+// Verify checks every file in order with up to workers files in flight, and
+// emits results in the order of files (so output is stable). emit is never
+// called concurrently.
+func Verify(files []string, opts *Options, workers int, emit func(VerifyResult)) {
+	if workers < 1 {
+		workers = 1
+	}
+	type slot struct {
+		done chan struct{}
+		res  []VerifyResult
+	}
+	slots := make([]*slot, len(files))
+	for i := range slots {
+		slots[i] = &slot{done: make(chan struct{})}
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				s := slots[i]
+				VerifyOne(files[i], opts, func(r VerifyResult) { s.res = append(s.res, r) })
+				close(s.done)
+			}
+		}()
+	}
+	go func() {
+		// Feed at most a bounded distance ahead of what has been emitted so
+		// memory stays flat however many files there are.
+		for i := range files {
+			if i >= 4*workers {
+				<-slots[i-4*workers].done
+			}
+			next <- i
+		}
+		close(next)
+	}()
+	for _, s := range slots {
+		<-s.done
+		for _, r := range s.res {
+			emit(r)
+		}
+		s.res = nil
+	}
+	wg.Wait()
+}
+
+// VerifySummary is the last line of `upkg verify --json`.
+type VerifySummary struct {
+	Files   int            `json:"files"`
+	OK      int            `json:"ok"`
+	Failed  int            `json:"failed"`
+	Formats map[string]int `json:"formats,omitempty"`
+}
+
+// Add counts one result.
+func (s *VerifySummary) Add(r VerifyResult) {
+	s.Files++
+	if r.OK {
+		s.OK++
+	} else {
+		s.Failed++
+	}
+	if r.Format != "" {
+		if s.Formats == nil {
+			s.Formats = map[string]int{}
+		}
+		s.Formats[r.Format]++
+	}
+}
+
+// FormatsList returns "uasset 10, legacy 3" for human output.
+func (s *VerifySummary) FormatsList() string {
+	var keys []string
+	for k := range s.Formats {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var parts []string
+	for _, k := range keys {
+		parts = append(parts, fmt.Sprintf("%s %d", k, s.Formats[k]))
+	}
+	return strings.Join(parts, ", ")
+}
