@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/uasset"
@@ -171,8 +172,11 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 }
 
 // CandidateCheck returns a check for uasset.WithCandidateCheck: a candidate
-// engine under which some export's property stream does not decode is
-// dropped. Unversioned packages are checked only with mappings.
+// engine under which most of the first exports' property streams do not
+// decode is dropped. (A majority rather than every export: the check must
+// not reject the right engine because of one export the decoder cannot
+// read, or the package would not open at all.) Unversioned packages are
+// checked only with mappings.
 func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 	return func(f *uasset.File) error {
 		ctx := Context(f, mappings)
@@ -182,19 +186,26 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 		// A few exports suffice to tell layouts apart; decoding everything
 		// for every candidate would be slow on big maps.
 		const maxChecked = 16
-		for i := 0; i < len(f.Exports) && i < maxChecked; i++ {
+		tried, complete := 0, 0
+		var first error
+		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
 			o, err := Decode(f, ctx, i)
 			if err != nil {
-				return err
+				continue // no data (a missing .uexp) says nothing about the layout
 			}
-			if !o.Complete {
-				return fmt.Errorf("export %d: %w", i, o.Err())
+			tried++
+			if o.Complete {
+				complete++
+			} else if first == nil {
+				first = fmt.Errorf("export %d: %w", i, o.Err())
 			}
+		}
+		if tried > 0 && complete*2 < tried {
+			return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
 		}
 		return nil
 	}
 }
-
 // localSchemas returns a lookup of the schemas of the classes and structs
 // the package defines (Blueprint classes, user-defined structs), read from
 // their exports' FProperty definitions, for unversioned data the mappings
@@ -214,7 +225,10 @@ func localSchemas(f *uasset.File, ctx *property.Context) func(string) *usmap.Str
 	}
 	cache := map[int]*usmap.Struct{}
 	busy := map[int]bool{}
+	var mu sync.Mutex
 	return func(name string) *usmap.Struct {
+		mu.Lock()
+		defer mu.Unlock()
 		i, ok := byName[strings.ToLower(name)]
 		if !ok {
 			return nil
@@ -226,7 +240,7 @@ func localSchemas(f *uasset.File, ctx *property.Context) func(string) *usmap.Str
 			return nil
 		}
 		busy[i] = true
-		defer delete(busy, i)
+		mu.Unlock() // decoding the class may look up other local schemas
 		var s *usmap.Struct
 		if data, err := f.Exports[i].Data(); err == nil {
 			o := property.ReadExport(ctx, data, ExportInfo(f, i))
@@ -234,6 +248,8 @@ func localSchemas(f *uasset.File, ctx *property.Context) func(string) *usmap.Str
 				s = h.Schema(f.NameString(f.Exports[i].ObjectName))
 			}
 		}
+		mu.Lock()
+		delete(busy, i)
 		cache[i] = s
 		return s
 	}

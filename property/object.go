@@ -85,7 +85,7 @@ func (o *Object) Err() error {
 // property stream decoded exactly.
 func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	d := newDecoder(ctx)
-	o := &Object{Size: int64(len(data))}
+	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
 	r := binread.FromBytes(data)
 	propsEnd := int64(-1)
 	if ex.ScriptEnd > ex.ScriptStart && ex.ScriptStart >= 0 && ex.ScriptEnd <= int64(len(data)) {
@@ -111,7 +111,9 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	d.push(ex.Class)
 	ok := false
 	if ctx.Unversioned {
-		o.Properties = d.unversioned(r, ex.Class)
+		if props := d.unversioned(r, ex.Class); props != nil {
+			o.Properties = props
+		}
 		if err := r.Err(); err != nil {
 			d.issue(r.Abs(), "%v", err)
 		} else {
@@ -126,7 +128,11 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 				o.OverrideOperation = &op
 			}
 		}
-		o.Properties, ok = d.tagged(r)
+		var props []*Property
+		props, ok = d.tagged(r)
+		if props != nil {
+			o.Properties = props
+		}
 		ok = ok && r.Err() == nil
 	}
 	o.PropertiesEnd = r.Offset()
@@ -288,7 +294,7 @@ func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
 		o.Complete = false
 		d.issue(r.Base()+start, "data table rows: %v", r.Err())
 	}
-	return map[string]any{"row_struct": rowStruct, "rows": rows}
+	return Fields{{"RowStruct", rowStruct}, {"Rows", rows}}
 }
 
 // stringTable reads FStringTable: the namespace, the key/source-string
@@ -347,7 +353,7 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 			break
 		}
 	}
-	return map[string]any{"mode": curve, "rows": rows}
+	return Fields{{"Mode", curve}, {"Rows", rows}}
 }
 
 // ReadTagged decodes a bare tagged property stream (a struct's or an
