@@ -206,6 +206,7 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 		return nil
 	}
 }
+
 // localSchemas returns a lookup of the schemas of the classes and structs
 // the package defines (Blueprint classes, user-defined structs), read from
 // their exports' FProperty definitions, for unversioned data the mappings
