@@ -1,0 +1,265 @@
+//go:build js && wasm
+
+// Command wasm is upkg compiled to WebAssembly for the page (web/): it runs
+// inside a Web Worker and exposes internal/webapi to JavaScript as the global
+// object upkg. The page builds it with
+//
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm
+//
+// (upkg serve and upkg web do that themselves, and cache the result).
+//
+// Ground rules for this file: it only converts between JavaScript values and
+// Go ones. Every function returns an object, {json: "..."} (plus data: a
+// Uint8Array for bytes) or {error: "..."}; nothing panics out of a call, so
+// the instance survives any file and takes the next one.
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"runtime/debug"
+	"syscall/js"
+
+	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/webapi"
+)
+
+var session = webapi.NewSession()
+
+func main() {
+	api := map[string]any{
+		"version":           fn(version),
+		"plan":              fn(plan),
+		"openPackage":       fn(openPackage),
+		"openContainer":     fn(openContainer),
+		"openFromContainer": fn(openFromContainer),
+		"containerFile":     fn(containerFile),
+		"hex":               fn(hex),
+		"thumbnail":         fn(thumbnail),
+		"props":             fn(props),
+		"dump":              fn(dump),
+		"close":             fn(closeHandle),
+	}
+	js.Global().Set("upkg", js.ValueOf(api))
+	if ready := js.Global().Get("upkgReady"); ready.Type() == js.TypeFunction {
+		ready.Invoke()
+	}
+	select {}
+}
+
+// fn wraps a handler so that argument mistakes and panics become
+// {error: ...} results instead of killing the instance.
+func fn(h func(args []js.Value) (any, []byte, error)) js.Func {
+	return js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
+		defer func() {
+			if r := recover(); r != nil {
+				ret = errResult(fmt.Errorf("internal error (please report this file): %v\n%s", r, debug.Stack()))
+			}
+		}()
+		v, data, err := h(args)
+		if err != nil {
+			return errResult(err)
+		}
+		var s string
+		if raw, ok := v.(json.RawMessage); ok {
+			s = string(raw)
+		} else {
+			b, err := json.Marshal(v)
+			if err != nil {
+				return errResult(err)
+			}
+			s = string(b)
+		}
+		out := map[string]any{"json": s}
+		if data != nil {
+			u := js.Global().Get("Uint8Array").New(len(data))
+			js.CopyBytesToJS(u, data)
+			out["data"] = u
+		}
+		return js.ValueOf(out)
+	})
+}
+
+func errResult(err error) js.Value {
+	return js.ValueOf(map[string]any{"error": err.Error()})
+}
+
+// arg checks the type of argument i, so that a page bug reads as an error
+// message rather than a panic inside syscall/js.
+func arg(args []js.Value, i int, t js.Type) (js.Value, error) {
+	if i >= len(args) || args[i].Type() != t {
+		return js.Undefined(), fmt.Errorf("argument %d: want a %v", i+1, t)
+	}
+	return args[i], nil
+}
+
+func version(args []js.Value) (any, []byte, error) {
+	v := "devel"
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		v = bi.GoVersion
+	}
+	return map[string]any{"go": v, "engines": webapi.Engines()}, nil, nil
+}
+
+func plan(args []js.Value) (any, []byte, error) {
+	a, err := arg(args, 0, js.TypeObject)
+	if err != nil {
+		return nil, nil, err
+	}
+	names := make([]string, a.Length())
+	for i := range names {
+		names[i] = a.Index(i).String()
+	}
+	groups, orphans, mappings := webapi.Plan(names)
+	if groups == nil {
+		groups = []webapi.Group{}
+	}
+	return map[string]any{"groups": groups, "orphans": orphans, "mappings": mappings}, nil, nil
+}
+
+// options reads the page's settings object (argument i, JSON).
+func options(args []js.Value, i int) (webapi.OpenOptions, error) {
+	var o webapi.OpenOptions
+	a, err := arg(args, i, js.TypeString)
+	if err != nil {
+		return o, err
+	}
+	if err := json.Unmarshal([]byte(a.String()), &o); err != nil {
+		return o, fmt.Errorf("settings: %w", err)
+	}
+	return o, nil
+}
+
+// openPackage(main string, files {name: Uint8Array}, settings JSON).
+func openPackage(args []js.Value) (any, []byte, error) {
+	m, err := arg(args, 0, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	obj, err := arg(args, 1, js.TypeObject)
+	if err != nil {
+		return nil, nil, err
+	}
+	keys := js.Global().Get("Object").Call("keys", obj)
+	files := make(map[string][]byte, keys.Length())
+	for i := range keys.Length() {
+		k := keys.Index(i).String()
+		v := obj.Get(k)
+		b := make([]byte, v.Get("length").Int())
+		js.CopyBytesToGo(b, v)
+		files[k] = b
+	}
+	oo, err := options(args, 2)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := session.OpenPackage(m.String(), files, oo)
+	return res, nil, err
+}
+
+func openContainer(args []js.Value) (any, []byte, error) {
+	p, err := arg(args, 0, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	oo, err := options(args, 1)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := session.OpenContainer(p.String(), oo)
+	return res, nil, err
+}
+
+func openFromContainer(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := arg(args, 1, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	res, err := session.OpenFromContainer(h.Int(), p.String())
+	return res, nil, err
+}
+
+func containerFile(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := arg(args, 1, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := session.ContainerFile(h.Int(), p.String())
+	return map[string]int{"size": len(data)}, data, err
+}
+
+// hex(handle, {kind, name, index}).
+func hex(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := arg(args, 1, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	var req webapi.HexRequest
+	if err := json.Unmarshal([]byte(r.String()), &req); err != nil {
+		return nil, nil, fmt.Errorf("hex request: %w", err)
+	}
+	res, err := session.Hex(h.Int(), req)
+	if err != nil {
+		return nil, nil, err
+	}
+	return res, res.Data, nil
+}
+
+func thumbnail(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	i, err := arg(args, 1, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, data, err := session.Thumbnail(h.Int(), i.Int())
+	return t, data, err
+}
+
+func props(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	i, err := arg(args, 1, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := session.Props(h.Int(), i.Int())
+	return out, nil, err
+}
+
+func dump(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := session.Dump(h.Int())
+	return out, nil, err
+}
+
+func closeHandle(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	session.Close(h.Int())
+	return map[string]bool{"closed": true}, nil, nil
+}
+
+// Keep the inspect registry linked in even before any format registers.
+var _ = inspect.OpenPackage

@@ -1,0 +1,1075 @@
+// upkg page: the user interface. The reading happens in worker.js (upkg
+// compiled to WebAssembly); this file shows what it returns.
+//
+// Ground rules for this file:
+//   - Text from a file (names, paths, tags) is hostile: it only ever reaches
+//     the page through textContent, never innerHTML.
+//   - Tables render only the rows in view (vtable), so a package with tens
+//     of thousands of names stays fast.
+//   - A failed file shows the error panel; the worker and page keep going.
+'use strict';
+
+// ---------- small helpers ----------
+function h(tag, attrs, ...kids) {
+  const el = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === undefined || v === null || v === false) continue;
+      if (k === 'class') el.className = v;
+      else if (k === 'text') el.textContent = v;
+      else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+      else if (k === 'dataset') Object.assign(el.dataset, v);
+      else el.setAttribute(k, v === true ? '' : v);
+    }
+  }
+  for (const kid of kids.flat()) {
+    if (kid === undefined || kid === null || kid === false) continue;
+    el.append(kid instanceof Node ? kid : String(kid));
+  }
+  return el;
+}
+const $ = (id) => document.getElementById(id);
+const nf = new Intl.NumberFormat('en-US');
+const num = (n) => (typeof n === 'number' ? nf.format(n) : n === undefined || n === null ? '' : String(n));
+const hex = (n, w) => (n < 0 ? '-0x' + (-n).toString(16).toUpperCase() : '0x' + n.toString(16).toUpperCase().padStart(w || 0, '0'));
+function bytes(n) {
+  if (n === undefined || n === null) return '';
+  if (n < 1024) return num(n) + ' B';
+  if (n < 1 << 20) return (n / 1024).toFixed(1) + ' KiB';
+  if (n < 1 << 30) return (n / (1 << 20)).toFixed(1) + ' MiB';
+  return (n / (1 << 30)).toFixed(2) + ' GiB';
+}
+function shortPath(p) {
+  if (!p) return '';
+  const i = Math.max(p.lastIndexOf('.'), p.lastIndexOf(':'), p.lastIndexOf('/'));
+  return i >= 0 && i < p.length - 1 ? p.slice(i + 1) : p;
+}
+function valueText(v) {
+  if (v === null || v === undefined) return '';
+  if (typeof v === 'object') return JSON.stringify(v);
+  return String(v);
+}
+function flagChips(text) {
+  const parts = String(text || '').split(/[|,\s]+/).filter(Boolean);
+  return parts.map((f) => h('span', { class: 'flag', title: flagHelp(f) || f, text: f }));
+}
+
+// ---------- worker ----------
+let worker;
+let seq = 0;
+const pending = new Map();
+let workerStarted;
+function startWorker() {
+  worker = new Worker('worker.js');
+  workerStarted = new Promise((resolve) => {
+    worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === 'hello') { resolve(); return; }
+      if (m.type === 'fatal') {
+        for (const p of pending.values()) p.reject(new Error(m.error));
+        pending.clear();
+        showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
+        worker.terminate();
+        startWorker();
+workerStarted.then(() => call('version', [])).then((v) => {
+  const sel = $('opt-engine');
+  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+}).catch(() => {});
+        return;
+      }
+      const p = pending.get(m.id);
+      if (!p) return;
+      if (m.progress) { p.progress && p.progress(m.progress); return; }
+      pending.delete(m.id);
+      m.ok ? p.resolve(m.result) : p.reject(new Error(m.error));
+    };
+    worker.onerror = (e) => {
+      showError('The reader could not start', e.message || 'worker error', 'Reload the page. If it keeps failing, your browser may block WebAssembly.');
+    };
+  });
+}
+function call(op, args, progress) {
+  const id = ++seq;
+  return new Promise((resolve, reject) => {
+    pending.set(id, { resolve, reject, progress });
+    worker.postMessage({ id, op, args });
+  });
+}
+startWorker();
+workerStarted.then(() => call('version', [])).then((v) => {
+  const sel = $('opt-engine');
+  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+}).catch(() => {});
+
+// ---------- busy overlay ----------
+let busyTimer = null;
+let busyStart = 0;
+function busy(on, text) {
+  clearTimeout(busyTimer);
+  document.body.dataset.state = on ? 'busy' : document.body.dataset.state === 'busy' ? 'idle' : document.body.dataset.state;
+  if (!on) { $('busy').hidden = true; return; }
+  busyStart = performance.now();
+  $('busy-text').textContent = text || 'Working…';
+  $('busy-bar').className = 'indeterminate';
+  $('busy-bar').style.width = '';
+  busyTimer = setTimeout(() => { $('busy').hidden = false; tickBusy(); }, 150);
+}
+function tickBusy() {
+  if ($('busy').hidden) return;
+  $('busy-time').textContent = ((performance.now() - busyStart) / 1000).toFixed(1) + ' s';
+  setTimeout(tickBusy, 200);
+}
+function progress(p) {
+  if (p.phase) $('busy-text').textContent = p.phase + '…';
+  const bar = $('busy-bar');
+  if (p.total) { bar.className = ''; bar.style.width = Math.round((100 * p.loaded) / p.total) + '%'; } else { bar.className = 'indeterminate'; bar.style.width = ''; }
+}
+
+// ---------- state ----------
+const S = {
+  plan: null, // {groups, orphans, sizes}
+  results: new Map(), // group main -> {pkg result | container result | error}
+  active: null, // group main
+  container: null, // container result when the active group is a container
+  pkg: null, // PackageResult being shown
+  tab: 'summary',
+  dump: null,
+  hexReq: null,
+  t0: 0,
+};
+window.upkgState = { renders: 0, errors: 0, timings: [] };
+
+// ---------- reading options ----------
+function settings() {
+  return { engine: $('opt-engine').value, aes_key: $('opt-aes').value.trim(), mappings: $('opt-mappings').value };
+}
+$('settings-btn').addEventListener('click', () => { $('settings').hidden = !$('settings').hidden; });
+$('settings-apply').addEventListener('click', () => {
+  if (!S.plan || !S.active) return;
+  for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
+  S.results.clear();
+  const g = S.plan.groups.find((x) => x.main === S.active);
+  if (g) { S.t0 = performance.now(); openGroup(g); }
+});
+function setMappingsChoices(list) {
+  const sel = $('opt-mappings');
+  sel.replaceChildren(h('option', { value: '', text: list.length ? 'none' : 'none (drop a .usmap with the package)' }), list.map((m) => h('option', { value: m, text: m })));
+  if (list.length) sel.value = list[0];
+}
+setMappingsChoices([]);
+
+// ---------- dropping and picking files ----------
+$('file-input').addEventListener('change', (e) => {
+  const files = [...e.target.files];
+  e.target.value = '';
+  if (files.length) openFiles(files);
+});
+let dragDepth = 0;
+document.addEventListener('dragenter', (e) => { e.preventDefault(); dragDepth++; $('drop-overlay').hidden = false; });
+document.addEventListener('dragleave', () => { if (--dragDepth <= 0) { dragDepth = 0; $('drop-overlay').hidden = true; } });
+document.addEventListener('dragover', (e) => { e.preventDefault(); e.dataTransfer.dropEffect = 'copy'; });
+document.addEventListener('drop', async (e) => {
+  e.preventDefault();
+  dragDepth = 0;
+  $('drop-overlay').hidden = true;
+  const t0 = performance.now();
+  const files = await droppedFiles(e.dataTransfer);
+  if (files.length) openFiles(files, t0);
+});
+$('drop-zone').addEventListener('keydown', (e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); $('file-input').click(); } });
+
+// droppedFiles flattens dropped folders (a Content folder drop gives all its files).
+async function droppedFiles(dt) {
+  const entries = [...(dt.items || [])].map((it) => (it.webkitGetAsEntry ? it.webkitGetAsEntry() : null));
+  if (!entries.length || entries.some((e) => !e)) return [...dt.files];
+  const out = [];
+  async function walk(entry) {
+    if (out.length > 20000) return;
+    if (entry.isFile) {
+      out.push(await new Promise((res, rej) => entry.file(res, rej)));
+    } else if (entry.isDirectory) {
+      const rd = entry.createReader();
+      for (;;) {
+        const batch = await new Promise((res, rej) => rd.readEntries(res, rej));
+        if (!batch.length) break;
+        for (const b of batch) await walk(b);
+      }
+    }
+  }
+  for (const e of entries) await walk(e);
+  return out;
+}
+
+async function openFiles(files, t0) {
+  S.t0 = t0 || performance.now();
+  busy(true, 'Starting the reader');
+  try {
+    await workerStarted;
+    for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
+    S.results.clear();
+    S.plan = await call('drop', [files]);
+    setMappingsChoices(S.plan.mappings || []);
+    renderFilesBar();
+    if (!S.plan.groups.length) {
+      busy(false);
+      showError('Nothing to open', 'You dropped only ' + (S.plan.orphans || []).join(', ') + '.',
+        'A .uexp or .ubulk file is the second half of a cooked package: select it together with the .uasset (or .umap) of the same name. A .ucas needs its .utoc.');
+      return;
+    }
+    await openGroup(S.plan.groups[0]);
+  } catch (err) {
+    busy(false);
+    showError('Could not read the files', err.message);
+  }
+}
+
+function groupLabel(g) {
+  const extra = g.files.slice(1).map((f) => f.slice(f.lastIndexOf('.'))).join(' ');
+  return [g.main, extra];
+}
+
+function renderFilesBar() {
+  const bar = $('files-bar');
+  bar.replaceChildren();
+  if (!S.plan) { bar.hidden = true; return; }
+  bar.hidden = false;
+  bar.append(h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
+  for (const g of S.plan.groups) {
+    const r = S.results.get(g.main);
+    const [name, extra] = groupLabel(g);
+    bar.append(h('button', {
+      class: 'chip' + (S.active === g.main ? ' active' : '') + (r && r.error ? ' failed' : ''),
+      title: g.files.map((f) => f + ' (' + bytes(S.plan.sizes[f]) + ')').join('\n'),
+      onclick: () => openGroup(g),
+      dataset: { main: g.main },
+    }, name, extra ? h('span', { class: 'sub', text: '+ ' + extra }) : null));
+  }
+  if (S.plan.mappings && S.plan.mappings.length) {
+    bar.append(h('span', { class: 'badge gray', title: 'Used to decode unversioned properties; change it under Reading options', text: 'Mappings: ' + ($('opt-mappings').value || 'none') }));
+  }
+  if (S.plan.orphans && S.plan.orphans.length) {
+    bar.append(h('span', { class: 'warn', title: 'A .uexp/.ubulk is the second half of a cooked package: drop it together with the .uasset/.umap of the same name.', text: 'Not opened (main file missing): ' + S.plan.orphans.join(', ') }));
+  }
+}
+
+async function openGroup(g) {
+  S.active = g.main;
+  S.container = null;
+  renderFilesBar();
+  let r = S.results.get(g.main);
+  if (!r) {
+    busy(true, 'Reading ' + g.main);
+    try {
+      const res = await call('openGroup', [g, settings()], progress);
+      r = g.kind === 'container' ? { container: res, handle: res.handle } : { pkg: res, handle: res.handle };
+    } catch (err) {
+      r = { error: err.message };
+    }
+    busy(false);
+    S.results.set(g.main, r);
+    renderFilesBar();
+  }
+  if (r.error) {
+    showError('Could not read ' + g.main, r.error);
+    return;
+  }
+  if (r.container) {
+    S.container = r.container;
+    S.containerGroup = g;
+    showPackage(null, 'container');
+  } else {
+    showPackage(r.pkg, 'summary');
+  }
+}
+
+// ---------- error panel ----------
+function hintFor(msg) {
+  const m = msg.toLowerCase();
+  if (m.includes('not a package upkg recognises')) return 'This file does not start like any Unreal package upkg knows (.uasset, .umap, UE1–UE3 packages, .utoc, .pak). Is it an asset file, or something else with a similar name?';
+  if (m.includes('.uexp') && (m.includes('not exist') || m.includes('missing'))) return 'This is a cooked package whose data lives in a .uexp file: select the .uasset and the .uexp together.';
+  if (m.includes('oodle')) return 'The data is Oodle-compressed; Oodle is proprietary and upkg has no decoder for it.';
+  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: the command line takes the game\'s key with --aes-key.';
+  if (m.includes('unversioned') || m.includes('engine version')) return 'Cooked files often do not record their engine version. The command line accepts --engine to say which one.';
+  if (m.includes('internal error')) return 'This is a bug in upkg: please report it with the file if you can share it.';
+  return 'If this is a valid file, upkg may not support this variant yet.';
+}
+function showError(title, msg, hint) {
+  window.upkgState.errors++;
+  document.body.dataset.state = 'error';
+  $('landing').hidden = true;
+  $('viewer').hidden = true;
+  $('error-panel').hidden = false;
+  $('error-title').textContent = title;
+  $('error-text').textContent = msg;
+  $('error-hint').textContent = (hint || hintFor(msg)) + ' The page is ready for the next file.';
+}
+
+// ---------- viewer ----------
+const TABS = [
+  { id: 'summary', label: 'Summary', count: () => null },
+  { id: 'names', label: 'Names', count: (p) => p.names.length },
+  { id: 'imports', label: 'Imports', count: (p) => p.imports.length },
+  { id: 'exports', label: 'Exports', count: (p) => p.exports.length },
+  { id: 'tree', label: 'Object tree', count: () => null },
+  { id: 'deps', label: 'Dependencies', count: (p) => Object.values(p.dependencies || {}).reduce((a, l) => a + (l ? l.length : 0), 0) + importPackages(p).length },
+  { id: 'thumbs', label: 'Thumbnails', count: (p) => (p.thumbnails || []).length },
+  { id: 'text', label: 'Gatherable text', count: (p) => sectionCount(p, /gatherable/i) },
+  { id: 'registry', label: 'Asset registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
+  { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|dataresource/i) },
+  { id: 'props', label: 'Properties', count: () => null },
+  { id: 'container', label: 'Container', count: () => (S.container ? S.container.entries.length : null) },
+  { id: 'hex', label: 'Hex', count: () => null },
+  { id: 'model', label: 'Full model (JSON)', count: () => null },
+];
+function sectionCount(p, re) {
+  let n = 0;
+  let any = false;
+  for (const s of p.sections || []) if (re.test(s.name)) { any = true; n += s.count || 0; }
+  return any ? n : 0;
+}
+function importPackages(p) {
+  return (p.imports || []).filter((o) => !o.outer_index);
+}
+const EMPTY_PKG = { names: [], imports: [], exports: [], sections: [], summary: [] };
+
+function showPackage(res, tab) {
+  S.pkg = res;
+  S.dump = null;
+  S.hexReq = null;
+  $('landing').hidden = true;
+  $('error-panel').hidden = true;
+  $('viewer').hidden = false;
+  document.body.dataset.state = 'ready';
+  renderTitle();
+  selectTab(tab || 'summary');
+  window.upkgState.renders++;
+  const t0 = S.t0;
+  if (t0) {
+    S.t0 = 0;
+    requestAnimationFrame(() => setTimeout(() => {
+      const ms = performance.now() - t0;
+      window.upkgState.timings.push({ file: res ? res.package.path : S.container.path, drop_to_render_ms: ms, parse_ms: res ? res.parse_ms : S.container.parse_ms, total_ms: res ? res.total_ms : S.container.total_ms });
+      const el = $('render-time');
+      if (el) el.textContent = 'shown in ' + Math.round(ms) + ' ms';
+    }, 0));
+  }
+}
+
+function renderTitle() {
+  const bar = $('title-bar');
+  bar.replaceChildren();
+  if (!S.pkg) {
+    const c = S.container;
+    bar.append(h('h1', { text: c.path.replace(/^\/in\/\d+\//, '') }),
+      h('span', { class: 'badge', title: 'Container format', text: c.format === 'utoc' ? 'IoStore container (.utoc/.ucas)' : c.format === 'pak' ? '.pak archive' : c.format }),
+      h('span', { class: 'badge gray', text: num(c.entries.length) + ' entries, ' + num(c.packages) + ' packages' }),
+      h('span', { class: 'muted', id: 'render-time' }));
+    return;
+  }
+  const p = S.pkg.package;
+  const asset = p.exports.find((e) => e.is_asset);
+  const title = asset ? asset.name : p.path.split('/').pop();
+  const kind = formatLabel(p);
+  bar.append(
+    S.container ? h('button', { class: 'btn small', text: '← Back to the container', onclick: () => { S.pkg = null; showPackage(null, 'container'); } }) : null,
+    h('h1', { text: title, title: p.path }),
+    asset ? h('span', { class: 'badge', title: 'Class of the asset: ' + asset.class, text: shortPath(asset.class) }) : null,
+    h('span', { class: 'badge gray', title: kind[1], text: kind[0] }),
+    p.engine ? h('span', { class: 'badge', title: 'Engine version used to read the file. ' + (HELP.engineSource[p.engine_source] || '') + (p.engine_note ? '\n' + p.engine_note : ''), text: 'Engine ' + p.engine + (p.engine_source ? ' · ' + ({ header: 'from the file', flag: 'given', detected: 'detected' }[p.engine_source] || p.engine_source) : '') }) : null,
+    (p.warnings || []).length ? h('span', { class: 'badge warn', title: p.warnings.join('\n'), text: p.warnings.length + ' warning' + (p.warnings.length > 1 ? 's' : '') }) : null,
+    h('span', { class: 'muted', title: 'Time from dropping the file to this view (reading + parsing + drawing); parsing alone took ' + S.pkg.parse_ms.toFixed(1) + ' ms', id: 'render-time' }),
+  );
+}
+
+function isCooked(p) {
+  const flags = (p.summary || []).find((f) => f.key === 'PackageFlags');
+  return (flags && /FilterEditorOnly|Cooked/.test(valueText(flags.value))) || (p.companions || []).some((c) => /uexp$/i.test(c));
+}
+function formatLabel(p) {
+  switch (p.format) {
+    case 'uasset': return isCooked(p) ? ['Cooked UE4/UE5 package', 'Cooked for a game: editor-only data removed, export data in the .uexp file.'] : ['Editor UE4/UE5 package', 'Saved by the editor (uncooked): the form found in a project\'s Content folder.'];
+    case 'legacy': return ['UE1–UE3 package' + (p.package_version ? ' v' + p.package_version : '') + (p.licensee_version ? '/' + p.licensee_version : ''), 'An Unreal Engine 1, 2 or 3 package.'];
+    case 'zen': return ['Zen package (IoStore)', 'The cooked package form stored in .utoc/.ucas containers (UE5).'];
+  }
+  return [p.format, ''];
+}
+
+function renderTabs() {
+  const nav = $('tabs');
+  nav.replaceChildren();
+  const p = S.pkg ? S.pkg.package : EMPTY_PKG;
+  for (const t of TABS) {
+    if (t.id === 'container' && !S.container) continue;
+    if (!S.pkg && t.id !== 'container') continue;
+    const n = t.count(p);
+    nav.append(h('button', {
+      role: 'tab', class: (S.tab === t.id ? 'active' : '') + (n === 0 ? ' empty' : ''), title: HELP.tabs[t.id] + (n === 0 ? ' (none in this file)' : ''),
+      onclick: () => selectTab(t.id), dataset: { tab: t.id, count: n === null ? '' : String(n) },
+    }, t.label, n !== null ? h('span', { class: 'n', text: '(' + num(n) + ')' }) : null));
+  }
+}
+
+function selectTab(id) {
+  S.tab = id;
+  renderTabs();
+  const view = $('view');
+  view.replaceChildren();
+  const fn = VIEWS[id];
+  try {
+    view.append(fn());
+  } catch (err) {
+    view.append(h('div', { class: 'pane' }, h('div', { class: 'errbox', text: 'This view failed: ' + err.message })));
+    console.error(err);
+  }
+}
+
+function pane(fill, ...kids) { return h('div', { class: 'pane' + (fill ? ' fill' : '') }, ...kids); }
+function intro(text) { return h('p', { class: 'intro', text }); }
+function hexButton(req, label) {
+  return h('button', { class: 'btn small', text: label || 'Show bytes', title: 'Open the hex view with this range highlighted', onclick: (e) => { e.stopPropagation(); openHex(req); } });
+}
+
+// ---------- virtual table ----------
+// vtable shows rows (objects) in columns, rendering only what is in view.
+function vtable(opts) {
+  const RH = 24;
+  const cols = opts.columns;
+  let all = opts.rows;
+  let shown = all;
+  let sortCol = -1;
+  let sortDir = 1;
+  let selected = null;
+  const hay = new Map();
+  const input = h('input', { type: 'search', placeholder: opts.placeholder || 'Filter…', title: 'Show only rows containing all the words typed (any column)', 'aria-label': 'Filter' });
+  const count = h('span', { class: 'vt-count' });
+  const tools = h('div', { class: 'vt-tools' }, input, count, opts.tools || null);
+  const tmpl = cols.map((c) => c.w || '1fr').join(' ');
+  const head = h('div', { class: 'vt-head' });
+  head.style.gridTemplateColumns = tmpl;
+  cols.forEach((c, i) => head.append(h('div', { class: c.num ? 'num' : '', title: c.title || c.label, text: c.label, onclick: () => sortBy(i) })));
+  const spacer = h('div', { class: 'vt-spacer' });
+  const body = h('div', { class: 'vt-body', tabindex: '0' }, spacer);
+  const empty = h('div', { class: 'vt-empty', hidden: true, text: opts.empty || 'Nothing here.' });
+  const el = h('div', { class: 'vt' + (opts.cls ? ' ' + opts.cls : '') }, tools, head, empty, body);
+  if (opts.height) el.style.flex = '0 0 ' + opts.height;
+  function text(row, c) {
+    const v = c.get(row);
+    return c.fmt ? c.fmt(v, row) : v === undefined || v === null ? '' : String(v);
+  }
+  function haystack(row) {
+    let s = hay.get(row);
+    if (s === undefined) { s = cols.map((c) => text(row, c) + ' ' + (c.full ? c.full(row) || '' : '')).join('\u0001').toLowerCase(); hay.set(row, s); }
+    return s;
+  }
+  function apply() {
+    const words = input.value.toLowerCase().split(/\s+/).filter(Boolean);
+    shown = words.length ? all.filter((r) => { const s = haystack(r); return words.every((w) => s.includes(w)); }) : all.slice();
+    if (sortCol >= 0) {
+      const c = cols[sortCol];
+      shown.sort((a, b) => {
+        const x = c.get(a); const y = c.get(b);
+        if (typeof x === 'number' && typeof y === 'number') return (x - y) * sortDir;
+        return String(x ?? '').localeCompare(String(y ?? '')) * sortDir;
+      });
+    }
+    count.textContent = shown.length === all.length ? num(all.length) + ' rows' : num(shown.length) + ' of ' + num(all.length) + ' rows';
+    empty.hidden = shown.length > 0;
+    if (!shown.length) empty.textContent = all.length ? 'No row matches the filter.' : opts.empty || 'Nothing here.';
+    spacer.style.height = shown.length * RH + 'px';
+    draw();
+  }
+  function sortBy(i) {
+    if (sortCol === i) { if (sortDir === 1) sortDir = -1; else { sortCol = -1; sortDir = 1; } } else { sortCol = i; sortDir = 1; }
+    apply();
+  }
+  let raf = 0;
+  function draw() {
+    raf = 0;
+    const top = body.scrollTop;
+    const hgt = body.clientHeight || 600;
+    const first = Math.max(0, Math.floor(top / RH) - 5);
+    const last = Math.min(shown.length, Math.ceil((top + hgt) / RH) + 5);
+    const frag = document.createDocumentFragment();
+    for (let i = first; i < last; i++) {
+      const row = shown[i];
+      const cls = 'vt-row' + (row === selected ? ' sel' : '') + (opts.rowClass ? ' ' + (opts.rowClass(row) || '') : '');
+      const r = h('div', { class: cls, dataset: { i: String(i) } });
+      r.style.top = i * RH + 'px';
+      r.style.gridTemplateColumns = tmpl;
+      for (const c of cols) {
+        const t = text(row, c);
+        const cell = c.render ? c.render(row) : h('div', { class: (c.num ? 'num ' : '') + (c.mono ? 'mono' : ''), text: t });
+        if (!c.render) cell.title = c.full ? c.full(row) || t : t;
+        r.append(cell);
+      }
+      frag.append(r);
+    }
+    spacer.replaceChildren(frag);
+  }
+  body.addEventListener('scroll', () => { if (!raf) raf = requestAnimationFrame(draw); });
+  body.addEventListener('click', (e) => {
+    const r = e.target.closest('.vt-row');
+    if (!r) return;
+    select(shown[+r.dataset.i]);
+  });
+  body.addEventListener('keydown', (e) => {
+    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp') return;
+    e.preventDefault();
+    let i = shown.indexOf(selected);
+    i = Math.max(0, Math.min(shown.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)));
+    select(shown[i], true);
+  });
+  function select(row, scroll) {
+    selected = row;
+    if (scroll) {
+      const i = shown.indexOf(row);
+      if (i >= 0 && (i * RH < body.scrollTop || (i + 1) * RH > body.scrollTop + body.clientHeight)) body.scrollTop = i * RH - body.clientHeight / 2;
+    }
+    draw();
+    if (opts.onSelect && row) opts.onSelect(row);
+  }
+  let t = 0;
+  input.addEventListener('input', () => { clearTimeout(t); t = setTimeout(apply, all.length > 20000 ? 120 : 30); });
+  new ResizeObserver(() => draw()).observe(body);
+  apply();
+  return { el, select, input, setRows(rows) { all = rows; hay.clear(); apply(); } };
+}
+
+// ---------- tree ----------
+// tree shows nodes with lazily rendered children and a filter box.
+function tree(opts) {
+  const input = h('input', { type: 'search', placeholder: 'Filter…', title: 'Show only objects whose name or class contains the text, with the objects that contain them' });
+  const box = h('div', { class: 'tree' });
+  const tools = h('div', { class: 'vt-tools' }, input,
+    h('button', { class: 'btn small', text: 'Expand all', onclick: () => render(null, true) }),
+    h('button', { class: 'btn small', text: 'Collapse all', onclick: () => render(null, false) }), opts.tools || null);
+  function node(n, keep, openAll, depth) {
+    const kids = opts.children(n).filter((k) => !keep || keep.has(k));
+    const [name, cls, val] = opts.label(n);
+    const li = h('li', { class: (opts.isAsset && opts.isAsset(n) ? 'asset' : '') + (keep && opts.match && opts.match(n) ? ' match' : '') });
+    const tw = h('span', { class: 'tw', text: kids.length ? '▸' : '' });
+    li.append(tw, h('span', { class: 'nm', text: name, title: opts.title ? opts.title(n) : name }), cls ? h('span', { class: 'cls', text: cls }) : null, val !== undefined ? h('span', { class: 'val', text: val }) : null);
+    let ul = null;
+    const open = () => { ul = h('ul'); for (const k of kids) ul.append(node(k, keep, openAll, depth + 1)); li.append(ul); tw.textContent = '▾'; };
+    if (kids.length) {
+      tw.addEventListener('click', () => { if (ul) { ul.remove(); ul = null; tw.textContent = '▸'; } else open(); });
+      if (openAll || keep || depth < (opts.openDepth ?? 1)) open();
+    }
+    return li;
+  }
+  function render(keep, openAll) {
+    const ul = h('ul');
+    const roots = opts.roots().filter((r) => !keep || keep.has(r));
+    for (const r of roots) ul.append(node(r, keep, openAll, 0));
+    box.replaceChildren(ul);
+    if (!roots.length) box.append(h('div', { class: 'muted', text: keep ? 'Nothing matches the filter.' : 'Empty.' }));
+  }
+  let t = 0;
+  input.addEventListener('input', () => {
+    clearTimeout(t);
+    t = setTimeout(() => {
+      const q = input.value.toLowerCase().trim();
+      if (!q) { render(null, false); return; }
+      const keep = new Set();
+      for (const n of opts.all()) {
+        if (opts.search(n).toLowerCase().includes(q)) for (let x = n; x && !keep.has(x); x = opts.parent(x)) keep.add(x);
+      }
+      render(keep, true);
+    }, 80);
+  });
+  render(null, false);
+  return h('div', {}, tools, box);
+}
+
+// jsonTree shows any JSON value as a collapsible tree.
+function jsonTree(value, rootLabel) {
+  const root = { k: rootLabel, v: value, p: null };
+  const kidsOf = new Map();
+  function children(n) {
+    if (kidsOf.has(n)) return kidsOf.get(n);
+    let out = [];
+    if (n.v && typeof n.v === 'object') {
+      out = Array.isArray(n.v) ? n.v.map((v, i) => ({ k: '[' + i + ']', v, p: n })) : Object.entries(n.v).map(([k, v]) => ({ k, v, p: n }));
+    }
+    kidsOf.set(n, out);
+    return out;
+  }
+  function label(n) {
+    const v = n.v;
+    if (v && typeof v === 'object') {
+      const named = !Array.isArray(v) && (v.name || v.Name);
+      const type = !Array.isArray(v) && (v.type || v.Type);
+      const simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      const size = Array.isArray(v) ? v.length + ' items' : Object.keys(v).length + ' fields';
+      return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : size, simple ? valueText(v.value) : undefined];
+    }
+    return [n.k, undefined, v === null ? 'null' : typeof v === 'string' ? JSON.stringify(v) : String(v)];
+  }
+  function all() { const out = []; const walk = (n) => { out.push(n); if (out.length < 200000) children(n).forEach(walk); }; walk(root); return out; }
+  return tree({ roots: () => [root], children, label, all, parent: (n) => n.p, search: (n) => n.k + ' ' + (n.v !== null && typeof n.v !== 'object' ? String(n.v) : ''), match: () => true, openDepth: 2 });
+}
+
+// ---------- views ----------
+const VIEWS = {
+  summary() {
+    const res = S.pkg;
+    const p = res.package;
+    const out = pane(false);
+    const cards = h('div', { class: 'cards' });
+    const card = (k, v, s, tip) => cards.append(h('div', { class: 'card', title: tip || '' }, h('div', { class: 'k', text: k }), h('div', { class: 'v', text: v }), s ? h('div', { class: 's', text: s }) : null));
+    const kind = formatLabel(p);
+    card('Format', kind[0], p.big_endian ? 'big-endian' : '', kind[1]);
+    card('Engine version', p.engine || 'unknown', { header: 'read from the file', flag: 'given with --engine', detected: 'detected by upkg' }[p.engine_source] || p.engine_source || '',
+      (HELP.engineSource[p.engine_source] || '') + (p.engine_candidates ? '\nCandidates: ' + p.engine_candidates.join(', ') : '') + (p.engine_note ? '\n' + p.engine_note : ''));
+    card('Names', num(p.names.length), '', HELP.tabs.names);
+    card('Imports', num(p.imports.length), '', HELP.tabs.imports);
+    card('Exports', num(p.exports.length), '', HELP.tabs.exports);
+    card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
+    out.append(cards);
+    if (p.engine_note || p.engine_candidates) out.append(h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || '', p.engine_candidates ? ' Could also be: ' + p.engine_candidates.join(', ') + '.' : ''));
+    if ((p.warnings || []).length) {
+      out.append(h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
+    }
+    const files = res.files;
+    if (files.length > 1) {
+      out.append(h('h3', { text: 'Files' }), h('table', { class: 'kv' }, files.map((f) => h('tr', {},
+        h('th', { text: f.name }), h('td', { class: 'v', text: bytes(f.size) }),
+        h('td', { class: 'help', text: { main: 'the package', companion: 'read with the package', unused: 'dropped but not part of this package' }[f.role] })))));
+    }
+    out.append(h('h3', { text: 'Header fields' }), intro('The package file summary, in file order. Hover a field (or read the grey text) for what it means.'));
+    const kv = h('table', { class: 'kv' });
+    for (const f of p.summary || []) {
+      const help = fieldHelp(f.key);
+      const v = valueText(f.value);
+      const isFlags = /flags$/i.test(f.key) && /[A-Za-z_]{4,}/.test(v);
+      kv.append(h('tr', {}, h('th', { title: help || f.key, text: f.key }),
+        h('td', { class: 'v' }, isFlags ? flagChips(v.replace(/^0x[0-9a-f]+\s*/i, '').replace(/[()]/g, '')) : v, isFlags ? h('span', { class: 'muted', text: ' ' + (v.match(/^0x[0-9a-f]+/i) || [''])[0] }) : null),
+        h('td', { class: 'help', text: help })));
+    }
+    out.append(kv);
+    if ((p.custom_versions || []).length) {
+      out.append(h('h3', { text: 'Custom versions (' + p.custom_versions.length + ')' }), intro(HELP.fields.CustomVersions));
+      out.append(h('table', { class: 'kv' }, h('tr', {}, h('th', { text: 'Name' }), h('th', { text: 'Version' }), h('th', { text: 'GUID' })),
+        p.custom_versions.map((c) => h('tr', {}, h('th', { text: c.name || '(unknown to upkg)' }), h('td', { class: 'v', text: String(c.version) }), h('td', { class: 'v', text: c.guid })))));
+    }
+    out.append(h('h3', { text: 'Sections' }), intro('Where each table sits in the file. Click "Show bytes" for its raw bytes.'));
+    out.append(h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
+      (p.sections || []).map((s) => h('tr', {},
+        h('th', { title: fieldHelp(s.name) || s.name, text: s.name }),
+        h('td', { class: 'v', text: s.file || mainExt(res) }),
+        h('td', { class: 'v', title: num(s.offset), text: hex(s.offset) }),
+        h('td', { class: 'v', text: bytes(s.size) }),
+        h('td', { class: 'v', text: s.count ? num(s.count) : '' }),
+        h('td', {}, s.error ? h('span', { class: 'errbox', text: s.error }) : s.size > 0 ? hexButton({ kind: 'section', name: s.name }) : null)))));
+    return out;
+  },
+
+  names() {
+    const p = S.pkg.package;
+    const hasHash = p.names.some((n) => n.hash);
+    const hasFlags = p.names.some((n) => n.flags);
+    const rows = p.names.map((n, i) => Object.assign({ i }, n));
+    const cols = [
+      { label: '#', w: '70px', num: true, get: (r) => r.i, title: 'Index in the name map (what the rest of the file uses to refer to the name)' },
+      { label: 'Name', get: (r) => r.name },
+    ];
+    if (hasHash) cols.push({ label: 'Hash', w: '170px', mono: true, get: (r) => r.hash || '', title: 'Hash stored with the name (used to look names up quickly)' });
+    if (hasFlags) cols.push({ label: 'Flags', w: '160px', mono: true, get: (r) => r.flags, fmt: (v) => (v ? hex(v) : ''), title: 'UE1–UE3 object flags stored with the name' });
+    return pane(true, intro(HELP.tabs.names), vtable({ columns: cols, rows, placeholder: 'Filter names…' }).el);
+  },
+
+  imports() {
+    const p = S.pkg.package;
+    const cols = [
+      { label: 'Index', w: '70px', num: true, get: (r) => r.index, title: 'How the file refers to the import (negative numbers are imports)' },
+      { label: 'Name', w: 'minmax(140px, 1.2fr)', get: (r) => r.name },
+      { label: 'Class', w: 'minmax(100px, .8fr)', get: (r) => r.class, fmt: shortPath, full: (r) => r.class },
+      { label: 'Full path', w: 'minmax(200px, 2fr)', get: (r) => r.path, title: 'The imported object\'s full path, resolved through its outers' },
+      { label: 'Package', w: 'minmax(120px, 1fr)', get: (r) => r.package_name || (r.outer ? '' : r.path), title: 'The package the object comes from' },
+    ];
+    if (p.imports.some((o) => o.optional)) cols.push({ label: 'Optional', w: '70px', get: (r) => (r.optional ? 'yes' : ''), title: 'Optional import: loading continues if it is missing' });
+    return pane(true, intro(HELP.tabs.imports + ' Top-level entries (with class Package) are the packages this one depends on.'), vtable({ columns: cols, rows: p.imports, placeholder: 'Filter imports…' }).el);
+  },
+
+  exports() {
+    const res = S.pkg;
+    const p = res.package;
+    const detail = h('div', { class: 'detail' }, h('div', { class: 'muted', text: 'Click an export to see its details, bytes and properties.' }));
+    const cols = [
+      { label: 'Index', w: '60px', num: true, get: (r) => r.index, title: 'How the file refers to the export (1 = first export)' },
+      { label: 'Name', w: 'minmax(140px, 1.3fr)', get: (r) => r.name, full: (r) => r.path },
+      { label: 'Class', w: 'minmax(110px, 1fr)', get: (r) => r.class, fmt: shortPath, full: (r) => r.class },
+      { label: 'Outer', w: 'minmax(100px, 1fr)', get: (r) => r.outer || '', fmt: (v) => shortPath(v) || '(package)', full: (r) => r.outer || 'the package itself' },
+      { label: 'Size', w: '90px', num: true, get: (r) => r.serial_size, fmt: (v) => bytes(v), title: 'Size of the serialized object data' },
+      { label: 'Offset', w: '100px', num: true, mono: true, get: (r) => r.serial_offset, fmt: (v, r) => (v || r.serial_size ? hex(v || 0) : ''), title: 'Where its data starts' + (res.files.some((f) => /uexp$/i.test(f.name)) ? ' (cooked packages count .uexp offsets from the start of the .uasset)' : '') },
+      { label: 'Flags', w: 'minmax(120px, 1fr)', get: (r) => r.flags || '', title: 'Object and export flags; see the details below for what they mean' },
+    ];
+    const vt = vtable({
+      columns: cols, rows: p.exports, placeholder: 'Filter exports…',
+      rowClass: (r) => (r.is_asset ? 'asset' : ''),
+      onSelect: (r) => showExportDetail(detail, r),
+    });
+    const asset = p.exports.find((e) => e.is_asset);
+    const out = pane(true, intro(HELP.tabs.exports + ' Highlighted in yellow: the asset itself.'), h('div', { class: 'split' }, vt.el, detail));
+    if (asset) setTimeout(() => vt.select(asset, true), 0);
+    return out;
+  },
+
+  tree() {
+    const p = S.pkg.package;
+    const out = pane(false, intro('Objects are nested by their Outer (the object that contains them): the package holds the asset, the asset holds its sub-objects. Imports are grouped under the package they come from.'));
+    const mk = (list, kind) => {
+      const nodes = list.map((o, i) => ({ o, i, kind, kids: [], parent: null }));
+      const byIndex = new Map(nodes.map((n) => [n.o.index, n]));
+      const roots = [];
+      for (const n of nodes) {
+        const par = n.o.outer_index ? byIndex.get(n.o.outer_index) : null;
+        if (par && par !== n) { n.parent = par; par.kids.push(n); } else roots.push(n);
+      }
+      return { nodes, roots };
+    };
+    const ex = mk(p.exports, 'export');
+    const im = mk(p.imports, 'import');
+    const common = {
+      children: (n) => n.kids,
+      label: (n) => [n.o.name, shortPath(n.o.class)],
+      title: (n) => n.o.path + '\nClass: ' + n.o.class,
+      parent: (n) => n.parent,
+      search: (n) => n.o.name + ' ' + n.o.class,
+      match: () => true,
+    };
+    out.append(h('h3', { text: 'Exports (' + num(p.exports.length) + ')' }),
+      tree(Object.assign({ roots: () => ex.roots, all: () => ex.nodes, isAsset: (n) => n.o.is_asset, openDepth: 2 }, common)));
+    out.append(h('h3', { text: 'Imports (' + num(p.imports.length) + ')' }),
+      tree(Object.assign({ roots: () => im.roots, all: () => im.nodes, openDepth: 1 }, common)));
+    return out;
+  },
+
+  deps() {
+    const p = S.pkg.package;
+    const out = pane(false, intro(HELP.tabs.deps));
+    const pk = importPackages(p).map((o) => ({ v: o.name, c: o.class }));
+    out.append(h('h3', { text: 'Hard references: packages imported (' + pk.length + ')' }),
+      intro('Loaded together with this package.'),
+      vtable({ columns: [{ label: 'Package', get: (r) => r.v }], rows: pk, height: '220px', empty: 'No imported packages.' }).el);
+    for (const [k, list] of Object.entries(p.dependencies || {})) {
+      const rows = (list || []).map((v) => ({ v }));
+      out.append(h('h3', { text: k + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
+        vtable({ columns: [{ label: 'Entry', get: (r) => r.v }], rows, height: '220px' }).el);
+    }
+    if (!Object.keys(p.dependencies || {}).length) out.append(h('p', { class: 'muted', text: 'The file records no soft references or searchable names.' }));
+    return out;
+  },
+
+  thumbs() {
+    const p = S.pkg.package;
+    const list = p.thumbnails || [];
+    const out = pane(false, intro(HELP.tabs.thumbs));
+    if (!list.length) { out.append(h('p', { class: 'muted', text: 'This file has no thumbnails (cooked files never do; the editor saves them with most assets).' })); return out; }
+    const grid = h('div', { class: 'thumbs' });
+    list.forEach((t, i) => {
+      const imgBox = h('div', { class: 'img' }, h('span', { class: 'muted', text: t.format === 'empty' ? 'empty thumbnail' : 'loading…' }));
+      grid.append(h('div', { class: 'thumb' }, imgBox,
+        h('div', { class: 'cap' }, h('b', { text: t.object }), h('br'), t.format + ' · ' + t.width + '×' + t.height + ' · ' + bytes(t.size) + ' ', t.size ? hexButton({ kind: 'thumbnail', index: i }) : null)));
+      if (t.format !== 'empty' && t.size) loadThumb(S.pkg.handle, i, t, imgBox);
+    });
+    out.append(grid);
+    return out;
+  },
+
+  text() { return dumpSectionView(/gatherable|localiz/i, 'Gatherable text', 'Localisable text (FText) the localisation gatherer collects from this package: namespace, key and source string.'); },
+  bulk() { return dumpSectionView(/bulk|trailer|payload|dataresource/i, 'Bulk data', 'Large binary data (texture mips, audio, mesh data) stored apart from the object data: at the end of the file, in the .ubulk file, or (UE5 editor files) in the package trailer.'); },
+
+  registry() {
+    const p = S.pkg.package;
+    const rows = [];
+    for (const o of p.asset_registry || []) for (const [k, v] of Object.entries(o.tags || {})) rows.push({ o: o.object_path, c: o.class, k, v });
+    const out = pane(true, intro(HELP.tabs.registry));
+    if (!(p.asset_registry || []).length) { out.append(h('p', { class: 'muted', text: 'No asset registry data in this file.' })); return out; }
+    out.append(vtable({
+      columns: [
+        { label: 'Object', w: 'minmax(120px, 1fr)', get: (r) => r.o, fmt: shortPath, full: (r) => r.o + ' (' + r.c + ')' },
+        { label: 'Tag', w: 'minmax(120px, 1fr)', get: (r) => r.k },
+        { label: 'Value', w: 'minmax(200px, 3fr)', get: (r) => r.v },
+      ], rows, placeholder: 'Filter tags…', empty: 'The asset registry objects carry no tags.',
+    }).el);
+    return out;
+  },
+
+  props() {
+    const res = S.pkg;
+    const p = res.package;
+    const out = pane(false, intro(HELP.tabs.props));
+    if (!res.capabilities.props) {
+      out.append(h('p', { class: 'notice', text: 'Property decoding is not available for this kind of package in this build of upkg yet. The exports, their sizes and their raw bytes (Hex tab) are.' }));
+      return out;
+    }
+    const sel = h('select', { 'aria-label': 'Export' }, p.exports.map((e, i) => h('option', { value: String(i), selected: e.is_asset ? true : null, text: (i + 1) + ': ' + e.name + ' (' + shortPath(e.class) + ')' + (e.is_asset ? ' — the asset' : '') })));
+    const box = h('div');
+    const load = async () => {
+      const i = +sel.value;
+      box.replaceChildren(h('p', { class: 'muted', text: 'Decoding…' }));
+      try {
+        const v = await call('props', [res.handle, i]);
+        box.replaceChildren(jsonTree(v, p.exports[i].name));
+      } catch (err) {
+        box.replaceChildren(h('div', { class: 'errbox', text: err.message }));
+      }
+    };
+    sel.addEventListener('change', load);
+    out.append(h('div', { class: 'hex-tools' }, 'Export: ', sel), box);
+    if (p.exports.length) load();
+    return out;
+  },
+
+  container() {
+    const c = S.container;
+    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it; sizes are uncompressed, "Stored" is the size in the container.'));
+    if ((c.summary || []).length) {
+      out.append(h('details', {}, h('summary', { text: 'Container header' }), h('table', { class: 'kv' }, c.summary.map((f) => h('tr', {}, h('th', { text: f.key }), h('td', { class: 'v', text: valueText(f.value) }))))));
+    }
+    const cols = [
+      { label: 'Path', w: 'minmax(240px, 3fr)', get: (r) => r.path || '(chunk ' + (r.chunk_id || '') + ')' },
+      { label: 'Size', w: '100px', num: true, get: (r) => r.size, fmt: bytes },
+      { label: 'Stored', w: '100px', num: true, get: (r) => r.compressed_size, fmt: bytes },
+      { label: 'Compression', w: '100px', get: (r) => r.compression || '' },
+      { label: 'Encrypted', w: '80px', get: (r) => (r.encrypted ? 'yes' : '') },
+      { label: 'Type', w: '140px', get: (r) => r.chunk_type || '' },
+      { label: 'Offset', w: '110px', num: true, mono: true, get: (r) => r.offset, fmt: (v) => hex(v) },
+    ];
+    out.append(vtable({
+      columns: cols, rows: c.entries, placeholder: 'Filter paths…',
+      onSelect: async (r) => {
+        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path || '')) return;
+        busy(true, 'Opening ' + r.path);
+        try {
+          const res = await call('openFromContainer', [c.handle, r.path], progress);
+          busy(false);
+          showPackage(res, 'summary');
+        } catch (err) {
+          busy(false);
+          showError('Could not read ' + r.path, err.message);
+          $('error-hint').append(' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
+        }
+      },
+    }).el);
+    return out;
+  },
+
+  hex() { return hexPane(); },
+
+  model() {
+    const res = S.pkg;
+    const out = pane(false, intro(HELP.tabs.model));
+    if (!res.capabilities.dump) { out.append(h('p', { class: 'muted', text: 'No detailed model for this file.' })); return out; }
+    const box = h('div', {}, h('p', { class: 'muted', text: 'Loading…' }));
+    out.append(box);
+    getDump().then((d) => {
+      const blob = new Blob([JSON.stringify(d, null, 1)], { type: 'application/json' });
+      const a = h('a', { class: 'btn small', href: URL.createObjectURL(blob), download: res.package.path.split('/').pop() + '.json', text: 'Download as JSON' });
+      box.replaceChildren(h('div', { class: 'row-actions' }, a), jsonTree(d, res.package.path.split('/').pop()));
+    }).catch((err) => box.replaceChildren(h('div', { class: 'errbox', text: err.message })));
+    return out;
+  },
+};
+
+function mainExt(res) {
+  const n = res.files[0].name;
+  return n.slice(n.lastIndexOf('.'));
+}
+
+async function getDump() {
+  if (!S.dump) S.dump = call('dump', [S.pkg.handle]);
+  return S.dump;
+}
+
+// dumpSectionView shows the sections and the parts of the full model whose
+// names match re (the model's tables of gatherable text, bulk data…).
+function dumpSectionView(re, title, help) {
+  const res = S.pkg;
+  const p = res.package;
+  const out = pane(false, intro(help));
+  const secs = (p.sections || []).filter((s) => re.test(s.name));
+  if (secs.length) {
+    out.append(h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
+      secs.map((s) => h('tr', {}, h('th', { text: s.name, title: fieldHelp(s.name) }), h('td', { class: 'v', text: s.file || mainExt(res) }), h('td', { class: 'v', text: hex(s.offset) }), h('td', { class: 'v', text: bytes(s.size) }), h('td', { class: 'v', text: s.count ? num(s.count) : '' }), h('td', {}, s.size > 0 ? hexButton({ kind: 'section', name: s.name }) : null)))));
+  }
+  const box = h('div');
+  out.append(box);
+  if (!res.capabilities.dump) {
+    if (!secs.length) box.append(h('p', { class: 'muted', text: 'None in this file.' }));
+    return out;
+  }
+  box.append(h('p', { class: 'muted', text: 'Loading…' }));
+  getDump().then((d) => {
+    const found = [];
+    const walk = (v, path, depth) => {
+      if (!v || typeof v !== 'object' || depth > 4) return;
+      for (const [k, x] of Object.entries(v)) {
+        if (re.test(k) && x !== null && (typeof x === 'object')) found.push([path ? path + '.' + k : k, x]);
+        else walk(x, path ? path + '.' + k : k, depth + 1);
+      }
+    };
+    walk(d, '', 0);
+    box.replaceChildren();
+    for (const [k, x] of found) {
+      const arr = Array.isArray(x) ? x : null;
+      box.append(h('h3', { text: k + (arr ? ' (' + arr.length + ')' : '') }));
+      if (arr && arr.length && arr.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+        const keys = [...new Set(arr.flatMap((r) => Object.keys(r)))].slice(0, 8);
+        box.append(vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
+      } else {
+        box.append(jsonTree(x, k));
+      }
+    }
+    if (!found.length && !secs.length) box.append(h('p', { class: 'muted', text: 'None in this file.' }));
+  }).catch((err) => box.replaceChildren(h('div', { class: 'errbox', text: err.message })));
+  return out;
+}
+
+function showExportDetail(box, e) {
+  const res = S.pkg;
+  const i = e.index - 1;
+  const flags = String(e.flags || '');
+  box.replaceChildren(
+    h('h4', {}, 'Export ' + e.index + ': ' + e.name, e.is_asset ? h('span', { class: 'badge', title: HELP.exportFlags.bIsAsset, text: 'the asset' }) : null),
+    h('table', { class: 'kv' },
+      [['Full path', e.path], ['Class', e.class], ['Outer', e.outer || '(the package)'], ['Super (parent class)', e.super], ['Template (archetype)', e.template],
+        ['Data', bytes(e.serial_size) + ' at ' + hex(e.serial_offset || 0) + (e.file ? ' in the ' + e.file + ' file' : '')]]
+        .filter(([, v]) => v).map(([k, v]) => h('tr', {}, h('th', { text: k }), h('td', { class: 'v', text: v })))),
+    flags ? h('div', { class: 'row-actions' }, 'Flags: ', flagChips(flags)) : null,
+    flags ? h('div', { class: 'help' }, flags.split(/[|,\s]+/).filter((f) => flagHelp(f)).map((f) => h('div', { text: f + ': ' + flagHelp(f) }))) : null,
+    h('div', { class: 'row-actions' },
+      e.serial_size > 0 ? hexButton({ kind: 'export', index: i }, 'Show bytes') : null,
+      res.capabilities.props ? h('button', { class: 'btn small', text: 'Show properties', onclick: () => { selectTab('props'); const s = document.querySelector('#view select'); if (s) { s.value = String(i); s.dispatchEvent(new Event('change')); } } }) : null),
+  );
+}
+
+async function loadThumb(handle, i, t, box) {
+  try {
+    const { meta, data } = await call('thumbnail', [handle, i]);
+    let el;
+    if (meta.format === 'raw' || (!/png|jpe?g/i.test(meta.format) && data.length === meta.width * meta.height * 4)) {
+      el = h('canvas', { width: String(meta.width), height: String(meta.height) });
+      const img = new ImageData(meta.width, meta.height);
+      for (let k = 0; k < data.length; k += 4) { img.data[k] = data[k + 2]; img.data[k + 1] = data[k + 1]; img.data[k + 2] = data[k]; img.data[k + 3] = 255; }
+      el.getContext('2d').putImageData(img, 0, 0);
+    } else {
+      const url = URL.createObjectURL(new Blob([data], { type: /jpe?g/i.test(meta.format) ? 'image/jpeg' : 'image/png' }));
+      el = h('img', { alt: 'Thumbnail of ' + t.object, src: url, title: t.object });
+      el.addEventListener('error', () => box.replaceChildren(h('span', { class: 'errbox', text: 'The stored image does not decode.' })));
+    }
+    box.replaceChildren(el);
+  } catch (err) {
+    box.replaceChildren(h('span', { class: 'errbox', text: err.message }));
+  }
+}
+
+// ---------- hex view ----------
+function openHex(req) {
+  S.hexReq = req;
+  selectTab('hex');
+}
+
+function hexChoices() {
+  const res = S.pkg;
+  const p = res.package;
+  const out = [];
+  for (const f of res.files) if (f.role !== 'unused') out.push([{ kind: 'file', name: f.role === 'main' ? '' : f.name.slice(f.name.lastIndexOf('.')).toLowerCase() }, 'Whole file: ' + f.name]);
+  for (const s of p.sections || []) if (s.size > 0) out.push([{ kind: 'section', name: s.name }, 'Section: ' + s.name + ' (' + bytes(s.size) + ')']);
+  p.exports.forEach((e, i) => { if (e.serial_size > 0) out.push([{ kind: 'export', index: i }, 'Export ' + e.index + ': ' + e.name + ' (' + bytes(e.serial_size) + ')']); });
+  (p.thumbnails || []).forEach((t, i) => { if (t.size > 0) out.push([{ kind: 'thumbnail', index: i }, 'Thumbnail: ' + t.object]); });
+  return out;
+}
+
+function hexPane() {
+  const res = S.pkg;
+  const choices = hexChoices();
+  const req = S.hexReq || choices[0][0];
+  const key = (r) => r.kind + ':' + (r.name || '') + ':' + (r.index || 0);
+  const sel = h('select', { 'aria-label': 'What to show' }, choices.map(([r, label]) => h('option', { value: key(r), selected: key(r) === key(req) ? true : null, text: label })));
+  const goto = h('input', { type: 'text', placeholder: 'Go to offset', title: 'Type an offset (0x1A2B or 6699) and press Enter' });
+  const info = h('div', { class: 'hex-info' });
+  const box = h('div', { class: 'hex', tabindex: '0' });
+  const out = pane(true, h('div', { class: 'hex-tools' }, 'Show: ', sel, goto), info, box);
+  sel.addEventListener('change', () => { S.hexReq = choices.find(([r]) => key(r) === sel.value)[0]; selectTab('hex'); });
+  let view = null;
+  goto.addEventListener('keydown', (e) => {
+    if (e.key !== 'Enter' || !view) return;
+    const v = goto.value.trim();
+    const n = /^0x/i.test(v) ? parseInt(v, 16) : parseInt(v, 10);
+    if (!Number.isNaN(n)) view.scrollTo(n);
+  });
+  info.textContent = 'Loading…';
+  call('hex', [res.handle, req]).then(({ meta, data }) => {
+    info.replaceChildren(
+      h('b', { text: meta.title }), ' — ',
+      meta.size ? 'bytes ' + hex(meta.start) + ' to ' + hex(meta.start + meta.size - 1) + ' (' + num(meta.size) + ' bytes, highlighted)' : 'empty range at ' + hex(meta.start),
+      ' in ', h('span', { class: 'mono', text: meta.file }), ' (' + bytes(meta.file_size) + ').',
+      meta.note ? h('div', { class: 'muted', text: meta.note }) : null,
+      h('div', { class: 'row-actions' },
+        h('button', { class: 'btn small', text: 'Go to range start', onclick: () => view.scrollTo(meta.start) }),
+        h('button', { class: 'btn small', text: 'Go to range end', onclick: () => view.scrollTo(meta.start + Math.max(0, meta.size - 1)) })));
+    view = hexView(box, meta, data);
+  }).catch((err) => { info.replaceChildren(h('div', { class: 'errbox', text: err.message })); });
+  return out;
+}
+
+function hexView(box, meta, data) {
+  const RH = 18;
+  const base = meta.base;
+  const first = base - (base % 16);
+  const rows = Math.ceil((base + data.length - first) / 16);
+  const lo = meta.start;
+  const hi = meta.start + meta.size;
+  const spacer = h('div', { class: 'vt-spacer' });
+  spacer.style.height = rows * RH + 'px';
+  box.replaceChildren(spacer);
+  const HEX = [...Array(256)].map((_, i) => i.toString(16).padStart(2, '0').toUpperCase());
+  function line(r) {
+    const off = first + r * 16;
+    const el = h('div', { class: 'hr' });
+    el.style.top = r * RH + 'px';
+    el.append(h('span', { class: 'off', text: off.toString(16).padStart(8, '0').toUpperCase() + '  ' }));
+    let cur = null; let curCls = null; let hexs = ''; let asc = '';
+    const segs = [];
+    const flush = () => { if (hexs) segs.push([curCls, hexs, asc]); hexs = ''; asc = ''; };
+    for (let k = 0; k < 16; k++) {
+      const o = off + k;
+      const di = o - base;
+      const cls = o >= lo && o < hi ? (o === lo ? 'first' : 'in') : '';
+      if (cls !== curCls) { flush(); curCls = cls; }
+      if (di < 0 || di >= data.length) { hexs += '   '; asc += ' '; continue; }
+      const b = data[di];
+      hexs += HEX[b] + (k === 7 ? '  ' : ' ');
+      asc += b >= 32 && b < 127 ? String.fromCharCode(b) : '.';
+      cur = b;
+    }
+    void cur;
+    flush();
+    for (const [cls, hx] of segs) el.append(cls ? h('span', { class: cls, text: hx }) : hx);
+    el.append(' ');
+    for (const [cls, , a] of segs) el.append(cls ? h('span', { class: cls, text: a }) : a);
+    return el;
+  }
+  let raf = 0;
+  function draw() {
+    raf = 0;
+    const a = Math.max(0, Math.floor(box.scrollTop / RH) - 5);
+    const b = Math.min(rows, Math.ceil((box.scrollTop + (box.clientHeight || 600)) / RH) + 5);
+    const frag = document.createDocumentFragment();
+    for (let r = a; r < b; r++) frag.append(line(r));
+    spacer.replaceChildren(frag);
+  }
+  box.addEventListener('scroll', () => { if (!raf) raf = requestAnimationFrame(draw); });
+  new ResizeObserver(() => draw()).observe(box);
+  function scrollTo(o) {
+    const r = Math.floor((Math.max(first, o) - first) / 16);
+    box.scrollTop = Math.max(0, r * RH - 3 * RH);
+    draw();
+  }
+  scrollTo(lo);
+  return { scrollTo };
+}
+
+document.body.dataset.state = 'idle';

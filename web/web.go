@@ -1,0 +1,154 @@
+// Package web is upkg's page: plain HTML, CSS and JavaScript (no build step)
+// embedded in the binary, which runs upkg's own readers compiled to
+// WebAssembly (../wasm) inside a Web Worker. A dropped file is read in the
+// browser and never leaves the machine: the Content-Security-Policy the page
+// is served with forbids any connection except to the page's own files.
+//
+// [Handler] serves the page (upkg serve); [WriteSite] writes it as static
+// files (upkg web --out DIR). Both need the generated [Assets] from [Build].
+package web
+
+//go:generate go run gen.go
+
+import (
+	"bytes"
+	"embed"
+	"fmt"
+	"io/fs"
+	"mime"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+//go:embed static
+var static embed.FS
+
+// CSP is the Content-Security-Policy of every response: scripts, styles,
+// the worker and fetches only from the page's own origin; WebAssembly may
+// be compiled ('wasm-unsafe-eval'); images also from blob: URLs (thumbnails
+// decoded in the page). Nothing can be sent anywhere else.
+const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
+	"connect-src 'self'; img-src 'self' blob: data:; style-src 'self'; font-src 'self'; " +
+	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
+// metaCSP is CSP minus the directives a <meta> element cannot carry.
+var metaCSP = strings.Replace(CSP, "; frame-ancestors 'none'", "", 1)
+
+// Files returns the page's files by name, ready to serve or write: the
+// embedded HTML/CSS/JS plus upkg.wasm and wasm_exec.js from a.
+func Files(a *Assets) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := static.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		out[strings.TrimPrefix(p, "static/")] = b
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	if idx, ok := out["index.html"]; ok {
+		out["index.html"] = bytes.ReplaceAll(idx, []byte("{{CSP}}"), []byte(metaCSP))
+	}
+	out["upkg.wasm"] = a.WASM
+	out["wasm_exec.js"] = a.WasmExec
+	return out, nil
+}
+
+// embeddedAssets returns the assets `go generate ./web` embedded, or nil.
+func embeddedAssets() *Assets {
+	w, err1 := static.ReadFile("static/upkg.wasm")
+	x, err2 := static.ReadFile("static/wasm_exec.js")
+	if err1 != nil || err2 != nil {
+		return nil
+	}
+	return &Assets{WASM: w, WasmExec: x, Key: "embedded", Cached: true}
+}
+
+// Handler serves the page. Only GET and HEAD of the page's own files are
+// answered; every response carries [CSP].
+func Handler(a *Assets) (http.Handler, error) {
+	files, err := Files(a)
+	if err != nil {
+		return nil, err
+	}
+	started := time.Now()
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("Content-Security-Policy", CSP)
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		h.Set("Cross-Origin-Resource-Policy", "same-origin")
+		if r.Method != http.MethodGet && r.Method != http.MethodHead {
+			h.Set("Allow", "GET, HEAD")
+			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
+			return
+		}
+		name := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
+		if name == "" {
+			name = "index.html"
+		}
+		b, ok := files[name]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		ct := mime.TypeByExtension(path.Ext(name))
+		if ct == "" || name == "upkg.wasm" {
+			ct = map[string]string{".wasm": "application/wasm"}[path.Ext(name)]
+		}
+		if ct != "" {
+			h.Set("Content-Type", ct)
+		}
+		h.Set("Cache-Control", "no-cache")
+		if name == "upkg.wasm" {
+			h.Set("ETag", `"`+a.Key+`"`)
+			h.Set("Vary", "Accept-Encoding")
+			if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+				h.Set("Content-Encoding", "gzip")
+				b = a.Gzip()
+			}
+		}
+		http.ServeContent(w, r, name, started, bytes.NewReader(b))
+	}), nil
+}
+
+// siteHeaders is written beside the static site as _headers (the format
+// Netlify and Cloudflare Pages read), so a host that honours it sends the
+// same policy as upkg serve; index.html carries it as a <meta> tag anyway.
+func siteHeaders() []byte {
+	return []byte("/*\n  Content-Security-Policy: " + CSP + "\n  X-Content-Type-Options: nosniff\n  Referrer-Policy: no-referrer\n")
+}
+
+// WriteSite writes the page as static files into dir (created if needed).
+// Only the page's own file names are written; other files in dir are left
+// alone.
+func WriteSite(dir string, a *Assets) ([]string, error) {
+	files, err := Files(a)
+	if err != nil {
+		return nil, err
+	}
+	files["_headers"] = siteHeaders()
+	var written []string
+	for name, b := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return written, err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return written, fmt.Errorf("writing %s: %w", p, err)
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
