@@ -85,6 +85,7 @@ func (o *Object) Err() error {
 // property stream decoded exactly.
 func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	d := newDecoder(ctx)
+	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
 	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
 	r := binread.FromBytes(data)
 	propsEnd := int64(-1)
@@ -176,6 +177,9 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 
 func (o *Object) finish(d *decoder) {
 	o.Issues = d.issues
+	if len(o.Issues) > 0 {
+		o.Complete = false
+	}
 	o.NativeStructs = d.rawNative
 }
 
