@@ -591,14 +591,15 @@ func (d *decoder) elem(r *binread.Reader, t *Type, size int64) (any, bool) {
 	switch t.Name {
 	case "StructProperty":
 		if size > 0 && t.Struct == "" && size <= r.Remaining() {
-			sub := r.Section(r.Offset(), size, "StructProperty")
-			v := any(nil)
-			if sv, ok := d.tryTaggedStruct(sub, ""); ok && sub.Offset() == size {
-				v = sv
-			} else {
-				d.countNative("")
-				v = &Raw{Reason: "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)", Size: size, Data: rawBytes(r, size)}
+			// A property stream is tried first (entries may differ in
+			// size); else the computed size keeps the bytes raw.
+			start := r.Offset()
+			if sv, ok := d.tryTaggedStruct(r, ""); ok {
+				return sv, false
 			}
+			r.SeekTo(start, "StructProperty")
+			d.countNative("")
+			v := &Raw{Reason: "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)", Size: size, Data: rawBytes(r, size)}
 			r.Skip(size, "StructProperty")
 			return v, false
 		}
