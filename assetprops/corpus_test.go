@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/uasset"
 	"github.com/upkg/upkg/usmap"
 )
@@ -231,5 +232,62 @@ func TestCorpusNumbers(t *testing.T) {
 			t.Log(f)
 		}
 		t.Logf("native structs kept raw: %v", natives)
+	}
+}
+
+// BenchmarkDecodeCorpus measures property decoding throughput (MB/s of
+// export data) over the versioned and cooked-tagged corpus packages and the
+// unversioned ones with mappings. Packages are opened and their export data
+// read before the timer starts.
+func BenchmarkDecodeCorpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	var files []string
+	for _, d := range []string{"uncooked", "cooked", "uassetapi"} {
+		files = append(files, corpus.Files(b, d, ".uasset", ".umap")...)
+	}
+	type job struct {
+		f    *uasset.File
+		m    *usmap.File
+		data [][]byte
+	}
+	var jobs []job
+	var total int64
+	for _, p := range files {
+		rel, _ := filepath.Rel(dir, p)
+		if !isPackage(p) {
+			continue
+		}
+		f, err := openCorpus(p, rel)
+		if err != nil {
+			continue
+		}
+		var m *usmap.File
+		if f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0 {
+			if m = mappingsFor(p); m == nil {
+				continue
+			}
+		}
+		j := job{f: f, m: m}
+		for i := range f.Exports {
+			d, err := f.Exports[i].Data()
+			if err != nil {
+				d = nil
+			}
+			j.data = append(j.data, d)
+			total += int64(len(d))
+		}
+		jobs = append(jobs, j)
+	}
+	b.SetBytes(total)
+	b.ResetTimer()
+	for range b.N {
+		for _, j := range jobs {
+			ctx := Context(j.f, j.m)
+			for i, d := range j.data {
+				if d != nil {
+					property.ReadExport(ctx, d, ExportInfo(j.f, i))
+				}
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/usmap"
 )
 
 // mode says where a value sits, which changes how some types are stored.
@@ -34,6 +35,22 @@ type decoder struct {
 	notTagged map[[2]int64]bool
 	// steps counts values read; budget bounds it (see maxStepsPerByte).
 	steps, budget int64
+	// types caches schema types converted for decoding.
+	types     map[*usmap.Type]*Type
+	typeNames map[*Type]string
+}
+
+// typeOf converts a schema type once per decode.
+func (d *decoder) typeOf(t *usmap.Type) *Type {
+	if v, ok := d.types[t]; ok {
+		return v
+	}
+	if d.types == nil {
+		d.types = map[*usmap.Type]*Type{}
+	}
+	v := fromUsmap(t)
+	d.types[t] = v
+	return v
 }
 
 // maxStepsPerByte bounds the work per input byte; with the region memo real
