@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/inspect"
 )
 
 // The browser tests drive Debian's Chromium headless against the page served
@@ -223,4 +226,152 @@ func TestBrowserLanding(t *testing.T) {
 		t.Errorf("error text = %q, want the file name", s)
 	}
 	p.screenshot("error")
+}
+
+// expect opens a file the way the CLI does (upkg dump --json) for the counts
+// the page must show.
+func expect(t *testing.T, path string) *inspect.Package {
+	t.Helper()
+	in, err := inspect.OpenFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	p, err := inspect.OpenPackage(in, &inspect.Options{})
+	if err != nil {
+		t.Fatalf("upkg cannot read %s natively: %v", path, err)
+	}
+	return p
+}
+
+// checkCounts compares the counts in the tab labels with the native read.
+func checkCounts(t *testing.T, pg *page, want *inspect.Package) {
+	t.Helper()
+	got := js[map[string]string](pg, `Object.fromEntries([...document.querySelectorAll('#tabs button')].map(b => [b.dataset.tab, b.dataset.count]))`)
+	regTags := 0
+	for _, o := range want.AssetRegistry {
+		regTags += len(o.Tags)
+	}
+	for tab, n := range map[string]int{"names": len(want.Names), "imports": len(want.Imports), "exports": len(want.Exports), "thumbs": len(want.Thumbnails), "registry": regTags} {
+		if got[tab] != strconv.Itoa(n) {
+			t.Errorf("%s: tab %s shows %q, upkg dump has %d", want.Path, tab, got[tab], n)
+		}
+	}
+}
+
+func TestBrowserCorpus(t *testing.T) {
+	dir := corpus.Dir(t)
+	pg := newPage(t)
+
+	// An uncooked UE5.7 Blueprint with thumbnails: every view.
+	bp := filepath.Join(dir, "uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/WorldGen/BP_WorldChunk.uasset")
+	want := expect(t, bp)
+	if pg.drop(bp) {
+		t.Fatalf("%s: error shown: %s", bp, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.screenshot("summary")
+	for _, tab := range []string{"names", "imports", "exports", "tree", "deps", "thumbs", "text", "registry", "bulk", "props", "hex", "model"} {
+		pg.tab(tab)
+		switch tab {
+		case "hex":
+			pg.waitJS(`document.querySelector('.hex .hr') !== null`)
+		case "exports":
+			pg.waitJS(`document.querySelector('.vt-row.asset') !== null`)
+		}
+		pg.screenshot(tab)
+	}
+	// The hex view of the asset export highlights its bytes.
+	pg.tab("exports")
+	pg.waitJS(`document.querySelector('.detail button') !== null`)
+	pg.do(chromedp.Click(chromedp.CSS(`.detail button`)))
+	pg.waitJS(`document.querySelector('.hex .first') !== null`)
+	pg.screenshot("hex-export")
+
+	// A UE5.7 asset with a PNG thumbnail: the image decodes.
+	thumbPath := filepath.Join(dir, "uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/LevelPrototyping/Interactable/Door/Meshes/SM_Door.uasset")
+	want = expect(t, thumbPath)
+	if pg.drop(thumbPath) {
+		t.Fatalf("%s: error shown: %s", thumbPath, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.tab("thumbs")
+	var decodable []inspect.Thumbnail
+	for _, th := range want.Thumbnails {
+		if th.Format == "png" || th.Format == "jpeg" {
+			decodable = append(decodable, th)
+		}
+	}
+	if len(decodable) == 0 {
+		t.Fatal("test file has no PNG/JPEG thumbnail")
+	}
+	pg.waitJS(fmt.Sprintf(`document.querySelectorAll('.thumb img').length + document.querySelectorAll('.thumb .errbox').length >= %d`, len(decodable)))
+	pg.waitJS(`[...document.querySelectorAll('.thumb img')].every(i => i.complete)`)
+	widths := js[[]int](pg, `[...document.querySelectorAll('.thumb img')].map(i => i.naturalWidth)`)
+	if len(widths) != len(decodable) {
+		t.Errorf("%d thumbnails decoded, want %d (%s)", len(widths), len(decodable), pg.text(".thumbs"))
+	}
+	for i, w := range widths {
+		if w <= 0 || w != decodable[i].Width {
+			t.Errorf("thumbnail %d: naturalWidth %d, header says %d", i, w, decodable[i].Width)
+		}
+	}
+	pg.screenshot("thumbnail-png")
+
+	// A broken file: a clear error, and the next file still loads.
+	bad := filepath.Join(t.TempDir(), "Truncated.uasset")
+	b, err := os.ReadFile(bp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(bad, b[:300], 0o644)
+	if !pg.drop(bad) {
+		t.Fatal("truncated file: no error shown")
+	}
+	if s := pg.text("#error-text"); !strings.Contains(s, "Truncated.uasset") || !strings.Contains(s, "offset") {
+		t.Errorf("error text %q: want the file name and an offset", s)
+	}
+	pg.screenshot("error-truncated")
+
+	// A cooked UE4 package with its .uexp.
+	cooked := filepath.Join(dir, "cooked/AstroTechies+unrealmodding/unreal_asset/tests/assets/general/npc_onop/NPC_Onop_IO_Bech.uasset")
+	want = expect(t, cooked)
+	if pg.drop(cooked, strings.TrimSuffix(cooked, ".uasset")+".uexp") {
+		t.Fatalf("%s: error shown: %s", cooked, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.screenshot("cooked-summary")
+	pg.tab("exports")
+	pg.screenshot("cooked-exports")
+}
+
+// TestBrowserTiming measures drop → first render of the largest uncooked
+// corpus file (reported in the log; the goal is < 300 ms for 1 MB).
+func TestBrowserTiming(t *testing.T) {
+	dir := corpus.Dir(t)
+	var largest string
+	var size int64
+	for _, e := range corpus.Manifest(t) {
+		if strings.HasPrefix(e.RelPath, "uncooked/") && (strings.HasSuffix(e.RelPath, ".uasset") || strings.HasSuffix(e.RelPath, ".umap")) && e.Size > size {
+			largest, size = e.RelPath, e.Size
+		}
+	}
+	pg := newPage(t)
+	p := filepath.Join(dir, filepath.FromSlash(largest))
+	want := expect(t, p)
+	for i := range 3 {
+		if pg.drop(p) {
+			t.Fatalf("%s: %s", largest, pg.text("#error-text"))
+		}
+		pg.waitJS(fmt.Sprintf(`upkgState.timings.length > %d`, i))
+	}
+	checkCounts(t, pg, want)
+	type timing struct {
+		Render float64 `json:"drop_to_render_ms"`
+		Parse  float64 `json:"parse_ms"`
+	}
+	ts := js[[]timing](pg, `upkgState.timings`)
+	for _, tm := range ts {
+		t.Logf("%s (%d bytes): drop → first render %.1f ms (parse %.1f ms)", largest, size, tm.Render, tm.Parse)
+	}
 }

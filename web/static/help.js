@@ -80,7 +80,7 @@ const HELP = {
   },
   // Object flags (EObjectFlags) as shown on exports.
   objFlags: {
-    RF_Public: 'Public: other packages can reference this object.',
+    RF_Public: 'Other packages can reference this object.',
     RF_Standalone: 'Kept even when nothing references it (typical for assets).',
     RF_MarkAsNative: 'Marked as native.',
     RF_Transactional: 'Takes part in undo/redo in the editor.',
@@ -137,13 +137,13 @@ const HELP = {
     tree: 'Objects arranged by their Outer (the object that contains them).',
     deps: 'What this package needs: hard references (imports), soft references by path, searchable names.',
     thumbs: 'Preview images the editor stored for the Content Browser.',
-    text: 'Localisable text (FText) found in the package.',
-    registry: 'Asset registry tags: what the Content Browser knows without loading the asset.',
+    text: 'Gatherable text: localisable text (FText) the localisation gatherer collects from this package.',
+    registry: 'Asset registry tags: what the Content Browser knows and filters on without loading the asset.',
     bulk: 'Bulk data (texture mips, audio…) and the UE5 package trailer.',
     props: 'The property values of an export, decoded.',
     container: 'The files stored in the container.',
     hex: 'The raw bytes of the file with the selected part highlighted.',
-    model: 'Everything upkg read, as JSON (the same as `upkg dump --json`).',
+    model: 'The full model: everything upkg read, as a JSON tree (the same as `upkg dump --json`).',
   },
 };
 
