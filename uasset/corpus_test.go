@@ -3,6 +3,7 @@ package uasset
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -157,4 +158,94 @@ func TestCorpusRoundTrip(t *testing.T) {
 		}
 		t.Logf("%s: read ok %d, failed %d, skipped %d; round-trip ok %d, differ %d", dir, ok, failed, skipped, rtOK, rtFail)
 	}
+}
+
+// TestCorpusInference infers the engine of every unversioned corpus package
+// whose engine the README gives, and counts how often the inferred release
+// is right, or the right one is among the candidates reported as ambiguous.
+func TestCorpusInference(t *testing.T) {
+	root := corpus.Dir(t)
+	var total, exact, among, wrong, failed int
+	for _, dir := range []string{"cooked", "uassetapi"} {
+		for _, p := range corpusPackages(t, dir) {
+			if !hasTag(p) {
+				continue
+			}
+			rel, _ := filepath.Rel(root, p)
+			want := corpusEngine(rel)
+			if want == "" {
+				continue
+			}
+			f, err := openCorpus(t, p, "")
+			if errors.Is(err, ErrEncrypted) {
+				continue
+			}
+			if err == nil && !f.Summary.Unversioned() {
+				continue
+			}
+			total++
+			switch {
+			case err != nil:
+				failed++
+				t.Logf("%s (want %s): %v", rel, want, err)
+			case f.Engine.Version == want:
+				exact++
+			case contains(f.Engine.Candidates, want):
+				among++
+				if testing.Verbose() {
+					t.Logf("%s: want %s, chose %s among %v", rel, want, f.Engine.Version, f.Engine.Candidates)
+				}
+			default:
+				wrong++
+				t.Logf("%s: want %s, chose %s among %v", rel, want, f.Engine.Version, f.Engine.Candidates)
+			}
+		}
+	}
+	t.Logf("inference: %d unversioned packages: %d exact, %d among candidates, %d wrong, %d failed", total, exact, among, wrong, failed)
+	if total > 0 && float64(exact+among) < 0.95*float64(total) {
+		t.Errorf("inference right for %d of %d (%.1f%%), want >= 95%%", exact+among, total, 100*float64(exact+among)/float64(total))
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// TestEngineCustomVersions compares the custom versions of versioned corpus
+// packages with the table of what each release writes: a package saved by
+// release X.Y stores, for every custom version it uses, X.Y's value.
+func TestEngineCustomVersions(t *testing.T) {
+	var checked, mismatched int
+	for _, p := range corpusPackages(t, "uncooked") {
+		f, err := openCorpus(t, p, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		sv := f.Summary.SavedByEngineVersion
+		if sv.Major < 4 || sv.Changelist&0x80000000 != 0 {
+			continue // licensee build
+		}
+		e, ok := LookupEngine(fmt.Sprintf("%d.%d", sv.Major, sv.Minor))
+		if !ok {
+			continue
+		}
+		want := e.Versions()
+		for _, c := range f.Summary.CustomVersions {
+			v, ok := want.CustomVersion(c.Key)
+			if !ok {
+				continue
+			}
+			checked++
+			if v != c.Version {
+				mismatched++
+				t.Logf("%s (%s): %s = %d, table says %d", filepath.Base(p), e.Name, c.Name(), c.Version, v)
+			}
+		}
+	}
+	t.Logf("custom versions checked %d, mismatched %d", checked, mismatched)
 }

@@ -91,3 +91,22 @@ func CustomVersionKey(name string) (ue.Guid, bool) {
 	}
 	return ue.Guid{}, false
 }
+
+// engineCustomVersions returns the custom versions the release name writes,
+// for reading unversioned packages as that release.
+func engineCustomVersions(name string) []CustomVersion {
+	col := -1
+	for i, n := range engineCustomVersionNames {
+		if n == name {
+			col = i
+		}
+	}
+	if col < 0 {
+		return nil
+	}
+	out := make([]CustomVersion, 0, len(engineCustomVersionTable))
+	for _, row := range engineCustomVersionTable {
+		out = append(out, CustomVersion{Key: row.key, Version: row.values[col]})
+	}
+	return out
+}

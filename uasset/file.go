@@ -108,15 +108,15 @@ type Section struct {
 type EngineInfo struct {
 	// Version is the engine release ("4.27", "5.3"), or for versioned
 	// packages the saved-by version when recorded.
-	Version string
+	Version string `json:"version"`
 	// Source is "header" (versioned package), "flag" (WithEngine) or
 	// "detected" (inferred).
-	Source string
+	Source string `json:"source"`
 	// Candidates are the engine releases whose layout also reads the
 	// package cleanly (inference only).
-	Candidates []string
+	Candidates []string `json:"candidates,omitempty"`
 	// Note explains an ambiguous or failed inference.
-	Note string
+	Note string `json:"note,omitempty"`
 }
 
 type options struct {

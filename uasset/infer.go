@@ -20,14 +20,30 @@ import (
 type layoutKey struct{ ue4, ue5 int32 }
 
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
-	var cands []Engine
+	// Releases that write this legacy file version come first; the others
+	// are tried only when none of those reads the package.
+	var cands, rest []Engine
 	for _, e := range engines {
 		if e.Legacy == legacy {
 			cands = append(cands, e)
+		} else {
+			rest = append(rest, e)
 		}
 	}
+	f, err := inferFrom(r, size, order, o, cands)
+	if err == nil || len(rest) == 0 {
+		return f, err
+	}
+	if f2, err2 := inferFrom(r, size, order, o, rest); err2 == nil {
+		f2.Engine.Note = strings.TrimSpace(f2.Engine.Note + " (no release writing legacy file version " + itoa(int64(legacy)) + " reads it)")
+		return f2, nil
+	}
+	return nil, err
+}
+
+func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, cands []Engine) (*File, error) {
 	if len(cands) == 0 {
-		cands = engines
+		return nil, ErrNeedEngine
 	}
 	type result struct {
 		key     layoutKey
@@ -65,19 +81,25 @@ func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy
 	}
 	var ok []*result
 	for _, res := range results {
-		if res.err == nil {
-			ok = append(ok, res)
+		if res.err != nil {
+			continue
 		}
+		res.engines = filterByFlags(res.engines, &res.f.Summary)
+		if len(res.engines) == 0 {
+			res.err = formatErrf("summary", "%w: package flags 0x%x not written by this release", errInvariant, res.f.Summary.PackageFlags)
+			continue
+		}
+		ok = append(ok, res)
 	}
 	if len(ok) == 0 {
 		// Report the failure of the newest candidate layout: most files in
 		// the wild are recent, and its error names the field that broke.
-		var msgs []string
+		var tried []string
 		for _, res := range results {
-			msgs = append(msgs, fmt.Sprintf("%s: %v", strings.Join(res.engines, "/"), res.err))
+			tried = append(tried, strings.Join(res.engines, "/"))
 		}
 		last := results[len(results)-1]
-		return nil, fmt.Errorf("%w: no engine layout reads it (tried %d): %w\n  %s", ErrNeedEngine, len(results), last.err, strings.Join(msgs, "\n  "))
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; with %s: %w)", ErrNeedEngine, strings.Join(tried, ", "), last.engines[len(last.engines)-1], last.err)
 	}
 	// Prefer the newest layout among the survivors.
 	sort.SliceStable(ok, func(i, j int) bool {
@@ -98,6 +120,35 @@ func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy
 		f.Engine.Note = "ambiguous: " + describeCandidates(all) + " read alike; chose " + f.Engine.Version + " (give --engine to pick)"
 	}
 	return f, nil
+}
+
+// unversionedPropertiesSince is the first release whose cooker can write
+// unversioned property serialization (PKG_UnversionedProperties).
+const unversionedPropertiesSince = "4.25"
+
+// filterByFlags drops releases that cannot have written a package with
+// these flags.
+func filterByFlags(names []string, s *PackageFileSummary) []string {
+	if !s.UnversionedProperties() {
+		return names
+	}
+	min := engineIndex(unversionedPropertiesSince)
+	var out []string
+	for _, n := range names {
+		if engineIndex(n) >= min {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func engineIndex(name string) int {
+	for i, e := range engines {
+		if e.Name == name {
+			return i
+		}
+	}
+	return -1
 }
 
 func sortEngineNames(names []string) {
@@ -151,6 +202,22 @@ func (f *File) validate() error {
 		if sec.Offset+sec.Size > int64(s.TotalHeaderSize) && sec.Name != "asset registry" && sec.Name != "asset registry dependencies" && sec.Name != "world tile info" {
 			return formatErrf(sec.Name, "%w: section ends at 0x%x, after TotalHeaderSize 0x%x", errInvariant, sec.Offset+sec.Size, s.TotalHeaderSize)
 		}
+	}
+	// The engine writes the name map (or the first table) right after the
+	// summary: a layout that leaves bytes between them, or overlaps, is wrong.
+	first := int64(-1)
+	var sumEnd int64
+	for _, sec := range f.Sections {
+		switch {
+		case sec.Name == "summary":
+			sumEnd = sec.Offset + sec.Size
+		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.InUexp:
+		case first < 0 || sec.Offset < first:
+			first = sec.Offset
+		}
+	}
+	if first >= 0 && first != sumEnd {
+		return formatErrf("summary", "%w: summary ends at 0x%x but the first section starts at 0x%x", errInvariant, sumEnd, first)
 	}
 	type span struct{ off, size int64 }
 	spans := make([]span, 0, len(f.Exports))

@@ -1,0 +1,182 @@
+// Package assetprops decodes the exports of a UE4/UE5 package read by
+// package uasset with the property decoder of package property: it builds
+// the decoder's [property.Context] from the package (versions, name map,
+// object paths, soft object paths, mappings) and describes each export.
+package assetprops
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/upkg/upkg/property"
+	"github.com/upkg/upkg/uasset"
+	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/usmap"
+)
+
+// ErrNeedMappings reports a package with unversioned properties opened
+// without a .usmap.
+var ErrNeedMappings = errors.New("this package stores unversioned properties (cooked with PKG_UnversionedProperties): " +
+	"their names and types are not in the file; decoding them needs the game's .usmap mappings file (--mappings FILE), " +
+	"dumped from the running game with a tool such as UE4SS or Dumper-7")
+
+// Context returns the decoder context for f. mappings may be nil.
+func Context(f *uasset.File, mappings *usmap.File) *property.Context {
+	names := make([]string, len(f.Names))
+	for i := range f.Names {
+		names[i] = f.Names[i].Name.S
+	}
+	ctx := &property.Context{
+		FileVersionUE4:   f.Versions.UE4,
+		FileVersionUE5:   f.Versions.UE5,
+		Names:            names,
+		Unversioned:      f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0,
+		FilterEditorOnly: f.Summary.PackageFlags&uasset.PKG_FilterEditorOnly != 0,
+		Mappings:         mappings,
+	}
+	vers := f.Versions
+	engine := f.Engine.Version
+	ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
+		if v, ok := vers.CustomVersion(key); ok {
+			return v, true
+		}
+		if len(vers.Custom) == 0 {
+			return engineCustomVersion(engine, key)
+		}
+		return 0, false
+	}
+	nImp, nExp := int32(len(f.Imports)), int32(len(f.Exports))
+	ctx.Object = func(i int32) string {
+		if i == 0 || i < -nImp || i > nExp {
+			return ""
+		}
+		return f.ObjectPath(uasset.PackageIndex(i))
+	}
+	for _, p := range f.SoftObjectPaths {
+		pkg := f.NameString(p.PackageName)
+		asset := f.NameString(p.AssetName)
+		sp := property.SoftObjectPath{SubPath: p.SubPath.S}
+		switch {
+		case pkg == "None" || pkg == "":
+		case asset == "None" || asset == "":
+			sp.AssetPath = pkg
+		default:
+			sp.AssetPath = pkg + "." + asset
+		}
+		ctx.SoftObjectPaths = append(ctx.SoftObjectPaths, sp)
+	}
+	return ctx
+}
+
+// ExportInfo describes export i (0-based) for the decoder.
+func ExportInfo(f *uasset.File, i int) property.Export {
+	e := &f.Exports[i]
+	ex := property.Export{
+		Class:       f.ClassName(uasset.PackageIndex(i + 1)),
+		ObjectFlags: e.ObjectFlags,
+		ScriptStart: e.ScriptSerializationStartOffset,
+		ScriptEnd:   e.ScriptSerializationEndOffset,
+	}
+	if c := e.ClassIndex; !c.IsNull() {
+		cls := f.ClassName(c)
+		ex.ClassIsBlueprint = strings.HasSuffix(cls, "BlueprintGeneratedClass") || strings.HasSuffix(ex.Class, "_C")
+	}
+	return ex
+}
+
+// Decode decodes export i (0-based) of f.
+func Decode(f *uasset.File, ctx *property.Context, i int) (*property.Object, error) {
+	if i < 0 || i >= len(f.Exports) {
+		return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
+	}
+	if ctx.Unversioned && ctx.Mappings == nil {
+		return nil, ErrNeedMappings
+	}
+	data, err := f.Exports[i].Data()
+	if err != nil {
+		return nil, fmt.Errorf("export %d data: %w", i, err)
+	}
+	return property.ReadExport(ctx, data, ExportInfo(f, i)), nil
+}
+
+// Stats counts the results of decoding every export of a package.
+type Stats struct {
+	Exports          int
+	Complete         int
+	Failed           int
+	BytesUnaccounted int64
+	// Failures names the failing exports with the first issue.
+	Failures []string
+	// NativeRaw counts native structs kept raw, by name.
+	NativeRaw map[string]int
+	// Bytes is the export data decoded.
+	Bytes int64
+}
+
+// maxFailures bounds Stats.Failures.
+const maxFailures = 20
+
+// DecodeAll decodes every export and counts the results.
+func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats, error) {
+	var st Stats
+	if ctx.Unversioned && ctx.Mappings == nil {
+		return nil, st, ErrNeedMappings
+	}
+	objs := make([]*property.Object, len(f.Exports))
+	for i := range f.Exports {
+		st.Exports++
+		o, err := Decode(f, ctx, i)
+		if err != nil {
+			st.Failed++
+			st.BytesUnaccounted += f.Exports[i].SerialSize
+			if len(st.Failures) < maxFailures {
+				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+			}
+			continue
+		}
+		objs[i] = o
+		st.Bytes += o.Size
+		st.BytesUnaccounted += o.Unaccounted
+		for k, v := range o.NativeStructs {
+			if st.NativeRaw == nil {
+				st.NativeRaw = map[string]int{}
+			}
+			st.NativeRaw[k] += v
+		}
+		if o.Complete {
+			st.Complete++
+			continue
+		}
+		st.Failed++
+		if len(st.Failures) < maxFailures {
+			st.Failures = append(st.Failures, fmt.Sprintf("export %d %s (%s): %v", i, f.NameString(f.Exports[i].ObjectName), ExportInfo(f, i).Class, o.Err()))
+		}
+	}
+	return objs, st, nil
+}
+
+// CandidateCheck returns a check for uasset.WithCandidateCheck: a candidate
+// engine under which some export's property stream does not decode is
+// dropped. Unversioned packages are checked only with mappings.
+func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
+	return func(f *uasset.File) error {
+		ctx := Context(f, mappings)
+		if ctx.Unversioned && mappings == nil {
+			return nil
+		}
+		// A few exports suffice to tell layouts apart; decoding everything
+		// for every candidate would be slow on big maps.
+		const maxChecked = 16
+		for i := 0; i < len(f.Exports) && i < maxChecked; i++ {
+			o, err := Decode(f, ctx, i)
+			if err != nil {
+				return err
+			}
+			if !o.Complete {
+				return fmt.Errorf("export %d: %w", i, o.Err())
+			}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,227 @@
+package assetprops
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/uasset"
+	"github.com/upkg/upkg/usmap"
+)
+
+// engineFor gives the engine the corpus README assigns to a folder ("" for
+// versioned packages).
+var engineFor = []struct{ prefix, engine string }{
+	{"uassetapi/TestManyAssets/Biodigital/", "4.14"},
+	{"uassetapi/TestManyAssets/SnakePass/", "4.14"},
+	{"uassetapi/TestManyAssets/Tekken/", "4.14"},
+	{"uassetapi/TestManyAssets/MidAir/", "4.17"},
+	{"uassetapi/TestManyAssets/MutantYearZero/", "4.17"},
+	{"uassetapi/TestManyAssets/Bloodstained/", "4.18"},
+	{"uassetapi/TestManyAssets/BurningDaylight/", "4.18"},
+	{"uassetapi/TestManyAssets/CodeVein/", "4.18"},
+	{"uassetapi/TestManyAssets/Liminal/", "4.18"},
+	{"uassetapi/TestManyAssets/ToTheCore/", "4.18"},
+	{"uassetapi/TestManyAssets/TheBeastInside/", "4.19"},
+	{"uassetapi/TestManyAssets/TheOccupation/", "4.19"},
+	{"uassetapi/TestManyAssets/Astroneer/", "4.23"},
+	{"uassetapi/TestManyAssets/StarlitSeason/", "4.24"},
+	{"uassetapi/TestManyAssets/MISC_426/", "4.26"},
+	{"uassetapi/TestManyAssets/LiesOfP/", "4.27"},
+	{"uassetapi/TestManyAssets/Palia/", "5.1"},
+	{"uassetapi/TestManyAssets/F1Manager2023/", "5.1"},
+	{"uassetapi/TestManyAssets/Palworld/", "5.1"},
+	{"uassetapi/TestManyAssets/Clay/", "5.1"},
+	{"uassetapi/TestMaterials/M_COM_DetailMaster_B/", "4.18"},
+	{"uassetapi/TestMaterials/as_mt_base/", "4.20"},
+	{"uassetapi/TestCustomProperty/", "4.23"},
+	{"uassetapi/TestCustomSerializationStructsInMap/", "4.25"},
+	{"uassetapi/TestImproperNameMapHashes/", "4.25"},
+	{"uassetapi/TestDuplicateNameMapEntries/", "4.25"},
+	{"uassetapi/TestUnknownProperties/", "4.25"},
+	{"uassetapi/TestUE5_1/", "5.1"},
+	{"uassetapi/TestUE5_3/", "5.3"},
+	{"uassetapi/TestUE5_4/", "5.4"},
+	{"uassetapi/TestUE5_5/", "5.5"},
+	{"uassetapi/TestUE5_7/", "5.7"},
+	{"cooked/trumank+retoc/retoc/tests/UE4.27/", "4.27"},
+	{"cooked/trumank+retoc/retoc/tests/UE5.4/", "5.4"},
+	{"cooked/trumank+retoc/retoc/tests/UE5.5/", "5.5"},
+	{"cooked/AstroTechies+unrealmodding/unreal_mod_integrator/src/handlers/ue4_27/", "4.27"},
+}
+
+func corpusEngine(rel string) string {
+	rel = filepath.ToSlash(rel)
+	for _, t := range engineFor {
+		if strings.HasPrefix(rel, t.prefix) {
+			return t.engine
+		}
+	}
+	return ""
+}
+
+// group classifies a package for the acceptance numbers.
+func group(rel string, f *uasset.File) string {
+	rel = filepath.ToSlash(rel)
+	switch {
+	case strings.HasPrefix(rel, "uncooked/"), strings.HasPrefix(rel, "uassetapi/TestEditorUE5_7/"):
+		return "versioned-editor"
+	case f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0:
+		return "unversioned"
+	default:
+		return "cooked-tagged"
+	}
+}
+
+var (
+	mapMu    sync.Mutex
+	mapCache = map[string]*usmap.File{}
+)
+
+// mappingsFor finds the .usmap in the package's folder or its parents
+// (within uassetapi).
+func mappingsFor(path string) *usmap.File {
+	dir := filepath.Dir(path)
+	for range 3 {
+		ms, _ := filepath.Glob(filepath.Join(dir, "*.usmap"))
+		if len(ms) > 0 {
+			mapMu.Lock()
+			defer mapMu.Unlock()
+			if m, ok := mapCache[ms[0]]; ok {
+				return m
+			}
+			m, err := usmap.Open(ms[0])
+			if err != nil {
+				m = nil
+			}
+			mapCache[ms[0]] = m
+			return m
+		}
+		dir = filepath.Dir(dir)
+	}
+	return nil
+}
+
+func isPackage(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	var b [4]byte
+	if _, err := io.ReadFull(fh, b[:]); err != nil {
+		return false
+	}
+	return string(b[:]) == "\xc1\x83\x2a\x9e" || string(b[:]) == "\x9e\x2a\x83\xc1"
+}
+
+type result struct {
+	rel   string
+	group string
+	st    Stats
+	err   error
+}
+
+func openCorpus(path, rel string) (*uasset.File, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	st, _ := fh.Stat()
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	sib := func(ext string) (io.ReaderAt, int64, error) {
+		b, err := os.ReadFile(base + ext)
+		if err != nil {
+			return nil, 0, err
+		}
+		return strings.NewReader(string(b)), int64(len(b)), nil
+	}
+	b := make([]byte, st.Size())
+	io.ReadFull(fh, b)
+	fh.Close()
+	return uasset.NewFile(strings.NewReader(string(b)), int64(len(b)), uasset.WithSibling(sib), uasset.WithEngine(corpusEngine(rel)))
+}
+
+func corpusResults(t testing.TB) []result {
+	dir := corpus.Dir(t)
+	var files []string
+	for _, d := range []string{"uncooked", "cooked", "uassetapi"} {
+		files = append(files, corpus.Files(t, d, ".uasset", ".umap")...)
+	}
+	var out []result
+	for _, p := range files {
+		rel, _ := filepath.Rel(dir, p)
+		if !isPackage(p) {
+			continue
+		}
+		f, err := openCorpus(p, rel)
+		if err != nil {
+			out = append(out, result{rel: rel, group: "open-failed", err: err})
+			continue
+		}
+		var m *usmap.File
+		if f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0 {
+			m = mappingsFor(p)
+		}
+		ctx := Context(f, m)
+		_, st, err := DecodeAll(f, ctx)
+		out = append(out, result{rel: rel, group: group(rel, f), st: st, err: err})
+	}
+	return out
+}
+
+// TestCorpusNumbers reports the acceptance numbers per group; run with -v.
+func TestCorpusNumbers(t *testing.T) {
+	res := corpusResults(t)
+	type agg struct{ files, exports, complete, failed, skipped int }
+	groups := map[string]*agg{}
+	natives := map[string]int{}
+	var failures []string
+	for _, r := range res {
+		g := groups[r.group]
+		if g == nil {
+			g = &agg{}
+			groups[r.group] = g
+		}
+		g.files++
+		if r.err != nil {
+			g.skipped++
+			failures = append(failures, fmt.Sprintf("%s [%s]: %v", r.rel, r.group, r.err))
+			continue
+		}
+		g.exports += r.st.Exports
+		g.complete += r.st.Complete
+		g.failed += r.st.Failed
+		for _, f := range r.st.Failures {
+			failures = append(failures, fmt.Sprintf("%s [%s]: %s", r.rel, r.group, f))
+		}
+		for k, v := range r.st.NativeRaw {
+			natives[k] += v
+		}
+	}
+	var keys []string
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		g := groups[k]
+		pct := 0.0
+		if g.exports > 0 {
+			pct = 100 * float64(g.complete) / float64(g.exports)
+		}
+		t.Logf("%-17s files=%d (not decodable %d) exports=%d complete=%d failed=%d  %.2f%%", k, g.files, g.skipped, g.exports, g.complete, g.failed, pct)
+	}
+	if os.Getenv("UPKG_PROPS_VERBOSE") != "" {
+		for _, f := range failures {
+			t.Log(f)
+		}
+		t.Logf("native structs kept raw: %v", natives)
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"io/fs"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+func init() { register(newCatCmd) }
+
+func newCatCmd(g *globalFlags) *cobra.Command {
+	return &cobra.Command{
+		Use:   "cat CONTAINER PATH",
+		Short: "Write one file stored in a container to standard output",
+		Long: `cat writes the data of one file of a .pak or .utoc container to standard output,
+decompressed and decrypted, and fails (exit 1) when its stored hash does not
+match. PATH is the path ls prints (a leading "/" is optional) or a chunk id.`,
+		Example: `  upkg cat Game-Windows.pak Game/Config/DefaultGame.ini
+  upkg cat Game-Windows.utoc Game/Content/Maps/Level1.umap > Level1.umap`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runCat(g.options(), args[0], args[1], cmd.OutOrStdout())
+		},
+	}
+}
+
+func runCat(opts *inspect.Options, container, name string, stdout io.Writer) error {
+	c, err := inspect.OpenContainer(container, opts)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	rc, verify, err := openContainerFile(c, name)
+	if err != nil {
+		return fmt.Errorf("%s: %w", container, err)
+	}
+	defer rc.Close()
+	if _, err := io.Copy(stdout, rc); err != nil {
+		return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err)
+	}
+	if verify != nil {
+		if err := verify(); err != nil {
+			return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err)
+		}
+	}
+	return nil
+}
+
+// openContainerFile opens a file of c by its ls name. When the returned
+// reader does not check the hash itself, verify (non-nil) does it after.
+func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() error, error) {
+	trimmed := strings.TrimPrefix(name, "/")
+	for i, e := range c.Entries() {
+		if e.Path != trimmed && (e.Path != "" || e.ChunkID != name) {
+			continue
+		}
+		if e.ChunkType == "deleted" {
+			return nil, nil, fmt.Errorf("%s is a delete record (no data)", name)
+		}
+		return openEntry(c, i, e)
+	}
+	if f, err := c.Open(trimmed); err == nil {
+		if st, err := f.Stat(); err == nil && !st.IsDir() {
+			return f, nil, nil
+		}
+		f.Close()
+		return nil, nil, fmt.Errorf("%s is a directory", name)
+	}
+	return nil, nil, fmt.Errorf("%s: %w (list the files with `upkg ls`)", name, fs.ErrNotExist)
+}
+
+// openEntry opens entry i, hash-checked while read when c supports it.
+func openEntry(c inspect.Container, i int, e inspect.ContainerEntry) (io.ReadCloser, func() error, error) {
+	if eo, ok := c.(inspect.EntryOpener); ok {
+		rc, err := eo.EntryReader(i)
+		return rc, nil, err
+	}
+	if e.Path == "" {
+		return nil, nil, fmt.Errorf("chunk %s has no path and %s containers cannot open chunks by index", e.ChunkID, c.Format())
+	}
+	f, err := c.Open(e.Path)
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() error { return c.VerifyEntry(i) }, nil
+}

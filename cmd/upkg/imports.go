@@ -1,0 +1,39 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+func init() { register(newImportsCmd) }
+
+func newImportsCmd(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	c := &cobra.Command{
+		Use:   "imports [--json] FILE",
+		Short: "List the objects a package imports, with class and outer resolved",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
+				if asJSON {
+					return writeJSON(cmd.OutOrStdout(), p.Imports)
+				}
+				t := newTable(cmd.OutOrStdout())
+				fmt.Fprintf(t, "INDEX\tCLASS\tPATH\n")
+				for _, o := range p.Imports {
+					opt := ""
+					if o.Optional {
+						opt = " (optional)"
+					}
+					fmt.Fprintf(t, "%d\t%s\t%s%s\n", o.Index, o.Class, o.Path, opt)
+				}
+				return t.Flush()
+			})
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	return c
+}

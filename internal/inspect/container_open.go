@@ -1,0 +1,28 @@
+package inspect
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+)
+
+// EntryOpener is implemented by containers that can stream entry i of
+// Entries() with its stored hash checked as the data is read (the final
+// Read fails instead of returning io.EOF on a mismatch). Extraction uses it
+// to verify while writing; containers without it are read through fs.FS
+// and checked with VerifyEntry afterwards.
+type EntryOpener interface {
+	EntryReader(i int) (io.ReadCloser, error)
+}
+
+// OpenContainer opens a container file of any registered kind.
+func OpenContainer(name string, opts *Options) (Container, error) {
+	cf, ok := ContainerFormatFor(name)
+	if !ok {
+		return nil, fmt.Errorf("%s: not a container upkg knows (by extension %q; known: .utoc, .pak)", name, filepath.Ext(name))
+	}
+	if opts == nil {
+		opts = &Options{}
+	}
+	return cf.Open(name, opts)
+}

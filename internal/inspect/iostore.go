@@ -1,0 +1,528 @@
+package inspect
+
+// This file plugs IoStore containers (.utoc/.ucas) into the front ends: the
+// Container interface for ls/cat/extract, "GAME.utoc::/Game/Path/Asset" for
+// every package command, and `upkg verify` on a .utoc (one "utoc" line for
+// the container's chunk hashes, then one "zen" line per package).
+
+import (
+	"bytes"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/iostore"
+	"github.com/upkg/upkg/zen"
+)
+
+func init() {
+	RegisterContainerFormat(ContainerFormat{Ext: ".utoc", Open: func(p string, opts *Options) (Container, error) {
+		c, err := openUtoc(p, opts)
+		if err != nil {
+			return nil, err
+		}
+		return c, nil
+	}})
+	RegisterContainer(".utoc", openUtocInner)
+	RegisterVerifier(verifyUtoc)
+}
+
+// utocContainer is an opened .utoc with what resolving its packages needs.
+type utocContainer struct {
+	path string
+	f    *iostore.File
+	fsys *iostore.FS
+
+	entriesOnce sync.Once
+	entries     []ContainerEntry
+
+	ctxOnce sync.Once
+	ctx     *utocContext
+}
+
+// openUtoc opens a container for the front ends. An encrypted container
+// without a key, or with the wrong one, is an error here: without its
+// directory index there is nothing to list.
+func openUtoc(p string, opts *Options) (*utocContainer, error) {
+	var o []iostore.Option
+	if opts != nil && opts.AESKey != "" {
+		key, err := aeskey.Parse(opts.AESKey)
+		if err != nil {
+			return nil, err
+		}
+		o = append(o, iostore.WithAESKey(key))
+	}
+	f, err := iostore.Open(p, o...)
+	if err != nil {
+		return nil, err
+	}
+	if f.DirectoryIndexErr != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", p, f.DirectoryIndexErr)
+	}
+	fsys, err := f.FS()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return &utocContainer{path: p, f: f, fsys: fsys}, nil
+}
+
+func (c *utocContainer) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
+func (c *utocContainer) ReadFile(name string) ([]byte, error) {
+	return c.fsys.ReadFile(name)
+}
+func (c *utocContainer) ReadDir(name string) ([]fs.DirEntry, error) { return c.fsys.ReadDir(name) }
+func (c *utocContainer) Format() string                             { return "utoc" }
+func (c *utocContainer) Close() error                               { return c.f.Close() }
+
+// File returns the underlying IoStore file.
+func (c *utocContainer) File() *iostore.File { return c.f }
+
+func (c *utocContainer) Entries() []ContainerEntry {
+	c.entriesOnce.Do(func() {
+		f := c.f
+		v := f.Header.Version
+		enc := f.Header.ContainerFlags&iostore.FlagEncrypted != 0
+		out := make([]ContainerEntry, len(f.ChunkIDs))
+		for i, id := range f.ChunkIDs {
+			info := f.Info(i)
+			e := ContainerEntry{
+				Path:           f.PathOf(i),
+				ChunkID:        id.String(),
+				ChunkType:      id.Type().Name(v),
+				Offset:         int64(f.OffsetLengths[i].Offset),
+				Size:           int64(f.OffsetLengths[i].Length),
+				CompressedSize: info.CompressedSize,
+				Compression:    info.Method,
+				Encrypted:      enc,
+				Partition:      info.Partition,
+			}
+			if f.HasHash(i) {
+				e.Hash = hex.EncodeToString(f.Metas[i].Hash[:])
+			}
+			out[i] = e
+		}
+		c.entries = out
+	})
+	return c.entries
+}
+
+func (c *utocContainer) Summary() []Field {
+	f := c.f
+	h := &f.Header
+	fields := []Field{
+		{"format", "IoStore TOC (.utoc)"},
+		{"toc_version", fmt.Sprintf("%d (%s)", h.Version, h.Version)},
+		{"container_id", fmt.Sprintf("0x%016x", h.ContainerID)},
+		{"container_flags", h.ContainerFlags.String()},
+		{"entries", h.TocEntryCount},
+		{"compression_blocks", h.TocCompressedBlockEntryCount},
+		{"compression_block_size", h.CompressionBlockSize},
+		{"compression_methods", strings.Join(f.CompressionMethods[1:], ", ")},
+		{"partitions", h.PartitionCount},
+		{"partition_size", h.PartitionSize},
+		{"directory_index_size", h.DirectoryIndexSize},
+		{"chunk_hash", f.HashKind()},
+	}
+	if h.ContainerFlags&iostore.FlagEncrypted != 0 {
+		fields = append(fields, Field{"encryption", h.EncryptionMethod.String()}, Field{"encryption_key_guid", h.EncryptionKeyGuid.String()})
+	}
+	if len(f.PerfectHashSeeds) > 0 {
+		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
+	}
+	if d := f.DirectoryIndex; d != nil {
+		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", len(d.Files)}, Field{"strings", len(d.Strings)})
+	}
+	if f.IsGlobal() {
+		fields = append(fields, Field{"global_container", true})
+	}
+	if !f.HasData() {
+		fields = append(fields, Field{"ucas", "absent (TOC only: chunk data cannot be read)"})
+	} else if ch, err := f.ContainerHeader(); err == nil {
+		imports, shaders := 0, 0
+		for _, e := range ch.StoreEntries {
+			imports += len(e.ImportedPackages)
+			shaders += len(e.ShaderMapHashes)
+		}
+		fields = append(fields,
+			Field{"container_header_version", fmt.Sprintf("%d (%s)", ch.Version, ch.Version)},
+			Field{"packages", len(ch.PackageIDs)},
+			Field{"optional_segment_packages", len(ch.OptionalSegmentPackageIDs)},
+			Field{"imported_packages", imports},
+			Field{"shader_map_hashes", shaders},
+			Field{"localized_packages", len(ch.LocalizedPackages)},
+			Field{"package_redirects", len(ch.PackageRedirects)})
+	} else if !errors.Is(err, iostore.ErrNotFound) {
+		fields = append(fields, Field{"container_header_error", err.Error()})
+	}
+	return fields
+}
+
+func (c *utocContainer) VerifyEntry(i int) error {
+	if i < 0 || i >= len(c.f.ChunkIDs) {
+		return fmt.Errorf("entry %d of %d", i, len(c.f.ChunkIDs))
+	}
+	return c.f.VerifyChunk(i)
+}
+
+// utocContext resolves names across the packages of one container and its
+// global container.
+type utocContext struct {
+	c          *utocContainer
+	header     *iostore.ContainerHeader
+	headerErr  error
+	script     *zen.ScriptObjects
+	scriptErr  error
+	scriptFrom string
+	pkgChunk   map[uint64]int    // package ID → chunk
+	pkgName    map[uint64]string // package ID → package name
+
+	mu       sync.Mutex
+	packages map[uint64]*zen.Package
+	legacy   map[zen.ObjectIndex]legacyExport
+	legacyOK bool
+}
+
+type legacyExport struct{ pkg, path string }
+
+func (c *utocContainer) context() *utocContext {
+	c.ctxOnce.Do(func() {
+		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}}
+		f := c.f
+		if d := f.DirectoryIndex; d != nil {
+			for _, fe := range d.Files {
+				id := f.ChunkIDs[fe.Chunk]
+				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
+					continue
+				}
+				x.pkgChunk[id.ID()] = fe.Chunk
+				if n, ok := iostore.PackageName(fe.Path); ok {
+					x.pkgName[id.ID()] = n
+				}
+			}
+		}
+		x.header, x.headerErr = f.ContainerHeader()
+		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f)
+		c.ctx = x
+	})
+	return c.ctx
+}
+
+// findGlobal loads the script objects of the global container: p itself
+// when it is one, else global.utoc in p's folder or up to two folders above
+// (CUE4Parse's fixtures keep one global.utoc above the variant folders).
+func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
+	if f != nil && f.IsGlobal() {
+		s, err := f.ScriptObjects()
+		return s, p, err
+	}
+	dir := filepath.Dir(p)
+	for range 3 {
+		g := filepath.Join(dir, "global.utoc")
+		if _, err := os.Stat(g); err == nil {
+			gf, err := iostore.Open(g)
+			if err != nil {
+				return nil, g, err
+			}
+			defer gf.Close()
+			s, err := gf.ScriptObjects()
+			return s, g, err
+		}
+		dir = filepath.Dir(dir)
+	}
+	return nil, "", zen.ErrNoGlobal
+}
+
+// headerVersion returns the zen layout of the container's packages.
+func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
+	if x.header != nil {
+		return x.header.Version, true
+	}
+	v := x.c.f.Header.Version
+	switch {
+	case v <= iostore.TocDirectoryIndex:
+		return zen.HeaderPreInitial, true
+	case v <= iostore.TocPerfectHash:
+		return zen.HeaderInitial, true
+	}
+	return 0, false
+}
+
+// parsePackage reads and parses the package with id (cached).
+func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
+	x.mu.Lock()
+	if p, ok := x.packages[id]; ok {
+		x.mu.Unlock()
+		return p, nil
+	}
+	x.mu.Unlock()
+	chunk, ok := x.pkgChunk[id]
+	if !ok {
+		return nil, fmt.Errorf("package 0x%016x is not in this container", id)
+	}
+	data, err := x.c.f.ReadChunk(chunk)
+	if err != nil {
+		return nil, err
+	}
+	opts := zen.Options{Auto: true}
+	if v, ok := x.headerVersion(); ok {
+		opts = zen.Options{HeaderVersion: v}
+	}
+	p, err := zen.Parse(data, opts)
+	if err != nil {
+		return nil, err
+	}
+	x.mu.Lock()
+	x.packages[id] = p
+	x.mu.Unlock()
+	return p, nil
+}
+
+// legacyImports builds, once, the map from UE4 global import indices to the
+// public exports of every package in the container.
+func (x *utocContext) legacyImports() map[zen.ObjectIndex]legacyExport {
+	x.mu.Lock()
+	done := x.legacyOK
+	x.mu.Unlock()
+	if done {
+		return x.legacy
+	}
+	m := map[zen.ObjectIndex]legacyExport{}
+	for id := range x.pkgChunk {
+		p, err := x.parsePackage(id)
+		if err != nil {
+			continue
+		}
+		for i, e := range p.Exports {
+			gi := zen.ObjectIndex(e.PublicExportHash)
+			if gi.Kind() == zen.KindPackageImport {
+				m[gi] = legacyExport{pkg: p.Name, path: exportPath(p, i, 0)}
+			}
+		}
+	}
+	x.mu.Lock()
+	x.legacy, x.legacyOK = m, true
+	x.mu.Unlock()
+	return m
+}
+
+// openUtocInner resolves "GAME.utoc::/Game/Path/Asset" (a package name, with
+// or without extension) or "GAME.utoc::Game/Content/Path/Asset.uasset" (a
+// container path) to an Input.
+func openUtocInner(container, inner string, opts *Options) (*Input, error) {
+	c, err := openUtoc(container, opts)
+	if err != nil {
+		return nil, err
+	}
+	p, chunk, err := c.resolve(inner)
+	if err != nil {
+		c.Close()
+		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, inner, err)
+	}
+	data, err := c.f.ReadChunkVerified(chunk)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	base := strings.TrimSuffix(p, path.Ext(p))
+	in := &Input{
+		Name: container + ContainerSep + p,
+		R:    &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk},
+		Size: int64(len(data)),
+		Sibling: func(ext string) (io.ReaderAt, int64, error) {
+			if i, ok := c.fsys.Chunk(base + ext); ok {
+				d, err := c.f.ReadChunkVerified(i)
+				if err != nil {
+					return nil, 0, err
+				}
+				return bytes.NewReader(d), int64(len(d)), nil
+			}
+			return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
+		},
+		Close: c.Close,
+	}
+	return in, nil
+}
+
+// zenChunk is the ReaderAt of a package read from a container: the zen
+// opener recognises it and resolves names through the container.
+type zenChunk struct {
+	*bytes.Reader
+	c     *utocContainer
+	chunk int
+}
+
+// resolve finds the file for an inner path: a container path, or a package
+// name mapped through the Content folders.
+func (c *utocContainer) resolve(inner string) (string, int, error) {
+	p := strings.TrimPrefix(strings.ReplaceAll(inner, "\\", "/"), "/")
+	if i, ok := c.fsys.Chunk(p); ok {
+		return p, i, nil
+	}
+	if c.f.DirectoryIndex == nil {
+		return "", 0, errors.New("container has no directory index")
+	}
+	want := strings.ToLower(strings.TrimPrefix(inner, "/"))
+	wantNoExt := strings.TrimSuffix(want, path.Ext(want))
+	for _, fe := range c.f.DirectoryIndex.Files {
+		if !fe.Valid {
+			continue
+		}
+		ext := strings.ToLower(path.Ext(fe.Path))
+		if ext != ".uasset" && ext != ".umap" {
+			continue
+		}
+		lp := strings.ToLower(fe.Path)
+		if lp == want || strings.TrimSuffix(lp, ext) == wantNoExt {
+			return fe.Path, fe.Chunk, nil
+		}
+		if n, ok := iostore.PackageName(fe.Path); ok {
+			ln := strings.ToLower(strings.TrimPrefix(n, "/"))
+			if ln == want || ln == wantNoExt || ln+ext == want {
+				return fe.Path, fe.Chunk, nil
+			}
+		}
+	}
+	return "", 0, fmt.Errorf("no package or file %q in the container (list it with upkg ls)", inner)
+}
+
+// verifyUtoc is the verifier for .utoc files: one "utoc" line with the chunk
+// hash results, then one "zen" line per package.
+func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
+	if !strings.EqualFold(filepath.Ext(p), ".utoc") {
+		return false
+	}
+	res := VerifyResult{Path: p, Format: "utoc"}
+	c, err := openUtoc(p, opts)
+	if err != nil {
+		res.Error = trimPath(err.Error(), p)
+		emit(res)
+		return true
+	}
+	defer c.Close()
+	f := c.f
+	n := len(f.ChunkIDs)
+	okN, failN := 0, 0
+	res.Entries = &n
+	res.ChunksOK, res.ChunksFailed = &okN, &failN
+	res.Engine = tocEngine(f.Header.Version)
+	res.EngineSource = "detected"
+	if !f.HasData() {
+		// A TOC-only copy: the index was read completely, data cannot be.
+		res.Error = fmt.Sprintf("%v: %d chunks listed, none can be read", iostore.ErrNoCas, n)
+		emit(res)
+		return true
+	}
+	var unsupported, failed []string
+	unsupportedFirst := ""
+	for i := range f.ChunkIDs {
+		err := f.VerifyChunk(i)
+		if err == nil {
+			okN++
+			continue
+		}
+		failN++
+		var ue *compression.UnsupportedError
+		if errors.As(err, &ue) {
+			if unsupportedFirst == "" {
+				unsupportedFirst = ue.Error()
+			}
+			unsupported = append(unsupported, chunkLabel(f, i))
+			continue
+		}
+		failed = append(failed, err.Error())
+	}
+	var problems []string
+	if len(unsupported) > 0 {
+		problems = append(problems, fmt.Sprintf("%d chunks not checked: %s (%s)", len(unsupported), unsupportedFirst, listSome(unsupported, 3)))
+	}
+	if len(failed) > 0 {
+		problems = append(problems, fmt.Sprintf("%d chunks failed: %s", len(failed), listSome(failed, 3)))
+	}
+	res.OK = len(problems) == 0
+	res.Error = strings.Join(problems, "; ")
+	emit(res)
+	// Then every package.
+	if f.DirectoryIndex == nil {
+		return true
+	}
+	for _, fe := range f.DirectoryIndex.Files {
+		id := f.ChunkIDs[fe.Chunk]
+		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
+			continue
+		}
+		emit(verifyInner(c, fe.Path, fe.Chunk, opts))
+	}
+	return true
+}
+
+func chunkLabel(f *iostore.File, i int) string {
+	if p := f.PathOf(i); p != "" {
+		return p
+	}
+	return f.ChunkIDs[i].String()
+}
+
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return strings.Join(items[:n], ", ") + fmt.Sprintf(", and %d more", len(items)-n)
+}
+
+func verifyInner(c *utocContainer, p string, chunk int, opts *Options) (res VerifyResult) {
+	name := c.path + ContainerSep + p
+	res = VerifyResult{Path: name, Format: "zen"}
+	defer func() {
+		if r := recover(); r != nil {
+			res.OK = false
+			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+		}
+	}()
+	data, err := c.f.ReadChunkVerified(chunk)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk}, Size: int64(len(data))}
+	pkg, err := openZen(in, opts)
+	if err != nil {
+		res.Error = err.Error()
+		return res
+	}
+	if pkg.Path == "" {
+		pkg.Path = name
+	}
+	return ResultFor(pkg)
+}
+
+// tocEngine names the engine versions that write a TOC version.
+func tocEngine(v iostore.TocVersion) string {
+	switch v {
+	case iostore.TocInitial:
+		return "4.25"
+	case iostore.TocDirectoryIndex:
+		return "4.26"
+	case iostore.TocPartitionSize:
+		return "4.27"
+	case iostore.TocPerfectHash:
+		return "5.0 EA"
+	case iostore.TocPerfectHashWithOverflow:
+		return "5.0-5.3"
+	case iostore.TocOnDemandMetaData:
+		return "5.4"
+	case iostore.TocRemovedOnDemandMetaData, iostore.TocReplaceIoChunkHashWithIoHash:
+		return "5.5-5.7"
+	}
+	return "5.8+"
+}

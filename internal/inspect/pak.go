@@ -1,0 +1,344 @@
+package inspect
+
+// This file connects the pak reader (package pak) to the front ends: the
+// ".pak" container format for ls/cat/extract, "PAK::/Game/Path/Asset" for
+// every package command, and `upkg verify` on a .pak.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"strings"
+
+	"github.com/upkg/upkg/pak"
+)
+
+func init() {
+	RegisterContainerFormat(ContainerFormat{Ext: ".pak", Open: func(p string, opts *Options) (Container, error) {
+		return OpenPakContainer(p, opts)
+	}})
+	RegisterContainer(".pak", openInPak)
+	RegisterVerifier(verifyPak)
+}
+
+// PakContainer is a .pak opened as a [Container].
+type PakContainer struct {
+	R    *pak.Reader
+	path string
+}
+
+// OpenPakContainer opens a pak file with the key in opts.
+func OpenPakContainer(name string, opts *Options) (*PakContainer, error) {
+	key := ""
+	if opts != nil {
+		key = opts.AESKey
+	}
+	r, err := pak.OpenReader(name, pak.WithKeyString(key))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &PakContainer{R: r, path: name}, nil
+}
+
+// Open implements fs.FS.
+func (c *PakContainer) Open(name string) (fs.File, error) { return c.R.Open(name) }
+
+// ReadDir implements fs.ReadDirFS.
+func (c *PakContainer) ReadDir(name string) ([]fs.DirEntry, error) { return c.R.ReadDir(name) }
+
+// Stat implements fs.StatFS.
+func (c *PakContainer) Stat(name string) (fs.FileInfo, error) { return c.R.Stat(name) }
+
+// Format returns "pak".
+func (c *PakContainer) Format() string { return "pak" }
+
+// Close closes the pak file.
+func (c *PakContainer) Close() error { return c.R.Close() }
+
+// Entries lists the pak's file records in index order. The hash of a v10+
+// encoded entry is read from the header stored before its data.
+func (c *PakContainer) Entries() []ContainerEntry {
+	out := make([]ContainerEntry, len(c.R.Entries))
+	for i, e := range c.R.Entries {
+		ce := ContainerEntry{
+			Path:           e.Name,
+			ChunkType:      "file",
+			Offset:         e.Offset,
+			Size:           e.UncompressedSize,
+			CompressedSize: e.CompressedSize,
+			Compression:    e.CompressionMethod,
+			Encrypted:      e.Encrypted(),
+		}
+		if e.Name == "" {
+			ce.ChunkID = fmt.Sprintf("pathhash:%016x", e.PathHash)
+		}
+		if e.Deleted() {
+			ce.ChunkType = "deleted"
+		} else if h, err := e.StoredHash(); err == nil && !h.IsZero() {
+			ce.Hash = h.String()
+		}
+		out[i] = ce
+	}
+	return out
+}
+
+// Summary describes the footer and index.
+func (c *PakContainer) Summary() []Field {
+	r := c.R
+	f := r.Footer
+	methods := []string{}
+	for _, m := range f.CompressionMethods {
+		if m != "" {
+			methods = append(methods, m)
+		}
+	}
+	enc := 0
+	for _, e := range r.Entries {
+		if e.Encrypted() {
+			enc++
+		}
+	}
+	fields := []Field{
+		{"Format", "pak"},
+		{"Version", f.VersionName()},
+		{"MountPoint", r.MountPoint},
+		{"Entries", len(r.Entries)},
+		{"EncryptedEntries", enc},
+		{"EncryptedIndex", f.EncryptedIndex},
+		{"EncryptionKeyGuid", f.EncryptionKeyGuid.String()},
+		{"IndexOffset", f.IndexOffset},
+		{"IndexSize", f.IndexSize},
+		{"IndexHash", f.IndexHash.String()},
+		{"CompressionMethods", methods},
+	}
+	if f.Version == pak.VersionFrozenIndex {
+		fields = append(fields, Field{"IndexIsFrozen", f.IndexIsFrozen})
+	}
+	if f.Version >= pak.VersionPathHashIndex {
+		fields = append(fields,
+			Field{"PathHashSeed", fmt.Sprintf("0x%016x", r.PathHashSeed)},
+			Field{"PathHashIndex", r.HasPathHashIndex},
+			Field{"PathHashIndexEntries", r.PathHashIndexEntries},
+			Field{"FullDirectoryIndex", r.HasFullDirectoryIndex},
+			Field{"FlatDirectoryIndex", r.FlatDirectoryIndex})
+	}
+	if f.Version >= pak.VersionPakchunkIndex {
+		fields = append(fields, Field{"PakchunkIndex", f.PakchunkIndex})
+	}
+	if f.Version >= pak.VersionEncryptionMethod {
+		m := map[uint8]string{pak.EncryptionNone: "None", pak.EncryptionAES: "AES-ECB", pak.EncryptionAESCTR: "AES-CTR"}[f.EncryptionMethod]
+		fields = append(fields, Field{"EncryptionMethod", m})
+	}
+	return fields
+}
+
+// VerifyEntry checks entry i's SHA-1 against the bytes stored.
+func (c *PakContainer) VerifyEntry(i int) error {
+	if i < 0 || i >= len(c.R.Entries) {
+		return fmt.Errorf("entry %d of %d", i, len(c.R.Entries))
+	}
+	return c.R.Entries[i].Verify()
+}
+
+// EntryReader opens entry i's data (decompressed, decrypted, hash-checked
+// at the end), for extraction of entries by index.
+func (c *PakContainer) EntryReader(i int) (io.ReadCloser, error) {
+	if i < 0 || i >= len(c.R.Entries) {
+		return nil, fmt.Errorf("entry %d of %d", i, len(c.R.Entries))
+	}
+	return c.R.Entries[i].Open()
+}
+
+// packageExts inside a container: the files that are packages (their
+// .uexp/.ubulk are reached through Input.Sibling).
+var pakPackageExts = []string{".uasset", ".umap"}
+
+// findInPak resolves a user's inner path to an entry: an exact name (with or
+// without the mount point, with or without a leading slash), the same with
+// a package extension added, a package path (/Game/X -> <Project>/Content/X,
+// /Engine/X -> Engine/Content/X, /Plugin/X -> .../Plugin/Content/X), or a
+// unique path suffix.
+func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
+	inner = strings.TrimPrefix(strings.ReplaceAll(inner, "\\", "/"), "/")
+	// An object path "/Game/A/B.B" names the package "/Game/A/B".
+	if dot := strings.LastIndexByte(inner, '.'); dot > strings.LastIndexByte(inner, '/') {
+		if base := inner[strings.LastIndexByte(inner, '/')+1 : dot]; base == inner[dot+1:] {
+			inner = inner[:dot]
+		}
+	}
+	exts := append([]string{""}, pakPackageExts...)
+	for _, ext := range exts {
+		if e, ok := r.Lookup(inner + ext); ok {
+			return e, nil
+		}
+	}
+	var matches []*pak.Entry
+	seen := map[*pak.Entry]bool{}
+	match := func(e *pak.Entry) {
+		if !seen[e] {
+			seen[e] = true
+			matches = append(matches, e)
+		}
+	}
+	root, rest, _ := strings.Cut(inner, "/")
+	for _, e := range r.Entries {
+		if e.Deleted() || e.Name == "" {
+			continue
+		}
+		for _, ext := range exts {
+			want := inner + ext
+			if rest != "" {
+				// Package path: the first element is a mount root.
+				suffix := "/Content/" + rest + ext
+				if strings.HasSuffix(e.Name, suffix) {
+					prefix := strings.TrimSuffix(e.Name, suffix)
+					last := path.Base(prefix)
+					if strings.EqualFold(root, "Game") && !strings.Contains(prefix, "/Plugins/") && prefix != "Engine" ||
+						strings.EqualFold(last, root) {
+						match(e)
+					}
+				}
+			}
+			if strings.HasSuffix(e.Name, "/"+want) {
+				match(e)
+			}
+		}
+	}
+	switch len(matches) {
+	case 1:
+		return matches[0], nil
+	case 0:
+		return nil, fmt.Errorf("%w: %q is not in the pak (%d files; list them with `upkg ls`)", fs.ErrNotExist, inner, len(r.Entries))
+	}
+	var names []string
+	for _, e := range matches[:min(5, len(matches))] {
+		names = append(names, e.Name)
+	}
+	return nil, fmt.Errorf("%q is ambiguous in the pak: %s", inner, strings.Join(names, ", "))
+}
+
+// openInPak resolves "PAK::inner" to an Input.
+func openInPak(container, inner string, opts *Options) (*Input, error) {
+	c, err := OpenPakContainer(container, opts)
+	if err != nil {
+		return nil, err
+	}
+	in, err := pakInput(c.R, container, inner)
+	if err != nil {
+		c.Close()
+		return nil, err
+	}
+	in.Close = c.Close
+	return in, nil
+}
+
+// pakInput reads the package named inner from an opened pak. Its
+// companions (.uexp, .ubulk, ...) are read from the same pak on demand.
+func pakInput(r *pak.Reader, container, inner string) (*Input, error) {
+	e, err := findInPak(r, inner)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", container, err)
+	}
+	data, err := e.Data()
+	if err != nil {
+		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, e.Name, err)
+	}
+	base := strings.TrimSuffix(e.Name, path.Ext(e.Name))
+	return &Input{
+		Name: container + ContainerSep + e.Name,
+		R:    bytes.NewReader(data),
+		Size: int64(len(data)),
+		Sibling: func(ext string) (io.ReaderAt, int64, error) {
+			s, ok := r.Lookup(base + ext)
+			if !ok {
+				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
+			}
+			b, err := s.Data()
+			if err != nil {
+				return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
+			}
+			return bytes.NewReader(b), int64(len(b)), nil
+		},
+	}, nil
+}
+
+// verifyPak is `upkg verify` for a .pak: one line for the container (every
+// entry's SHA-1 checked) and one per package inside.
+func verifyPak(p string, opts *Options, emit func(VerifyResult)) bool {
+	if !strings.HasSuffix(strings.ToLower(p), ".pak") {
+		return false
+	}
+	res := VerifyResult{Path: p, Format: "pak"}
+	c, err := OpenPakContainer(p, opts)
+	if err != nil {
+		res.Error = trimPath(err.Error(), p)
+		emit(res)
+		return true
+	}
+	defer c.Close()
+	n, ok, failed := len(c.R.Entries), 0, 0
+	var first error
+	for _, e := range c.R.Entries {
+		if err := e.Verify(); err != nil {
+			failed++
+			if first == nil {
+				first = err
+			}
+			continue
+		}
+		ok++
+	}
+	res.Entries, res.ChunksOK, res.ChunksFailed = &n, &ok, &failed
+	res.OK = failed == 0
+	if first != nil {
+		res.Error = fmt.Sprintf("%d of %d entries fail their hash check (first: %v)", failed, n, first)
+	}
+	emit(res)
+	for _, e := range c.R.Entries {
+		if e.Deleted() || !isPakPackage(e.Name) {
+			continue
+		}
+		emit(verifyInPak(c.R, p, e, opts))
+	}
+	return true
+}
+
+func isPakPackage(name string) bool {
+	ext := strings.ToLower(path.Ext(name))
+	for _, x := range pakPackageExts {
+		if ext == x {
+			return true
+		}
+	}
+	return false
+}
+
+// verifyInPak checks one package stored in an opened pak.
+func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (res VerifyResult) {
+	name := container + ContainerSep + e.Name
+	res.Path = name
+	defer func() {
+		if x := recover(); x != nil {
+			res.OK = false
+			res.Error = fmt.Sprintf("internal error (please report): %v", x)
+		}
+	}()
+	in, err := pakInput(r, container, e.Name)
+	if err != nil {
+		res.Error = trimPath(err.Error(), name)
+		return res
+	}
+	pkg, err := OpenPackage(in, opts)
+	if err != nil {
+		res.Error = trimPath(err.Error(), name)
+		var oe *OpenError
+		if errors.As(err, &oe) {
+			res.Format = oe.Format
+		}
+		return res
+	}
+	return ResultFor(pkg)
+}

@@ -1,0 +1,334 @@
+package inspect
+
+// This file connects the UE4/UE5 package reader (package uasset) to the
+// front ends: it recognises .uasset/.umap files and turns a *uasset.File into
+// the shared Package model. Other helpers extend it from their own files
+// through uassetHooks and uassetOptions, without editing this one.
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/upkg/upkg/uasset"
+)
+
+// uassetHooks run after the Package of a UE4/UE5 package is built (the
+// property decoder adds Props and Properties from its own file).
+var uassetHooks []func(f *uasset.File, p *Package, opts *Options) error
+
+// uassetOptions add reader options when a UE4/UE5 package is opened (the
+// property decoder adds a uasset.WithCandidateCheck for engine inference).
+var uassetOptions []func(in *Input, opts *Options) []uasset.Option
+
+func init() {
+	RegisterOpener(Opener{
+		Format:   "uasset",
+		Match:    matchUasset,
+		Open:     openUasset,
+		Priority: 10,
+	})
+}
+
+// matchUasset accepts the package tag in either byte order followed by a
+// negative legacy file version (UE1–UE3 packages carry the same tag with a
+// positive version; zen packages have no tag), and Ace Combat 7's encrypted
+// packages, so that they get a clear error.
+func matchUasset(head []byte, name string) bool {
+	if len(head) >= 4 && string(head[:4]) == "ACE7" {
+		return true
+	}
+	if len(head) < 8 {
+		return false
+	}
+	switch binary.LittleEndian.Uint32(head) {
+	case uasset.PackageFileTag:
+		return int32(binary.LittleEndian.Uint32(head[4:])) < 0
+	case uasset.PackageFileTagSwapped:
+		return int32(binary.BigEndian.Uint32(head[4:])) < 0
+	}
+	return false
+}
+
+// guessPackagePath derives a long package name from a file path:
+// ".../Content/Maps/Level1.umap" becomes "/Game/Maps/Level1", a plugin's
+// ".../Plugins/X/Content/A.uasset" becomes "/X/A".
+func guessPackagePath(name string) string {
+	if _, inner, ok := SplitContainerPath(name); ok {
+		name = inner
+	}
+	p := filepath.ToSlash(name)
+	p = strings.TrimSuffix(p, path.Ext(p))
+	if i := strings.LastIndex(p, "/Content/"); i >= 0 {
+		root := "Game"
+		before := p[:i]
+		if j := strings.LastIndex(before, "/Plugins/"); j >= 0 {
+			rest := before[j+len("/Plugins/"):]
+			root = rest[strings.LastIndexByte(rest, '/')+1:]
+		} else if strings.HasSuffix(before, "/Engine") {
+			root = "Engine"
+		}
+		return "/" + root + "/" + p[i+len("/Content/"):]
+	}
+	if strings.HasPrefix(p, "/Game/") || strings.HasPrefix(p, "/Engine/") {
+		return p
+	}
+	return "/Game/" + path.Base(p)
+}
+
+func openUasset(in *Input, opts *Options) (*Package, error) {
+	uopts := []uasset.Option{uasset.WithPackageName(guessPackagePath(in.Name))}
+	if in.Sibling != nil {
+		uopts = append(uopts, uasset.WithSibling(in.Sibling))
+	}
+	if opts.Engine != "" {
+		uopts = append(uopts, uasset.WithEngine(opts.Engine))
+	}
+	for _, fn := range uassetOptions {
+		uopts = append(uopts, fn(in, opts)...)
+	}
+	f, err := uasset.NewFile(in.R, in.Size, uopts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	p := packageFromUasset(f, in.Name)
+	if opts.Verify {
+		rt := headerRoundtrip(f)
+		p.HeaderRoundtrip = &rt
+	}
+	for _, h := range uassetHooks {
+		if err := h(f, p, opts); err != nil {
+			p.Warnings = append(p.Warnings, err.Error())
+		}
+	}
+	return p, nil
+}
+
+// headerRoundtrip rewrites the header from the model and compares it with
+// the file's first bytes.
+func headerRoundtrip(f *uasset.File) bool {
+	hdr, err := f.WriteHeader()
+	if err != nil {
+		return false
+	}
+	orig := make([]byte, len(hdr))
+	r, _ := f.Reader()
+	if n, _ := r.ReadAt(orig, 0); n != len(orig) {
+		return false
+	}
+	return bytes.Equal(hdr, orig)
+}
+
+func packageFromUasset(f *uasset.File, name string) *Package {
+	s := &f.Summary
+	p := &Package{
+		Path:             name,
+		Format:           "uasset",
+		Engine:           f.Engine.Version,
+		EngineSource:     f.Engine.Source,
+		EngineCandidates: f.Engine.Candidates,
+		EngineNote:       f.Engine.Note,
+		BigEndian:        f.BigEndian,
+		Companions:       f.Companions,
+	}
+	if p.Engine == "" {
+		p.Engine = fmt.Sprintf("UE4 %d", f.Versions.UE4)
+		if f.Versions.UE5 != 0 {
+			p.Engine += fmt.Sprintf(" / UE5 %d", f.Versions.UE5)
+		}
+	}
+	lic := int(s.FileVersionLicenseeUE)
+	if lic != 0 {
+		p.LicenseeVersion = &lic
+	}
+	for _, fl := range s.Fields(&f.Versions) {
+		if strings.HasPrefix(fl.Name, "CustomVersion.") {
+			continue
+		}
+		if fl.Name == "Tag" {
+			fl.Value = fmt.Sprintf("0x%08X", s.Tag)
+		}
+		p.Summary = append(p.Summary, Field{Key: fl.Name, Value: fl.Value})
+		if fl.Name == "PackageFlags" {
+			p.Summary = append(p.Summary, Field{Key: "PackageFlags (names)", Value: uasset.PackageFlagsString(s.PackageFlags)})
+		}
+	}
+	if s.Unversioned() {
+		p.Summary = append(p.Summary,
+			Field{Key: "ReadAs.FileVersionUE4", Value: f.Versions.UE4},
+			Field{Key: "ReadAs.FileVersionUE5", Value: f.Versions.UE5})
+	}
+	for _, c := range s.CustomVersions {
+		p.CustomVersions = append(p.CustomVersions, CustomVersion{Guid: c.Key.String(), Name: c.Name(), Version: c.Version})
+	}
+	for _, sec := range f.Sections {
+		ps := Section{Name: sec.Name, Offset: sec.Offset, Size: sec.Size, Count: sec.Count}
+		if sec.InUexp {
+			ps.File = ".uexp"
+		}
+		if sec.Err != nil {
+			ps.Error = sec.Err.Error()
+		}
+		p.Sections = append(p.Sections, ps)
+	}
+	for _, g := range f.HeaderGaps() {
+		name := "unaccounted"
+		if g.Zero {
+			name = "padding"
+		}
+		p.Sections = append(p.Sections, Section{Name: name, Offset: g.Offset, Size: g.Size})
+		if !g.Zero {
+			p.Warnings = append(p.Warnings, fmt.Sprintf("%d header bytes at 0x%x belong to no known section", g.Size, g.Offset))
+		}
+	}
+	sortSections(p.Sections)
+	if f.MissingUexp() {
+		p.Warnings = append(p.Warnings, "export data lies in a .uexp companion that was not found")
+	}
+
+	p.Names = make([]Name, len(f.Names))
+	hashes := f.Versions.UE4 >= uasset.VerUE4NameHashesSerialized
+	for i, n := range f.Names {
+		p.Names[i] = Name{Name: n.Name.S}
+		if hashes {
+			p.Names[i].Hash = fmt.Sprintf("%04x%04x", n.NonCasePreservingHash, n.CasePreservingHash)
+		}
+	}
+	p.Imports = make([]Object, len(f.Imports))
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		idx := uasset.ImportIndex(i)
+		o := Object{
+			Index:        int32(idx),
+			Name:         f.NameString(im.ObjectName),
+			Class:        f.ClassPath(idx),
+			Outer:        f.ObjectPath(im.OuterIndex),
+			OuterIndex:   int32(im.OuterIndex),
+			Path:         f.ObjectPath(idx),
+			ClassPackage: f.NameString(im.ClassPackage),
+			Optional:     im.ImportOptional,
+		}
+		if im.PackageName.Index != 0 || im.PackageName.Number != 0 {
+			o.PackageName = f.NameString(im.PackageName)
+		}
+		p.Imports[i] = o
+	}
+	asset := f.AssetExport()
+	p.Exports = make([]Object, len(f.Exports))
+	for i := range f.Exports {
+		e := &f.Exports[i]
+		idx := uasset.ExportIndex(i)
+		o := Object{
+			Index:        int32(idx),
+			Name:         f.NameString(e.ObjectName),
+			Class:        f.ClassPath(idx),
+			ClassIndex:   int32(e.ClassIndex),
+			Outer:        f.ObjectPath(e.OuterIndex),
+			OuterIndex:   int32(e.OuterIndex),
+			Path:         f.ObjectPath(idx),
+			Super:        f.ObjectPath(e.SuperIndex),
+			Template:     f.ObjectPath(e.TemplateIndex),
+			ObjectFlags:  e.ObjectFlags,
+			Flags:        uasset.ObjectFlagsString(e.ObjectFlags),
+			SerialOffset: e.SerialOffset,
+			SerialSize:   e.SerialSize,
+			IsAsset:      e.IsAsset || i == asset,
+		}
+		if e.InUexp() {
+			o.File = ".uexp"
+		}
+		p.Exports[i] = o
+	}
+	for _, t := range f.Thumbnails {
+		h := int(t.Height)
+		if h < 0 {
+			h = -h
+		}
+		p.Thumbnails = append(p.Thumbnails, Thumbnail{
+			Object: t.ObjectClassName.S + " " + t.ObjectPath.S,
+			Format: t.Format, Width: int(t.Width), Height: h,
+			Offset: t.DataOffset, Size: t.DataSize,
+		})
+	}
+	p.ThumbnailData = func(i int) ([]byte, error) {
+		if i < 0 || i >= len(f.Thumbnails) {
+			return nil, fmt.Errorf("thumbnail %d out of range (package has %d)", i, len(f.Thumbnails))
+		}
+		return f.Thumbnails[i].Data()
+	}
+	p.ExportData = func(i int) ([]byte, error) {
+		if i < 0 || i >= len(f.Exports) {
+			return nil, fmt.Errorf("export %d out of range (package has %d)", i, len(f.Exports))
+		}
+		return f.Exports[i].Data()
+	}
+	p.Raw = func(name string) ([]byte, error) { return f.SectionBytes(name) }
+	p.Dependencies = uassetDependencies(f)
+	if ar := f.AssetRegistry; ar != nil {
+		for _, o := range ar.Objects {
+			tags := make(map[string]string, len(o.Tags))
+			for _, t := range o.Tags {
+				tags[t.Key.S] = t.Value.S
+			}
+			p.AssetRegistry = append(p.AssetRegistry, AssetRegistryObject{ObjectPath: o.ObjectPath.S, Class: o.ObjectClassName.S, Tags: tags})
+		}
+	}
+	p.Dump = newUassetDump(f)
+	return p
+}
+
+func sortSections(s []Section) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j].File == s[j-1].File && s[j].Offset < s[j-1].Offset; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// uassetDependencies renders the reference sections as strings.
+func uassetDependencies(f *uasset.File) map[string][]string {
+	d := map[string][]string{}
+	for _, r := range f.SoftPackageReferences {
+		if r.Path.S != "" {
+			d["soft_package_references"] = append(d["soft_package_references"], r.Path.S)
+		} else {
+			d["soft_package_references"] = append(d["soft_package_references"], f.NameString(r.Name))
+		}
+	}
+	for _, sp := range f.SoftObjectPaths {
+		d["soft_object_paths"] = append(d["soft_object_paths"], f.SoftObjectPathString(sp))
+	}
+	for _, sn := range f.SearchableNames {
+		for _, n := range sn.Names {
+			d["searchable_names"] = append(d["searchable_names"], f.ObjectPath(sn.Object)+": "+f.NameString(n))
+		}
+	}
+	for i, deps := range f.DependsMap {
+		for _, dep := range deps {
+			d["depends_map"] = append(d["depends_map"], f.ObjectPath(uasset.ExportIndex(i))+" -> "+f.ObjectPath(dep))
+		}
+	}
+	for _, p := range f.PreloadDependencies {
+		d["preload_dependencies"] = append(d["preload_dependencies"], f.ObjectPath(p))
+	}
+	for _, g := range f.GatherableTextData {
+		d["gatherable_text"] = append(d["gatherable_text"], g.NamespaceName.S+": "+g.SourceString.S)
+	}
+	if ar := f.AssetRegistry; ar != nil {
+		for _, e := range ar.ExtraPackageDependencies {
+			d["package_build_dependencies"] = append(d["package_build_dependencies"], f.NameString(e.PackageName))
+		}
+	}
+	for _, h := range f.ImportTypeHierarchies {
+		for _, t := range h.SuperTypes {
+			d["import_type_hierarchies"] = append(d["import_type_hierarchies"], f.ObjectPath(h.Import)+" : "+f.NameString(t.PackageName)+"."+f.NameString(t.TypeName))
+		}
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return d
+}

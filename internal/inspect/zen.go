@@ -1,0 +1,478 @@
+package inspect
+
+// This file turns zen packages (cooked packages inside IoStore, .uzenasset
+// files, and tagless zen .uasset files) into a Package. Names are resolved
+// through the container and its global container when the package comes from
+// a .utoc; loose files look for a global.utoc in their folder and otherwise
+// match script imports against the hashes of names in their own name map.
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/upkg/upkg/iostore"
+	"github.com/upkg/upkg/zen"
+)
+
+func init() {
+	RegisterOpener(Opener{Format: "zen", Match: matchZen, Open: openZen})
+}
+
+// maxZenSize bounds a loose zen package read into memory.
+const maxZenSize = 1 << 31
+
+// matchZen recognises a zen summary by its shape: never the package tag
+// (the uasset and legacy openers own that).
+func matchZen(head []byte, name string) bool {
+	if len(head) < 48 {
+		return false
+	}
+	le := binary.LittleEndian
+	if le.Uint32(head) == 0x9E2A83C1 || binary.BigEndian.Uint32(head) == 0x9E2A83C1 {
+		return false
+	}
+	// UE5 FZenPackageSummary: bHasVersioningInfo, HeaderSize, Name, flags,
+	// cooked header size, then ascending offsets.
+	if v := le.Uint32(head); v <= 1 {
+		hs := le.Uint32(head[4:])
+		a, b, c, d := le.Uint32(head[24:]), le.Uint32(head[28:]), le.Uint32(head[32:]), le.Uint32(head[36:])
+		if hs >= 44 && a >= 44 && a <= b && b <= c && c <= d && d <= hs && le.Uint32(head[8:])>>30 == 0 {
+			return true
+		}
+	}
+	// UE4 FPackageSummary: the name map starts right after the 64 bytes.
+	if len(head) >= 64 && le.Uint32(head[24:]) == 64 {
+		a, b, c, d := le.Uint32(head[32:]), le.Uint32(head[40:]), le.Uint32(head[44:]), le.Uint32(head[48:])
+		return 64 <= a && a <= b && b <= c && c <= d
+	}
+	return false
+}
+
+// GlobalEnv names the environment variable that points loose zen files at
+// their global data: a global.utoc, or a raw ScriptObjects chunk as retoc
+// extracts it.
+const GlobalEnv = "UPKG_GLOBAL"
+
+// looseScriptObjects finds the script objects for a loose zen file: from
+// $UPKG_GLOBAL, else a global.utoc in its folder or the two above.
+func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
+	if g := os.Getenv(GlobalEnv); g != "" {
+		if strings.EqualFold(filepath.Ext(g), ".utoc") {
+			s, _, err := findGlobal(g, nil)
+			if errors.Is(err, zen.ErrNoGlobal) {
+				f, err := iostore.Open(g)
+				if err != nil {
+					return nil, err
+				}
+				defer f.Close()
+				return f.ScriptObjects()
+			}
+			return s, err
+		}
+		data, err := os.ReadFile(g)
+		if err != nil {
+			return nil, err
+		}
+		return zen.ParseScriptObjects(data)
+	}
+	if st, err := os.Stat(name); err != nil || st.IsDir() {
+		return nil, zen.ErrNoGlobal
+	}
+	s, _, err := findGlobal(name, nil)
+	return s, err
+}
+
+// zenResolver names imports and exports of one package.
+type zenResolver struct {
+	p      *zen.Package
+	ctx    *utocContext // nil for a loose file
+	script *zen.ScriptObjects
+	// byHash maps script-import hashes computed from the package's own names.
+	byHash map[uint64]string
+}
+
+func openZen(in *Input, opts *Options) (*Package, error) {
+	if in.Size > maxZenSize {
+		return nil, fmt.Errorf("%s: zen package of %d bytes is larger than %d", in.Name, in.Size, maxZenSize)
+	}
+	data := make([]byte, in.Size)
+	if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	zr := &zenResolver{}
+	zopts := zen.Options{Auto: true}
+	var warnings []string
+	if zc, ok := in.R.(*zenChunk); ok {
+		zr.ctx = zc.c.context()
+		if v, ok := zr.ctx.headerVersion(); ok {
+			zopts = zen.Options{HeaderVersion: v}
+		}
+		zr.script = zr.ctx.script
+		if zr.ctx.scriptErr != nil {
+			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
+		}
+	} else if s, err := looseScriptObjects(in.Name); err == nil {
+		zr.script = s
+	} else if !errors.Is(err, zen.ErrNoGlobal) {
+		warnings = append(warnings, "script imports: "+err.Error())
+	}
+	p, err := zen.Parse(data, zopts)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	zr.p = p
+	if zr.script == nil {
+		zr.byHash = nameMapScriptHashes(p)
+		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
+	}
+	out := &Package{
+		Path:         in.Name,
+		Format:       "zen",
+		Engine:       zenEngine(p),
+		EngineSource: "detected",
+		Dump:         p,
+		Warnings:     warnings,
+	}
+	out.Summary = zenSummary(p)
+	out.Sections = zenSections(p, int64(len(data)))
+	for _, n := range p.Names {
+		out.Names = append(out.Names, Name{Name: n.Value, Hash: fmt.Sprintf("%016x", n.Hash)})
+	}
+	if ok, bad := p.NameHashes(); bad > 0 {
+		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
+	}
+	unresolved := 0
+	for i, x := range p.ImportMap {
+		o := zr.importObject(x)
+		o.Index = -int32(i) - 1
+		if strings.HasPrefix(o.Name, "<") {
+			unresolved++
+		}
+		out.Imports = append(out.Imports, o)
+	}
+	if unresolved > 0 {
+		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d imports could not be named", unresolved, len(p.ImportMap)))
+	}
+	for i, e := range p.Exports {
+		o := Object{
+			Index:        int32(i) + 1,
+			Name:         e.Name,
+			Path:         exportPath(p, i, 0),
+			ObjectFlags:  e.ObjectFlags,
+			Flags:        objectFlags(e.ObjectFlags),
+			SerialOffset: p.ExportOffset(i),
+			SerialSize:   int64(e.CookedSerialSize),
+		}
+		o.Class = zr.ref(e.ClassIndex)
+		o.Super = zr.ref(e.SuperIndex)
+		o.Template = zr.ref(e.TemplateIndex)
+		if !e.OuterIndex.IsNull() {
+			o.Outer = zr.ref(e.OuterIndex)
+		}
+		o.IsAsset = e.OuterIndex.IsNull() && e.ObjectFlags&0x1 != 0
+		out.Exports = append(out.Exports, o)
+	}
+	out.ExportData = p.ExportData
+	out.Raw = func(section string) ([]byte, error) {
+		for _, s := range out.Sections {
+			if s.Name == section && s.Offset >= 0 && s.Offset+s.Size <= int64(len(data)) {
+				return data[s.Offset : s.Offset+s.Size], nil
+			}
+		}
+		return nil, fmt.Errorf("no section %q", section)
+	}
+	return out, nil
+}
+
+// zenEngine names the engine versions of a layout.
+func zenEngine(p *zen.Package) string {
+	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
+		return fmt.Sprintf("UE5 (package version %d/%d)", v.FileVersionUE4, v.FileVersionUE5)
+	}
+	switch p.Layout {
+	case zen.HeaderPreInitial:
+		return "4.26"
+	case zen.HeaderInitial:
+		return "4.26-4.27"
+	case zen.HeaderLocalizedPackages:
+		return "5.0"
+	case zen.HeaderOptionalSegmentPackages:
+		if p.HasBulkDataMap {
+			return "5.2"
+		}
+		return "5.1"
+	case zen.HeaderNoExportInfo, zen.HeaderSoftPackageReferences:
+		if p.BulkDataPadding > 0 || (p.HasBulkDataMap && p.Layout == zen.HeaderSoftPackageReferences) {
+			return "5.4-5.5"
+		}
+		return "5.3-5.5"
+	}
+	return "5.6+"
+}
+
+func zenSummary(p *zen.Package) []Field {
+	s := &p.Summary
+	f := []Field{
+		{"format", "zen package"},
+		{"layout", p.Layout.String()},
+		{"package_name", p.Name},
+	}
+	if p.Layout <= zen.HeaderInitial {
+		f = append(f, Field{"source_name", p.SourceName})
+	} else {
+		f = append(f, Field{"has_versioning_info", s.HasVersioningInfo})
+	}
+	f = append(f,
+		Field{"header_size", s.HeaderSize},
+		Field{"package_flags", fmt.Sprintf("0x%08x", s.PackageFlags)},
+		Field{"cooked_header_size", s.CookedHeaderSize},
+		Field{"names", len(p.Names)},
+		Field{"imports", len(p.ImportMap)},
+		Field{"exports", len(p.Exports)},
+		Field{"export_bundle_entries", len(p.BundleEntries)},
+	)
+	if v := p.Versioning; v != nil {
+		f = append(f, Field{"zen_version", v.ZenVersion}, Field{"file_version_ue4", v.FileVersionUE4}, Field{"file_version_ue5", v.FileVersionUE5}, Field{"licensee_version", v.LicenseeVersion}, Field{"custom_versions", len(v.CustomVersions)})
+	}
+	if p.HasBulkDataMap {
+		f = append(f, Field{"bulk_data_entries", len(p.BulkData)})
+	}
+	if len(p.ImportedPackageNames) > 0 {
+		f = append(f, Field{"imported_packages", strings.Join(p.ImportedPackageNames, ", ")})
+	}
+	if len(p.CellExports)+len(p.CellImports) > 0 {
+		f = append(f, Field{"cell_imports", len(p.CellImports)}, Field{"cell_exports", len(p.CellExports)})
+	}
+	return f
+}
+
+func zenSections(p *zen.Package, size int64) []Section {
+	s := &p.Summary
+	var out []Section
+	add := func(name string, from, to int32, count int) {
+		if from >= 0 && to >= from {
+			out = append(out, Section{Name: name, Offset: int64(from), Size: int64(to - from), Count: count})
+		}
+	}
+	if p.Layout <= zen.HeaderInitial {
+		add("Summary", 0, 64, 0)
+		add("NameMap", s.NameMapNamesOffset, s.NameMapNamesOffset+s.NameMapNamesSize, len(p.Names))
+		add("NameMapHashes", s.NameMapHashesOffset, s.NameMapHashesOffset+s.NameMapHashesSize, len(p.Names))
+		add("ImportMap", s.ImportMapOffset, s.ExportMapOffset, len(p.ImportMap))
+		add("ExportMap", s.ExportMapOffset, s.ExportBundleEntriesOffset, len(p.Exports))
+		add("ExportBundles", s.ExportBundleEntriesOffset, s.GraphDataOffset, len(p.BundleEntries))
+		add("GraphData", s.GraphDataOffset, s.GraphDataOffset+s.GraphDataSize, len(p.PackageArcs))
+	} else {
+		add("ImportedPublicExportHashes", s.ImportedPublicExportHashesOffset, s.ImportMapOffset, len(p.ImportedPublicExportHashes))
+		add("ImportMap", s.ImportMapOffset, s.ExportMapOffset, len(p.ImportMap))
+		cell := s.ExportBundleEntriesOffset
+		if s.CellImportMapOffset >= 0 {
+			cell = s.CellImportMapOffset
+		}
+		add("ExportMap", s.ExportMapOffset, cell, len(p.Exports))
+		if s.CellImportMapOffset >= 0 && s.CellExportMapOffset >= 0 {
+			add("CellImportMap", s.CellImportMapOffset, s.CellExportMapOffset, len(p.CellImports))
+			add("CellExportMap", s.CellExportMapOffset, s.ExportBundleEntriesOffset, len(p.CellExports))
+		}
+		if s.DependencyBundleHeadersOffset >= 0 {
+			add("ExportBundleEntries", s.ExportBundleEntriesOffset, s.DependencyBundleHeadersOffset, len(p.BundleEntries))
+			add("DependencyBundleHeaders", s.DependencyBundleHeadersOffset, s.DependencyBundleEntriesOffset, len(p.DependencyHeaders))
+			add("DependencyBundleEntries", s.DependencyBundleEntriesOffset, s.ImportedPackageNamesOffset, len(p.DependencyEntries))
+			add("ImportedPackageNames", s.ImportedPackageNamesOffset, int32(s.HeaderSize), len(p.ImportedPackageNames))
+		} else {
+			add("ExportBundleEntries", s.ExportBundleEntriesOffset, s.GraphDataOffset, len(p.BundleEntries))
+			add("GraphData", s.GraphDataOffset, int32(s.HeaderSize), len(p.BundleHeaders))
+		}
+	}
+	end := p.ExportDataEnd()
+	out = append(out, Section{Name: "ExportData", Offset: int64(s.HeaderSize), Size: end - int64(s.HeaderSize), Count: len(p.Exports)})
+	if end < size {
+		out = append(out, Section{Name: "Trailer", Offset: end, Size: size - end})
+	} else if end > size {
+		out[len(out)-1].Error = fmt.Sprintf("exports need %d bytes, package has %d", end, size)
+	}
+	return out
+}
+
+// exportPath is the full object path of export i as the engine prints it:
+// "/Game/Pkg.Asset" for a top-level export, "/Game/Pkg.Asset:Sub" for its
+// subobjects and "/Game/Pkg.Asset:Sub.Deeper" below.
+func exportPath(p *zen.Package, i, depth int) string {
+	e := &p.Exports[i]
+	outer := e.OuterIndex
+	if outer.IsNull() || depth > 64 || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+		return p.Name + "." + e.Name
+	}
+	o := int(outer.Value())
+	sep := "."
+	if p.Exports[o].OuterIndex.IsNull() {
+		sep = ":"
+	}
+	return exportPath(p, o, depth+1) + sep + e.Name
+}
+
+// ref names what an ObjectIndex of the export map points at, as a path.
+func (zr *zenResolver) ref(x zen.ObjectIndex) string {
+	switch x.Kind() {
+	case zen.KindNull:
+		return ""
+	case zen.KindExport:
+		if int(x.Value()) < len(zr.p.Exports) {
+			return exportPath(zr.p, int(x.Value()), 0)
+		}
+		return fmt.Sprintf("<export %d>", x.Value())
+	}
+	return zr.importObject(x).Path
+}
+
+// importObject resolves one import map entry.
+func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
+	switch x.Kind() {
+	case zen.KindNull:
+		return Object{Name: "None", Path: "None"}
+	case zen.KindScriptImport:
+		if o, ok := zr.script.Lookup(x); ok {
+			obj := Object{Name: o.Name, Path: o.Path, PackageName: scriptPackage(o.Path)}
+			switch {
+			case o.OuterIndex.IsNull():
+				obj.Class = "/Script/CoreUObject.Package"
+			case !o.CDOClassIndex.IsNull() && strings.HasPrefix(o.Name, "Default__"):
+				if c, ok := zr.script.Lookup(o.CDOClassIndex); ok {
+					obj.Class = c.Path
+				}
+			}
+			obj.ClassPackage = scriptPackage(obj.Class)
+			return obj
+		}
+		if path, ok := zr.byHash[x.Value()]; ok {
+			return Object{Name: lastElem(path), Path: path, PackageName: scriptPackage(path)}
+		}
+		return Object{Name: fmt.Sprintf("<script 0x%016x>", x.Value()), Path: fmt.Sprintf("<script 0x%016x>", x.Value())}
+	case zen.KindPackageImport:
+		if zr.p.Layout <= zen.HeaderInitial {
+			if zr.ctx != nil {
+				if le, ok := zr.ctx.legacyImports()[x]; ok {
+					return Object{Name: lastElem(le.path), Path: le.path, PackageName: le.pkg}
+				}
+			}
+			return Object{Name: fmt.Sprintf("<import 0x%016x>", x.Value()), Path: fmt.Sprintf("<import 0x%016x>", x.Value())}
+		}
+		pi, hi := x.PackageImport()
+		pkgName, pkgID := zr.importedPackage(int(pi))
+		var hash uint64
+		if int(hi) < len(zr.p.ImportedPublicExportHashes) {
+			hash = zr.p.ImportedPublicExportHashes[hi]
+		}
+		if zr.ctx != nil && pkgID != 0 {
+			if ip, err := zr.ctx.parsePackage(pkgID); err == nil {
+				for i, e := range ip.Exports {
+					if e.PublicExportHash == hash {
+						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash}
+						return Object{Name: e.Name, Path: exportPath(ip, i, 0), PackageName: ip.Name, Class: sub.ref(e.ClassIndex)}
+					}
+				}
+			}
+		}
+		if pkgName == "" {
+			pkgName = fmt.Sprintf("<package %d>", pi)
+		}
+		label := fmt.Sprintf("<export 0x%016x>", hash)
+		return Object{Name: label, Path: pkgName + "." + label, PackageName: pkgName}
+	}
+	return Object{Name: "<export>", Path: "<export>"}
+}
+
+// importedPackage names imported package i and its ID when known.
+func (zr *zenResolver) importedPackage(i int) (string, uint64) {
+	if i < len(zr.p.ImportedPackageNames) {
+		n := zr.p.ImportedPackageNames[i]
+		return n, zen.PackageID(n)
+	}
+	if zr.ctx != nil && zr.ctx.header != nil {
+		id := zen.PackageID(zr.p.Name)
+		if e, ok := zr.ctx.header.StoreEntry(id); ok && i < len(e.ImportedPackages) {
+			pid := e.ImportedPackages[i]
+			if n, ok := zr.ctx.pkgName[pid]; ok {
+				return n, pid
+			}
+			return fmt.Sprintf("<package 0x%016x>", pid), pid
+		}
+	}
+	return "", 0
+}
+
+// commonScriptPackages are engine modules most cooked packages import
+// from; with the /Script/ names of the package's own name map they are the
+// candidates for naming script imports without a global container.
+var commonScriptPackages = []string{
+	"/Script/CoreUObject", "/Script/Engine", "/Script/UMG", "/Script/SlateCore", "/Script/Slate",
+	"/Script/AIModule", "/Script/NavigationSystem", "/Script/EnhancedInput", "/Script/InputCore",
+	"/Script/GameplayTags", "/Script/GameplayTasks", "/Script/GameplayAbilities", "/Script/Niagara",
+	"/Script/MovieScene", "/Script/LevelSequence", "/Script/MovieSceneTracks", "/Script/AnimGraphRuntime",
+	"/Script/PhysicsCore", "/Script/Chaos", "/Script/Landscape", "/Script/Foliage", "/Script/MediaAssets",
+	"/Script/PCG", "/Script/ControlRig", "/Script/MetasoundEngine", "/Script/AudioMixer", "/Script/DeveloperSettings",
+	"/Script/ModularGameplay", "/Script/CommonUI", "/Script/Paper2D", "/Script/HeadMountedDisplay",
+}
+
+// nameMapScriptHashes builds candidate script paths from the package's own
+// name map ("/Script/Engine" × "StaticMesh", "Default__StaticMesh") and maps
+// their import hashes to the paths.
+func nameMapScriptHashes(p *zen.Package) map[uint64]string {
+	pkgs := append([]string(nil), commonScriptPackages...)
+	var objs []string
+	for _, n := range p.Names {
+		if strings.HasPrefix(n.Value, "/Script/") {
+			pkgs = append(pkgs, n.Value)
+		} else if !strings.Contains(n.Value, "/") {
+			objs = append(objs, n.Value)
+		}
+	}
+	m := make(map[uint64]string, len(pkgs)*(2*len(objs)+1))
+	for _, pk := range pkgs {
+		m[zen.ScriptObjectHash(pk)] = pk
+		for _, o := range objs {
+			for _, name := range []string{o, "Default__" + o} {
+				path := pk + "." + name
+				m[zen.ScriptObjectHash(path)] = path
+			}
+		}
+	}
+	return m
+}
+
+func scriptPackage(path string) string {
+	if i := strings.IndexByte(path, '.'); i > 0 {
+		return path[:i]
+	}
+	return path
+}
+
+func lastElem(path string) string {
+	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// objectFlags renders the common EObjectFlags bits.
+func objectFlags(f uint32) string {
+	names := []string{"Public", "Standalone", "MarkAsNative", "Transactional", "ClassDefaultObject", "ArchetypeObject", "Transient"}
+	var parts []string
+	for i, n := range names {
+		if f&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	if rest := f &^ (1<<len(names) - 1); rest != 0 {
+		parts = append(parts, fmt.Sprintf("0x%x", rest))
+	}
+	return strings.Join(parts, "|")
+}

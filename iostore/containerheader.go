@@ -1,0 +1,357 @@
+package iostore
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/zen"
+)
+
+// ContainerHeaderVersion is EIoContainerHeaderVersion (IoContainerHeader.h),
+// defined in package zen because it also selects the zen package layout.
+type ContainerHeaderVersion = zen.HeaderVersion
+
+// Container header versions.
+const (
+	HeaderPreInitial                  = zen.HeaderPreInitial
+	HeaderInitial                     = zen.HeaderInitial
+	HeaderLocalizedPackages           = zen.HeaderLocalizedPackages
+	HeaderOptionalSegmentPackages     = zen.HeaderOptionalSegmentPackages
+	HeaderNoExportInfo                = zen.HeaderNoExportInfo
+	HeaderSoftPackageReferences       = zen.HeaderSoftPackageReferences
+	HeaderSoftPackageReferencesOffset = zen.HeaderSoftPackageReferencesOffset
+	HeaderLatest                      = zen.HeaderLatest
+)
+
+// containerHeaderMagic is FIoContainerHeader::Signature ("InCo" read as a
+// little-endian uint32), written from LocalizedPackages on.
+const containerHeaderMagic = 0x496f436e
+
+// StoreEntry is FFilePackageStoreEntry: what the package store knows about
+// one package of the container.
+type StoreEntry struct {
+	ExportBundlesSize uint64     `json:"export_bundles_size,omitempty"` // Initial only
+	LoadOrder         uint32     `json:"load_order,omitempty"`          // Initial only
+	ExportCount       int32      `json:"export_count"`                  // before NoExportInfo
+	ExportBundleCount int32      `json:"export_bundle_count"`           // before NoExportInfo
+	ImportedPackages  []uint64   `json:"imported_packages"`
+	ShaderMapHashes   [][20]byte `json:"shader_map_hashes,omitempty"` // from LocalizedPackages
+}
+
+// LocalizedPackage is FIoContainerHeaderLocalizedPackage.
+type LocalizedPackage struct {
+	SourcePackageID   uint64         `json:"source_package_id"`
+	SourcePackageName zen.MappedName `json:"source_package_name"`
+}
+
+// PackageRedirect is FIoContainerHeaderPackageRedirect (the source name is
+// absent, zero, in UE4 headers).
+type PackageRedirect struct {
+	SourcePackageID   uint64         `json:"source_package_id"`
+	TargetPackageID   uint64         `json:"target_package_id"`
+	SourcePackageName zen.MappedName `json:"source_package_name"`
+}
+
+// CulturePackages is one culture of a UE4 culture package map: source
+// package → localized package pairs.
+type CulturePackages struct {
+	Culture  string      `json:"culture"`
+	Packages [][2]uint64 `json:"packages"`
+}
+
+// SoftPackageReferences is FIoContainerHeaderSoftPackageReferences.
+type SoftPackageReferences struct {
+	PackageIDs     []uint64 `json:"package_ids"`
+	PackageIndices []byte   `json:"package_indices"`
+}
+
+// ContainerHeader is FIoContainerHeader, the package store of a container.
+type ContainerHeader struct {
+	Version      ContainerHeaderVersion `json:"version"`
+	ContainerID  uint64                 `json:"container_id"`
+	PackageCount uint32                 `json:"package_count,omitempty"` // before OptionalSegmentPackages
+	// Names is the container's name map: the UE4 container name batch, or
+	// the UE5 redirects name map.
+	Names        []zen.Name   `json:"names,omitempty"`
+	PackageIDs   []uint64     `json:"package_ids"`
+	StoreEntries []StoreEntry `json:"store_entries"`
+	// Optional segment (".o") packages, OptionalSegmentPackages+.
+	OptionalSegmentPackageIDs   []uint64               `json:"optional_segment_package_ids,omitempty"`
+	OptionalSegmentStoreEntries []StoreEntry           `json:"optional_segment_store_entries,omitempty"`
+	LocalizedPackages           []LocalizedPackage     `json:"localized_packages,omitempty"`
+	PackageRedirects            []PackageRedirect      `json:"package_redirects,omitempty"`
+	CulturePackageMap           []CulturePackages      `json:"culture_package_map,omitempty"` // UE4
+	SoftPackageReferences       *SoftPackageReferences `json:"soft_package_references,omitempty"`
+}
+
+// storeLayout gives, per version, the size of FFilePackageStoreEntry and the
+// offset of its ImportedPackages array view.
+func storeLayout(v ContainerHeaderVersion) (entrySize, importsAt int) {
+	switch v {
+	case HeaderPreInitial:
+		return 16, 8
+	case HeaderInitial:
+		return 32, 24
+	case HeaderLocalizedPackages, HeaderOptionalSegmentPackages:
+		return 24, 8
+	}
+	return 16, 0
+}
+
+// ParseContainerHeader reads a container header chunk. tocVersion selects
+// between the two unversioned UE4 layouts (4.26's PreInitial for TOC
+// versions up to DirectoryIndex, 4.27's Initial after); pass 0 to guess
+// from the data.
+func ParseContainerHeader(data []byte, tocVersion TocVersion) (*ContainerHeader, error) {
+	if len(data) >= 4 && uint32(data[0])|uint32(data[1])<<8|uint32(data[2])<<16|uint32(data[3])<<24 == containerHeaderMagic {
+		return parseContainerHeader(data, versionFromData)
+	}
+	switch {
+	case tocVersion == 0:
+		h, err := parseContainerHeader(data, HeaderInitial)
+		if err == nil {
+			return h, nil
+		}
+		if h2, err2 := parseContainerHeader(data, HeaderPreInitial); err2 == nil {
+			return h2, nil
+		}
+		return nil, err
+	case tocVersion <= TocDirectoryIndex:
+		return parseContainerHeader(data, HeaderPreInitial)
+	default:
+		return parseContainerHeader(data, HeaderInitial)
+	}
+}
+
+func readIDs(r *binread.Reader, field string) []uint64 {
+	n := r.Count(field, 8)
+	if r.Err() != nil {
+		return nil
+	}
+	out := make([]uint64, n)
+	for i := range out {
+		out[i] = r.U64(field)
+	}
+	return out
+}
+
+// versionFromData asks parseContainerHeader to read the version after the magic.
+const versionFromData ContainerHeaderVersion = -100
+
+// parseContainerHeader parses with version legacy, or the stored one.
+func parseContainerHeader(data []byte, legacy ContainerHeaderVersion) (*ContainerHeader, error) {
+	versioned := legacy == versionFromData
+	r := binread.FromBytes(data)
+	h := &ContainerHeader{}
+	if versioned {
+		r.U32("ContainerHeader.Signature")
+		h.Version = ContainerHeaderVersion(r.I32("ContainerHeader.Version"))
+		if r.Err() == nil && (h.Version < HeaderLocalizedPackages || h.Version > HeaderLatest) {
+			return nil, &UnsupportedError{What: fmt.Sprintf("container header version %d", h.Version)}
+		}
+	} else {
+		h.Version = legacy
+	}
+	v := h.Version
+	h.ContainerID = r.U64("ContainerHeader.ContainerId")
+	if v < HeaderOptionalSegmentPackages {
+		h.PackageCount = r.U32("ContainerHeader.PackageCount")
+	}
+	if v <= HeaderInitial {
+		nb := r.Count("ContainerHeader.NamesBuffer", 1)
+		names := r.Bytes(int64(nb), "ContainerHeader.NamesBuffer")
+		hb := r.Count("ContainerHeader.NameHashesBuffer", 1)
+		hashes := r.Bytes(int64(hb), "ContainerHeader.NameHashesBuffer")
+		if r.Err() == nil {
+			if hb == 0 {
+				hashes = nil
+			}
+			var err error
+			if h.Names, err = zen.ParseNameBatchParts(names, hashes); err != nil {
+				return nil, &FormatError{Offset: r.Offset(), Msg: "container header names", Err: err}
+			}
+		}
+	}
+	h.PackageIDs, h.StoreEntries = readStore(r, v, "ContainerHeader.StoreEntries")
+	if r.Err() == nil && v < HeaderOptionalSegmentPackages && h.PackageCount != uint32(len(h.PackageIDs)) {
+		return nil, &FormatError{Offset: 12, Msg: fmt.Sprintf("container header: PackageCount %d but %d package IDs", h.PackageCount, len(h.PackageIDs))}
+	}
+	if v > HeaderInitial {
+		if v >= HeaderOptionalSegmentPackages {
+			h.OptionalSegmentPackageIDs, h.OptionalSegmentStoreEntries = readStore(r, v, "ContainerHeader.OptionalSegmentStoreEntries")
+		}
+		h.Names = zen.ReadNameBatch(r, "ContainerHeader.RedirectsNameMap")
+		n := r.Count("ContainerHeader.LocalizedPackages", 16)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			h.LocalizedPackages = append(h.LocalizedPackages, LocalizedPackage{r.U64("LocalizedPackage.SourcePackageId"), zen.ReadMappedName(r, "LocalizedPackage.SourcePackageName")})
+		}
+		n = r.Count("ContainerHeader.PackageRedirects", 24)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{r.U64("PackageRedirect.SourcePackageId"), r.U64("PackageRedirect.TargetPackageId"), zen.ReadMappedName(r, "PackageRedirect.SourcePackageName")})
+		}
+	} else {
+		n := r.Count("ContainerHeader.CulturePackageMap", 8)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			c := CulturePackages{Culture: r.FString("CulturePackageMap.Culture")}
+			m := r.Count("CulturePackageMap.Packages", 16)
+			for j := 0; j < m && r.Err() == nil; j++ {
+				c.Packages = append(c.Packages, [2]uint64{r.U64("CulturePackageMap.Source"), r.U64("CulturePackageMap.Localized")})
+			}
+			h.CulturePackageMap = append(h.CulturePackageMap, c)
+		}
+		n = r.Count("ContainerHeader.PackageRedirects", 16)
+		for i := 0; i < n && r.Err() == nil; i++ {
+			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{SourcePackageID: r.U64("PackageRedirect.SourcePackageId"), TargetPackageID: r.U64("PackageRedirect.TargetPackageId")})
+		}
+	}
+	if v >= HeaderSoftPackageReferences && r.Err() == nil {
+		if v >= HeaderSoftPackageReferencesOffset {
+			r.I64("SoftPackageReferencesSerialInfo.Offset")
+			size := r.I64("SoftPackageReferencesSerialInfo.Size")
+			if size > 0 {
+				h.SoftPackageReferences = readSoftRefs(r)
+			}
+		} else {
+			h.SoftPackageReferences = readSoftRefs(r)
+		}
+	}
+	if err := r.Err(); err != nil {
+		var be *binread.Error
+		if errors.As(err, &be) {
+			return nil, &FormatError{Offset: be.Offset, Msg: "container header " + be.Field, Err: be.Err}
+		}
+		return nil, err
+	}
+	if rest := data[r.Offset():]; len(rest) != 0 && !allZero(rest) {
+		return nil, &FormatError{Offset: r.Offset(), Msg: fmt.Sprintf("container header (%s): %d bytes left over", v, r.Remaining())}
+	}
+	return h, nil
+}
+
+func readSoftRefs(r *binread.Reader) *SoftPackageReferences {
+	if !r.Bool32("SoftPackageReferences.bContainsSoftPackageReferences") {
+		return nil
+	}
+	s := &SoftPackageReferences{PackageIDs: readIDs(r, "SoftPackageReferences.PackageIds")}
+	n := r.Count("SoftPackageReferences.PackageIndices", 1)
+	s.PackageIndices = r.Bytes(int64(n), "SoftPackageReferences.PackageIndices")
+	return s
+}
+
+// readStore reads a package ID array and the store entries buffer that
+// goes with it.
+func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]uint64, []StoreEntry) {
+	ids := readIDs(r, field+".PackageIds")
+	n := r.Count(field+".Buffer", 1)
+	buf := r.Bytes(int64(n), field+".Buffer")
+	if r.Err() != nil {
+		return nil, nil
+	}
+	bufBase := r.Offset() - int64(n)
+	size, importsAt := storeLayout(v)
+	if int64(len(ids))*int64(size) > int64(len(buf)) {
+		r.FailAt(bufBase, field+".Buffer", fmt.Errorf("%d entries of %d bytes do not fit in %d bytes", len(ids), size, len(buf)))
+		return nil, nil
+	}
+	b := binread.FromBytes(buf)
+	entries := make([]StoreEntry, len(ids))
+	for i := range entries {
+		e := &entries[i]
+		start := int64(i * size)
+		b.SeekTo(start, "StoreEntry")
+		if v == HeaderInitial {
+			e.ExportBundlesSize = b.U64("StoreEntry.ExportBundlesSize")
+		}
+		if v < HeaderNoExportInfo {
+			e.ExportCount = b.I32("StoreEntry.ExportCount")
+			e.ExportBundleCount = b.I32("StoreEntry.ExportBundleCount")
+		}
+		if v == HeaderInitial {
+			e.LoadOrder = b.U32("StoreEntry.LoadOrder")
+			b.U32("StoreEntry.Pad")
+		}
+		in := b.U32("StoreEntry.ImportedPackages.ArrayNum")
+		io := b.U32("StoreEntry.ImportedPackages.OffsetToDataFromThis")
+		var sn, so uint32
+		if v > HeaderInitial {
+			sn = b.U32("StoreEntry.ShaderMapHashes.ArrayNum")
+			so = b.U32("StoreEntry.ShaderMapHashes.OffsetToDataFromThis")
+		}
+		if b.Err() != nil {
+			break
+		}
+		if in > 0 {
+			at := start + int64(importsAt) + int64(io)
+			if int64(in) > (int64(len(buf))-at)/8 || at < 0 {
+				b.FailAt(start, "StoreEntry.ImportedPackages", fmt.Errorf("%d imports at +%d outside the %d-byte buffer", in, at, len(buf)))
+				break
+			}
+			b.SeekTo(at, "StoreEntry.ImportedPackages")
+			e.ImportedPackages = make([]uint64, in)
+			for j := range e.ImportedPackages {
+				e.ImportedPackages[j] = b.U64("StoreEntry.ImportedPackages")
+			}
+		}
+		if sn > 0 {
+			at := start + int64(importsAt) + 8 + int64(so)
+			if int64(sn) > (int64(len(buf))-at)/20 || at < 0 {
+				b.FailAt(start, "StoreEntry.ShaderMapHashes", fmt.Errorf("%d hashes at +%d outside the %d-byte buffer", sn, at, len(buf)))
+				break
+			}
+			b.SeekTo(at, "StoreEntry.ShaderMapHashes")
+			e.ShaderMapHashes = make([][20]byte, sn)
+			for j := range e.ShaderMapHashes {
+				b.Fixed(e.ShaderMapHashes[j][:], "StoreEntry.ShaderMapHashes")
+			}
+		}
+	}
+	if err := b.Err(); err != nil {
+		r.FailAt(bufBase, field, err)
+		return nil, nil
+	}
+	return ids, entries
+}
+
+// ContainerHeader reads and parses the container's header chunk (the
+// package store). It returns ErrNotFound when the container has none (the
+// global container).
+func (f *File) ContainerHeader() (*ContainerHeader, error) {
+	i, ok := f.FindChunk(f.Header.ContainerID, 0, ChunkContainerHeader)
+	if !ok {
+		return nil, fmt.Errorf("%w: container header chunk", ErrNotFound)
+	}
+	data, err := f.ReadChunk(i)
+	if err != nil {
+		return nil, err
+	}
+	h, err := ParseContainerHeader(data, f.Header.Version)
+	if err != nil {
+		return nil, f.chunkErr(i, err)
+	}
+	return h, nil
+}
+
+// StoreEntry returns the package store entry of package id.
+func (h *ContainerHeader) StoreEntry(id uint64) (*StoreEntry, bool) {
+	for i, p := range h.PackageIDs {
+		if p == id {
+			return &h.StoreEntries[i], true
+		}
+	}
+	for i, p := range h.OptionalSegmentPackageIDs {
+		if p == id {
+			return &h.OptionalSegmentStoreEntries[i], true
+		}
+	}
+	return nil, false
+}
+
+func allZero(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
+}

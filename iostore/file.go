@@ -1,0 +1,618 @@
+package iostore
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/upkg/upkg/internal/aeskey"
+)
+
+// File is an opened IoStore container: the parsed TOC and, lazily, its .ucas
+// partitions.
+type File struct {
+	Name   string // path of the .utoc when opened with Open
+	Header TocHeader
+
+	ChunkIDs      []ChunkID
+	OffsetLengths []OffsetLength
+	// PerfectHashSeeds are the TOC's chunk perfect-hash seeds (version 4+);
+	// ChunksWithoutPerfectHash lists the TOC entries the seeds do not cover
+	// (version 5+).
+	PerfectHashSeeds         []int32
+	ChunksWithoutPerfectHash []int32
+	// EncryptionIVs hold one AES-CTR counter prefix per compression block,
+	// then one for the directory index (version 10, AES_CTR only).
+	EncryptionIVs [][encryptionIVSize]byte
+	// CompressionMethods are the method names; index 0 is "None" as in the
+	// engine, the TOC's names follow from index 1.
+	CompressionMethods []string
+	Signature          *Signature
+	// DirectoryIndex is nil when the container has none (not Indexed, or
+	// version Initial). When it could not be read (encrypted without key,
+	// wrong key, corrupt), DirectoryIndexErr says why.
+	DirectoryIndex    *DirectoryIndex
+	DirectoryIndexErr error
+	Metas             []ChunkMeta
+	// OnDemandChunkHashes and OnDemandBlockHashes are the extra metas of an
+	// OnDemand container of TOC version 6.
+	OnDemandChunkHashes [][20]byte
+	OnDemandBlockHashes [][20]byte
+	// Trailing holds bytes after the last known TOC section (source hashes of
+	// version 9+, or data this package does not know).
+	Trailing []byte
+
+	blocks  []byte // raw FIoStoreTocCompressedBlockEntry records, decoded on access
+	key     []byte
+	ecb     *aeskey.Cipher
+	openCas func(partition int) (io.ReaderAt, int64, error)
+	closers []io.Closer
+
+	mu    sync.Mutex
+	parts map[int]partition
+
+	idOnce  sync.Once
+	idIndex map[ChunkID]int
+
+	pathOnce  sync.Once
+	chunkPath map[int]string
+}
+
+type partition struct {
+	r    io.ReaderAt
+	size int64
+	err  error
+}
+
+// Option configures [NewReader] and [Open].
+type Option func(*options) error
+
+type options struct {
+	key     []byte
+	openCas func(partition int) (io.ReaderAt, int64, error)
+}
+
+// WithAESKey gives the AES-256 key of an encrypted container (32 bytes; see
+// internal/aeskey.Parse for the text forms users type).
+func WithAESKey(key []byte) Option {
+	return func(o *options) error {
+		if len(key) != aeskey.KeySize {
+			return fmt.Errorf("iostore: AES key of %d bytes, want %d", len(key), aeskey.KeySize)
+		}
+		o.key = key
+		return nil
+	}
+}
+
+// WithPartitions tells [NewReader] how to reach the .ucas data: open returns
+// partition i (0 for NAME.ucas, i for NAME_si.ucas). Without it, reading
+// chunk data fails with [ErrNoCas].
+func WithPartitions(open func(partition int) (io.ReaderAt, int64, error)) Option {
+	return func(o *options) error {
+		o.openCas = open
+		return nil
+	}
+}
+
+// Open opens the .utoc at name; its partitions are looked up beside it
+// (NAME.ucas, NAME_s1.ucas, …) when chunk data is first read.
+func Open(name string, opt ...Option) (*File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	base := strings.TrimSuffix(name, ".utoc")
+	if base == name {
+		base = strings.TrimSuffix(name, ".UTOC")
+	}
+	var opened []io.Closer
+	var mu sync.Mutex
+	open := func(i int) (io.ReaderAt, int64, error) {
+		p := base + ".ucas"
+		if i > 0 {
+			p = fmt.Sprintf("%s_s%d.ucas", base, i)
+		}
+		cf, err := os.Open(p)
+		if err != nil {
+			return nil, 0, err
+		}
+		cst, err := cf.Stat()
+		if err != nil {
+			cf.Close()
+			return nil, 0, err
+		}
+		mu.Lock()
+		opened = append(opened, cf)
+		mu.Unlock()
+		return cf, cst.Size(), nil
+	}
+	opts := append([]Option{WithPartitions(open)}, opt...)
+	tf, err := NewReader(f, st.Size(), opts...)
+	f.Close()
+	if err != nil {
+		var fe *FormatError
+		if errors.As(err, &fe) && fe.File == "" {
+			fe.File = name
+		}
+		var ue *UnsupportedError
+		if errors.As(err, &ue) && ue.File == "" {
+			ue.File = name
+		}
+		return nil, err
+	}
+	tf.Name = name
+	tf.closers = append(tf.closers, closerFunc(func() error {
+		mu.Lock()
+		defer mu.Unlock()
+		var first error
+		for _, c := range opened {
+			if err := c.Close(); err != nil && first == nil {
+				first = err
+			}
+		}
+		opened = nil
+		return first
+	}))
+	return tf, nil
+}
+
+type closerFunc func() error
+
+func (c closerFunc) Close() error { return c() }
+
+// Close releases the partitions Open opened.
+func (f *File) Close() error {
+	var first error
+	for _, c := range f.closers {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	f.closers = nil
+	return first
+}
+
+// NewReader parses the TOC of size bytes in r. The whole TOC is read into
+// memory (bounded by size and a 1 GiB limit).
+func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
+	var o options
+	for _, fn := range opt {
+		if err := fn(&o); err != nil {
+			return nil, err
+		}
+	}
+	if size < 0 || size > maxTocSize {
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("TOC size %d outside [0, %d]", size, maxTocSize)}
+	}
+	buf := make([]byte, size)
+	if n, err := r.ReadAt(buf, 0); int64(n) != size {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, &FormatError{Offset: int64(n), Msg: "reading the TOC", Err: err}
+	}
+	return parseToc(buf, &o)
+}
+
+// section walks the TOC buffer, checking each section fits.
+type section struct {
+	b   []byte
+	off int
+}
+
+func (s *section) take(n uint64, what string) ([]byte, error) {
+	if n > uint64(len(s.b)-s.off) {
+		return nil, &FormatError{Offset: int64(s.off), Msg: fmt.Sprintf("%s: %d bytes needed, %d left in the TOC", what, n, len(s.b)-s.off), Err: io.ErrUnexpectedEOF}
+	}
+	p := s.b[s.off : s.off+int(n)]
+	s.off += int(n)
+	return p, nil
+}
+
+func parseToc(buf []byte, o *options) (*File, error) {
+	h, err := parseHeader(buf)
+	if err != nil {
+		return nil, err
+	}
+	f := &File{Header: h, key: o.key, openCas: o.openCas}
+	if o.key != nil {
+		c, err := aeskey.New(o.key)
+		if err != nil {
+			return nil, err
+		}
+		f.ecb = c
+	}
+	s := &section{b: buf, off: tocHeaderSize}
+	n := uint64(h.TocEntryCount)
+	le := binary.LittleEndian
+
+	// Chunk IDs.
+	b, err := s.take(n*chunkIDSize, "chunk IDs")
+	if err != nil {
+		return nil, err
+	}
+	f.ChunkIDs = make([]ChunkID, n)
+	for i := range f.ChunkIDs {
+		copy(f.ChunkIDs[i][:], b[i*chunkIDSize:])
+	}
+
+	// Offsets and lengths (5-byte big-endian pairs).
+	if b, err = s.take(n*offsetLengthSize, "chunk offsets and lengths"); err != nil {
+		return nil, err
+	}
+	f.OffsetLengths = make([]OffsetLength, n)
+	for i := range f.OffsetLengths {
+		p := b[i*offsetLengthSize:]
+		f.OffsetLengths[i] = OffsetLength{Offset: be40(p), Length: be40(p[5:])}
+	}
+
+	// Perfect hash seeds (version 4+) and the overflow list (version 5+).
+	if c := uint64(h.TocChunkPerfectHashSeedsCount); c > 0 {
+		if b, err = s.take(c*4, "chunk perfect hash seeds"); err != nil {
+			return nil, err
+		}
+		f.PerfectHashSeeds = make([]int32, c)
+		for i := range f.PerfectHashSeeds {
+			f.PerfectHashSeeds[i] = int32(le.Uint32(b[4*i:]))
+		}
+	}
+	if c := uint64(h.TocChunksWithoutPerfectHashCount); c > 0 {
+		if b, err = s.take(c*4, "chunks without perfect hash"); err != nil {
+			return nil, err
+		}
+		f.ChunksWithoutPerfectHash = make([]int32, c)
+		for i := range f.ChunksWithoutPerfectHash {
+			v := int32(le.Uint32(b[4*i:]))
+			if v < 0 || uint64(v) >= n {
+				return nil, &FormatError{Offset: int64(s.off - len(b) + 4*i), Msg: fmt.Sprintf("chunk without perfect hash %d: index %d outside %d entries", i, v, n)}
+			}
+			f.ChunksWithoutPerfectHash[i] = v
+		}
+	}
+
+	// Compression blocks: kept raw, decoded by Block.
+	if f.blocks, err = s.take(uint64(h.TocCompressedBlockEntryCount)*blockEntrySize, "compression blocks"); err != nil {
+		return nil, err
+	}
+
+	// AES-CTR IVs (version 10).
+	if h.EncryptionMethod == EncryptAESCTR || h.EncryptionIVCount > 0 {
+		want := uint64(0)
+		if h.EncryptionMethod == EncryptAESCTR {
+			want = uint64(h.TocCompressedBlockEntryCount)
+			if h.ContainerFlags&FlagIndexed != 0 {
+				want++
+			}
+		}
+		if uint64(h.EncryptionIVCount) != want {
+			return nil, &FormatError{Offset: 104, Msg: fmt.Sprintf("EncryptionIVCount %d, but %s over %d blocks needs %d", h.EncryptionIVCount, h.EncryptionMethod, h.TocCompressedBlockEntryCount, want)}
+		}
+		if b, err = s.take(want*encryptionIVSize, "encryption IVs"); err != nil {
+			return nil, err
+		}
+		f.EncryptionIVs = make([][encryptionIVSize]byte, want)
+		for i := range f.EncryptionIVs {
+			copy(f.EncryptionIVs[i][:], b[i*encryptionIVSize:])
+		}
+	}
+
+	// Compression method names, fixed-length NUL-padded.
+	if b, err = s.take(uint64(h.CompressionMethodNameCount)*uint64(h.CompressionMethodNameLength), "compression method names"); err != nil {
+		return nil, err
+	}
+	f.CompressionMethods = make([]string, 1, 1+h.CompressionMethodNameCount)
+	f.CompressionMethods[0] = "None"
+	for i := 0; i < int(h.CompressionMethodNameCount); i++ {
+		name := b[i*int(h.CompressionMethodNameLength) : (i+1)*int(h.CompressionMethodNameLength)]
+		if z := indexByte(name, 0); z >= 0 {
+			name = name[:z]
+		}
+		f.CompressionMethods = append(f.CompressionMethods, string(name))
+	}
+
+	// Signatures of a Signed container.
+	if h.ContainerFlags&FlagSigned != 0 {
+		if b, err = s.take(4, "signature hash size"); err != nil {
+			return nil, err
+		}
+		hs := uint64(le.Uint32(b))
+		sig := &Signature{}
+		if sig.TocSignature, err = s.take(hs, "TOC signature"); err != nil {
+			return nil, err
+		}
+		if sig.BlockSignature, err = s.take(hs, "block signature"); err != nil {
+			return nil, err
+		}
+		if b, err = s.take(uint64(h.TocCompressedBlockEntryCount)*20, "chunk block signatures"); err != nil {
+			return nil, err
+		}
+		sig.ChunkBlockSignature = make([][20]byte, h.TocCompressedBlockEntryCount)
+		for i := range sig.ChunkBlockSignature {
+			copy(sig.ChunkBlockSignature[i][:], b[20*i:])
+		}
+		f.Signature = sig
+	}
+
+	// Directory index (version 2+, Indexed containers).
+	if h.Version >= TocDirectoryIndex && h.ContainerFlags&FlagIndexed != 0 && h.DirectoryIndexSize > 0 {
+		start := s.off
+		if b, err = s.take(uint64(h.DirectoryIndexSize), "directory index"); err != nil {
+			return nil, err
+		}
+		f.DirectoryIndex, f.DirectoryIndexErr = f.readDirectoryIndex(b, int64(start))
+	} else if h.DirectoryIndexSize > 0 && h.Version >= TocDirectoryIndex {
+		// Not flagged Indexed: the engine skips the bytes.
+		if _, err = s.take(uint64(h.DirectoryIndexSize), "directory index"); err != nil {
+			return nil, err
+		}
+	}
+
+	// Chunk metas.
+	metaSize := uint64(metaSizeChunkHash)
+	if h.Version >= TocReplaceIoChunkHashWithIoHash {
+		metaSize = metaSizeIoHash
+	}
+	if b, err = s.take(n*metaSize, "chunk metas"); err != nil {
+		return nil, err
+	}
+	f.Metas = make([]ChunkMeta, n)
+	for i := range f.Metas {
+		p := b[uint64(i)*metaSize:]
+		m := &f.Metas[i]
+		copy(m.Hash[:], p[:20])
+		if metaSize == metaSizeChunkHash {
+			copy(m.Pad[:], p[20:32])
+			m.Flags = MetaFlags(p[32])
+		} else {
+			m.Flags = MetaFlags(p[20])
+		}
+	}
+
+	// On-demand metas (version 6 only).
+	if h.Version == TocOnDemandMetaData && h.ContainerFlags&FlagOnDemand != 0 {
+		if b, err = s.take(n*onDemandHashSize, "on-demand chunk metas"); err != nil {
+			return nil, err
+		}
+		f.OnDemandChunkHashes = make([][20]byte, n)
+		for i := range f.OnDemandChunkHashes {
+			copy(f.OnDemandChunkHashes[i][:], b[20*i:])
+		}
+		if b, err = s.take(uint64(h.TocCompressedBlockEntryCount)*onDemandHashSize, "on-demand block metas"); err != nil {
+			return nil, err
+		}
+		f.OnDemandBlockHashes = make([][20]byte, h.TocCompressedBlockEntryCount)
+		for i := range f.OnDemandBlockHashes {
+			copy(f.OnDemandBlockHashes[i][:], b[20*i:])
+		}
+	}
+	if s.off < len(buf) {
+		f.Trailing = buf[s.off:]
+	}
+	if err := f.checkEntries(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func indexByte(b []byte, c byte) int {
+	for i, x := range b {
+		if x == c {
+			return i
+		}
+	}
+	return -1
+}
+
+// checkEntries validates chunk ranges against the compression blocks, so
+// that reads never index outside them.
+func (f *File) checkEntries() error {
+	bs := uint64(f.Header.CompressionBlockSize)
+	nb := uint64(f.NumBlocks())
+	for i, ol := range f.OffsetLengths {
+		if ol.Length == 0 {
+			continue
+		}
+		end := ol.Offset + ol.Length
+		if end < ol.Offset || (end-1)/bs >= nb {
+			return &FormatError{Offset: int64(tocHeaderSize + len(f.ChunkIDs)*chunkIDSize + i*offsetLengthSize),
+				Msg: fmt.Sprintf("chunk %d (%s): range [0x%x, +0x%x) needs compression blocks beyond the %d the TOC has", i, f.ChunkIDs[i], ol.Offset, ol.Length, nb)}
+		}
+	}
+	for i := 0; i < int(nb); i++ {
+		b := f.Block(i)
+		if int(b.MethodIndex) >= len(f.CompressionMethods) {
+			return &FormatError{Offset: int64(f.blockOffset(i) + 11), Msg: fmt.Sprintf("compression block %d: method index %d, only %d methods", i, b.MethodIndex, len(f.CompressionMethods)-1)}
+		}
+		if b.UncompressedSize > f.Header.CompressionBlockSize && f.Header.CompressionBlockSize < maxBlockSize {
+			return &FormatError{Offset: int64(f.blockOffset(i) + 8), Msg: fmt.Sprintf("compression block %d: uncompressed size %d exceeds the block size %d", i, b.UncompressedSize, f.Header.CompressionBlockSize)}
+		}
+	}
+	return nil
+}
+
+func (f *File) blockOffset(i int) int {
+	return tocHeaderSize + len(f.ChunkIDs)*(chunkIDSize+offsetLengthSize) + 4*(len(f.PerfectHashSeeds)+len(f.ChunksWithoutPerfectHash)) + i*blockEntrySize
+}
+
+// NumBlocks returns the number of compression blocks.
+func (f *File) NumBlocks() int { return len(f.blocks) / blockEntrySize }
+
+// Block decodes compression block i.
+func (f *File) Block(i int) CompressionBlock {
+	p := f.blocks[i*blockEntrySize : (i+1)*blockEntrySize]
+	return CompressionBlock{Offset: le40(p), CompressedSize: le24(p[5:]), UncompressedSize: le24(p[8:]), MethodIndex: p[11]}
+}
+
+// CompressionBlocks decodes all compression blocks.
+func (f *File) CompressionBlocks() []CompressionBlock {
+	out := make([]CompressionBlock, f.NumBlocks())
+	for i := range out {
+		out[i] = f.Block(i)
+	}
+	return out
+}
+
+// BlockRange returns the compression blocks [first, last] holding chunk i;
+// ok is false for an empty chunk.
+func (f *File) BlockRange(i int) (first, last int, ok bool) {
+	ol := f.OffsetLengths[i]
+	if ol.Length == 0 {
+		return 0, 0, false
+	}
+	bs := uint64(f.Header.CompressionBlockSize)
+	return int(ol.Offset / bs), int((ol.Offset + ol.Length - 1) / bs), true
+}
+
+// ChunkInfo summarizes where chunk i is stored.
+type ChunkInfo struct {
+	CompressedSize int64  // sum of the stored sizes of its blocks
+	Method         string // compression method of its blocks ("None", "Zlib", "Oodle", or "Mixed")
+	Partition      int    // partition of its first block
+	Blocks         int
+}
+
+// Info returns storage facts for chunk i from its compression blocks.
+func (f *File) Info(i int) ChunkInfo {
+	first, last, ok := f.BlockRange(i)
+	if !ok {
+		return ChunkInfo{Method: "None"}
+	}
+	var ci ChunkInfo
+	ci.Blocks = last - first + 1
+	m := -1
+	for b := first; b <= last; b++ {
+		blk := f.Block(b)
+		ci.CompressedSize += int64(blk.CompressedSize)
+		if m == -1 {
+			m = int(blk.MethodIndex)
+			ci.Partition = int(blk.Offset / f.Header.PartitionSize)
+		} else if m != int(blk.MethodIndex) {
+			m = -2
+		}
+	}
+	switch {
+	case m == -2:
+		ci.Method = "Mixed"
+	default:
+		ci.Method = f.CompressionMethods[m]
+	}
+	return ci
+}
+
+// ChunkIndex returns the TOC entry index of id.
+func (f *File) ChunkIndex(id ChunkID) (int, bool) {
+	f.idOnce.Do(func() {
+		f.idIndex = make(map[ChunkID]int, len(f.ChunkIDs))
+		for i, c := range f.ChunkIDs {
+			if _, dup := f.idIndex[c]; !dup {
+				f.idIndex[c] = i
+			}
+		}
+	})
+	i, ok := f.idIndex[id]
+	return i, ok
+}
+
+// FindChunk returns the TOC entry index of the chunk with the given 64-bit
+// ID, index and canonical (UE5-numbered) type.
+func (f *File) FindChunk(id uint64, index uint16, canon ChunkType) (int, bool) {
+	raw, ok := rawType(canon, f.Header.Version)
+	if !ok {
+		return 0, false
+	}
+	return f.ChunkIndex(NewChunkID(id, index, raw))
+}
+
+// hashWithSeed is FIoChunkId::HashWithSeed: FNV-1a-like over the 12 bytes
+// (multiply, then xor), seeded with the seed or the FNV offset basis.
+func hashWithSeed(id *ChunkID, seed int32) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	if seed != 0 {
+		h = uint64(int64(seed))
+	}
+	for _, c := range id {
+		h = (h * 0x00000100000001B3) ^ uint64(c)
+	}
+	return h
+}
+
+// LookupPerfectHash resolves id through the TOC's perfect-hash seeds the way
+// the engine does (FIoStoreReader::Resolve). ok is false when the container
+// has no seeds or id is absent.
+func (f *File) LookupPerfectHash(id ChunkID) (int, bool) {
+	n := uint64(len(f.ChunkIDs))
+	if len(f.PerfectHashSeeds) == 0 || n == 0 {
+		return 0, false
+	}
+	seed := f.PerfectHashSeeds[hashWithSeed(&id, 0)%uint64(len(f.PerfectHashSeeds))]
+	if seed == 0 {
+		return 0, false
+	}
+	var slot uint64
+	if seed < 0 {
+		slot = uint64(-int64(seed) - 1)
+		if slot >= n {
+			for _, i := range f.ChunksWithoutPerfectHash {
+				if f.ChunkIDs[i] == id {
+					return int(i), true
+				}
+			}
+			return 0, false
+		}
+	} else {
+		slot = hashWithSeed(&id, seed) % n
+	}
+	if f.ChunkIDs[slot] == id {
+		return int(slot), true
+	}
+	// Entries listed as without perfect hash are found by scan.
+	for _, i := range f.ChunksWithoutPerfectHash {
+		if f.ChunkIDs[i] == id {
+			return int(i), true
+		}
+	}
+	return 0, false
+}
+
+// partition opens (once) and returns partition p.
+func (f *File) partition(p int) (io.ReaderAt, int64, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if pt, ok := f.parts[p]; ok {
+		return pt.r, pt.size, pt.err
+	}
+	var pt partition
+	if f.openCas == nil {
+		pt.err = ErrNoCas
+	} else {
+		pt.r, pt.size, pt.err = f.openCas(p)
+		if pt.err != nil {
+			if errors.Is(pt.err, fs.ErrNotExist) {
+				pt.err = fmt.Errorf("%w (partition %d: %v)", ErrNoCas, p, pt.err)
+			} else {
+				pt.err = fmt.Errorf("iostore: opening partition %d: %w", p, pt.err)
+			}
+		}
+	}
+	if f.parts == nil {
+		f.parts = map[int]partition{}
+	}
+	f.parts[p] = pt
+	return pt.r, pt.size, pt.err
+}
+
+// HasData reports whether partition 0 (NAME.ucas) can be opened.
+func (f *File) HasData() bool {
+	_, _, err := f.partition(0)
+	return err == nil
+}

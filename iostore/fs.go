@@ -1,0 +1,237 @@
+package iostore
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"path"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+)
+
+// FS is an io/fs view of a container's directory index. Files read through
+// it are decompressed and checked against the TOC's chunk hash.
+type FS struct {
+	f     *File
+	files map[string]int // path → chunk
+
+	dirOnce sync.Once
+	dirs    map[string][]fs.DirEntry
+}
+
+// FS returns the container's files as an fs.FS. It fails when the
+// directory index could not be read (encrypted without the right key).
+func (f *File) FS() (*FS, error) {
+	if f.DirectoryIndexErr != nil {
+		return nil, f.DirectoryIndexErr
+	}
+	fsys := &FS{f: f, files: map[string]int{}}
+	if f.DirectoryIndex != nil {
+		fsys.files = make(map[string]int, len(f.DirectoryIndex.Files))
+		for _, fe := range f.DirectoryIndex.Files {
+			if fe.Valid {
+				fsys.files[fe.Path] = fe.Chunk
+			}
+		}
+	}
+	return fsys, nil
+}
+
+// Chunk returns the TOC entry index of the file at name.
+func (fsys *FS) Chunk(name string) (int, bool) {
+	i, ok := fsys.files[name]
+	return i, ok
+}
+
+func (fsys *FS) buildDirs() {
+	fsys.dirs = map[string][]fs.DirEntry{".": nil}
+	seen := map[string]bool{".": true}
+	for p, chunk := range fsys.files {
+		dir := path.Dir(p)
+		fsys.dirs[dir] = append(fsys.dirs[dir], &dirEntry{info: fileInfo{name: path.Base(p), size: int64(fsys.f.OffsetLengths[chunk].Length)}})
+		for d := dir; !seen[d]; d = path.Dir(d) {
+			seen[d] = true
+			parent := path.Dir(d)
+			fsys.dirs[parent] = append(fsys.dirs[parent], &dirEntry{info: fileInfo{name: path.Base(d), dir: true}})
+			if _, ok := fsys.dirs[d]; !ok {
+				fsys.dirs[d] = nil
+			}
+		}
+	}
+	for _, list := range fsys.dirs {
+		sort.Slice(list, func(i, j int) bool { return list[i].Name() < list[j].Name() })
+	}
+}
+
+// Open implements fs.FS.
+func (fsys *FS) Open(name string) (fs.File, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
+	}
+	if chunk, ok := fsys.files[name]; ok {
+		return &chunkFile{fsys: fsys, chunk: chunk, info: fileInfo{name: path.Base(name), size: int64(fsys.f.OffsetLengths[chunk].Length)}, name: name}, nil
+	}
+	fsys.dirOnce.Do(fsys.buildDirs)
+	if list, ok := fsys.dirs[name]; ok {
+		return &dirFile{info: fileInfo{name: path.Base(name), dir: true}, entries: list}, nil
+	}
+	return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+}
+
+// ReadFile implements fs.ReadFileFS (verifying the chunk hash).
+func (fsys *FS) ReadFile(name string) ([]byte, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
+	}
+	chunk, ok := fsys.files[name]
+	if !ok {
+		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
+	}
+	return fsys.f.ReadChunkVerified(chunk)
+}
+
+// ReadDir implements fs.ReadDirFS.
+func (fsys *FS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if !fs.ValidPath(name) {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrInvalid}
+	}
+	fsys.dirOnce.Do(fsys.buildDirs)
+	list, ok := fsys.dirs[name]
+	if !ok {
+		if _, isFile := fsys.files[name]; isFile {
+			return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
+		}
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
+	}
+	return append([]fs.DirEntry(nil), list...), nil
+}
+
+type fileInfo struct {
+	name string
+	size int64
+	dir  bool
+}
+
+func (fi fileInfo) Name() string { return fi.name }
+func (fi fileInfo) Size() int64  { return fi.size }
+func (fi fileInfo) Mode() fs.FileMode {
+	if fi.dir {
+		return fs.ModeDir | 0o555
+	}
+	return 0o444
+}
+func (fi fileInfo) ModTime() time.Time { return time.Time{} }
+func (fi fileInfo) IsDir() bool        { return fi.dir }
+func (fi fileInfo) Sys() any           { return nil }
+
+type dirEntry struct{ info fileInfo }
+
+func (d *dirEntry) Name() string               { return d.info.name }
+func (d *dirEntry) IsDir() bool                { return d.info.dir }
+func (d *dirEntry) Type() fs.FileMode          { return d.info.Mode().Type() }
+func (d *dirEntry) Info() (fs.FileInfo, error) { return d.info, nil }
+
+// chunkFile reads its chunk on first use.
+type chunkFile struct {
+	fsys  *FS
+	chunk int
+	name  string
+	info  fileInfo
+	r     *bytes.Reader
+	err   error
+}
+
+func (c *chunkFile) Stat() (fs.FileInfo, error) { return c.info, nil }
+func (c *chunkFile) Close() error               { return nil }
+
+func (c *chunkFile) load() error {
+	if c.r == nil && c.err == nil {
+		data, err := c.fsys.f.ReadChunkVerified(c.chunk)
+		if err != nil {
+			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
+		} else {
+			c.r = bytes.NewReader(data)
+		}
+	}
+	return c.err
+}
+
+func (c *chunkFile) Read(p []byte) (int, error) {
+	if err := c.load(); err != nil {
+		return 0, err
+	}
+	return c.r.Read(p)
+}
+
+func (c *chunkFile) Seek(off int64, whence int) (int64, error) {
+	if err := c.load(); err != nil {
+		return 0, err
+	}
+	return c.r.Seek(off, whence)
+}
+
+func (c *chunkFile) ReadAt(p []byte, off int64) (int, error) {
+	if err := c.load(); err != nil {
+		return 0, err
+	}
+	return c.r.ReadAt(p, off)
+}
+
+type dirFile struct {
+	info    fileInfo
+	entries []fs.DirEntry
+	pos     int
+}
+
+func (d *dirFile) Stat() (fs.FileInfo, error) { return d.info, nil }
+func (d *dirFile) Close() error               { return nil }
+func (d *dirFile) Read([]byte) (int, error) {
+	return 0, &fs.PathError{Op: "read", Path: d.info.name, Err: errors.New("is a directory")}
+}
+
+func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	rest := d.entries[d.pos:]
+	if n <= 0 {
+		d.pos = len(d.entries)
+		return append([]fs.DirEntry(nil), rest...), nil
+	}
+	if len(rest) == 0 {
+		return nil, io.EOF
+	}
+	n = min(n, len(rest))
+	d.pos += n
+	return append([]fs.DirEntry(nil), rest[:n]...), nil
+}
+
+// PackageName maps a container path to the engine's package name:
+// "Game/Content/Maps/L.umap" → "/Game/Maps/L", "Engine/Content/X.uasset" →
+// "/Engine/X", ".../Plugins/.../P/Content/X.uasset" → "/P/X". ok is false
+// for paths outside a Content folder.
+func PackageName(p string) (string, bool) {
+	parts := strings.Split(p, "/")
+	ci := -1
+	for i, s := range parts {
+		if strings.EqualFold(s, "Content") {
+			ci = i
+			break
+		}
+	}
+	if ci < 1 || ci == len(parts)-1 {
+		return "", false
+	}
+	root := parts[ci-1]
+	switch {
+	case ci == 1 && strings.EqualFold(parts[0], "Engine"):
+		root = "Engine"
+	case ci == 1:
+		root = "Game"
+	}
+	rest := strings.Join(parts[ci+1:], "/")
+	if ext := path.Ext(rest); ext != "" {
+		rest = strings.TrimSuffix(rest, ext)
+	}
+	return "/" + root + "/" + rest, true
+}

@@ -1,0 +1,58 @@
+package iostore
+
+import (
+	"fmt"
+
+	"github.com/upkg/upkg/zen"
+)
+
+// IsGlobal reports whether f is a global container (global.utoc): it holds
+// the script objects (UE5) or the loader global names and meta (UE4).
+func (f *File) IsGlobal() bool {
+	if _, ok := f.FindChunk(0, 0, ChunkScriptObjects); ok && !UsesUE4ChunkTypes(f.Header.Version) {
+		return true
+	}
+	_, ok := f.ChunkIndex(NewChunkID(0, 0, ChunkUE4LoaderInitialLoadMeta))
+	return ok && UsesUE4ChunkTypes(f.Header.Version)
+}
+
+// ScriptObjects reads the global script-object table of a global
+// container: the ScriptObjects chunk (UE5), or the LoaderGlobalNames,
+// LoaderGlobalNameHashes and LoaderInitialLoadMeta chunks (UE4).
+func (f *File) ScriptObjects() (*zen.ScriptObjects, error) {
+	if !UsesUE4ChunkTypes(f.Header.Version) {
+		i, ok := f.FindChunk(0, 0, ChunkScriptObjects)
+		if !ok {
+			return nil, fmt.Errorf("%w: ScriptObjects chunk (not a global container)", ErrNotFound)
+		}
+		data, err := f.ReadChunk(i)
+		if err != nil {
+			return nil, err
+		}
+		s, err := zen.ParseScriptObjects(data)
+		if err != nil {
+			return nil, f.chunkErr(i, err)
+		}
+		return s, nil
+	}
+	read := func(t ChunkType) ([]byte, error) {
+		i, ok := f.ChunkIndex(NewChunkID(0, 0, t))
+		if !ok {
+			return nil, fmt.Errorf("%w: %s chunk (not a global container)", ErrNotFound, t.Name(f.Header.Version))
+		}
+		return f.ReadChunk(i)
+	}
+	names, err := read(ChunkUE4LoaderGlobalNames)
+	if err != nil {
+		return nil, err
+	}
+	hashes, err := read(ChunkUE4LoaderGlobalNameHashes)
+	if err != nil {
+		hashes = nil
+	}
+	meta, err := read(ChunkUE4LoaderInitialLoadMeta)
+	if err != nil {
+		return nil, err
+	}
+	return zen.ParseScriptObjectsUE4(names, hashes, meta)
+}

@@ -1,0 +1,258 @@
+package iostore
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/blake3"
+)
+
+// HashKind names the algorithm of the TOC's chunk hashes. UE 4.25–4.27
+// (TOC versions up to PartitionSize) hash chunks with SHA-1 into
+// FIoChunkHash; UE5 hashes with BLAKE3 (FIoHash), first truncated into the
+// 32-byte FIoChunkHash and, from TOC version 8, stored as a 20-byte FIoHash.
+// UE5.0 early access (version PerfectHash) is not known for sure, so both
+// are accepted there.
+func (f *File) HashKind() string {
+	switch {
+	case f.Header.Version <= TocPartitionSize:
+		return "SHA1"
+	case f.Header.Version == TocPerfectHash:
+		return "SHA1|IoHash"
+	}
+	return "IoHash"
+}
+
+// HasHash reports whether chunk i has a stored hash (all-zero means none).
+func (f *File) HasHash(i int) bool { return f.Metas[i].Hash != [20]byte{} }
+
+// HashChunk computes the hash of data the way the TOC stores it (for TOC
+// version PerfectHash, the BLAKE3 form).
+func (f *File) HashChunk(data []byte) [20]byte {
+	if f.Header.Version <= TocPartitionSize {
+		return sha1.Sum(data)
+	}
+	var out [20]byte
+	s := blake3.Sum256(data)
+	copy(out[:], s[:20])
+	return out
+}
+
+// ChunkError reports a failure reading one chunk, naming the chunk (and its
+// path when the directory index has one).
+type ChunkError struct {
+	File  string // the .utoc
+	Chunk int
+	ID    ChunkID
+	Path  string
+	Err   error
+}
+
+func (e *ChunkError) Error() string {
+	s := "iostore: "
+	if e.File != "" {
+		s += e.File + ": "
+	}
+	s += fmt.Sprintf("chunk %d (%s", e.Chunk, e.ID)
+	if e.Path != "" {
+		s += " " + e.Path
+	}
+	return s + "): " + e.Err.Error()
+}
+
+func (e *ChunkError) Unwrap() error { return e.Err }
+
+// PathOf returns the directory-index path of chunk i, or "".
+func (f *File) PathOf(i int) string {
+	if f.DirectoryIndex == nil {
+		return ""
+	}
+	f.pathOnce.Do(func() {
+		f.chunkPath = make(map[int]string, len(f.DirectoryIndex.Files))
+		for _, fe := range f.DirectoryIndex.Files {
+			f.chunkPath[fe.Chunk] = fe.Path
+		}
+	})
+	return f.chunkPath[i]
+}
+
+func (f *File) chunkErr(i int, err error) error {
+	return &ChunkError{File: f.Name, Chunk: i, ID: f.ChunkIDs[i], Path: f.PathOf(i), Err: err}
+}
+
+// ReadChunk reads, decrypts and decompresses chunk i (a TOC entry index).
+func (f *File) ReadChunk(i int) ([]byte, error) {
+	if i < 0 || i >= len(f.ChunkIDs) {
+		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
+	}
+	ol := f.OffsetLengths[i]
+	data, err := f.readRange(ol.Offset, ol.Length)
+	if err != nil {
+		return nil, f.chunkErr(i, err)
+	}
+	return data, nil
+}
+
+// ReadChunkVerified reads chunk i and checks it against the stored hash.
+func (f *File) ReadChunkVerified(i int) ([]byte, error) {
+	data, err := f.ReadChunk(i)
+	if err != nil {
+		return nil, err
+	}
+	if err := f.checkHash(i, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// VerifyChunk reads chunk i and compares its hash with the TOC's. A chunk
+// with no stored hash (all zero) passes if it reads.
+func (f *File) VerifyChunk(i int) error {
+	_, err := f.ReadChunkVerified(i)
+	return err
+}
+
+func (f *File) checkHash(i int, data []byte) error {
+	if !f.HasHash(i) {
+		return nil
+	}
+	got := f.HashChunk(data)
+	if got != f.Metas[i].Hash && f.Header.Version == TocPerfectHash && sha1.Sum(data) == f.Metas[i].Hash {
+		return nil
+	}
+	if got != f.Metas[i].Hash {
+		return f.chunkErr(i, fmt.Errorf("%w: %s %x, TOC has %x", ErrHash, f.HashKind(), got, f.Metas[i].Hash))
+	}
+	return nil
+}
+
+// readRange reads [off, off+n) of the uncompressed address space.
+func (f *File) readRange(off, n uint64) ([]byte, error) {
+	if n == 0 {
+		return []byte{}, nil
+	}
+	bs := uint64(f.Header.CompressionBlockSize)
+	first, last := off/bs, (off+n-1)/bs
+	if last >= uint64(f.NumBlocks()) || off+n < off {
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", off, n, f.NumBlocks())}
+	}
+	// The sum of the blocks' uncompressed sizes bounds the allocation: each
+	// is at most 16 MiB and is checked against the stored bytes first.
+	var avail uint64
+	for b := first; b <= last; b++ {
+		avail += uint64(f.Block(int(b)).UncompressedSize)
+	}
+	if avail < n-(off-first*bs) && avail < n {
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
+	}
+	dst := make([]byte, 0, min(n, avail))
+	var raw, plain []byte
+	inBlock := off % bs
+	for b := first; b <= last; b++ {
+		blk := f.Block(int(b))
+		var err error
+		raw, plain, err = f.readBlock(int(b), blk, raw, plain)
+		if err != nil {
+			return nil, err
+		}
+		if inBlock > uint64(len(plain)) {
+			return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
+		}
+		take := min(uint64(len(plain))-inBlock, n-uint64(len(dst)))
+		dst = append(dst, plain[inBlock:inBlock+take]...)
+		inBlock = 0
+	}
+	if uint64(len(dst)) != n {
+		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk blocks gave %d of %d bytes", len(dst), n)}
+	}
+	return dst, nil
+}
+
+// readBlock reads compression block b, decrypts and decompresses it. raw and
+// plain are reused buffers.
+func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte, []byte, error) {
+	encrypted := f.Header.ContainerFlags&FlagEncrypted != 0
+	if encrypted && f.key == nil {
+		return raw, plain, ErrNeedKey
+	}
+	size := uint64(blk.CompressedSize)
+	if encrypted && f.Header.EncryptionMethod == EncryptAESECB {
+		size = (size + 15) &^ 15
+	}
+	p := int(blk.Offset / f.Header.PartitionSize)
+	poff := int64(blk.Offset % f.Header.PartitionSize)
+	r, psize, err := f.partition(p)
+	if err != nil {
+		return raw, plain, err
+	}
+	if poff < 0 || uint64(poff)+size > uint64(psize) {
+		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d: [0x%x, +0x%x) outside partition %d of %d bytes", b, poff, size, p, psize)}
+	}
+	if uint64(cap(raw)) < size {
+		raw = make([]byte, size)
+	}
+	raw = raw[:size]
+	if n, err := r.ReadAt(raw, poff); n != len(raw) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+	}
+	if encrypted {
+		switch f.Header.EncryptionMethod {
+		case EncryptAESECB:
+			if err := f.ecb.DecryptECB(raw); err != nil {
+				return raw, plain, err
+			}
+		case EncryptAESCTR:
+			if b >= len(f.EncryptionIVs) {
+				return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d has no AES-CTR IV", b)}
+			}
+			s, err := f.ctr(f.EncryptionIVs[b])
+			if err != nil {
+				return raw, plain, err
+			}
+			s.XORKeyStream(raw, raw)
+		default:
+			return raw, plain, &UnsupportedError{What: fmt.Sprintf("encryption method %s", f.Header.EncryptionMethod)}
+		}
+	}
+	src := raw[:blk.CompressedSize]
+	if blk.MethodIndex == 0 {
+		// Uncompressed blocks store exactly their bytes (plus AES padding).
+		if blk.UncompressedSize > blk.CompressedSize {
+			return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("uncompressed block %d: %d bytes stored, %d expected", b, blk.CompressedSize, blk.UncompressedSize)}
+		}
+		return raw, src[:blk.UncompressedSize], nil
+	}
+	if cap(plain) < int(blk.UncompressedSize) {
+		plain = make([]byte, blk.UncompressedSize)
+	}
+	plain = plain[:blk.UncompressedSize]
+	method := f.CompressionMethods[blk.MethodIndex]
+	if err := compression.Decompress(method, plain, src); err != nil {
+		var ue *compression.UnsupportedError
+		if errors.As(err, &ue) {
+			return raw, plain, &UnsupportedError{What: fmt.Sprintf("compression block %d", b), Err: err}
+		}
+		if encrypted {
+			return raw, plain, fmt.Errorf("%w (decompressing block %d after decryption: %v)", ErrWrongKey, b, err)
+		}
+		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d (%s)", b, method), Err: err}
+	}
+	return raw, plain, nil
+}
+
+// Open returns a reader over chunk i's data (read and decompressed whole on
+// first use).
+func (f *File) OpenChunk(i int) (io.ReadSeeker, error) {
+	data, err := f.ReadChunk(i)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(data), nil
+}

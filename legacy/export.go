@@ -1,0 +1,178 @@
+package legacy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"image/png"
+	"strings"
+)
+
+// Content is an export's content as a standalone file.
+type Content struct {
+	Export int
+	// Name is the suggested relative file name: the object's groups as
+	// directories, then its name and the extension ("Skins/Wall1.png").
+	Name string
+	Kind string // "texture", "sound", "music", "script", "text"
+	Data []byte
+	// Width and Height are the image size of a texture.
+	Width, Height int
+	// Note explains a substitution (a grey ramp for a missing palette).
+	Note string
+}
+
+// textureClasses are the UE1/UE2 Texture subclasses whose mip maps are
+// stored like Texture's; any other class whose name ends in "Texture" is
+// tried the same way.
+var textureClasses = map[string]bool{
+	"Texture": true, "FireTexture": true, "WaterTexture": true, "WaveTexture": true, "WetTexture": true,
+	"IceTexture": true, "FractalTexture": true, "ScriptedTexture": true, "Cubemap": true,
+}
+
+// IsTextureClass reports whether a class name is read by [File.Texture].
+func IsTextureClass(class string) bool {
+	return textureClasses[class] || strings.HasSuffix(class, "Texture")
+}
+
+// ContentKind returns the kind of content export i has, or "" when its
+// class has no content reader.
+func (f *File) ContentKind(i int) string {
+	if f.ue3() {
+		if f.ClassName(i) == "TextBuffer" {
+			return "script"
+		}
+		return ""
+	}
+	switch c := f.ClassName(i); {
+	case IsTextureClass(c):
+		return "texture"
+	case c == "Sound":
+		return "sound"
+	case c == "Music":
+		return "music"
+	case c == "TextBuffer":
+		return "script"
+	}
+	return ""
+}
+
+// relName builds the relative output name of export i: outer objects
+// become directories. Characters that are unsafe in file names are
+// replaced.
+func (f *File) relName(i int, ext string) string {
+	var parts []string
+	cur := int32(i + 1)
+	for depth := 0; cur != 0 && depth < maxDepth; depth++ {
+		parts = append(parts, safeName(f.ObjectName(cur)))
+		cur = f.outer(cur)
+	}
+	for a, b := 0, len(parts)-1; a < b; a, b = a+1, b-1 {
+		parts[a], parts[b] = parts[b], parts[a]
+	}
+	return strings.Join(parts, "/") + "." + ext
+}
+
+// safeName keeps a path component inside its directory.
+func safeName(s string) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r < 0x20, strings.ContainsRune(`/\:*?"<>|`, r):
+			return '_'
+		}
+		return r
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		s = "_" + s
+	}
+	return s
+}
+
+// ExportContent converts export i to a file: textures to PNG, sounds to
+// their embedded file (WAV), music to the embedded module, TextBuffer to
+// .uc source. It returns [ErrNoContent] for other classes.
+func (f *File) ExportContent(i int) (*Content, error) {
+	if i < 0 || i >= len(f.Exports) {
+		return nil, fmt.Errorf("legacy: export %d out of range", i)
+	}
+	c := &Content{Export: i, Kind: f.ContentKind(i)}
+	switch c.Kind {
+	case "texture":
+		t, err := f.Texture(i)
+		if err != nil {
+			return nil, err
+		}
+		img, err := t.Image()
+		if err != nil {
+			return nil, fmt.Errorf("legacy: texture %s: %w", f.ExportPath(i), err)
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			return nil, err
+		}
+		c.Data = buf.Bytes()
+		c.Width, c.Height = img.Bounds().Dx(), img.Bounds().Dy()
+		c.Name = f.relName(i, "png")
+		if t.Format == TexP8 && t.Palette == nil {
+			c.Note = "grey ramp used: " + t.PaletteNote
+		}
+	case "sound", "music":
+		var ft string
+		var data []byte
+		var err error
+		if c.Kind == "sound" {
+			ft, data, err = f.Sound(i)
+		} else {
+			ft, data, err = f.Music(i)
+		}
+		if err != nil {
+			return nil, err
+		}
+		if riff := riffFile(data); riff != nil {
+			data = riff
+		}
+		ext := moduleExt(data)
+		if ext == "" {
+			ext = strings.ToLower(safeName(ft))
+		}
+		if ext == "" || ext == "none" {
+			ext = "bin"
+		}
+		c.Data, c.Name = data, f.relName(i, ext)
+	case "script":
+		text, err := f.TextBuffer(i)
+		if err != nil {
+			return nil, err
+		}
+		c.Data = []byte(text)
+		e := &f.Exports[i]
+		switch {
+		case strings.EqualFold(e.ObjectName, "ScriptText") && e.OuterIndex != 0:
+			c.Name = f.relName(int(e.OuterIndex-1), "uc")
+		case strings.EqualFold(e.ObjectName, "CppText") && e.OuterIndex != 0:
+			c.Name = f.relName(int(e.OuterIndex-1), "cpptext.h")
+		default:
+			c.Kind = "text"
+			c.Name = f.relName(i, "txt")
+		}
+		if e.OuterIndex < 0 {
+			c.Name = f.relName(i, "txt")
+		}
+	default:
+		return nil, fmt.Errorf("%w: %s is a %s", ErrNoContent, f.ExportPath(i), f.ClassName(i))
+	}
+	return c, nil
+}
+
+// riffFile returns the RIFF file at the start of b trimmed to its declared
+// size, or nil when b does not start with one.
+func riffFile(b []byte) []byte {
+	if len(b) < 12 || string(b[:4]) != "RIFF" {
+		return nil
+	}
+	n := int64(binary.LittleEndian.Uint32(b[4:])) + 8
+	if n > int64(len(b)) {
+		return b
+	}
+	return b[:n]
+}

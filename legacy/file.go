@@ -1,0 +1,718 @@
+package legacy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// File is an open package: its summary and tables, parsed eagerly, and the
+// package image (decompressed and decrypted when the file needed it) from
+// which object payloads are read on demand.
+type File struct {
+	Summary  Summary
+	Names    []Name
+	Imports  []Import
+	Exports  []Export
+	Heritage []ue.Guid // versions < 68
+
+	// PackageName is the package's own name (the file name without its
+	// extension), the outermost component of export paths.
+	PackageName string
+	// BigEndian is set for console packages with a byte-swapped tag.
+	BigEndian bool
+	// Wrapper names the layer removed before reading: "Lineage2Ver121
+	// (XOR 0x..)", "fully compressed (LZMA)", "compressed chunks (Zlib)".
+	Wrapper string
+	// Game names the licensee build whose quirks were applied, if any.
+	Game string
+
+	game game
+	// cNames is set when names are NUL-terminated without a length prefix:
+	// every version before 64, and early UE2 builds that kept the format.
+	cNames bool
+	img    io.ReaderAt // the package image the offsets refer to
+	size   int64
+	order  binary.ByteOrder
+	closer io.Closer
+}
+
+// Name is one name table entry (FNameEntry).
+type Name struct {
+	Name  string
+	Flags uint64 // 32-bit before UE3 version 195, 64-bit after; absent in ME3
+}
+
+// Import is FObjectImport: an object in another package this one uses.
+type Import struct {
+	ClassPackage string // package of the class, e.g. "Core"
+	ClassName    string // e.g. "Class", "Package", "Texture"
+	OuterIndex   int32  // PackageIndex: object reference of the outer
+	ObjectName   string
+	// PackageName is the package as a plain name, which versions before 50
+	// store instead of OuterIndex.
+	PackageName string
+}
+
+// Export is FObjectExport: an object stored in this package.
+type Export struct {
+	ClassIndex     int32 // object reference; 0 means the export is a UClass
+	SuperIndex     int32 // object reference of the parent struct/class
+	OuterIndex     int32 // PackageIndex (group); 0 for top-level objects
+	ObjectName     string
+	ArchetypeIndex int32  // UE3 >= 220
+	ObjectFlags    uint64 // 32-bit before UE3 version 195
+	SerialSize     int64
+	SerialOffset   int64
+	ComponentMap   int32   // entry count of the UE3 (< 543) component map
+	ExportFlags    uint32  // UE3 >= 247
+	NetObjectCount []int32 // per generation, UE3 >= 322
+	PackageGuid    ue.Guid // UE3 >= 322
+	PackageFlags   uint32  // UE3 >= 475
+
+	// Offset is where the table entry starts (for error messages and dumps).
+	Offset int64
+}
+
+// Option configures [NewFile].
+type Option func(*options)
+
+type options struct {
+	name   string
+	aesKey []byte
+}
+
+// WithName gives the file name, which supplies the package name for export
+// paths and, for Lineage II, nothing more (the XOR key is derived from the
+// data itself).
+func WithName(name string) Option { return func(o *options) { o.name = name } }
+
+// WithAESKey supplies the AES-256 key for Rocket League's encrypted headers.
+func WithAESKey(key []byte) Option { return func(o *options) { o.aesKey = key } }
+
+// Open opens the named file with [NewFile]; Close closes it.
+func Open(name string) (*File, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	lf, err := NewFile(f, st.Size(), WithName(name))
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	lf.closer = f
+	return lf, nil
+}
+
+// Close closes the file opened by [Open]; it does nothing for [NewFile].
+func (f *File) Close() error {
+	if f.closer != nil {
+		err := f.closer.Close()
+		f.closer = nil
+		return err
+	}
+	return nil
+}
+
+// NewFile reads a package from r, size bytes long.
+func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	var o options
+	for _, fn := range opts {
+		fn(&o)
+	}
+	f := &File{img: r, size: size}
+	if o.name != "" {
+		base := filepath.Base(strings.ReplaceAll(o.name, "\\", "/"))
+		f.PackageName = strings.TrimSuffix(base, filepath.Ext(base))
+	}
+	head := make([]byte, min(64, size))
+	if _, err := r.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+		return nil, err
+	}
+	if IsLineage2(head) {
+		img, isize, desc, err := unwrapLineage2(r, size, head)
+		if err != nil {
+			return nil, err
+		}
+		f.img, f.size, f.Wrapper = img, isize, desc
+		head = make([]byte, min(64, isize))
+		if _, err := img.ReadAt(head, 0); err != nil && !errors.Is(err, io.EOF) {
+			return nil, err
+		}
+	}
+	order, ok := orderFromTag(head)
+	if !ok {
+		return nil, ErrNotPackage
+	}
+	f.order = order
+	f.BigEndian = order == binary.BigEndian
+	if isFullyCompressed(head, order) {
+		img, isize, desc, err := decompressWhole(f.img, f.size, order)
+		if err != nil {
+			return nil, err
+		}
+		f.img, f.size, f.Wrapper = img, isize, desc
+		// The chunk header and the package inside may differ in byte
+		// order (PS3 packages: little-endian header, big-endian package).
+		var tag [4]byte
+		if _, err := img.ReadAt(tag[:], 0); err != nil {
+			return nil, err
+		}
+		f.order, _ = orderFromTag(tag[:])
+		f.BigEndian = f.order == binary.BigEndian
+	}
+	if err := f.readSummary(); err != nil {
+		return nil, err
+	}
+	if s := &f.Summary; s.CompressionFlags != 0 && len(s.CompressedChunks) > 0 {
+		img, isize, desc, err := decompressChunks(f.img, f.size, f.order, s, f.game)
+		if err != nil {
+			return nil, err
+		}
+		f.img, f.size = img, isize
+		if f.Wrapper != "" {
+			f.Wrapper += ", "
+		}
+		f.Wrapper += desc
+	}
+	if f.game == gameRocketLeague && rocketLeagueEncrypted(f) {
+		img, err := decryptRocketLeague(f, o.aesKey)
+		if err != nil {
+			return nil, err
+		}
+		f.img = img
+		if f.Wrapper != "" {
+			f.Wrapper += ", "
+		}
+		f.Wrapper += "Rocket League AES-256-ECB (decrypted)"
+	}
+	if err := f.readTables(); err != nil {
+		return nil, err
+	}
+	return f, nil
+}
+
+func (f *File) reader() *binread.Reader {
+	r := binread.New(f.img, f.size)
+	r.SetOrder(f.order)
+	return r
+}
+
+func (f *File) readSummary() error {
+	r := f.reader()
+	s, g, err := readSummary(r)
+	if err != nil {
+		return fmt.Errorf("legacy: reading summary: %w", err)
+	}
+	f.Summary = *s
+	f.game = g
+	f.Game = g.String()
+	return nil
+}
+
+// ue3 reports whether the package uses the UE3 table and property layouts.
+func (f *File) ue3() bool { return f.Summary.FileVersion >= verUE3 }
+
+// table returns a reader over [off, end of image) for a table, failing
+// cleanly for offsets outside the image.
+func (f *File) table(off int32, count int32, field string) (*binread.Reader, error) {
+	if count < 0 {
+		return nil, &FormatError{Off: 0, Field: "Summary." + field + "Count", Msg: fmt.Sprintf("negative count %d", count)}
+	}
+	if count == 0 {
+		return nil, nil
+	}
+	if off < 0 || int64(off) >= f.size {
+		return nil, &FormatError{Off: 0, Field: "Summary." + field + "Offset", Msg: fmt.Sprintf("offset %d outside the %d-byte package", off, f.size)}
+	}
+	r := f.reader()
+	r.SeekTo(int64(off), field)
+	return r, nil
+}
+
+func (f *File) readTables() error {
+	s := &f.Summary
+	ver := int(s.FileVersion)
+	ue3 := f.ue3()
+
+	// Names.
+	r, err := f.table(s.NameOffset, s.NameCount, "Name")
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		minSize := int64(5)
+		if ue3 {
+			minSize = 4
+		}
+		f.cNames = ver < verNameLength || (!ue3 && looksLikeCString(r))
+		n := r.CheckCount(0, int64(s.NameCount), minSize, "Summary.NameCount")
+		f.Names = make([]Name, 0, binread.SliceCap(n))
+		for i := 0; i < n && r.Err() == nil; i++ {
+			f.Names = append(f.Names, f.readName(r))
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("legacy: name table entry %d: %w", len(f.Names), err)
+		}
+	}
+
+	// Heritage table of the oldest versions.
+	if ver < verGuidGenerations && s.HeritageCount > 0 {
+		r, err := f.table(s.HeritageOffset, s.HeritageCount, "Heritage")
+		if err != nil {
+			return err
+		}
+		n := r.CheckCount(0, int64(s.HeritageCount), 16, "Summary.HeritageCount")
+		for i := 0; i < n && r.Err() == nil; i++ {
+			f.Heritage = append(f.Heritage, ue.ReadGuid(r, "Heritage.Guid"))
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("legacy: heritage table: %w", err)
+		}
+		if len(f.Heritage) > 0 {
+			s.Guid = f.Heritage[len(f.Heritage)-1]
+		}
+	}
+
+	// Imports.
+	r, err = f.table(s.ImportOffset, s.ImportCount, "Import")
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		minSize := int64(7)
+		if ue3 {
+			minSize = 16
+		}
+		n := r.CheckCount(0, int64(s.ImportCount), minSize, "Summary.ImportCount")
+		f.Imports = make([]Import, 0, binread.SliceCap(n))
+		for i := 0; i < n && r.Err() == nil; i++ {
+			var im Import
+			im.ClassPackage = f.readNameRef(r, "Import.ClassPackage")
+			im.ClassName = f.readNameRef(r, "Import.ClassName")
+			if ver < verOuterIndex {
+				im.PackageName = f.readNameRef(r, "Import.PackageName")
+			} else {
+				im.OuterIndex = r.I32("Import.PackageIndex")
+			}
+			im.ObjectName = f.readNameRef(r, "Import.ObjectName")
+			f.Imports = append(f.Imports, im)
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("legacy: import table entry %d: %w", len(f.Imports), err)
+		}
+	}
+
+	// Exports.
+	r, err = f.table(s.ExportOffset, s.ExportCount, "Export")
+	if err != nil {
+		return err
+	}
+	if r != nil {
+		minSize := int64(12)
+		switch {
+		case ue3:
+			minSize = 32
+		case ver < verOuterIndex:
+			minSize = 8
+		}
+		n := r.CheckCount(0, int64(s.ExportCount), minSize, "Summary.ExportCount")
+		f.Exports = make([]Export, 0, binread.SliceCap(n))
+		for i := 0; i < n && r.Err() == nil; i++ {
+			f.Exports = append(f.Exports, f.readExport(r))
+		}
+		if err := r.Err(); err != nil {
+			return fmt.Errorf("legacy: export table entry %d: %w", len(f.Exports), err)
+		}
+	}
+	return f.checkRefs()
+}
+
+// maxNameLen bounds a single name (NAME_SIZE is 64 in UE1–UE3; some tools
+// write longer, so allow generous room while refusing megabyte "names").
+const maxNameLen = 1 << 12
+
+func (f *File) readName(r *binread.Reader) Name {
+	ver := int(f.Summary.FileVersion)
+	var n Name
+	switch {
+	case f.cNames:
+		n.Name = readCString(r, "Name.Name")
+	case ver < verUE3:
+		n.Name = readCompactString(r, "Name.Name")
+	default:
+		n.Name = r.FString("Name.Name")
+		if r.BigEndian() {
+			n.Name = unswapUTF16(n.Name)
+		}
+	}
+	lic := meLicensee(f.game, f.Summary.LicenseeVersion)
+	switch {
+	case (f.game == gameME3 || f.game == gameMELE) && lic >= 142:
+		// Mass Effect 3 and the Legendary Edition store no name flags.
+	case f.game == gameME2 || (f.game >= gameME1 && f.game <= gameMELE && lic >= 102):
+		n.Flags = uint64(r.U32("Name.Flags"))
+	case ver >= verUE3ObjectFlags:
+		n.Flags = r.U64("Name.Flags")
+	default:
+		n.Flags = uint64(r.U32("Name.Flags"))
+	}
+	return n
+}
+
+// looksLikeCString peeks at the first name: a compact length is below 0x40
+// for any name shorter than 64 characters, while a NUL-terminated name starts
+// with two printable characters.
+func looksLikeCString(r *binread.Reader) bool {
+	at := r.Offset()
+	a, b := r.U8("Name"), r.U8("Name")
+	r.SeekTo(at, "Name")
+	return r.Err() == nil && a >= 'A' && a <= 'z' && b >= ' ' && b < 0x7F
+}
+
+// readCString reads a NUL-terminated string (names before version 64).
+func readCString(r *binread.Reader, field string) string {
+	var b []byte
+	for r.Err() == nil {
+		c := r.U8(field)
+		if r.Err() != nil || c == 0 {
+			break
+		}
+		if len(b) >= maxNameLen {
+			r.Failf(field, "unterminated string longer than %d bytes", maxNameLen)
+			break
+		}
+		b = append(b, c)
+	}
+	return latin1String(b)
+}
+
+// readCompactString reads a UE1/UE2 string: compact-index length (including
+// the NUL; negative for UTF-16 code units) followed by the characters.
+func readCompactString(r *binread.Reader, field string) string {
+	start := r.Offset()
+	n := r.CompactIndex(field)
+	if r.Err() != nil || n == 0 {
+		return ""
+	}
+	if n > 0 {
+		if int64(n) > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", binread.ErrCount, n, r.Remaining()))
+			return ""
+		}
+		b := r.Bytes(int64(n), field)
+		return latin1String(bytes.TrimRight(b, "\x00"))
+	}
+	units := -int64(n)
+	if units*2 > r.Remaining() {
+		r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d left", binread.ErrCount, units, r.Remaining()))
+		return ""
+	}
+	b := r.Bytes(units*2, field)
+	u := make([]rune, 0, units)
+	for i := 0; i+1 < len(b); i += 2 {
+		c := rune(r.Order().Uint16(b[i:]))
+		if c == 0 {
+			break
+		}
+		u = append(u, c)
+	}
+	return string(u)
+}
+
+// unswapUTF16 repairs UTF-16 names that a big-endian console package
+// (Mass Effect 3 on Wii U) stores in little-endian order: read big-endian,
+// every ASCII character lands in the high byte.
+func unswapUTF16(s string) string {
+	swapped := false
+	for _, c := range s {
+		if c < 0x100 || c > 0xFFFF || c&0xFF != 0 {
+			return s
+		}
+		swapped = true
+	}
+	if !swapped {
+		return s
+	}
+	rs := []rune(s)
+	for i, c := range rs {
+		rs[i] = c >> 8
+	}
+	return string(rs)
+}
+
+func latin1String(b []byte) string {
+	for _, c := range b {
+		if c >= 0x80 {
+			rs := make([]rune, len(b))
+			for i, c := range b {
+				rs[i] = rune(c)
+			}
+			return string(rs)
+		}
+	}
+	return string(b)
+}
+
+// nameIndex reads a name table index: compact index before UE3, int32 after.
+func (f *File) nameIndex(r *binread.Reader, field string) (idx int32, number int32) {
+	if !f.ue3() {
+		return r.CompactIndex(field), 0
+	}
+	idx = r.I32(field)
+	if f.Summary.FileVersion >= verNameNumber {
+		number = r.I32(field + ".Number")
+	}
+	return idx, number
+}
+
+// readNameRef reads a name reference and resolves it; an index outside the
+// name table fails the reader.
+func (f *File) readNameRef(r *binread.Reader, field string) string {
+	start := r.Offset()
+	idx, num := f.nameIndex(r, field)
+	if r.Err() != nil {
+		return ""
+	}
+	s, ok := f.name(idx, num)
+	if !ok {
+		r.FailAt(start, field, fmt.Errorf("name index %d outside the %d-entry name table", idx, len(f.Names)))
+	}
+	return s
+}
+
+// name returns the display string of a name reference.
+func (f *File) name(idx, number int32) (string, bool) {
+	if idx < 0 || int(idx) >= len(f.Names) {
+		return "", false
+	}
+	return ue.FormatName(f.Names[idx].Name, number), true
+}
+
+// objRef reads an object reference: compact index before UE3, int32 after.
+func (f *File) objRef(r *binread.Reader, field string) int32 {
+	if f.ue3() {
+		return r.I32(field)
+	}
+	return r.CompactIndex(field)
+}
+
+func (f *File) readExport(r *binread.Reader) Export {
+	s := &f.Summary
+	ver := int(s.FileVersion)
+	e := Export{Offset: r.Abs()}
+	e.ClassIndex = f.objRef(r, "Export.ClassIndex")
+	e.SuperIndex = f.objRef(r, "Export.SuperIndex")
+	if ver >= verOuterIndex {
+		e.OuterIndex = r.I32("Export.PackageIndex")
+	}
+	e.ObjectName = f.readNameRef(r, "Export.ObjectName")
+	if !f.ue3() {
+		e.ObjectFlags = uint64(r.U32("Export.ObjectFlags"))
+		start := r.Offset()
+		e.SerialSize = int64(r.CompactIndex("Export.SerialSize"))
+		if e.SerialSize < 0 {
+			r.FailAt(start, "Export.SerialSize", binread.ErrNegative)
+		}
+		if e.SerialSize > 0 {
+			e.SerialOffset = int64(r.CompactIndex("Export.SerialOffset"))
+		}
+		return e
+	}
+	if ver >= verArchetype {
+		e.ArchetypeIndex = r.I32("Export.ArchetypeIndex")
+	}
+	if ver >= verUE3ObjectFlags {
+		e.ObjectFlags = r.U64("Export.ObjectFlags")
+	} else {
+		e.ObjectFlags = uint64(r.U32("Export.ObjectFlags"))
+	}
+	e.SerialSize = int64(r.I32("Export.SerialSize"))
+	if e.SerialSize != 0 || ver >= verHeadersSize {
+		e.SerialOffset = int64(r.I32("Export.SerialOffset"))
+	}
+	if f.game == gameRocketLeague && s.LicenseeVersion >= 22 {
+		// Rocket League widens SerialOffset to 64 bits.
+		e.SerialOffset |= int64(r.U32("Export.SerialOffsetUpper")) << 32
+	}
+	if ver < verNoComponentMap {
+		start := r.Offset()
+		e.ComponentMap = r.I32("Export.ComponentMapCount")
+		n := r.CheckCount(start, int64(e.ComponentMap), 12, "Export.ComponentMapCount")
+		if f.Summary.FileVersion >= verNameNumber {
+			r.Skip(int64(n)*12, "Export.ComponentMap")
+		} else {
+			r.Skip(int64(n)*8, "Export.ComponentMap")
+		}
+	}
+	if ver >= verExportFlags {
+		e.ExportFlags = r.U32("Export.ExportFlags")
+	}
+	if ver >= verNetObjectCount {
+		n := r.Count("Export.NetObjectCount", 4)
+		if n > 0 {
+			e.NetObjectCount = make([]int32, 0, binread.SliceCap(n))
+			for range n {
+				e.NetObjectCount = append(e.NetObjectCount, r.I32("Export.NetObjectCount"))
+			}
+		}
+		e.PackageGuid = ue.ReadGuid(r, "Export.PackageGuid")
+	}
+	if ver >= verExportPkgFlags {
+		e.PackageFlags = r.U32("Export.PackageFlags")
+	}
+	if e.SerialSize < 0 {
+		r.Failf("Export.SerialSize", "negative size %d", e.SerialSize)
+	}
+	return e
+}
+
+// checkRefs validates every object reference in the tables, so that path
+// resolution never indexes outside them.
+func (f *File) checkRefs() error {
+	bad := func(ref int32) bool {
+		switch {
+		case ref < 0:
+			return int64(-int64(ref)-1) >= int64(len(f.Imports))
+		case ref > 0:
+			return int(ref-1) >= len(f.Exports)
+		}
+		return false
+	}
+	for i, im := range f.Imports {
+		if bad(im.OuterIndex) {
+			return &FormatError{Field: "Import.PackageIndex", Msg: fmt.Sprintf("import %d refers to object %d, outside the tables", i, im.OuterIndex)}
+		}
+	}
+	for i, e := range f.Exports {
+		for _, ref := range [...]int32{e.ClassIndex, e.SuperIndex, e.OuterIndex, e.ArchetypeIndex} {
+			if bad(ref) {
+				return &FormatError{Off: e.Offset, Field: "Export", Msg: fmt.Sprintf("export %d (%s) refers to object %d, outside the tables", i, e.ObjectName, ref)}
+			}
+		}
+	}
+	return nil
+}
+
+// maxDepth bounds outer chains; a cycle in a corrupt file ends there.
+const maxDepth = 64
+
+// ObjectName returns the name of the object an object reference points to
+// ("None" for 0).
+func (f *File) ObjectName(ref int32) string {
+	switch {
+	case ref < 0 && int(-ref-1) < len(f.Imports):
+		return f.Imports[-ref-1].ObjectName
+	case ref > 0 && int(ref-1) < len(f.Exports):
+		return f.Exports[ref-1].ObjectName
+	}
+	return "None"
+}
+
+// outer returns the outer reference of the object a reference points to.
+func (f *File) outer(ref int32) int32 {
+	switch {
+	case ref < 0 && int(-ref-1) < len(f.Imports):
+		return f.Imports[-ref-1].OuterIndex
+	case ref > 0 && int(ref-1) < len(f.Exports):
+		return f.Exports[ref-1].OuterIndex
+	}
+	return 0
+}
+
+// ObjectPath returns the dotted full path of the object a reference points
+// to: "Engine.Texture" for an import, "MyPackage.Group.Object" for an
+// export (the package's own name first).
+func (f *File) ObjectPath(ref int32) string {
+	if ref == 0 {
+		return "None"
+	}
+	parts := make([]string, 0, 4)
+	cur := ref
+	for depth := 0; cur != 0 && depth < maxDepth; depth++ {
+		parts = append(parts, f.ObjectName(cur))
+		if cur < 0 && f.Imports[-cur-1].PackageName != "" {
+			parts = append(parts, f.Imports[-cur-1].PackageName)
+		}
+		if cur > 0 && f.outer(cur) == 0 && f.PackageName != "" {
+			parts = append(parts, f.PackageName)
+		}
+		cur = f.outer(cur)
+	}
+	for i, j := 0, len(parts)-1; i < j; i, j = i+1, j-1 {
+		parts[i], parts[j] = parts[j], parts[i]
+	}
+	return strings.Join(parts, ".")
+}
+
+// ClassName returns the class name of export i (0-based): "Class" when its
+// ClassIndex is 0.
+func (f *File) ClassName(i int) string {
+	if i < 0 || i >= len(f.Exports) {
+		return ""
+	}
+	if c := f.Exports[i].ClassIndex; c != 0 {
+		return f.ObjectName(c)
+	}
+	return "Class"
+}
+
+// ClassPath returns the full class path of export i: "Engine.Texture",
+// "Core.Class" for classes.
+func (f *File) ClassPath(i int) string {
+	if i < 0 || i >= len(f.Exports) {
+		return ""
+	}
+	if c := f.Exports[i].ClassIndex; c != 0 {
+		return f.ObjectPath(c)
+	}
+	return "Core.Class"
+}
+
+// ImportPath returns the full path of import i.
+func (f *File) ImportPath(i int) string { return f.ObjectPath(-int32(i) - 1) }
+
+// ExportPath returns the full path of export i.
+func (f *File) ExportPath(i int) string { return f.ObjectPath(int32(i) + 1) }
+
+// maxExportSize bounds what Data reads for one object.
+const maxExportSize = 1 << 30
+
+// Data returns the serialized bytes of export i.
+func (f *File) Data(i int) ([]byte, error) {
+	if i < 0 || i >= len(f.Exports) {
+		return nil, fmt.Errorf("legacy: export %d out of range (%d exports)", i, len(f.Exports))
+	}
+	e := &f.Exports[i]
+	if e.SerialSize == 0 {
+		return nil, nil
+	}
+	if e.SerialOffset < 0 || e.SerialSize < 0 || e.SerialSize > maxExportSize || e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset {
+		return nil, &FormatError{Off: e.Offset, Field: "Export.SerialOffset", Msg: fmt.Sprintf("export %d (%s): bytes [%d, +%d) outside the %d-byte package", i, e.ObjectName, e.SerialOffset, e.SerialSize, f.size)}
+	}
+	b := make([]byte, e.SerialSize)
+	if _, err := f.img.ReadAt(b, e.SerialOffset); err != nil && !(errors.Is(err, io.EOF)) {
+		return nil, fmt.Errorf("legacy: export %d (%s): %w", i, e.ObjectName, err)
+	}
+	return b, nil
+}
+
+// Size returns the size of the package image (after unwrapping).
+func (f *File) Size() int64 { return f.size }
+
+// ReadAt reads from the package image (after unwrapping).
+func (f *File) ReadAt(p []byte, off int64) (int, error) { return f.img.ReadAt(p, off) }

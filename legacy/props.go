@@ -1,0 +1,567 @@
+package legacy
+
+import (
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// Property is one tagged property (FPropertyTag plus its value) of an
+// object. Value is JSON-friendly: numbers, strings, bools, object paths,
+// nested property lists for tagged structs, and hex for values whose
+// layout needs the class (arrays, maps, native structs).
+type Property struct {
+	Name       string `json:"name"`
+	Type       string `json:"type"`
+	StructName string `json:"struct,omitempty"`
+	EnumName   string `json:"enum,omitempty"`
+	ArrayIndex int32  `json:"array_index,omitempty"`
+	Size       int32  `json:"size"`
+	Offset     int64  `json:"offset"` // of the tag, relative to the export data
+	Value      any    `json:"value"`
+	// Ref is the raw object reference of object-typed values.
+	Ref int32 `json:"ref,omitempty"`
+}
+
+// Object is the decoded start of an export's data: its object header
+// fields and tagged properties, and where the native data that follows
+// them begins.
+type Object struct {
+	Export     int         `json:"export"`
+	Class      string      `json:"class"`
+	StateFrame *StateFrame `json:"state_frame,omitempty"`
+	// TemplateOwnerClass and TemplateName are the UE3 component header.
+	TemplateOwnerClass string     `json:"template_owner_class,omitempty"`
+	TemplateName       string     `json:"template_name,omitempty"`
+	NetIndex           *int32     `json:"net_index,omitempty"`
+	Properties         []Property `json:"properties"`
+	// PropertiesStart and PropertiesEnd bound the tagged list (End is just
+	// past the None terminator) within the export data.
+	PropertiesStart int64 `json:"properties_start"`
+	PropertiesEnd   int64 `json:"properties_end"`
+	// NativeSize is what follows the properties: the class's own
+	// serialized data.
+	NativeSize int64 `json:"native_size"`
+}
+
+// StateFrame is FStateFrame, present when the object has RF_HasStack.
+type StateFrame struct {
+	Node         string `json:"node"`
+	StateNode    string `json:"state_node"`
+	ProbeMask    uint64 `json:"probe_mask"`
+	LatentAction uint32 `json:"latent_action"`
+	StateStack   int32  `json:"state_stack,omitempty"`
+	Offset       int32  `json:"offset"`
+}
+
+// ErrNoProperties is returned by [File.Object] for exports that start with
+// no tagged property list: UClass objects (their defaults follow the
+// compiled script) and empty exports.
+var ErrNoProperties = errors.New("legacy: object has no leading property list")
+
+// UE1/UE2 property type numbers of the tag's info byte.
+const (
+	ptByte        = 1
+	ptInt         = 2
+	ptBool        = 3
+	ptFloat       = 4
+	ptObject      = 5
+	ptName        = 6
+	ptString      = 7 // fixed-length string in UE1, DelegateProperty from UE2
+	ptClass       = 8
+	ptArray       = 9
+	ptStruct      = 10
+	ptVector      = 11
+	ptRotator     = 12
+	ptStr         = 13
+	ptMap         = 14
+	ptFixedArray  = 15
+	ptPointer     = 16
+	infoTypeMask  = 0x0F
+	infoSizeMask  = 0x70
+	infoArrayFlag = 0x80
+)
+
+var ue1TypeNames = [...]string{
+	"", "ByteProperty", "IntProperty", "BoolProperty", "FloatProperty", "ObjectProperty", "NameProperty",
+	"StringProperty", "ClassProperty", "ArrayProperty", "StructProperty", "VectorProperty", "RotatorProperty",
+	"StrProperty", "MapProperty", "FixedArrayProperty", "PointerProperty",
+}
+
+// verRefactoredTags is where UE3 moves to the FName-typed tag with an
+// explicit int32 size and array index.
+const verRefactoredTags = 223
+
+// Limits of the property decoder.
+const (
+	maxStructDepth = 8       // nested tagged structs
+	maxHexValue    = 256     // raw values longer than this are summarised
+	maxProps       = 1 << 16 // tags per list
+)
+
+type propReader struct {
+	f     *File
+	r     *binread.Reader
+	depth int
+}
+
+// Object decodes the object header and tagged properties of export i.
+func (f *File) Object(i int) (*Object, error) {
+	data, err := f.Data(i)
+	if err != nil {
+		return nil, err
+	}
+	return f.decodeObject(i, data)
+}
+
+func (f *File) decodeObject(i int, data []byte) (*Object, error) {
+	e := &f.Exports[i]
+	o := &Object{Export: i, Class: f.ClassName(i)}
+	if e.ClassIndex == 0 {
+		return o, ErrNoProperties
+	}
+	if len(data) == 0 {
+		return o, ErrNoProperties
+	}
+	var firstErr error
+	for _, v := range f.headerVariants(i) {
+		r := binread.FromBytes(data)
+		r.SetOrder(f.order)
+		cand := &Object{Export: i, Class: o.Class}
+		f.readObjectHeader(r, e, v, cand)
+		if r.Err() != nil {
+			if firstErr == nil {
+				firstErr = r.Err()
+			}
+			continue
+		}
+		cand.PropertiesStart = r.Offset()
+		pr := &propReader{f: f, r: r}
+		props, err := pr.list()
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		cand.Properties = props
+		cand.PropertiesEnd = r.Offset()
+		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
+		return cand, nil
+	}
+	return o, fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)
+}
+
+// headerVariant says which optional object-header fields to read. UE3
+// components carry a template header only under conditions that need the
+// class hierarchy; the decoder tries the plausible layouts in turn and
+// keeps the first whose property list ends in a clean terminator.
+type headerVariant struct {
+	templateOwner bool
+	templateName  bool
+}
+
+func (f *File) headerVariants(i int) []headerVariant {
+	if f.Summary.FileVersion < verComponentTmpl {
+		return []headerVariant{{}}
+	}
+	e := &f.Exports[i]
+	isComp := strings.HasSuffix(f.ClassName(i), "Component")
+	tmpl := e.ObjectFlags&(rfArchetypeUE3|rfCDOUE3) != 0 || strings.HasPrefix(e.ObjectName, "Default__")
+	switch {
+	case isComp && tmpl:
+		return []headerVariant{{true, true}, {true, false}, {}}
+	case isComp:
+		return []headerVariant{{true, false}, {true, true}, {}}
+	}
+	return []headerVariant{{}, {true, false}, {true, true}}
+}
+
+func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o *Object) {
+	ver := int(f.Summary.FileVersion)
+	if f.game == gameME3 {
+		// Mass Effect 3 on Wii U reports version 845 but serializes
+		// objects like the 684 engine it was built from.
+		ver = min(ver, 684)
+	}
+	ue3 := f.ue3()
+	hasStack := e.ObjectFlags&rfHasStack != 0
+	if ver < verOuterIndex {
+		// Pre-release packages (version 44) give every object a frame
+		// without the code offset.
+		f.objRef(r, "StateFrame.Node")
+		f.objRef(r, "StateFrame.StateNode")
+		r.U64("StateFrame.ProbeMask")
+		r.U32("StateFrame.LatentAction")
+		hasStack = false
+	}
+	if ue3 && ver >= verUE3ObjectFlags {
+		hasStack = e.ObjectFlags&rfHasStackUE3 != 0
+	}
+	if hasStack {
+		sf := &StateFrame{}
+		sf.Node = f.ObjectPath(f.objRef(r, "StateFrame.Node"))
+		node := sf.Node
+		sf.StateNode = f.ObjectPath(f.objRef(r, "StateFrame.StateNode"))
+		if ver < verProbeMask32 {
+			sf.ProbeMask = r.U64("StateFrame.ProbeMask")
+		} else {
+			sf.ProbeMask = uint64(r.U32("StateFrame.ProbeMask"))
+		}
+		if ue3 && ver >= verLatentAction16 {
+			sf.LatentAction = uint32(r.U16("StateFrame.LatentAction"))
+		} else {
+			sf.LatentAction = r.U32("StateFrame.LatentAction")
+		}
+		if ue3 && ver >= verStateStack {
+			start := r.Offset()
+			sf.StateStack = r.I32("StateFrame.StateStack")
+			n := r.CheckCount(start, int64(sf.StateStack), 12, "StateFrame.StateStack")
+			r.Skip(int64(n)*12, "StateFrame.StateStack")
+		}
+		if node != "None" {
+			sf.Offset = f.objRef(r, "StateFrame.Offset")
+		}
+		o.StateFrame = sf
+	}
+	if v.templateOwner {
+		o.TemplateOwnerClass = f.ObjectPath(r.I32("Component.TemplateOwnerClass"))
+		if v.templateName {
+			o.TemplateName = f.readNameRef(r, "Component.TemplateName")
+		}
+	}
+	if ue3 && ver >= verNetObjectCount {
+		n := r.I32("Object.NetIndex")
+		o.NetIndex = &n
+	}
+}
+
+// list reads tags until None.
+func (p *propReader) list() ([]Property, error) {
+	var props []Property
+	for {
+		if len(props) >= maxProps {
+			return props, fmt.Errorf("more than %d properties", maxProps)
+		}
+		prop, done, err := p.tag()
+		if err != nil {
+			return props, err
+		}
+		if done {
+			return props, nil
+		}
+		props = append(props, prop)
+	}
+}
+
+func (p *propReader) fail(field, format string, args ...any) error {
+	return &FormatError{Off: p.r.Abs(), Field: field, Msg: fmt.Sprintf(format, args...)}
+}
+
+// tag reads one property tag and its value; done is true at None.
+func (p *propReader) tag() (Property, bool, error) {
+	f, r := p.f, p.r
+	prop := Property{Offset: r.Offset()}
+	name := f.readNameRef(r, "PropertyTag.Name")
+	if err := r.Err(); err != nil {
+		return prop, false, err
+	}
+	if name == "None" {
+		return prop, true, nil
+	}
+	prop.Name = name
+	var typ int
+	var boolVal bool
+	if f.Summary.FileVersion < verRefactoredTags {
+		info := r.U8("PropertyTag.Info")
+		typ = int(info & infoTypeMask)
+		if typ == 0 {
+			return prop, false, p.fail("PropertyTag.Info", "property %q has type 0", name)
+		}
+		prop.Type = ue1TypeNames[typ]
+		if typ == ptString && f.Summary.FileVersion >= verUE2 {
+			prop.Type = "DelegateProperty"
+		}
+		if typ == ptStruct {
+			prop.StructName = f.readNameRef(r, "PropertyTag.StructName")
+		}
+		switch info & infoSizeMask {
+		case 0x00:
+			prop.Size = 1
+		case 0x10:
+			prop.Size = 2
+		case 0x20:
+			prop.Size = 4
+		case 0x30:
+			prop.Size = 12
+		case 0x40:
+			prop.Size = 16
+		case 0x50:
+			prop.Size = int32(r.U8("PropertyTag.Size"))
+		case 0x60:
+			prop.Size = int32(r.U16("PropertyTag.Size"))
+		case 0x70:
+			prop.Size = r.I32("PropertyTag.Size")
+		}
+		if typ == ptBool {
+			boolVal = info&infoArrayFlag != 0
+			prop.Size = 0
+		} else if info&infoArrayFlag != 0 {
+			b := int32(r.U8("PropertyTag.ArrayIndex"))
+			switch {
+			case b&0x80 == 0:
+				prop.ArrayIndex = b
+			case b&0xC0 == 0x80:
+				prop.ArrayIndex = (b&0x7F)<<8 | int32(r.U8("PropertyTag.ArrayIndex"))
+			default:
+				c, d, e := int32(r.U8("PropertyTag.ArrayIndex")), int32(r.U8("PropertyTag.ArrayIndex")), int32(r.U8("PropertyTag.ArrayIndex"))
+				prop.ArrayIndex = (b&0x3F)<<24 | c<<16 | d<<8 | e
+			}
+		}
+	} else {
+		prop.Type = f.readNameRef(r, "PropertyTag.Type")
+		prop.Size = r.I32("PropertyTag.Size")
+		prop.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
+		switch prop.Type {
+		case "StructProperty":
+			prop.StructName = f.readNameRef(r, "PropertyTag.StructName")
+		case "ByteProperty":
+			if f.Summary.FileVersion >= verEnumName {
+				prop.EnumName = f.readNameRef(r, "PropertyTag.EnumName")
+			}
+		case "BoolProperty":
+			if f.Summary.FileVersion >= verBoolByte {
+				v := r.U8("PropertyTag.BoolVal")
+				boolVal = v != 0
+			} else {
+				boolVal = r.U32("PropertyTag.BoolVal") != 0
+			}
+		}
+		typ = -1
+	}
+	if err := r.Err(); err != nil {
+		return prop, false, err
+	}
+	if prop.Size < 0 || int64(prop.Size) > r.Remaining() {
+		return prop, false, p.fail("PropertyTag.Size", "property %q of %d bytes, %d left", name, prop.Size, r.Remaining())
+	}
+	if prop.ArrayIndex < 0 || prop.ArrayIndex > 1<<20 {
+		return prop, false, p.fail("PropertyTag.ArrayIndex", "property %q has array index %d", name, prop.ArrayIndex)
+	}
+	if prop.Type == "BoolProperty" {
+		prop.Value = boolVal
+		if prop.Size != 0 && f.ue3() && f.Summary.FileVersion >= verRefactoredTags {
+			return prop, false, p.fail("PropertyTag.Size", "bool property %q has size %d", name, prop.Size)
+		}
+		r.Skip(int64(prop.Size), "PropertyValue")
+		return prop, false, r.Err()
+	}
+	start := r.Offset()
+	val := r.Bytes(int64(prop.Size), "PropertyValue")
+	if err := r.Err(); err != nil {
+		return prop, false, err
+	}
+	v, err := p.value(&prop, val, r.Base()+start)
+	if err != nil {
+		return prop, false, err
+	}
+	prop.Value = v
+	return prop, false, nil
+}
+
+// value decodes a property value from its bytes. Errors are returned only
+// where the size contradicts the type (a sign of a misread list); values
+// whose layout is unknown are kept as hex.
+func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
+	f := p.f
+	vr := binread.FromBytes(b)
+	vr.SetOrder(f.order)
+	want := func(n int) error {
+		if len(b) != n {
+			return &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q has %d bytes, want %d", prop.Type, prop.Name, len(b), n)}
+		}
+		return nil
+	}
+	switch prop.Type {
+	case "IntProperty", "StringRefProperty":
+		if err := want(4); err != nil {
+			return nil, err
+		}
+		return vr.I32("IntProperty"), nil
+	case "FloatProperty":
+		if err := want(4); err != nil {
+			return nil, err
+		}
+		return jsonFloat(vr.F32("FloatProperty")), nil
+	case "QWordProperty":
+		if err := want(8); err != nil {
+			return nil, err
+		}
+		return vr.U64("QWordProperty"), nil
+	case "ByteProperty":
+		if len(b) == 1 {
+			return b[0], nil
+		}
+		if f.ue3() && (len(b) == 8 || len(b) == 4) {
+			idx, num := f.nameIndex(vr, "ByteProperty")
+			if s, ok := f.name(idx, num); ok && vr.Remaining() == 0 {
+				return s, nil
+			}
+		}
+		return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("ByteProperty %q has %d bytes", prop.Name, len(b))}
+	case "ObjectProperty", "ClassProperty", "ComponentProperty", "InterfaceProperty":
+		ref := f.objRef(vr, prop.Type)
+		if vr.Err() != nil || vr.Remaining() != 0 || !f.validRef(ref) {
+			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q is not one object reference", prop.Type, prop.Name)}
+		}
+		prop.Ref = ref
+		return f.ObjectPath(ref), nil
+	case "NameProperty":
+		idx, num := f.nameIndex(vr, prop.Type)
+		s, ok := f.name(idx, num)
+		if vr.Err() != nil || !ok || vr.Remaining() != 0 {
+			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("NameProperty %q is not one name", prop.Name)}
+		}
+		return s, nil
+	case "StrProperty":
+		var s string
+		if f.ue3() {
+			s = vr.FString("StrProperty")
+		} else {
+			s = readCompactString(vr, "StrProperty")
+		}
+		if vr.Err() != nil || vr.Remaining() != 0 {
+			return hexValue(b), nil
+		}
+		return s, nil
+	case "StringProperty":
+		return strings.TrimRight(latin1String(b), "\x00"), nil
+	case "DelegateProperty":
+		if len(b) == 0 {
+			return nil, nil
+		}
+		obj := f.objRef(vr, "Delegate.Object")
+		idx, num := f.nameIndex(vr, "Delegate.Function")
+		fn, ok := f.name(idx, num)
+		if vr.Err() != nil || !ok || !f.validRef(obj) {
+			return hexValue(b), nil
+		}
+		return map[string]any{"object": f.ObjectPath(obj), "function": fn}, nil
+	case "VectorProperty":
+		return p.structValue("Vector", b, abs)
+	case "RotatorProperty":
+		return p.structValue("Rotator", b, abs)
+	case "StructProperty":
+		return p.structValue(prop.StructName, b, abs)
+	case "ArrayProperty":
+		var n int32
+		if f.ue3() {
+			n = vr.I32("ArrayProperty.Count")
+		} else {
+			n = vr.CompactIndex("ArrayProperty.Count")
+		}
+		if vr.Err() != nil || n < 0 || int64(n) > vr.Remaining() {
+			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("ArrayProperty %q count %d does not fit %d bytes", prop.Name, n, len(b))}
+		}
+		out := map[string]any{"count": n}
+		rest := b[len(b)-int(vr.Remaining()):]
+		if n > 0 && len(rest) > 0 {
+			out["data"] = hexValue(rest)
+		}
+		return out, nil
+	}
+	return hexValue(b), nil
+}
+
+// validRef reports whether ref points into the tables.
+func (f *File) validRef(ref int32) bool {
+	switch {
+	case ref < 0:
+		return int64(-int64(ref)-1) < int64(len(f.Imports))
+	case ref > 0:
+		return int(ref-1) < len(f.Exports)
+	}
+	return true
+}
+
+// structValue decodes the immutable structs by name, then tries a nested
+// tagged list (UE2 >= 118 and UE3 serialize most structs that way), and
+// falls back to hex.
+func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) {
+	f := p.f
+	vr := binread.FromBytes(b)
+	vr.SetOrder(f.order)
+	floats := func(keys ...string) map[string]any {
+		m := make(map[string]any, len(keys))
+		for _, k := range keys {
+			m[k] = jsonFloat(vr.F32(name))
+		}
+		return m
+	}
+	ints := func(keys ...string) map[string]any {
+		m := make(map[string]any, len(keys))
+		for _, k := range keys {
+			m[k] = vr.I32(name)
+		}
+		return m
+	}
+	var v any
+	switch {
+	case (name == "Vector" || name == "Scale") && len(b) == 12:
+		v = floats("X", "Y", "Z")
+	case name == "Vector2D" && len(b) == 8:
+		v = floats("X", "Y")
+	case name == "Rotator" && len(b) == 12:
+		v = ints("Pitch", "Yaw", "Roll")
+	case (name == "Plane" || name == "Quat" || name == "Vector4") && len(b) == 16:
+		v = floats("X", "Y", "Z", "W")
+	case name == "LinearColor" && len(b) == 16:
+		v = floats("R", "G", "B", "A")
+	case name == "Color" && len(b) == 4:
+		if f.ue3() {
+			v = map[string]any{"B": b[0], "G": b[1], "R": b[2], "A": b[3]}
+		} else {
+			v = map[string]any{"R": b[0], "G": b[1], "B": b[2], "A": b[3]}
+		}
+	case name == "Guid" && len(b) == 16:
+		v = fmt.Sprintf("%08X%08X%08X%08X", vr.U32(name), vr.U32(name), vr.U32(name), vr.U32(name))
+	case name == "IntPoint" && len(b) == 8:
+		v = ints("X", "Y")
+	case name == "Box" && len(b) == 25:
+		m := map[string]any{"Min": floats("X", "Y", "Z"), "Max": floats("X", "Y", "Z")}
+		m["IsValid"] = vr.U8(name)
+		v = m
+	}
+	if v != nil {
+		return v, nil
+	}
+	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
+		sr := binread.FromBytes(b)
+		sr.SetOrder(f.order)
+		sub := &propReader{f: f, r: sr, depth: p.depth + 1}
+		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
+			return props, nil
+		}
+	}
+	return hexValue(b), nil
+}
+
+// hexValue renders raw bytes, summarising long ones.
+func hexValue(b []byte) any {
+	if len(b) <= maxHexValue {
+		return map[string]any{"raw": hex.EncodeToString(b)}
+	}
+	return map[string]any{"raw": hex.EncodeToString(b[:maxHexValue]), "raw_size": len(b)}
+}
+
+// jsonFloat keeps NaN and infinities out of JSON (encoding/json rejects them).
+func jsonFloat(v float32) any {
+	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+		return fmt.Sprint(v)
+	}
+	return v
+}

@@ -1,0 +1,305 @@
+package legacy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// Lineage II wraps its packages in a 28-byte header, "Lineage2Ver" and a
+// three-digit scheme number in UTF-16LE, and appends a 20-byte trailer.
+const (
+	l2HeaderSize  = 28
+	l2TrailerSize = 20
+	l2Magic       = "Lineage2Ver"
+)
+
+// IsLineage2 reports whether head starts with the Lineage II wrapper header.
+func IsLineage2(head []byte) bool {
+	return len(head) >= l2HeaderSize && decodeUTF16LE(head[:22]) == l2Magic
+}
+
+func decodeUTF16LE(b []byte) string {
+	u := make([]uint16, len(b)/2)
+	for i := range u {
+		u[i] = binary.LittleEndian.Uint16(b[2*i:])
+	}
+	return string(utf16.Decode(u))
+}
+
+// Lineage2Scheme returns the scheme number of a Lineage II header ("121").
+func Lineage2Scheme(head []byte) string {
+	if !IsLineage2(head) {
+		return ""
+	}
+	return decodeUTF16LE(head[22:28])
+}
+
+// l2SchemeNames names the schemes this package recognises but cannot remove.
+var l2SchemeNames = map[string]string{
+	"120": "Lineage2Ver120 (position-keyed XOR)",
+	"211": "Lineage2Ver211 (Blowfish)",
+	"212": "Lineage2Ver212 (Blowfish)",
+	"411": "Lineage2Ver411 (RSA + zlib)",
+	"412": "Lineage2Ver412 (RSA + zlib)",
+	"413": "Lineage2Ver413 (RSA + zlib)",
+	"414": "Lineage2Ver414 (RSA + zlib)",
+}
+
+// unwrapLineage2 removes a single-byte XOR wrapper (schemes 111 and 121).
+// Scheme 111 uses the fixed key 0xAC; scheme 121 derives the key from the
+// lower-cased file name (the sum of its characters, low byte). The key is
+// taken from the data instead: the first plain byte is the package tag's
+// 0xC1, which also works for renamed files.
+func unwrapLineage2(r io.ReaderAt, size int64, head []byte) (io.ReaderAt, int64, string, error) {
+	scheme := Lineage2Scheme(head)
+	switch scheme {
+	case "111", "121":
+	default:
+		name, ok := l2SchemeNames[scheme]
+		if !ok {
+			name = "Lineage2Ver" + scheme
+		}
+		return nil, 0, "", &EncryptedError{Scheme: name, Reason: "no decoder for this scheme"}
+	}
+	if size < l2HeaderSize+4 {
+		return nil, 0, "", &FormatError{Off: l2HeaderSize, Field: "Lineage2.Payload", Msg: "wrapper without a payload"}
+	}
+	var first [1]byte
+	if _, err := r.ReadAt(first[:], l2HeaderSize); err != nil {
+		return nil, 0, "", err
+	}
+	key := first[0] ^ 0xC1
+	if scheme == "111" && key != 0xAC {
+		return nil, 0, "", &EncryptedError{Scheme: "Lineage2Ver111 (XOR 0xAC)", Reason: fmt.Sprintf("payload does not decode to a package (key would be 0x%02X)", key)}
+	}
+	n := size - l2HeaderSize
+	if n >= l2TrailerSize+4 {
+		n -= l2TrailerSize
+	}
+	return &xorReaderAt{r: r, base: l2HeaderSize, size: n, key: key}, n, fmt.Sprintf("Lineage2Ver%s (XOR 0x%02X)", scheme, key), nil
+}
+
+// Lineage2Key121 returns the scheme-121 XOR key for a file name.
+func Lineage2Key121(fileName string) byte {
+	var sum int
+	for _, c := range strings.ToLower(fileName) {
+		sum += int(c)
+	}
+	return byte(sum)
+}
+
+// xorReaderAt reads [base, base+size) of r, XORed with key.
+type xorReaderAt struct {
+	r          io.ReaderAt
+	base, size int64
+	key        byte
+}
+
+func (x *xorReaderAt) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("legacy: negative offset %d", off)
+	}
+	if off >= x.size {
+		return 0, io.EOF
+	}
+	var eof error
+	if int64(len(p)) > x.size-off {
+		p = p[:x.size-off]
+		eof = io.EOF
+	}
+	n, err := x.r.ReadAt(p, x.base+off)
+	for i := range p[:n] {
+		p[i] ^= x.key
+	}
+	if err == nil {
+		err = eof
+	}
+	return n, err
+}
+
+// isFullyCompressed recognises a console package that is one compressed
+// chunk from byte 0: the tag is followed by the block size where a summary
+// has its version (whose low 16 bits would then be 0).
+func isFullyCompressed(head []byte, order binary.ByteOrder) bool {
+	if len(head) < 24 {
+		return false
+	}
+	bs := order.Uint32(head[4:])
+	return bs&0xFFFF == 0 && bs >= 0x10000 && bs <= 0x1000000 && bs&(bs-1) == 0
+}
+
+// Decompression limits.
+const (
+	// maxImageSize bounds the decompressed package; UE3 packages are
+	// int32-addressed.
+	maxImageSize = 1<<31 - 1
+	// maxRatio bounds decompressed/compressed size, so a lying header
+	// cannot make a small file allocate gigabytes.
+	maxRatio = 1024
+)
+
+// defaultBlockSize is UE3's LOADING_COMPRESSION_CHUNK_SIZE.
+const defaultBlockSize = 0x20000
+
+// methodFor names the registry method for UE3 compression flags.
+func methodFor(flags uint32, g game) string {
+	switch {
+	case flags&CompressZlib != 0:
+		return "Zlib"
+	case flags&CompressLZO != 0:
+		return "LZO"
+	case flags&CompressLZX != 0:
+		return "LZX"
+	case flags&compressLZMA != 0:
+		return "LZMA"
+	case g == gameMELE && flags&compressOodleLE != 0:
+		return "Oodle"
+	}
+	return fmt.Sprintf("flags 0x%x", flags)
+}
+
+// sniffMethod guesses the method of a fully compressed package's first
+// block, which its header does not name.
+func sniffMethod(b []byte) string {
+	switch {
+	case len(b) >= 2 && b[0]&0x0F == 8 && (uint16(b[0])<<8|uint16(b[1]))%31 == 0:
+		return "Zlib"
+	case len(b) >= 5 && b[0] == 0x5D && b[1] == 0:
+		return "LZMA"
+	case len(b) >= 1 && (b[0] == 0xFF || b[0] == 0x0F):
+		return "LZX"
+	}
+	return "LZO"
+}
+
+// readChunk decompresses one FCompressedChunkInfo block list starting at
+// off (absolute in r) into dst. method "" means sniff it.
+func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst []byte, method string) (string, error) {
+	br := binread.New(r, size)
+	br.SetOrder(order)
+	br.SeekTo(off, "CompressedChunk")
+	tag := br.U32("CompressedChunk.Tag")
+	blockSize := int64(br.U32("CompressedChunk.BlockSize"))
+	sumComp := br.I32("CompressedChunk.CompressedSize")
+	sumUncomp := br.I32("CompressedChunk.UncompressedSize")
+	if err := br.Err(); err != nil {
+		return method, err
+	}
+	if blockSize == PackageTag {
+		// Mass Effect's Xbox 360 packages repeat the tag where the block
+		// size goes; their blocks are the engine default.
+		blockSize = defaultBlockSize
+	}
+	if tag != PackageTag {
+		return method, &FormatError{Off: off, Field: "CompressedChunk.Tag", Msg: fmt.Sprintf("0x%08X is not the package tag", tag)}
+	}
+	if int64(sumUncomp) != int64(len(dst)) || sumComp < 0 || blockSize <= 0 {
+		return method, &FormatError{Off: off + 8, Field: "CompressedChunk.UncompressedSize", Msg: fmt.Sprintf("chunk holds %d bytes, table says %d", sumUncomp, len(dst))}
+	}
+	nBlocks := (int64(len(dst)) + blockSize - 1) / blockSize
+	if nBlocks > br.Remaining()/8 {
+		return method, &FormatError{Off: off + 16, Field: "CompressedChunk.Blocks", Msg: fmt.Sprintf("%d blocks do not fit", nBlocks)}
+	}
+	type block struct{ comp, uncomp int64 }
+	blocks := make([]block, nBlocks)
+	for i := range blocks {
+		blocks[i] = block{int64(br.I32("CompressedBlock.CompressedSize")), int64(br.I32("CompressedBlock.UncompressedSize"))}
+	}
+	if err := br.Err(); err != nil {
+		return method, err
+	}
+	pos := int64(0)
+	for i, b := range blocks {
+		if b.comp < 0 || b.uncomp < 0 || b.uncomp > int64(len(dst))-pos {
+			return method, &FormatError{Off: br.Abs(), Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
+		}
+		src := br.Bytes(b.comp, "CompressedBlock.Data")
+		if err := br.Err(); err != nil {
+			return method, err
+		}
+		if method == "" {
+			method = sniffMethod(src)
+		}
+		if err := compression.Decompress(method, dst[pos:pos+b.uncomp], src); err != nil {
+			if _, ok := err.(*compression.UnsupportedError); ok {
+				return method, &UnsupportedError{Feature: fmt.Sprintf("%s-compressed package: no pure-Go %s decoder available", method, method)}
+			}
+			return method, &FormatError{Off: br.Abs() - b.comp, Field: "CompressedBlock.Data", Msg: fmt.Sprintf("block %d (%s): %v", i, method, err)}
+		}
+		pos += b.uncomp
+	}
+	if pos != int64(len(dst)) {
+		return method, &FormatError{Off: off, Field: "CompressedChunk", Msg: fmt.Sprintf("blocks hold %d bytes, chunk %d", pos, len(dst))}
+	}
+	return method, nil
+}
+
+func checkImageSize(n, compressed int64, field string) error {
+	if n < 0 || n > maxImageSize || n > max(compressed, 1<<16)*maxRatio {
+		return &FormatError{Field: field, Msg: fmt.Sprintf("decompressed size %d is not plausible for %d compressed bytes", n, compressed)}
+	}
+	return nil
+}
+
+// decompressWhole expands a fully compressed package.
+func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.ReaderAt, int64, string, error) {
+	br := binread.New(r, size)
+	br.SetOrder(order)
+	br.Skip(12, "CompressedChunk")
+	n := int64(br.I32("CompressedChunk.UncompressedSize"))
+	if err := br.Err(); err != nil {
+		return nil, 0, "", err
+	}
+	if err := checkImageSize(n, size, "CompressedChunk.UncompressedSize"); err != nil {
+		return nil, 0, "", err
+	}
+	img := make([]byte, n)
+	method, err := readChunk(r, size, order, 0, img, "")
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("legacy: fully compressed package: %w", err)
+	}
+	if _, ok := orderFromTag(img); !ok {
+		return nil, 0, "", &FormatError{Field: "FullyCompressed", Msg: "decompressed data does not start with the package tag"}
+	}
+	return bytes.NewReader(img), n, "fully compressed (" + method + ")", nil
+}
+
+// decompressChunks builds the package image of a UE3 package whose body is
+// stored in compressed chunks: the header bytes up to the first chunk as
+// they are, each chunk expanded at its uncompressed offset.
+func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (io.ReaderAt, int64, string, error) {
+	method := methodFor(s.CompressionFlags, g)
+	end := int64(0)
+	first := int64(-1)
+	for i, c := range s.CompressedChunks {
+		if c.UncompressedOffset < 0 || c.UncompressedSize < 0 || c.CompressedOffset < 0 || c.CompressedSize < 0 || c.CompressedOffset > size {
+			return nil, 0, "", &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunk %d has a negative or out-of-file offset or size", i)}
+		}
+		end = max(end, c.UncompressedOffset+int64(c.UncompressedSize))
+		if first < 0 || c.UncompressedOffset < first {
+			first = c.UncompressedOffset
+		}
+	}
+	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
+		return nil, 0, "", err
+	}
+	img := make([]byte, end)
+	hdr := min(first, size)
+	if _, err := r.ReadAt(img[:hdr], 0); err != nil && err != io.EOF {
+		return nil, 0, "", err
+	}
+	for i, c := range s.CompressedChunks {
+		dst := img[c.UncompressedOffset : c.UncompressedOffset+int64(c.UncompressedSize)]
+		if _, err := readChunk(r, size, order, c.CompressedOffset, dst, method); err != nil {
+			return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", i, err)
+		}
+	}
+	return bytes.NewReader(img), end, "compressed chunks (" + method + ")", nil
+}

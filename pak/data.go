@@ -1,0 +1,275 @@
+package pak
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"errors"
+	"fmt"
+	"hash"
+	"io"
+
+	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/ue"
+)
+
+// chunkSize is how much stored data is read at once for entries without
+// compression blocks (a multiple of the AES block size).
+const chunkSize = 256 << 10
+
+// Open returns a reader of the entry's uncompressed, decrypted bytes. The
+// stored bytes are hashed as they are read, and the final Read returns an
+// error wrapping [ErrChecksum] instead of io.EOF when the SHA-1 differs from
+// the entry's hash.
+func (e *Entry) Open() (io.ReadCloser, error) {
+	if err := e.readable(); err != nil {
+		return nil, err
+	}
+	want, ok, err := e.storedHash()
+	if err != nil {
+		return nil, err
+	}
+	er := &entryReader{e: e, remain: e.UncompressedSize}
+	if ok && !want.IsZero() {
+		er.h, er.want = sha1.New(), want
+	}
+	return er, nil
+}
+
+// Data reads the whole entry (uncompressed, decrypted, hash-checked).
+func (e *Entry) Data() ([]byte, error) {
+	rc, err := e.Open()
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	// The size was checked against the blocks that exist (validate), so
+	// preallocating it costs at most maxBlockSize per stored block.
+	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, 1<<30)))
+	if _, err := io.Copy(buf, rc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Verify checks the entry's stored bytes against its SHA-1 hash without
+// decompressing them. It returns nil for an entry whose hash is all zero.
+func (e *Entry) Verify() error {
+	if e.Deleted() {
+		return nil
+	}
+	want, ok, err := e.storedHash()
+	if err != nil {
+		return err
+	}
+	if !ok || want.IsZero() {
+		return nil
+	}
+	h := sha1.New()
+	buf := make([]byte, chunkSize)
+	for _, r := range e.storedRanges() {
+		for off := r.Start; off < r.End; {
+			n := min(int64(len(buf)), r.End-off)
+			if err := readAtFull(e.p.r, buf[:n], off); err != nil {
+				return e.errorf(off, err)
+			}
+			h.Write(buf[:n])
+			off += n
+		}
+	}
+	if got := ue.SHAHash(h.Sum(nil)); got != want {
+		return e.errorf(e.DataOffset(), fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, want, got))
+	}
+	return nil
+}
+
+// storedRanges are the byte ranges the entry's hash covers (UnrealPak
+// hashes what it writes, after encryption): every compression block as
+// stored, AES padding included, or the uncompressed data as stored up to
+// its size (AES padding excluded).
+func (e *Entry) storedRanges() []Block {
+	if len(e.Blocks) > 0 {
+		out := make([]Block, len(e.Blocks))
+		for i, b := range e.Blocks {
+			out[i] = b
+			if e.Encrypted() {
+				out[i].End = b.Start + align(b.End-b.Start)
+			}
+		}
+		return out
+	}
+	// Uncompressed data is hashed as stored but without its AES padding.
+	return []Block{{Start: e.DataOffset(), End: e.DataOffset() + e.CompressedSize}}
+}
+
+// StoredHash returns the entry's SHA-1 hash as stored. For a v10+ encoded
+// entry it reads the FPakEntry header stored before the data, which has the
+// hash the index leaves out.
+func (e *Entry) StoredHash() (ue.SHAHash, error) {
+	h, _, err := e.storedHash()
+	return h, err
+}
+
+func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
+	if e.hasHash {
+		return e.Hash, true, nil
+	}
+	p := e.p
+	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
+	h := p.readEntry(r, "FPakEntry (data header)")
+	if err := r.Err(); err != nil {
+		return ue.SHAHash{}, false, e.errorf(e.Offset, err)
+	}
+	if h.UncompressedSize != e.UncompressedSize || h.CompressedSize != e.CompressedSize {
+		return ue.SHAHash{}, false, e.errorf(e.Offset, fmt.Errorf("data header sizes (%d/%d) differ from the index (%d/%d)",
+			h.CompressedSize, h.UncompressedSize, e.CompressedSize, e.UncompressedSize))
+	}
+	e.Hash, e.hasHash = h.Hash, true
+	return e.Hash, true, nil
+}
+
+func (e *Entry) errorf(off int64, err error) error {
+	var fe *FormatError
+	if errors.As(err, &fe) {
+		return err
+	}
+	return &FormatError{Offset: off, What: fmt.Sprintf("entry %q", e.displayName()), Err: err}
+}
+
+func (e *Entry) displayName() string {
+	if e.Name != "" {
+		return e.Name
+	}
+	return fmt.Sprintf("pathhash:%016x", e.PathHash)
+}
+
+// readable reports why the entry's data cannot be read, if it cannot.
+func (e *Entry) readable() error {
+	if e.Deleted() {
+		return fmt.Errorf("pak: %s: is a delete record (no data)", e.displayName())
+	}
+	if e.Encrypted() && e.p.block == nil {
+		return &KeyError{KeyGuid: e.p.Footer.EncryptionKeyGuid, What: fmt.Sprintf("entry %q", e.displayName()), Err: ErrKeyNeeded}
+	}
+	if e.Compressed() && !compression.Supported(e.CompressionMethod) {
+		return fmt.Errorf("pak: %s: %w", e.displayName(), &compression.UnsupportedError{Method: e.CompressionMethod})
+	}
+	if e.Encrypted() {
+		return e.p.checkKey()
+	}
+	return nil
+}
+
+// entryReader streams an entry block by block.
+type entryReader struct {
+	e      *Entry
+	next   int   // next compression block
+	pos    int64 // next stored byte for entries without blocks (relative to DataOffset)
+	remain int64 // uncompressed bytes not yet produced
+	buf    []byte
+	raw    []byte
+	h      hash.Hash
+	want   ue.SHAHash
+	err    error
+}
+
+func (r *entryReader) Read(b []byte) (int, error) {
+	for len(r.buf) == 0 {
+		if r.err != nil {
+			return 0, r.err
+		}
+		if r.remain == 0 {
+			r.err = r.finish()
+			return 0, r.err
+		}
+		if err := r.fill(); err != nil {
+			r.err = err
+			return 0, err
+		}
+	}
+	n := copy(b, r.buf)
+	r.buf = r.buf[n:]
+	return n, nil
+}
+
+func (r *entryReader) Close() error { return nil }
+
+// finish checks the hash once all data was produced.
+func (r *entryReader) finish() error {
+	if r.h == nil {
+		return io.EOF
+	}
+	if got := ue.SHAHash(r.h.Sum(nil)); got != r.want {
+		return r.e.errorf(r.e.DataOffset(), fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, r.want, got))
+	}
+	return io.EOF
+}
+
+func (r *entryReader) fill() error {
+	e := r.e
+	p := e.p
+	if !e.Compressed() {
+		stored := e.StoredSize()
+		n := min(int64(chunkSize), stored-r.pos)
+		if n <= 0 {
+			return e.errorf(e.DataOffset()+r.pos, io.ErrUnexpectedEOF)
+		}
+		r.raw = grow(r.raw, n)
+		if err := readAtFull(p.r, r.raw, e.DataOffset()+r.pos); err != nil {
+			return e.errorf(e.DataOffset()+r.pos, err)
+		}
+		if r.h != nil {
+			r.h.Write(r.raw[:min(n, e.CompressedSize-r.pos)])
+		}
+		if e.Encrypted() {
+			if err := p.decrypt(r.raw, e.IV, r.pos); err != nil {
+				return e.errorf(e.DataOffset()+r.pos, err)
+			}
+		}
+		out := r.raw[:min(n, r.remain)]
+		r.pos += n
+		r.remain -= int64(len(out))
+		r.buf = out
+		return nil
+	}
+	if r.next >= len(e.Blocks) {
+		return e.errorf(e.DataOffset(), fmt.Errorf("%d bytes left after the last of %d compression blocks", r.remain, len(e.Blocks)))
+	}
+	b := e.Blocks[r.next]
+	size := b.End - b.Start
+	stored := size
+	if e.Encrypted() {
+		stored = align(size)
+	}
+	r.raw = grow(r.raw, stored)
+	if err := readAtFull(p.r, r.raw, b.Start); err != nil {
+		return e.errorf(b.Start, err)
+	}
+	if r.h != nil {
+		r.h.Write(r.raw)
+	}
+	if e.Encrypted() {
+		if err := p.decrypt(r.raw, e.IV, b.Start-e.Blocks[0].Start); err != nil {
+			return e.errorf(b.Start, err)
+		}
+	}
+	bs := int64(e.CompressionBlockSize)
+	if len(e.Blocks) == 1 || bs == 0 {
+		bs = e.UncompressedSize
+	}
+	out := min(bs, r.remain)
+	dst := make([]byte, out)
+	if err := compression.Decompress(e.CompressionMethod, dst, r.raw[:size]); err != nil {
+		return e.errorf(b.Start, fmt.Errorf("block %d of %d (%s): %w", r.next, len(e.Blocks), e.CompressionMethod, err))
+	}
+	r.next++
+	r.remain -= out
+	r.buf = dst
+	return nil
+}
+
+func grow(b []byte, n int64) []byte {
+	if int64(cap(b)) < n {
+		return make([]byte, n)
+	}
+	return b[:n]
+}

@@ -1,0 +1,160 @@
+package pak
+
+import (
+	"encoding/binary"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// readFooter finds and decodes FPakInfo at the end of a file of the given
+// size. The footer has no length field, so each known layout is tried in
+// turn (newest first), like the engine's own reader does.
+func readFooter(r io.ReaderAt, size int64) (*Footer, error) {
+	if size < footerBase {
+		return nil, ErrFormat
+	}
+	tailLen := min(size, int64(maxFooterSize))
+	tail := make([]byte, tailLen)
+	if n, err := r.ReadAt(tail, size-tailLen); int64(n) < tailLen {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, &FormatError{Offset: size - tailLen, What: "footer", Err: err}
+	}
+	var future *Footer
+	for _, l := range footerLayouts {
+		if l.size > tailLen {
+			continue
+		}
+		start := tailLen - l.size
+		if binary.LittleEndian.Uint32(tail[start+l.magicPos:]) != Magic {
+			continue
+		}
+		v := int32(binary.LittleEndian.Uint32(tail[start+l.magicPos+4:]))
+		if v > VersionLatest && l.minV == 15 {
+			future = &Footer{Version: v}
+		}
+		if v < l.minV || v > l.maxV {
+			continue
+		}
+		f, err := decodeFooter(tail[start:], size-l.size, l, v)
+		if err != nil {
+			return nil, err
+		}
+		if err := f.check(size); err != nil {
+			return nil, err
+		}
+		return f, nil
+	}
+	if future != nil {
+		return nil, &UnsupportedError{Feature: fmt.Sprintf("pak version %d (newest known is %d)", future.Version, VersionLatest)}
+	}
+	// A magic with a version no layout accepts is a corrupt or future pak.
+	for _, l := range footerLayouts {
+		if l.size > tailLen {
+			continue
+		}
+		start := tailLen - l.size
+		if binary.LittleEndian.Uint32(tail[start+l.magicPos:]) == Magic {
+			v := int32(binary.LittleEndian.Uint32(tail[start+l.magicPos+4:]))
+			if v > VersionLatest || v < 1 {
+				return nil, &UnsupportedError{Feature: fmt.Sprintf("pak version %d", v)}
+			}
+		}
+	}
+	return nil, ErrFormat
+}
+
+func decodeFooter(b []byte, base int64, l footerLayout, v int32) (*Footer, error) {
+	br := binread.New(&offsetReader{b: b, base: base}, base+int64(len(b))).Section(base, int64(len(b)), "FPakInfo")
+	f := &Footer{Size: l.size, PakchunkIndex: -1, EncryptionMethod: EncryptionAES}
+	if v >= VersionEncryptionKeyGuid {
+		f.EncryptionKeyGuid = ue.ReadGuid(br, "FPakInfo.EncryptionKeyGuid")
+	}
+	if v >= VersionIndexEncryption {
+		f.EncryptedIndex = br.U8("FPakInfo.bEncryptedIndex") != 0
+	}
+	f.Magic = br.U32("FPakInfo.Magic")
+	f.Version = br.I32("FPakInfo.Version")
+	f.SubVersion8A = l.is8A
+	f.IndexOffset = br.I64("FPakInfo.IndexOffset")
+	f.IndexSize = br.I64("FPakInfo.IndexSize")
+	br.Fixed(f.IndexHash[:], "FPakInfo.IndexHash")
+	if v == VersionFrozenIndex {
+		f.IndexIsFrozen = br.U8("FPakInfo.bIndexIsFrozen") != 0
+	}
+	for i := 0; i < l.names; i++ {
+		var name [compressionName]byte
+		br.Fixed(name[:], "FPakInfo.CompressionMethods")
+		s := string(name[:])
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			s = s[:i]
+		}
+		f.CompressionMethods = append(f.CompressionMethods, strings.TrimSpace(s))
+	}
+	if v >= VersionPakchunkIndex {
+		f.PakchunkIndex = br.I32("FPakInfo.PakchunkIndex")
+	}
+	if v >= VersionEncryptionMethod {
+		f.EncryptionMethod = br.U8("FPakInfo.EncryptionMethod")
+		br.Fixed(f.IndexIV[:], "FPakInfo.IndexIV")
+		br.Fixed(f.PathHashIndexIV[:], "FPakInfo.PathHashIndexIV")
+		br.Fixed(f.FullDirectoryIV[:], "FPakInfo.FullDirectoryIndexIV")
+	}
+	if err := br.Err(); err != nil {
+		return nil, &FormatError{Offset: base, What: "footer", Err: err}
+	}
+	return f, nil
+}
+
+// check validates the footer's index range against the file.
+func (f *Footer) check(size int64) error {
+	footerStart := size - f.Size
+	if f.IndexOffset < 0 || f.IndexSize < 0 || f.IndexOffset > footerStart || f.IndexSize > footerStart-f.IndexOffset {
+		return &FormatError{Offset: footerStart, What: "footer", Err: fmt.Errorf("index range [0x%x, +0x%x) outside the file's 0x%x bytes before the footer", f.IndexOffset, f.IndexSize, footerStart)}
+	}
+	if f.EncryptedIndex && f.IndexSize%aesBlock != 0 && f.EncryptionMethod != EncryptionAESCTR {
+		return &FormatError{Offset: footerStart, What: "footer", Err: fmt.Errorf("encrypted index size %d is not a multiple of %d", f.IndexSize, aesBlock)}
+	}
+	switch f.EncryptionMethod {
+	case EncryptionNone, EncryptionAES, EncryptionAESCTR:
+	default:
+		return &UnsupportedError{Feature: fmt.Sprintf("encryption method %d", f.EncryptionMethod)}
+	}
+	return nil
+}
+
+// offsetReader is an io.ReaderAt over b, which holds the file's bytes
+// [base, base+len(b)). It lets binread report absolute offsets for data
+// that was read (and decrypted) into memory.
+type offsetReader struct {
+	b    []byte
+	base int64
+}
+
+func (o *offsetReader) ReadAt(p []byte, off int64) (int, error) {
+	off -= o.base
+	if off < 0 || off > int64(len(o.b)) {
+		return 0, io.EOF
+	}
+	n := copy(p, o.b[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
+}
+
+// memReader returns a bounded cursor over b, whose bytes come from file
+// offset base.
+func memReader(b []byte, base int64, what string) *binread.Reader {
+	return binread.New(&offsetReader{b: b, base: base}, base+int64(len(b))).Section(base, int64(len(b)), what)
+}
+
+// memReaderAt returns a bounded cursor over n bytes of r at off.
+func memReaderAt(r io.ReaderAt, size, off, n int64) *binread.Reader {
+	return binread.New(r, size).Section(off, n, "FPakEntry")
+}

@@ -1,0 +1,636 @@
+package pak
+
+import (
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/sha1"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+	"unicode/utf16"
+	"unicode/utf8"
+
+	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// maxBlockSize bounds one decompressed block, and so the buffer allocated
+// before decompressing it. Unreal writes 64 KiB blocks by default, repak
+// 124 KiB; games raise it to a few MiB at most.
+const maxBlockSize = 64 << 20
+
+// maxMountPoint bounds a plausible mount point; a longer one in an encrypted
+// index means the key is wrong (the engine's own check is similar).
+const maxMountPoint = 1024
+
+// Option configures [NewReader].
+type Option func(*options) error
+
+type options struct {
+	key []byte
+}
+
+// WithKey gives the AES-256 key (32 bytes) for an encrypted index or
+// encrypted entries.
+func WithKey(key []byte) Option {
+	return func(o *options) error {
+		if len(key) != aeskey.KeySize {
+			return fmt.Errorf("pak: AES key of %d bytes, want %d", len(key), aeskey.KeySize)
+		}
+		o.key = key
+		return nil
+	}
+}
+
+// WithKeyString parses a key given as hex (0x optional), base64 or 32 raw
+// characters (see [aeskey.Parse]). An empty string means no key.
+func WithKeyString(s string) Option {
+	return func(o *options) error {
+		if s == "" {
+			return nil
+		}
+		k, err := aeskey.Parse(s)
+		if err != nil {
+			return err
+		}
+		o.key = k
+		return nil
+	}
+}
+
+// Reader is an opened pak file: its footer and index. File data is read
+// on demand.
+type Reader struct {
+	Footer     Footer
+	MountPoint string
+	// Entries lists every file record of the index, in index order,
+	// including delete records and entries whose path is not a valid fs path.
+	Entries []*Entry
+
+	// Version 10+ index fields.
+	PathHashSeed          uint64
+	HasPathHashIndex      bool
+	HasFullDirectoryIndex bool
+	FlatDirectoryIndex    bool // the full directory index is FPakFlatDirectoryIndex (v13+)
+	PathHashIndexEntries  int
+
+	r      io.ReaderAt
+	size   int64
+	closer io.Closer
+	block  cipher.Block
+	byName map[string]*Entry
+	tree   *dirTree
+	key    keyState
+}
+
+// OpenReader opens the named pak file.
+func OpenReader(name string, opts ...Option) (*Reader, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p, err := NewReader(f, st.Size(), opts...)
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	p.closer = f
+	return p, nil
+}
+
+// NewReader reads the footer and index of the pak in r, which is size bytes.
+func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
+	var o options
+	for _, opt := range opts {
+		if err := opt(&o); err != nil {
+			return nil, err
+		}
+	}
+	f, err := readFooter(r, size)
+	if err != nil {
+		return nil, err
+	}
+	p := &Reader{Footer: *f, r: r, size: size}
+	if o.key != nil {
+		if p.block, err = aes.NewCipher(o.key); err != nil {
+			return nil, err
+		}
+	}
+	if f.IndexIsFrozen {
+		return nil, &UnsupportedError{Feature: "frozen index (pak version 9, UE4.25 memory image layout)"}
+	}
+	if err := p.readIndex(); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// Close closes the file opened by [OpenReader]; it does nothing for a
+// Reader made by [NewReader].
+func (p *Reader) Close() error {
+	if p.closer != nil {
+		return p.closer.Close()
+	}
+	return nil
+}
+
+// Size returns the size of the pak file.
+func (p *Reader) Size() int64 { return p.size }
+
+// Encrypted reports whether the index or any entry is encrypted.
+func (p *Reader) Encrypted() bool {
+	if p.Footer.EncryptedIndex {
+		return true
+	}
+	for _, e := range p.Entries {
+		if e.Encrypted() {
+			return true
+		}
+	}
+	return false
+}
+
+// HasKey reports whether an AES key was given.
+func (p *Reader) HasKey() bool { return p.block != nil }
+
+// readBlob reads size bytes at off (the index, the path hash index or the
+// directory index), decrypts them when the index is encrypted, and checks
+// their SHA-1 against want (unless want is zero).
+func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, what string) ([]byte, error) {
+	if off < 0 || size < 0 || off > p.size || size > p.size-off {
+		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("range [0x%x, +0x%x) outside the file of 0x%x bytes", off, size, p.size)}
+	}
+	b := make([]byte, size)
+	if err := readAtFull(p.r, b, off); err != nil {
+		return nil, &FormatError{Offset: off, What: what, Err: err}
+	}
+	if p.Footer.EncryptedIndex {
+		if p.block == nil {
+			return nil, &KeyError{KeyGuid: p.Footer.EncryptionKeyGuid, What: "the pak index", Err: ErrKeyNeeded}
+		}
+		if err := p.decrypt(b, iv, 0); err != nil {
+			return nil, &FormatError{Offset: off, What: what, Err: err}
+		}
+	}
+	if !want.IsZero() {
+		if got := ue.SHAHash(sha1.Sum(b)); got != want {
+			if p.Footer.EncryptedIndex {
+				return nil, &KeyError{KeyGuid: p.Footer.EncryptionKeyGuid, What: "the pak index", Err: ErrWrongKey,
+					Detail: fmt.Sprintf("the decrypted %s fails its SHA-1 check", what)}
+			}
+			return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, want, got)}
+		}
+	}
+	return b, nil
+}
+
+// decrypt decrypts b in place with the pak's method. For AES-CTR, unit is
+// the offset of b[0] inside its encryption unit (a multiple of 16).
+func (p *Reader) decrypt(b []byte, iv [ivSize]byte, unit int64) error {
+	if p.Footer.EncryptionMethod == EncryptionAESCTR {
+		var ctr [aesBlock]byte
+		copy(ctr[:], iv[:])
+		blk := uint64(unit / aesBlock)
+		if blk > math.MaxUint32 {
+			return fmt.Errorf("AES-CTR counter overflow at offset %d", unit)
+		}
+		ctr[12], ctr[13], ctr[14], ctr[15] = byte(blk>>24), byte(blk>>16), byte(blk>>8), byte(blk)
+		cipher.NewCTR(p.block, ctr[:]).XORKeyStream(b, b)
+		return nil
+	}
+	if len(b)%aesBlock != 0 {
+		return fmt.Errorf("encrypted length %d is not a multiple of %d", len(b), aesBlock)
+	}
+	for i := 0; i < len(b); i += aesBlock {
+		p.block.Decrypt(b[i:i+aesBlock], b[i:i+aesBlock])
+	}
+	return nil
+}
+
+func (p *Reader) readIndex() error {
+	f := &p.Footer
+	idx, err := p.readBlob(f.IndexOffset, f.IndexSize, f.IndexHash, f.IndexIV, "index")
+	if err != nil {
+		return err
+	}
+	r := memReader(idx, f.IndexOffset, "index")
+	mount, err := p.readString(r, "Index.MountPoint")
+	if err == nil && (len(mount) > maxMountPoint || !utf8.ValidString(mount)) {
+		err = fmt.Errorf("implausible mount point of %d bytes", len(mount))
+	}
+	if err != nil {
+		if f.EncryptedIndex {
+			return &KeyError{KeyGuid: f.EncryptionKeyGuid, What: "the pak index", Err: ErrWrongKey, Detail: "the decrypted index does not start with a mount point: " + err.Error()}
+		}
+		return &FormatError{Offset: f.IndexOffset, What: "index", Err: err}
+	}
+	p.MountPoint = mount
+	if f.Version >= VersionPathHashIndex {
+		err = p.readIndexV10(r)
+	} else {
+		err = p.readIndexLegacy(r)
+	}
+	if err != nil {
+		return err
+	}
+	return p.finish()
+}
+
+// readString reads an FString; from version 12 a positive length counts
+// UTF-8 bytes (PakFile_Version_Utf8PakDirectory), before it Latin-1.
+func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
+	start := r.Offset()
+	n := r.I32(field)
+	if err := r.Err(); err != nil {
+		return "", err
+	}
+	switch {
+	case n == 0:
+		return "", nil
+	case n > 0:
+		if int64(n) > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", binread.ErrCount, n, r.Remaining()))
+			return "", r.Err()
+		}
+		b := r.Bytes(int64(n), field)
+		if len(b) > 0 && b[len(b)-1] == 0 {
+			b = b[:len(b)-1]
+		}
+		if p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
+			return string(b), nil
+		}
+		rs := make([]rune, len(b))
+		for i, c := range b {
+			rs[i] = rune(c)
+		}
+		return string(rs), nil
+	default:
+		if n == math.MinInt32 || -int64(n)*2 > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", binread.ErrCount, -int64(n), r.Remaining()))
+			return "", r.Err()
+		}
+		b := r.Bytes(-int64(n)*2, field)
+		u := make([]uint16, len(b)/2)
+		for i := range u {
+			u[i] = uint16(b[2*i]) | uint16(b[2*i+1])<<8
+		}
+		if len(u) > 0 && u[len(u)-1] == 0 {
+			u = u[:len(u)-1]
+		}
+		return string(utf16.Decode(u)), nil
+	}
+}
+
+// readIndexLegacy reads the index of versions 1–9: the mount point, a count
+// and (path, FPakEntry) pairs.
+func (p *Reader) readIndexLegacy(r *binread.Reader) error {
+	// Each record is at least a 1-char string (4+1) and the smallest entry.
+	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
+	n := r.Count("Index.NumEntries", minRecord)
+	p.Entries = make([]*Entry, 0, binread.SliceCap(n))
+	for i := range n {
+		name, err := p.readString(r, "Index.Filename")
+		if err != nil {
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: err}
+		}
+		e := p.readEntry(r, "FPakEntry")
+		if err := r.Err(); err != nil {
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: err}
+		}
+		e.Path = name
+		p.Entries = append(p.Entries, &e)
+	}
+	if err := r.Err(); err != nil {
+		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: err}
+	}
+	return nil
+}
+
+// readIndexV10 reads the primary index of version 10+ and the directory
+// indexes it points at.
+func (p *Reader) readIndexV10(r *binread.Reader) error {
+	f := &p.Footer
+	fail := func(what string, err error) error {
+		return &FormatError{Offset: f.IndexOffset, What: what, Err: err}
+	}
+	numEntries := r.I32("Index.NumEntries")
+	p.PathHashSeed = r.U64("Index.PathHashSeed")
+	type blobRef struct {
+		has          bool
+		offset, size int64
+		hash         ue.SHAHash
+	}
+	readRef := func(what string) blobRef {
+		var b blobRef
+		b.has = r.U32("Index.bHas"+what) != 0
+		if b.has {
+			b.offset = r.I64("Index." + what + "Offset")
+			b.size = r.I64("Index." + what + "Size")
+			r.Fixed(b.hash[:], "Index."+what+"Hash")
+		}
+		return b
+	}
+	phi := readRef("PathHashIndex")
+	fdi := readRef("FullDirectoryIndex")
+	encSize := r.Count("Index.EncodedPakEntries", 1)
+	encStart := r.Abs()
+	encoded := r.Bytes(int64(encSize), "Index.EncodedPakEntries")
+	minEntry := entrySize(f.Version, f.SubVersion8A, false, 0)
+	nFiles := r.Count("Index.NonEncodedEntries", minEntry)
+	if err := r.Err(); err != nil {
+		return fail("primary index", err)
+	}
+	if numEntries < 0 {
+		return fail("primary index", fmt.Errorf("negative entry count %d", numEntries))
+	}
+	plain := make([]Entry, 0, binread.SliceCap(nFiles))
+	for range nFiles {
+		e := p.readEntry(r, "FPakEntry")
+		if f.EncryptionMethod == EncryptionAESCTR && e.Encrypted() {
+			r.Fixed(e.IV[:], "FPakEntry.EncryptionIV")
+		}
+		plain = append(plain, e)
+	}
+	if err := r.Err(); err != nil {
+		return fail("primary index non-encoded entries", err)
+	}
+	p.HasPathHashIndex, p.HasFullDirectoryIndex = phi.has, fdi.has
+	encR := memReader(encoded, encStart, "EncodedPakEntries")
+
+	entryAt := func(loc int32, path string) (*Entry, error) {
+		var e Entry
+		switch {
+		case loc >= 0:
+			if int64(loc) >= int64(len(encoded)) {
+				return nil, fmt.Errorf("encoded entry offset %d outside the %d-byte table", loc, len(encoded))
+			}
+			e = p.decodeEntry(encR, loc)
+			if err := encR.Err(); err != nil {
+				encR.ClearErr()
+				return nil, err
+			}
+		default:
+			i := -int64(loc) - 1
+			if i >= int64(len(plain)) {
+				return nil, fmt.Errorf("non-encoded entry %d of %d", i, len(plain))
+			}
+			e = plain[i]
+		}
+		e.Path = path
+		return &e, nil
+	}
+
+	hashes := map[int32]uint64{}
+	var phiOrder []struct {
+		hash uint64
+		loc  int32
+	}
+	if phi.has {
+		b, err := p.readBlob(phi.offset, phi.size, phi.hash, f.PathHashIndexIV, "path hash index")
+		if err != nil {
+			return err
+		}
+		pr := memReader(b, phi.offset, "PathHashIndex")
+		n := pr.Count("PathHashIndex.Num", 12)
+		for range n {
+			h := pr.U64("PathHashIndex.Hash")
+			loc := pr.I32("PathHashIndex.Location")
+			hashes[loc] = h
+			phiOrder = append(phiOrder, struct {
+				hash uint64
+				loc  int32
+			}{h, loc})
+		}
+		if err := pr.Err(); err != nil {
+			return &FormatError{Offset: phi.offset, What: "path hash index", Err: err}
+		}
+		p.PathHashIndexEntries = n
+	}
+	if fdi.has {
+		b, err := p.readBlob(fdi.offset, fdi.size, fdi.hash, f.FullDirectoryIV, "full directory index")
+		if err != nil {
+			return err
+		}
+		var files []dirFile
+		if f.Version >= VersionSortedDirectoryIndex && len(b) >= 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == flatIndexMagic {
+			p.FlatDirectoryIndex = true
+			files, err = p.readFlatDirectoryIndex(memReader(b, fdi.offset, "FlatDirectoryIndex"))
+		} else {
+			files, err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"))
+		}
+		if err != nil {
+			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: err}
+		}
+		p.Entries = make([]*Entry, 0, len(files))
+		for _, df := range files {
+			if df.loc == math.MinInt32 {
+				continue // a removed file (FPakEntryLocation invalid)
+			}
+			e, err := entryAt(df.loc, df.path)
+			if err != nil {
+				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
+			}
+			e.PathHash = hashes[df.loc]
+			p.Entries = append(p.Entries, e)
+		}
+		return nil
+	}
+	if phi.has {
+		// No directory index: the files are known only by their path hashes.
+		p.Entries = make([]*Entry, 0, len(phiOrder))
+		for _, h := range phiOrder {
+			if h.loc == math.MinInt32 {
+				continue
+			}
+			e, err := entryAt(h.loc, "")
+			if err != nil {
+				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
+			}
+			e.PathHash = h.hash
+			p.Entries = append(p.Entries, e)
+		}
+		return nil
+	}
+	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
+}
+
+// dirFile is one file of the full directory index.
+type dirFile struct {
+	path string
+	loc  int32
+}
+
+// readDirectoryIndex reads FDirectoryIndex: TMap<FString directory,
+// TMap<FString file, FPakEntryLocation>>.
+func (p *Reader) readDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
+	nDirs := r.Count("DirectoryIndex.Num", 8)
+	var files []dirFile
+	for range nDirs {
+		dir, err := p.readString(r, "DirectoryIndex.Directory")
+		if err != nil {
+			return nil, err
+		}
+		n := r.Count("DirectoryIndex.Files", 8)
+		for range n {
+			name, err := p.readString(r, "DirectoryIndex.Filename")
+			if err != nil {
+				return nil, err
+			}
+			loc := r.I32("DirectoryIndex.Location")
+			if err := r.Err(); err != nil {
+				return nil, err
+			}
+			files = append(files, dirFile{path: joinDir(dir, name), loc: loc})
+		}
+	}
+	return files, r.Err()
+}
+
+// readFlatDirectoryIndex reads FPakFlatDirectoryIndex (version 13+): sorted
+// path hashes, front-coded directory names and a flat file-name blob.
+func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
+	r.U32("FlatDirectoryIndex.Magic")
+	numDirs := int64(r.I32("FlatDirectoryIndex.NumDirs"))
+	numFiles := int64(r.I32("FlatDirectoryIndex.NumFiles"))
+	restart := int64(r.I32("FlatDirectoryIndex.RestartInterval"))
+	dirBlob := int64(r.I32("FlatDirectoryIndex.DirBlobBytes"))
+	fileBlob := int64(r.I32("FlatDirectoryIndex.FileBlobBytes"))
+	numHashes := int64(r.I32("FlatDirectoryIndex.NumPathHashes"))
+	r.Skip(4, "FlatDirectoryIndex.Pad")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	if numDirs < 0 || numFiles < 0 || restart <= 0 || dirBlob < 0 || fileBlob < 0 || numHashes < 0 {
+		return nil, fmt.Errorf("negative count in flat directory index header")
+	}
+	anchors := (numDirs + restart - 1) / restart
+	need := numHashes*12 + (anchors+1)*4 + (numDirs+1)*4 + (numFiles+1)*4 + numFiles*4 + dirBlob + fileBlob
+	if need > r.Remaining() {
+		return nil, fmt.Errorf("%w: flat directory index needs %d bytes, %d left", binread.ErrCount, need, r.Remaining())
+	}
+	r.Skip(numHashes*12+(anchors+1)*4, "FlatDirectoryIndex.Hashes")
+	ints := func(n int64, field string) []int32 {
+		out := make([]int32, n)
+		for i := range out {
+			out[i] = r.I32(field)
+		}
+		return out
+	}
+	dirStart := ints(numDirs+1, "FlatDirectoryIndex.DirFileStart")
+	nameOff := ints(numFiles+1, "FlatDirectoryIndex.FileNameOffsets")
+	locs := ints(numFiles, "FlatDirectoryIndex.FileLocations")
+	dirs := r.Bytes(dirBlob, "FlatDirectoryIndex.DirBlob")
+	names := r.Bytes(fileBlob, "FlatDirectoryIndex.FileBlob")
+	if err := r.Err(); err != nil {
+		return nil, err
+	}
+	files := make([]dirFile, 0, numFiles)
+	var prev []byte
+	pos := int64(0)
+	for d := range numDirs {
+		if pos+8 > int64(len(dirs)) {
+			return nil, fmt.Errorf("directory %d: name blob truncated", d)
+		}
+		shared := int64(int32(le32(dirs[pos:])))
+		suffix := int64(int32(le32(dirs[pos+4:])))
+		pos += 8
+		if shared < 0 || suffix < 0 || shared > int64(len(prev)) || suffix > int64(len(dirs))-pos {
+			return nil, fmt.Errorf("directory %d: bad front coding (shared %d, suffix %d)", d, shared, suffix)
+		}
+		name := append(prev[:shared:shared], dirs[pos:pos+suffix]...)
+		pos += suffix
+		prev = name
+		lo, hi := int64(dirStart[d]), int64(dirStart[d+1])
+		if lo < 0 || hi < lo || hi > numFiles {
+			return nil, fmt.Errorf("directory %d: file range [%d, %d) outside %d files", d, lo, hi, numFiles)
+		}
+		for i := lo; i < hi; i++ {
+			a, b := int64(nameOff[i]), int64(nameOff[i+1])
+			if a < 0 || b < a || b > int64(len(names)) {
+				return nil, fmt.Errorf("file %d: name range [%d, %d) outside the %d-byte blob", i, a, b, len(names))
+			}
+			files = append(files, dirFile{path: joinDir(string(name), string(names[a:b])), loc: locs[i]})
+		}
+	}
+	return files, nil
+}
+
+func le32(b []byte) uint32 {
+	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
+}
+
+// joinDir joins a directory index directory ("/", "/Content/Maps/") and a
+// file name into an index path.
+func joinDir(dir, name string) string {
+	if len(dir) > 0 && dir[0] == '/' {
+		dir = dir[1:]
+	}
+	if dir != "" && dir[len(dir)-1] != '/' {
+		dir += "/"
+	}
+	return dir + name
+}
+
+// finish validates the entries and builds the name lookup.
+func (p *Reader) finish() error {
+	p.byName = make(map[string]*Entry, len(p.Entries))
+	for _, e := range p.Entries {
+		e.p = p
+		if e.Path != "" {
+			e.Name = mountedName(p.MountPoint, e.Path)
+		}
+		if err := p.validate(e); err != nil {
+			return err
+		}
+		if e.Deleted() {
+			continue
+		}
+		if n := fsName(e.Name); n != "" {
+			p.byName[n] = e
+		}
+	}
+	return nil
+}
+
+// Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
+// its index path ("Content/X.uasset"), or the path with the mount point
+// as stored ("../../../Game/Content/X.uasset"). A leading "/" is ignored.
+func (p *Reader) Lookup(name string) (*Entry, bool) {
+	if e, ok := p.byName[trimSlash(name)]; ok {
+		return e, true
+	}
+	for _, e := range p.Entries {
+		if e.Deleted() || e.Path == "" {
+			continue
+		}
+		if e.Path == trimSlash(name) || p.MountPoint+e.Path == name {
+			return e, true
+		}
+	}
+	return nil, false
+}
+
+func trimSlash(s string) string {
+	for len(s) > 0 && s[0] == '/' {
+		s = s[1:]
+	}
+	return s
+}
+
+// Names returns the fs names of all readable files, sorted.
+func (p *Reader) Names() []string {
+	out := make([]string, 0, len(p.byName))
+	for n := range p.byName {
+		out = append(out, n)
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,125 @@
+package pak_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/upkg/upkg/pak"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
+// synthFiles are the files of the synthetic round-trip paks.
+func synthFiles(compress, encrypt bool) []paktest.File {
+	big := make([]byte, 300_000)
+	for i := range big {
+		big[i] = byte(i * 7 / 5)
+	}
+	return []paktest.File{
+		{Path: "Content/Maps/Level1.umap", Data: []byte("level one data, not a real package"), Compress: compress, Encrypt: encrypt},
+		{Path: "Content/Big.bin", Data: big, Compress: compress, Encrypt: encrypt, BlockSize: 64 << 10},
+		{Path: "Config/Empty.ini", Data: nil, Compress: compress, Encrypt: encrypt},
+		{Path: "Content/Ünïcode/Ä.txt", Data: []byte("unicode path"), Compress: compress, Encrypt: encrypt},
+		{Path: "Content/Odd.bin", Data: bytes.Repeat([]byte{1, 2, 3}, 1000), Compress: compress, Encrypt: encrypt, BlockSize: 2048},
+	}
+}
+
+// TestRoundTrip writes paks of every version the test writer knows, in
+// every combination of compression and encryption, and reads them back.
+func TestRoundTrip(t *testing.T) {
+	for _, v := range []struct {
+		version int
+		is8A    bool
+	}{{3, false}, {4, false}, {5, false}, {6, false}, {7, false}, {8, true}, {8, false}, {9, false}, {10, false}, {11, false}} {
+		for _, compress := range []bool{false, true} {
+			for _, encrypt := range []bool{false, true} {
+				for _, encIndex := range []bool{false, true} {
+					if v.version < 4 && encIndex {
+						continue
+					}
+					name := fmt.Sprintf("v%d", v.version)
+					if v.is8A {
+						name += "A"
+					}
+					name += fmt.Sprintf("/compress=%v/encrypt=%v/encindex=%v", compress, encrypt, encIndex)
+					t.Run(name, func(t *testing.T) {
+						files := synthFiles(compress, encrypt)
+						b, err := paktest.Build(paktest.Options{Version: v.version, Is8A: v.is8A, Mount: "../../../Game/", Key: testKey, EncryptIndex: encIndex}, files)
+						if err != nil {
+							t.Fatal(err)
+						}
+						p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)), pak.WithKey(testKey))
+						if err != nil {
+							t.Fatal(err)
+						}
+						if p.Footer.Version != int32(v.version) || p.Footer.SubVersion8A != v.is8A {
+							t.Fatalf("version %s, want %d (8A %v)", p.Footer.VersionName(), v.version, v.is8A)
+						}
+						if len(p.Entries) != len(files) {
+							t.Fatalf("%d entries, want %d", len(p.Entries), len(files))
+						}
+						for _, f := range files {
+							e, ok := p.Lookup("Game/" + f.Path)
+							if !ok {
+								t.Fatalf("%s missing; have %v", f.Path, p.Names())
+							}
+							got, err := e.Data()
+							if err != nil {
+								t.Fatalf("%s: %v", f.Path, err)
+							}
+							if !bytes.Equal(got, f.Data) {
+								t.Fatalf("%s: data differs (%d vs %d bytes)", f.Path, len(got), len(f.Data))
+							}
+							if err := e.Verify(); err != nil {
+								t.Fatal(err)
+							}
+						}
+						if encIndex {
+							_, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+							if !errors.Is(err, pak.ErrKeyNeeded) {
+								t.Fatalf("no key: %v, want ErrKeyNeeded", err)
+							}
+						}
+						if encIndex || encrypt {
+							wrong := bytes.Repeat([]byte{0xAA}, 32)
+							p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)), pak.WithKey(wrong))
+							if err == nil {
+								_, err = p.Entries[0].Data()
+							}
+							if !errors.Is(err, pak.ErrWrongKey) {
+								t.Fatalf("wrong key: %v, want ErrWrongKey", err)
+							}
+						}
+					})
+				}
+			}
+		}
+	}
+}
+
+// TestNoDirectoryIndex reads a v11 pak without a full directory index: the
+// files are listed by path hash.
+func TestNoDirectoryIndex(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/", NoFullDirectoryIndex: true}, synthFiles(true, false))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.HasFullDirectoryIndex || !p.HasPathHashIndex || len(p.Entries) != 5 {
+		t.Fatalf("FDI %v PHI %v entries %d", p.HasFullDirectoryIndex, p.HasPathHashIndex, len(p.Entries))
+	}
+	for i, e := range p.Entries {
+		if e.Name != "" || e.PathHash != uint64(i+1) {
+			t.Errorf("entry %d: name %q hash %d", i, e.Name, e.PathHash)
+		}
+		if _, err := e.Data(); err != nil {
+			t.Error(err)
+		}
+	}
+}

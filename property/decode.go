@@ -1,0 +1,514 @@
+package property
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// mode says where a value sits, which changes how some types are stored.
+type mode uint8
+
+const (
+	mTag  mode = iota // top-level value of a tagged stream (the tag is known)
+	mElem             // element of an array, set, map or optional, or an unversioned value
+)
+
+// decoder holds the state of one decode.
+type decoder struct {
+	ctx    *Context
+	issues []Issue
+	depth  int
+	path   []string
+	// rawNative counts the native structs kept raw because no decoder knows them.
+	rawNative map[string]int
+}
+
+func newDecoder(ctx *Context) *decoder {
+	return &decoder{ctx: ctx}
+}
+
+func (d *decoder) where() string { return strings.Join(d.path, ".") }
+
+func (d *decoder) issue(off int64, format string, args ...any) {
+	d.issues = append(d.issues, Issue{Offset: off, Path: d.where(), Msg: fmt.Sprintf(format, args...)})
+}
+
+func (d *decoder) push(s string) { d.path = append(d.path, s) }
+func (d *decoder) pop()          { d.path = d.path[:len(d.path)-1] }
+
+// errDepth reports nesting beyond MaxDepth.
+var errDepth = errors.New("values nested too deeply")
+
+// errStop marks a failure after which an unversioned stream cannot continue.
+var errStop = errors.New("cannot continue")
+
+// tagged reads a tagged property stream up to and including its "None"
+// terminator. It reports whether the terminator was reached.
+func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
+	var props []*Property
+	for {
+		tagStart := r.Offset()
+		tag := d.readTag(r)
+		if r.Err() != nil {
+			d.issue(r.Abs(), "property tag: %v", r.Err())
+			return props, false
+		}
+		if tag == nil {
+			return props, true
+		}
+		p := &Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
+		props = append(props, p)
+		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
+			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
+			p.Error = fmt.Sprintf("tag size %d exceeds the %d bytes left", tag.Size, r.Remaining())
+			return props, false
+		}
+		if tag.Flags&TagSkippedSerialize != 0 {
+			p.Value = nil
+			r.Skip(int64(tag.Size), "PropertyTag.Value")
+			continue
+		}
+		sub := r.Section(r.Offset(), int64(tag.Size), "PropertyTag.Value")
+		d.push(tag.Name)
+		p.Value = d.value(sub, tag.Type, mTag, tag)
+		if err := sub.Err(); err != nil {
+			p.Error = err.Error()
+			d.issue(sub.Abs(), "%v", err)
+			p.Value = &Raw{Struct: tag.Type.Struct, Reason: "decode failed: " + err.Error(), Size: int64(tag.Size), Data: rawBytes(r, int64(tag.Size))}
+		} else if sub.Offset() != int64(tag.Size) {
+			p.Error = fmt.Sprintf("value used %d of its %d bytes", sub.Offset(), tag.Size)
+			d.issue(sub.Abs(), "%s", p.Error)
+		}
+		d.pop()
+		r.Skip(int64(tag.Size), "PropertyTag.Value")
+	}
+}
+
+// rawBytes returns the next n bytes of r without moving it.
+func rawBytes(r *binread.Reader, n int64) []byte {
+	off := r.Offset()
+	b := r.Bytes(n, "raw")
+	r.SeekTo(off, "raw")
+	return b
+}
+
+// value reads one value of type t.
+func (d *decoder) value(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	if t == nil {
+		r.Fail("value", errors.New("missing type"))
+		return nil
+	}
+	if d.depth >= MaxDepth {
+		r.Fail(t.Name, errDepth)
+		return nil
+	}
+	d.depth++
+	defer func() { d.depth-- }()
+	switch t.Name {
+	case "BoolProperty":
+		if m == mTag && !d.ctx.Unversioned {
+			return tag.BoolVal
+		}
+		return r.U8("BoolProperty") != 0
+	case "ByteProperty":
+		return d.byteValue(r, t, m, tag)
+	case "EnumProperty":
+		return d.enumValue(r, t, m)
+	case "Int8Property":
+		return int64(r.I8(t.Name))
+	case "Int16Property":
+		return int64(r.I16(t.Name))
+	case "IntProperty":
+		return int64(r.I32(t.Name))
+	case "Int64Property":
+		return r.I64(t.Name)
+	case "UInt16Property":
+		return uint64(r.U16(t.Name))
+	case "UInt32Property":
+		return uint64(r.U32(t.Name))
+	case "UInt64Property":
+		return r.U64(t.Name)
+	case "FloatProperty":
+		return jsonFloat(float64(r.F32(t.Name)))
+	case "DoubleProperty":
+		return jsonFloat(r.F64(t.Name))
+	case "StrProperty", "VerseStringProperty":
+		return r.FString(t.Name)
+	case "AnsiStrProperty":
+		return d.ansiString(r, t.Name)
+	case "Utf8StrProperty":
+		return d.utf8String(r, t.Name)
+	case "NameProperty":
+		n, _ := d.readName(r, t.Name)
+		return n
+	case "TextProperty":
+		return d.text(r, 0)
+	case "ObjectProperty", "ClassProperty", "WeakObjectProperty", "InterfaceProperty":
+		return d.objectRef(r, t.Name)
+	case "LazyObjectProperty":
+		return ue.ReadGuid(r, t.Name)
+	case "SoftObjectProperty", "SoftClassProperty":
+		return d.softObjectPath(r)
+	case "AssetObjectProperty", "AssetClassProperty":
+		return r.FString(t.Name)
+	case "DelegateProperty":
+		return Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)}
+	case "MulticastDelegateProperty", "MulticastInlineDelegateProperty", "MulticastSparseDelegateProperty":
+		n := r.Count(t.Name, 12)
+		out := make([]Delegate, 0, n)
+		for range n {
+			out = append(out, Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)})
+		}
+		return out
+	case "FieldPathProperty":
+		n := r.Count(t.Name+".Path", 8)
+		fp := FieldPath{Path: make([]string, 0, n)}
+		for range n {
+			fp.Path = append(fp.Path, d.name(r, t.Name+".Path"))
+		}
+		fp.Owner = d.objectRef(r, t.Name+".ResolvedOwner")
+		return fp
+	case "ArrayProperty":
+		return d.array(r, t, m, tag)
+	case "SetProperty":
+		return d.set(r, t, m, tag)
+	case "MapProperty":
+		return d.mapValue(r, t, m, tag)
+	case "OptionalProperty":
+		if r.Bool32("OptionalProperty.IsSet") {
+			return d.value(r, t.Inner, mElem, nil)
+		}
+		return nil
+	case "StructProperty":
+		return d.structValue(r, t, m, tag)
+	}
+	if m == mTag && tag != nil {
+		// An unknown property class in a tagged stream: the tag's size lets
+		// decoding go on.
+		n := int64(tag.Size)
+		return &Raw{Reason: "unknown property type " + t.Name, Size: n, Data: r.Bytes(n, t.Name)}
+	}
+	r.Failf(t.Name, "unknown property type %q", t.Name)
+	return nil
+}
+
+// jsonFloat keeps non-finite floats printable as JSON (encoding/json rejects
+// NaN and Inf).
+func jsonFloat(f float64) any {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Sprint(f)
+	}
+	return f
+}
+
+func (d *decoder) name(r *binread.Reader, field string) string {
+	n, _ := d.readName(r, field)
+	return n
+}
+
+func (d *decoder) objectRef(r *binread.Reader, field string) ObjectRef {
+	i := r.I32(field)
+	o := ObjectRef{Index: i}
+	if r.Err() == nil && i != 0 && d.ctx.Object != nil {
+		o.Path = d.ctx.Object(i)
+	}
+	return o
+}
+
+// maxString bounds AnsiStr/Utf8Str values like binread's FString bound.
+const maxString = 1 << 24
+
+func (d *decoder) ansiString(r *binread.Reader, field string) string {
+	n := r.I32(field)
+	if r.Err() != nil || n == 0 {
+		return ""
+	}
+	if n < 0 || n > maxString {
+		r.Failf(field, "string length %d", n)
+		return ""
+	}
+	b := r.Bytes(int64(n), field)
+	if len(b) > 0 && b[len(b)-1] == 0 {
+		b = b[:len(b)-1]
+	}
+	rs := make([]rune, len(b))
+	for i, c := range b {
+		rs[i] = rune(c)
+	}
+	return string(rs)
+}
+
+func (d *decoder) utf8String(r *binread.Reader, field string) string {
+	n := r.I32(field)
+	if r.Err() != nil || n == 0 {
+		return ""
+	}
+	if n < 0 || n > maxString {
+		r.Failf(field, "string length %d", n)
+		return ""
+	}
+	b := r.Bytes(int64(n), field)
+	if len(b) > 0 && b[len(b)-1] == 0 {
+		b = b[:len(b)-1]
+	}
+	if !utf8.Valid(b) {
+		return strings.ToValidUTF8(string(b), "\uFFFD")
+	}
+	return string(b)
+}
+
+// byteValue reads a ByteProperty: a byte, or an enum value stored as an FName
+// when the property has an enum (tagged data only).
+func (d *decoder) byteValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	hasEnum := t.Enum != "" && t.Enum != "None"
+	if d.ctx.Unversioned {
+		v := r.U8("ByteProperty")
+		if hasEnum {
+			return d.enumName(t.Enum, int64(v))
+		}
+		return uint64(v)
+	}
+	if m == mTag && tag != nil {
+		// The tag's size says which form was written.
+		switch tag.Size {
+		case 8:
+			return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+		case 1:
+			return uint64(r.U8("ByteProperty"))
+		}
+		if hasEnum {
+			return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+		}
+		return uint64(r.U8("ByteProperty"))
+	}
+	if hasEnum || t.elemNameHint {
+		return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+	}
+	return uint64(r.U8("ByteProperty"))
+}
+
+// enumValue reads an EnumProperty: an FName in tagged data, the underlying
+// integer in unversioned data.
+func (d *decoder) enumValue(r *binread.Reader, t *Type, m mode) any {
+	if !d.ctx.Unversioned {
+		return Enum{Enum: t.Enum, Value: d.name(r, "EnumProperty")}
+	}
+	var v int64
+	switch {
+	case t.Inner == nil:
+		v = int64(r.U8("EnumProperty"))
+	default:
+		switch t.Inner.Name {
+		case "ByteProperty":
+			v = int64(r.U8("EnumProperty"))
+		case "Int8Property":
+			v = int64(r.I8("EnumProperty"))
+		case "Int16Property":
+			v = int64(r.I16("EnumProperty"))
+		case "UInt16Property":
+			v = int64(r.U16("EnumProperty"))
+		case "IntProperty":
+			v = int64(r.I32("EnumProperty"))
+		case "UInt32Property":
+			v = int64(r.U32("EnumProperty"))
+		case "Int64Property", "UInt64Property":
+			v = r.I64("EnumProperty")
+		default:
+			r.Failf("EnumProperty", "underlying type %s", t.Inner.Name)
+		}
+	}
+	return d.enumName(t.Enum, v)
+}
+
+// enumName names value v of the enum from the mappings.
+func (d *decoder) enumName(enum string, v int64) Enum {
+	if e := d.ctx.Mappings.Enum(enum); e != nil {
+		if n, ok := e.ValueName(v); ok {
+			return Enum{Enum: enum, Value: enum + "::" + n}
+		}
+	}
+	return Enum{Enum: enum, Value: fmt.Sprintf("%s::%d", enum, v)}
+}
+
+// elemCount reads an element count; each element takes at least min bytes.
+func elemCount(r *binread.Reader, field string, min int64) int {
+	return r.Count(field, min)
+}
+
+// minSize is the fewest bytes a value of type t can take (used to check
+// counts before allocating).
+func minSize(t *Type) int64 {
+	if t == nil {
+		return 1
+	}
+	switch t.Name {
+	case "Int16Property", "UInt16Property":
+		return 2
+	case "IntProperty", "UInt32Property", "FloatProperty", "ObjectProperty", "ClassProperty",
+		"WeakObjectProperty", "InterfaceProperty", "StrProperty", "ArrayProperty", "SetProperty", "TextProperty":
+		return 4
+	case "Int64Property", "UInt64Property", "DoubleProperty", "NameProperty", "MapProperty":
+		return 8
+	case "LazyObjectProperty":
+		return 16
+	}
+	return 1
+}
+
+func (d *decoder) array(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	start := r.Offset()
+	inner := t.Inner
+	n := elemCount(r, "ArrayProperty.Count", minSize(inner))
+	if r.Err() != nil {
+		return nil
+	}
+	if inner == nil {
+		r.Fail("ArrayProperty", errors.New("array without an inner type"))
+		return nil
+	}
+	// UE4.12+ tagged arrays of structs carry a full tag for the inner
+	// struct (name, type, size, struct name and GUID); UE5.4+ tags name the
+	// struct in the type tree instead.
+	if !d.ctx.Unversioned && inner.Name == "StructProperty" && d.ctx.ue4(verUE4InnerArrayTagInfo) && !d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
+		it := d.readTag(r)
+		if r.Err() != nil {
+			return nil
+		}
+		if it == nil || it.Type.Name != "StructProperty" {
+			r.Failf("ArrayProperty.InnerTag", "inner tag is not a struct tag")
+			return nil
+		}
+		inner = it.Type
+	}
+	if !d.ctx.Unversioned && inner.Name == "ByteProperty" && n > 0 && m == mTag && tag != nil {
+		// An array of enum bytes stores FNames: the element size tells.
+		if (int64(tag.Size)-(r.Offset()-start))/int64(n) == 8 {
+			c := *inner
+			c.elemNameHint = true
+			inner = &c
+		}
+	}
+	out := make([]any, 0, n)
+	for i := range n {
+		d.push(fmt.Sprintf("[%d]", i))
+		if inner.Name == "StructProperty" && !d.ctx.Unversioned {
+			v, all := d.taggedElemStruct(r, inner, n-i)
+			d.pop()
+			if raw, ok := v.(*Raw); ok && all && raw.Size%int64(n-i) == 0 && n-i > 1 {
+				// Unknown native elements of equal size: keep each raw.
+				es := raw.Size / int64(n-i)
+				for k := int64(0); k < int64(n-i); k++ {
+					out = append(out, &Raw{Struct: raw.Struct, Reason: raw.Reason, Size: es, Data: raw.Data[k*es : (k+1)*es]})
+				}
+				break
+			}
+			out = append(out, v)
+			if all {
+				break
+			}
+		} else {
+			out = append(out, d.value(r, inner, mElem, nil))
+			d.pop()
+		}
+		if r.Err() != nil {
+			break
+		}
+	}
+	return out
+}
+
+func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	s := &Set{}
+	inner := t.Inner
+	if inner == nil {
+		r.Fail("SetProperty", errors.New("set without an inner type"))
+		return nil
+	}
+	nr := elemCount(r, "SetProperty.NumRemoved", minSize(inner))
+	for range nr {
+		s.Removed = append(s.Removed, d.elem(r, inner))
+		if r.Err() != nil {
+			return s
+		}
+	}
+	n := elemCount(r, "SetProperty.Count", minSize(inner))
+	s.Elements = make([]any, 0, n)
+	for i := range n {
+		d.push(fmt.Sprintf("[%d]", i))
+		s.Elements = append(s.Elements, d.elem(r, inner))
+		d.pop()
+		if r.Err() != nil {
+			break
+		}
+	}
+	return s
+}
+
+func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	if t.Inner == nil || t.Value == nil {
+		r.Fail("MapProperty", errors.New("map without key or value type"))
+		return nil
+	}
+	mv := &Map{}
+	nr := elemCount(r, "MapProperty.NumKeysToRemove", minSize(t.Inner))
+	for range nr {
+		mv.Removed = append(mv.Removed, d.elem(r, t.Inner))
+		if r.Err() != nil {
+			return mv
+		}
+	}
+	n := elemCount(r, "MapProperty.Count", minSize(t.Inner)+minSize(t.Value))
+	mv.Entries = make([]MapEntry, 0, n)
+	for i := range n {
+		d.push(fmt.Sprintf("[%d]", i))
+		k := d.elem(r, t.Inner)
+		v := d.elem(r, t.Value)
+		d.pop()
+		mv.Entries = append(mv.Entries, MapEntry{k, v})
+		if r.Err() != nil {
+			break
+		}
+	}
+	return mv
+}
+
+// elem reads a set or map element. Tagged maps and sets before UE5.4 do not
+// name the struct type of struct elements, nor whether a byte is an enum;
+// the element is then recognised from its bytes.
+func (d *decoder) elem(r *binread.Reader, t *Type) any {
+	if d.ctx.Unversioned {
+		return d.value(r, t, mElem, nil)
+	}
+	switch t.Name {
+	case "StructProperty":
+		v, _ := d.taggedElemStruct(r, t, 1)
+		return v
+	case "ByteProperty":
+		if t.Enum == "" && d.looksLikeName(r) && r.Remaining() >= 8 {
+			c := *t
+			c.elemNameHint = true
+			return d.value(r, &c, mElem, nil)
+		}
+	}
+	return d.value(r, t, mElem, nil)
+}
+
+// looksLikeName reports whether the next 8 bytes read as a valid FName.
+func (d *decoder) looksLikeName(r *binread.Reader) bool {
+	if r.Remaining() < 8 {
+		return false
+	}
+	b := rawBytes(r, 8)
+	if len(b) < 8 {
+		return false
+	}
+	i := int32(uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24)
+	n := int32(uint32(b[4]) | uint32(b[5])<<8 | uint32(b[6])<<16 | uint32(b[7])<<24)
+	return i > 0 && int(i) < len(d.ctx.Names) && n >= 0 && n < 1<<16
+}

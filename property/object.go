@@ -1,0 +1,419 @@
+package property
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// rfClassDefaultObject is RF_ClassDefaultObject in EObjectFlags.
+const rfClassDefaultObject = 0x10
+
+// Export describes the export whose data is decoded.
+type Export struct {
+	// Class is the name of the export's class object ("StaticMesh",
+	// "DataTable", "BP_Hero_C"), the key for its schema in the mappings.
+	Class string
+	// ClassIsBlueprint is set when the class is a Blueprint-generated class
+	// (its CDO then carries sparse class data in UE5.2+).
+	ClassIsBlueprint bool
+	// ObjectFlags are the export's EObjectFlags.
+	ObjectFlags uint32
+	// ScriptStart and ScriptEnd are the UE5.3+ script serialization offsets
+	// (relative to the export's data); both 0 when the file has none.
+	ScriptStart, ScriptEnd int64
+}
+
+// Object is an export's decoded data.
+type Object struct {
+	// Leading holds bytes before the property stream (when the script
+	// serialization offsets say the properties start later).
+	Leading *Raw `json:"leading,omitempty"`
+	// ImportDataJSON is the source-file JSON an AssetImportData object
+	// writes before its properties (editor data).
+	ImportDataJSON string `json:"import_data_json,omitempty"`
+	// SerializationControl is EClassSerializationControlExtension (UE5.2+
+	// tagged data) and OverrideOperation the overridable operation when
+	// flagged.
+	SerializationControl *uint8      `json:"serialization_control,omitempty"`
+	OverrideOperation    *uint8      `json:"override_operation,omitempty"`
+	Properties           []*Property `json:"properties"`
+	// PropertiesEnd is the offset just past the property stream.
+	PropertiesEnd int64 `json:"properties_end"`
+	// Guid is the object GUID that follows the properties of non-CDO objects
+	// when its flag is set.
+	HasGuid bool     `json:"has_guid,omitempty"`
+	Guid    *ue.Guid `json:"object_guid,omitempty"`
+	// SparseClassData is the sparse class data of a Blueprint CDO (UE5.2+).
+	SparseClassData *Struct `json:"sparse_class_data,omitempty"`
+	// ClassData is the class-specific data after the properties that is
+	// decoded (DataTable rows, StringTable entries, CurveTable rows).
+	ClassData any `json:"class_data,omitempty"`
+	// Tail holds bytes after everything decoded, labelled with what they are.
+	Tail *Raw `json:"tail,omitempty"`
+	// Notes lists observations that are not errors.
+	Notes []string `json:"notes,omitempty"`
+	// Issues lists where decoding did not go exactly as the data said.
+	Issues []Issue `json:"issues,omitempty"`
+	// NativeStructs counts native structs kept raw for want of a decoder.
+	NativeStructs map[string]int `json:"native_structs,omitempty"`
+	// Complete is set when the property stream decoded exactly: every tag's
+	// value used its size, and the stream ended at its terminator (tagged)
+	// or after its last value (unversioned).
+	Complete bool `json:"complete"`
+	// Unaccounted counts bytes neither decoded nor labelled (after a failure).
+	Unaccounted int64 `json:"unaccounted,omitempty"`
+	Size        int64 `json:"size"`
+}
+
+// Err summarizes why the object is not complete, or returns nil.
+func (o *Object) Err() error {
+	if o.Complete {
+		return nil
+	}
+	if len(o.Issues) > 0 {
+		return fmt.Errorf("%s", o.Issues[0])
+	}
+	return fmt.Errorf("property stream incomplete")
+}
+
+// ReadExport decodes an export's serialized data: the property stream and
+// what surrounds it. It always returns an Object; Complete says whether the
+// property stream decoded exactly.
+func ReadExport(ctx *Context, data []byte, ex Export) *Object {
+	d := newDecoder(ctx)
+	o := &Object{Size: int64(len(data))}
+	r := binread.FromBytes(data)
+	propsEnd := int64(-1)
+	if ex.ScriptEnd > ex.ScriptStart && ex.ScriptStart >= 0 && ex.ScriptEnd <= int64(len(data)) {
+		if ex.ScriptStart > 0 {
+			o.Leading = &Raw{Reason: "export data before the script properties", Size: ex.ScriptStart, Data: data[:ex.ScriptStart]}
+			r.SeekTo(ex.ScriptStart, "ScriptSerializationStartOffset")
+		}
+		propsEnd = ex.ScriptEnd
+	}
+	// UAssetImportData (and its Fbx*ImportData subclasses) writes its source
+	// file list as a JSON FString before the properties, in editor data
+	// since VER_UE4_ASSET_IMPORT_DATA_AS_JSON.
+	if !ctx.FilterEditorOnly && ctx.ue4(verUE4AssetImportDataAsJSON) && strings.HasSuffix(ex.Class, "ImportData") && o.Leading == nil {
+		start := r.Offset()
+		js := r.FString("AssetImportData.Json")
+		if r.Err() == nil && strings.HasPrefix(js, "[") {
+			o.ImportDataJSON = js
+		} else {
+			r.ClearErr()
+			r.SeekTo(start, "AssetImportData.Json")
+		}
+	}
+	d.push(ex.Class)
+	ok := false
+	if ctx.Unversioned {
+		o.Properties = d.unversioned(r, ex.Class)
+		if err := r.Err(); err != nil {
+			d.issue(r.Abs(), "%v", err)
+		} else {
+			ok = true
+		}
+	} else {
+		if ctx.ue5(verUE5PropertyTagExtension) {
+			c := r.U8("SerializationControl")
+			o.SerializationControl = &c
+			if c&0x02 != 0 {
+				op := r.U8("OverridableOperation")
+				o.OverrideOperation = &op
+			}
+		}
+		o.Properties, ok = d.tagged(r)
+		ok = ok && r.Err() == nil
+	}
+	o.PropertiesEnd = r.Offset()
+	if ok && propsEnd >= 0 && o.PropertiesEnd != propsEnd {
+		// Some classes (cooked textures) count their native data inside the
+		// recorded script range; the stream itself ended at its terminator.
+		o.Notes = append(o.Notes, fmt.Sprintf("property stream ended at 0x%x, the export's script serialization end offset is 0x%x", o.PropertiesEnd, propsEnd))
+	}
+	o.Complete = ok && len(d.issues) == 0
+	if !ok {
+		o.finish(d)
+		o.Unaccounted = int64(len(data)) - o.PropertiesEnd
+		return o
+	}
+	// The object GUID of non-CDO objects (UObject::Serialize).
+	if ex.ObjectFlags&rfClassDefaultObject == 0 && r.Remaining() >= 4 {
+		start := r.Offset()
+		v := r.U32("ObjectGuid.bHasGuid")
+		switch {
+		case v == 1 && r.Remaining() >= 16:
+			g := ue.ReadGuid(r, "ObjectGuid")
+			o.HasGuid, o.Guid = true, &g
+		case v == 0:
+		default:
+			r.SeekTo(start, "ObjectGuid") // not a flag: class data follows directly
+		}
+	} else if ex.ObjectFlags&rfClassDefaultObject != 0 && ex.ClassIsBlueprint && ctx.customVersion(cvUE5Main) >= ue5MainSparseClassDataStructSerialization && r.Remaining() >= 4 {
+		d.sparseClassData(r, o)
+	}
+	o.ClassData = d.classData(r, o, ex)
+	if r.Err() != nil {
+		d.issue(r.Abs(), "class data: %v", r.Err())
+		r.ClearErr()
+	}
+	if rest := r.Remaining(); rest > 0 {
+		o.Tail = &Raw{Reason: "class-specific data of " + ex.Class + " (not decoded)", Size: rest, Data: data[r.Offset():]}
+	}
+	o.finish(d)
+	return o
+}
+
+func (o *Object) finish(d *decoder) {
+	o.Issues = d.issues
+	o.NativeStructs = d.rawNative
+}
+
+// sparseClassData reads the sparse class data struct of a Blueprint CDO:
+// the struct's package index and the struct's properties.
+func (d *decoder) sparseClassData(r *binread.Reader, o *Object) {
+	start := r.Offset()
+	ref := d.objectRef(r, "SparseClassDataStruct")
+	if r.Err() != nil || ref.Index == 0 {
+		if ref.Index != 0 || r.Err() != nil {
+			r.ClearErr()
+			r.SeekTo(start, "SparseClassDataStruct")
+		}
+		return
+	}
+	name := lastPathElem(ref.Path)
+	mark := len(d.issues)
+	var props []*Property
+	if d.ctx.Unversioned {
+		props = d.unversioned(r, name)
+	} else {
+		props, _ = d.tagged(r)
+	}
+	if r.Err() != nil || len(d.issues) > mark {
+		d.issues = d.issues[:mark]
+		r.ClearErr()
+		r.SeekTo(start, "SparseClassData")
+		return
+	}
+	o.SparseClassData = &Struct{Type: name, Properties: props}
+}
+
+// classData decodes the data some classes write after their properties.
+func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
+	switch ex.Class {
+	case "DataTable", "CompositeDataTable":
+		return d.dataTable(r, o)
+	case "StringTable":
+		return d.stringTable(r)
+	case "CurveTable", "CompositeCurveTable":
+		return d.curveTable(r)
+	}
+	return nil
+}
+
+// Row is one named row of a DataTable or CurveTable.
+type Row struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// dataTable reads UDataTable's rows: a count, then each row's name and the
+// row struct (RowStruct) serialized like an object's properties.
+func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
+	rowStruct := ""
+	for _, p := range o.Properties {
+		if p.Name == "RowStruct" {
+			if ref, ok := p.Value.(ObjectRef); ok {
+				rowStruct = lastPathElem(ref.Path)
+			}
+		}
+	}
+	start := r.Offset()
+	n := r.Count("DataTable.NumRows", 8)
+	if r.Err() != nil {
+		return nil
+	}
+	rows := make([]Row, 0, n)
+	d.push("Rows")
+	defer d.pop()
+	for i := range n {
+		name := d.name(r, "DataTable.RowName")
+		d.push(name)
+		var v any
+		if d.ctx.Unversioned {
+			v = &Struct{Type: rowStruct, Properties: d.unversioned(r, rowStruct)}
+		} else {
+			props, done := d.tagged(r)
+			v = &Struct{Type: rowStruct, Properties: props}
+			if !done {
+				r.Failf("DataTable.Row", "row %d (%s) did not end at its terminator", i, name)
+			}
+		}
+		d.pop()
+		rows = append(rows, Row{name, v})
+		if r.Err() != nil {
+			break
+		}
+	}
+	if r.Err() != nil {
+		o.Complete = false
+		d.issue(r.Base()+start, "data table rows: %v", r.Err())
+	}
+	return map[string]any{"row_struct": rowStruct, "rows": rows}
+}
+
+// stringTable reads FStringTable: the namespace, the key/source-string
+// entries and the per-key metadata.
+func (d *decoder) stringTable(r *binread.Reader) any {
+	ns := r.FString("StringTable.Namespace")
+	n := r.Count("StringTable.Entries", 8)
+	entries := make([]MapEntry, 0, n)
+	for range n {
+		k := r.FString("StringTable.Key")
+		entries = append(entries, MapEntry{k, r.FString("StringTable.SourceString")})
+	}
+	out := Fields{{"Namespace", ns}, {"Entries", entries}}
+	if r.Remaining() >= 4 {
+		m := r.Count("StringTable.MetaData", 8)
+		meta := make([]MapEntry, 0, m)
+		for range m {
+			k := r.FString("StringTable.MetaDataKey")
+			c := r.Count("StringTable.MetaDataEntries", 12)
+			var inner []MapEntry
+			for range c {
+				id := d.name(r, "StringTable.MetaDataId")
+				inner = append(inner, MapEntry{id, r.FString("StringTable.MetaData")})
+			}
+			meta = append(meta, MapEntry{k, inner})
+		}
+		out = append(out, Field{"MetaData", meta})
+	}
+	return out
+}
+
+// curveTable reads UCurveTable's rows: a count, the curve mode (from
+// FFortniteMainBranchObjectVersion ShrinkCurveTableSize), then each row's
+// name and curve (FRichCurve or FSimpleCurve, tagged).
+func (d *decoder) curveTable(r *binread.Reader) any {
+	const shrinkCurveTableSize = 23
+	n := r.Count("CurveTable.NumRows", 8)
+	mode := uint8(2)
+	if d.ctx.customVersion(cvFortniteMain) >= shrinkCurveTableSize {
+		mode = r.U8("CurveTable.CurveTableMode")
+	}
+	curve := map[uint8]string{1: "SimpleCurve", 2: "RichCurve"}[mode]
+	rows := make([]Row, 0, n)
+	d.push("Rows")
+	defer d.pop()
+	for range n {
+		name := d.name(r, "CurveTable.RowName")
+		var props []*Property
+		if d.ctx.Unversioned {
+			props = d.unversioned(r, curve)
+		} else {
+			props, _ = d.tagged(r)
+		}
+		rows = append(rows, Row{name, &Struct{Type: curve, Properties: props}})
+		if r.Err() != nil {
+			break
+		}
+	}
+	return map[string]any{"mode": curve, "rows": rows}
+}
+
+// ReadTagged decodes a bare tagged property stream (a struct's or an
+// object's) from data. It returns the properties and whether the stream
+// reached its terminator with no issue.
+func ReadTagged(ctx *Context, data []byte) ([]*Property, []Issue, bool) {
+	d := newDecoder(ctx)
+	r := binread.FromBytes(data)
+	props, ok := d.tagged(r)
+	return props, d.issues, ok && len(d.issues) == 0
+}
+
+// ReadUnversioned decodes a bare unversioned property stream of the struct
+// or class structName from data.
+func ReadUnversioned(ctx *Context, data []byte, structName string) ([]*Property, error) {
+	d := newDecoder(ctx)
+	r := binread.FromBytes(data)
+	props := d.unversioned(r, structName)
+	if err := r.Err(); err != nil {
+		return props, err
+	}
+	if len(d.issues) > 0 {
+		return props, fmt.Errorf("%s", d.issues[0])
+	}
+	return props, nil
+}
+
+// NativeStructNames lists the structs the decoder reads natively, sorted.
+func NativeStructNames() []string {
+	out := make([]string, 0, len(natives))
+	for k := range natives {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// ToJSON converts decoded properties into plain maps and slices keyed by
+// property name (array index appended as "Name[i]" for static arrays), for
+// compact JSON output.
+func ToJSON(props []*Property) map[string]any {
+	out := make(map[string]any, len(props))
+	for _, p := range props {
+		k := p.Name
+		if p.ArrayIndex > 0 {
+			k = fmt.Sprintf("%s[%d]", p.Name, p.ArrayIndex)
+		}
+		out[k] = plain(p.Value)
+	}
+	return out
+}
+
+func plain(v any) any {
+	switch x := v.(type) {
+	case *Struct:
+		if x == nil {
+			return nil
+		}
+		if x.Properties != nil {
+			return ToJSON(x.Properties)
+		}
+		if x.Fields != nil {
+			return plain(x.Fields)
+		}
+		return plain(x.Value)
+	case Fields:
+		m := make(map[string]any, len(x))
+		for _, f := range x {
+			m[f.Name] = plain(f.Value)
+		}
+		return m
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			out[i] = plain(e)
+		}
+		return out
+	case *Map:
+		out := make([]any, 0, len(x.Entries))
+		for _, e := range x.Entries {
+			out = append(out, map[string]any{"key": plain(e.Key), "value": plain(e.Value)})
+		}
+		return out
+	case *Set:
+		return plain(x.Elements)
+	case ObjectRef:
+		return x.String()
+	case Enum:
+		return x.Value
+	case SoftObjectPath:
+		return x.String()
+	}
+	return v
+}

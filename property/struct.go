@@ -1,0 +1,605 @@
+package property
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// structValue reads a StructProperty value.
+func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
+	name := t.Struct
+	size := int64(-1)
+	if m == mTag && tag != nil {
+		size = int64(tag.Size)
+	}
+	nf, known := natives[name]
+	if tag != nil && tag.Flags != 0 && d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
+		// UE5.4+ tags say whether the struct was written natively.
+		if tag.Flags&TagHasBinaryOrNativeSerialize == 0 {
+			known = false
+		} else if !known {
+			d.countNative(name)
+			return &Raw{Struct: name, Reason: "native struct without a decoder", Size: size, Data: r.Bytes(size, "StructProperty")}
+		}
+	}
+	if d.ctx.Unversioned {
+		if known {
+			return d.native(r, name, nf, -1)
+		}
+		return d.unversionedStruct(r, name)
+	}
+	if known {
+		if size < 0 {
+			return d.native(r, name, nf, -1)
+		}
+		// The tag's size checks the native layout; a struct some versions
+		// wrote with tagged properties is read that way instead.
+		start := r.Offset()
+		v := d.native(r, name, nf, size)
+		if r.Err() == nil && r.Offset()-start == size {
+			return v
+		}
+		r.ClearErr()
+		r.SeekTo(start, "StructProperty")
+		if sv, ok := d.tryTaggedStruct(r, name); ok {
+			return sv
+		}
+		r.SeekTo(start, "StructProperty")
+		return d.native(r, name, nf, size)
+	}
+	if size >= 0 {
+		start := r.Offset()
+		if sv, ok := d.tryTaggedStruct(r, name); ok {
+			return sv
+		}
+		r.SeekTo(start, "StructProperty")
+		d.countNative(name)
+		return &Raw{Struct: name, Reason: "native struct without a decoder", Size: size, Data: r.Bytes(size, "StructProperty")}
+	}
+	props, _ := d.tagged(r)
+	return &Struct{Type: name, Properties: props}
+}
+
+func (d *decoder) countNative(name string) {
+	if d.rawNative == nil {
+		d.rawNative = map[string]int{}
+	}
+	d.rawNative[name]++
+}
+
+func (d *decoder) native(r *binread.Reader, name string, nf nativeFunc, size int64) any {
+	v := nf(d, r, size)
+	if f, ok := v.(Fields); ok {
+		return &Struct{Type: name, Fields: f}
+	}
+	return &Struct{Type: name, Value: v}
+}
+
+// tryTaggedStruct reads a tagged struct if the data is one, without
+// recording issues when it is not. ok is false when the bytes did not read
+// cleanly as a property stream.
+func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool) {
+	mark := len(d.issues)
+	props, done := d.tagged(r)
+	if !done || r.Err() != nil || len(d.issues) > mark {
+		d.issues = d.issues[:mark]
+		r.ClearErr()
+		return nil, false
+	}
+	return &Struct{Type: name, Properties: props}, true
+}
+
+// taggedElemStruct reads a struct element of an array, set or map in tagged
+// data, where elements carry no size. n is the number of elements left
+// including this one. When the struct can be neither decoded natively nor
+// as a property stream, the remaining bytes are kept raw and all is true.
+func (d *decoder) taggedElemStruct(r *binread.Reader, t *Type, n int) (v any, all bool) {
+	if nf, ok := natives[t.Struct]; ok {
+		return d.native(r, t.Struct, nf, -1), false
+	}
+	start := r.Offset()
+	if sv, ok := d.tryTaggedStruct(r, t.Struct); ok {
+		return sv, false
+	}
+	r.SeekTo(start, "StructProperty")
+	d.countNative(t.Struct)
+	rest := r.Remaining()
+	reason := "native struct without a decoder"
+	if t.Struct == "" {
+		reason = "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)"
+	}
+	return &Raw{Struct: t.Struct, Reason: reason, Size: rest, Data: r.Bytes(rest, "StructProperty")}, true
+}
+
+// nativeFunc reads a natively serialized struct. size is the byte size when
+// known (a top-level tag), else -1.
+type nativeFunc func(d *decoder, r *binread.Reader, size int64) any
+
+// Component kinds of fixed-layout natives.
+const (
+	cLWC = iota // float before UE5 large world coordinates, double after
+	cF32
+	cF64
+	cI32
+	cU32
+	cI64
+	cU64
+	cU8
+)
+
+// fixed makes a reader for a struct of n named numeric components, plus an
+// optional trailing byte (Box's IsValid).
+func fixed(kind int, trailer string, names ...string) nativeFunc {
+	return func(d *decoder, r *binread.Reader, size int64) any {
+		k := kind
+		if k == cLWC {
+			k = cF32
+			if d.ctx.lwc() {
+				k = cF64
+			}
+			extra := int64(0)
+			if trailer != "" {
+				extra = 1
+			}
+			switch size {
+			case int64(len(names))*4 + extra:
+				k = cF32
+			case int64(len(names))*8 + extra:
+				k = cF64
+			}
+		}
+		fs := make(Fields, 0, len(names)+1)
+		for _, n := range names {
+			var v any
+			switch k {
+			case cF32:
+				v = jsonFloat(float64(r.F32(n)))
+			case cF64:
+				v = jsonFloat(r.F64(n))
+			case cI32:
+				v = int64(r.I32(n))
+			case cU32:
+				v = uint64(r.U32(n))
+			case cI64:
+				v = r.I64(n)
+			case cU64:
+				v = r.U64(n)
+			case cU8:
+				v = uint64(r.U8(n))
+			}
+			fs = append(fs, Field{n, v})
+		}
+		if trailer != "" {
+			fs = append(fs, Field{trailer, r.U8(trailer) != 0})
+		}
+		return fs
+	}
+}
+
+var (
+	xyz  = []string{"X", "Y", "Z"}
+	xy   = []string{"X", "Y"}
+	xyzw = []string{"X", "Y", "Z", "W"}
+	pyr  = []string{"Pitch", "Yaw", "Roll"}
+)
+
+// ticksEpoch is 0001-01-01, the origin of FDateTime ticks (100 ns).
+var ticksEpoch = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
+
+// natives lists the structs that serialize themselves (a Serialize or
+// operator<< the engine uses instead of their properties).
+var natives map[string]nativeFunc
+
+func init() {
+	natives = map[string]nativeFunc{
+		"Vector":                   fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize":       fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize10":     fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize100":    fixed(cLWC, "", xyz...),
+		"Vector_NetQuantizeNormal": fixed(cLWC, "", xyz...),
+		"Vector2D":                 fixed(cLWC, "", xy...),
+		"Vector4":                  fixed(cLWC, "", xyzw...),
+		"Rotator":                  fixed(cLWC, "", pyr...),
+		"Quat":                     fixed(cLWC, "", xyzw...),
+		"Plane":                    fixed(cLWC, "", xyzw...),
+		"Vector3f":                 fixed(cF32, "", xyz...),
+		"Vector3d":                 fixed(cF64, "", xyz...),
+		"Vector2f":                 fixed(cF32, "", xy...),
+		"DeprecateSlateVector2D":   fixed(cF32, "", xy...),
+		"Vector4f":                 fixed(cF32, "", xyzw...),
+		"Vector4d":                 fixed(cF64, "", xyzw...),
+		"Rotator3f":                fixed(cF32, "", pyr...),
+		"Rotator3d":                fixed(cF64, "", pyr...),
+		"Quat4f":                   fixed(cF32, "", xyzw...),
+		"Quat4d":                   fixed(cF64, "", xyzw...),
+		"Plane4f":                  fixed(cF32, "", xyzw...),
+		"Plane4d":                  fixed(cF64, "", xyzw...),
+		"IntPoint":                 fixed(cI32, "", xy...),
+		"Int32Point":               fixed(cI32, "", xy...),
+		"IntVector2":               fixed(cI32, "", xy...),
+		"Int32Vector2":             fixed(cI32, "", xy...),
+		"IntVector":                fixed(cI32, "", xyz...),
+		"Int32Vector":              fixed(cI32, "", xyz...),
+		"IntVector4":               fixed(cI32, "", xyzw...),
+		"Int32Vector4":             fixed(cI32, "", xyzw...),
+		"UintVector2":              fixed(cU32, "", xy...),
+		"Uint32Point":              fixed(cU32, "", xy...),
+		"UintVector":               fixed(cU32, "", xyz...),
+		"UintVector4":              fixed(cU32, "", xyzw...),
+		"Int64Point":               fixed(cI64, "", xy...),
+		"Int64Vector2":             fixed(cI64, "", xy...),
+		"Int64Vector":              fixed(cI64, "", xyz...),
+		"Int64Vector4":             fixed(cI64, "", xyzw...),
+		"UInt64Point":              fixed(cU64, "", xy...),
+		"UInt64Vector2":            fixed(cU64, "", xy...),
+		"UInt64Vector":             fixed(cU64, "", xyz...),
+		"UInt64Vector4":            fixed(cU64, "", xyzw...),
+		"Box":                      fixed(cLWC, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3d":                    fixed(cF64, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box2D":                    fixed(cLWC, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Box2f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Sphere":                   fixed(cLWC, "", "X", "Y", "Z", "W"),
+		"Sphere3f":                 fixed(cF32, "", "X", "Y", "Z", "W"),
+		"Sphere3d":                 fixed(cF64, "", "X", "Y", "Z", "W"),
+		"TwoVectors":               fixed(cLWC, "", "V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"),
+		"Matrix":                   fixed(cLWC, "", matrixNames...),
+		"Matrix44f":                fixed(cF32, "", matrixNames...),
+		"Matrix44d":                fixed(cF64, "", matrixNames...),
+		"LinearColor":              fixed(cF32, "", "R", "G", "B", "A"),
+		"Color":                    fixed(cU8, "", "B", "G", "R", "A"),
+		"FrameNumber":              fixed(cI32, "", "Value"),
+		"NavAgentSelector":         fixed(cU32, "", "PackedBits"),
+		"SimpleCurveKey":           fixed(cF32, "", "Time", "Value"),
+		"Guid": func(d *decoder, r *binread.Reader, _ int64) any {
+			return ue.ReadGuid(r, "Guid").String()
+		},
+		"DateTime": func(d *decoder, r *binread.Reader, _ int64) any {
+			t := r.I64("DateTime.Ticks")
+			return Fields{{"Ticks", t}, {"Time", ticksTime(t)}}
+		},
+		"Timespan": func(d *decoder, r *binread.Reader, _ int64) any {
+			t := r.I64("Timespan.Ticks")
+			return Fields{{"Ticks", t}, {"Duration", (time.Duration(t) * 100).String()}}
+		},
+		"SoftObjectPath":       softPath,
+		"SoftClassPath":        softPath,
+		"StringAssetReference": softPath,
+		"StringClassReference": softPath,
+		"GameplayTagContainer": func(d *decoder, r *binread.Reader, _ int64) any {
+			n := r.Count("GameplayTagContainer.Count", 8)
+			tags := make([]string, 0, n)
+			for range n {
+				tags = append(tags, d.name(r, "GameplayTagContainer.Tag"))
+			}
+			return Fields{{"GameplayTags", tags}}
+		},
+		"RichCurveKey": func(d *decoder, r *binread.Reader, _ int64) any {
+			return Fields{
+				{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
+				{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
+				{"TangentWeightMode", uint64(r.U8("RichCurveKey.TangentWeightMode"))},
+				{"Time", jsonFloat(float64(r.F32("RichCurveKey.Time")))},
+				{"Value", jsonFloat(float64(r.F32("RichCurveKey.Value")))},
+				{"ArriveTangent", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangent")))},
+				{"ArriveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangentWeight")))},
+				{"LeaveTangent", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangent")))},
+				{"LeaveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangentWeight")))},
+			}
+		},
+		"PerPlatformInt":            perPlatform(func(r *binread.Reader) any { return int64(r.I32("PerPlatformInt")) }, 4),
+		"PerPlatformFloat":          perPlatform(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerPlatformFloat"))) }, 4),
+		"PerPlatformBool":           perPlatform(func(r *binread.Reader) any { return r.U32("PerPlatformBool") != 0 }, 4),
+		"PerPlatformFrameRate":      perPlatform(frameRate, 8),
+		"PerQualityLevelInt":        perQuality(func(r *binread.Reader) any { return int64(r.I32("PerQualityLevelInt")) }),
+		"PerQualityLevelFloat":      perQuality(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerQualityLevelFloat"))) }),
+		"FontCharacter":             fontCharacter,
+		"KeyHandleMap":              func(d *decoder, r *binread.Reader, _ int64) any { return Fields{} },
+		"InstancedStruct":           instancedStruct,
+		"ExpressionInput":           expressionInput(),
+		"MaterialAttributesInput":   expressionInput(),
+		"SubstrateMaterialInput":    expressionInput(),
+		"StrataMaterialInput":       expressionInput(),
+		"ScalarMaterialInput":       expressionInput(constScalar),
+		"ShadingModelMaterialInput": expressionInput(constU32),
+		"VectorMaterialInput":       expressionInput(constVec3f, constVec3d),
+		"Vector2MaterialInput":      expressionInput(constVec2f, constVec2d),
+		"ColorMaterialInput":        expressionInput(constColor, constLinearColor),
+	}
+}
+
+var matrixNames = func() []string {
+	var out []string
+	for i := range 4 {
+		for j := range 4 {
+			out = append(out, fmt.Sprintf("M%d%d", i, j))
+		}
+	}
+	return out
+}()
+
+func ticksTime(t int64) string {
+	const maxTicks = 3155378975999999999 // 9999-12-31 23:59:59.9999999
+	if t < 0 || t > maxTicks {
+		return ""
+	}
+	// time.Duration overflows after 292 years: add whole days first.
+	const ticksPerDay = 864000000000
+	days := t / ticksPerDay
+	rem := t % ticksPerDay
+	return ticksEpoch.AddDate(0, 0, int(days)).Add(time.Duration(rem) * 100).Format(time.RFC3339Nano)
+}
+
+func softPath(d *decoder, r *binread.Reader, _ int64) any { return d.softObjectPath(r) }
+
+func frameRate(r *binread.Reader) any {
+	return Fields{{"Numerator", int64(r.I32("FrameRate.Numerator"))}, {"Denominator", int64(r.I32("FrameRate.Denominator"))}}
+}
+
+// perPlatform reads FPerPlatformInt/Float/Bool/FrameRate: bCooked, the
+// default, and for uncooked data the per-platform overrides.
+func perPlatform(val func(*binread.Reader) any, size int64) nativeFunc {
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		cooked := r.U32("PerPlatform.bCooked") != 0
+		fs := Fields{{"Cooked", cooked}, {"Default", val(r)}}
+		if !cooked {
+			n := r.Count("PerPlatform.PerPlatform", 8+size)
+			m := make([]MapEntry, 0, n)
+			for range n {
+				k := d.name(r, "PerPlatform.Platform")
+				m = append(m, MapEntry{k, val(r)})
+			}
+			fs = append(fs, Field{"PerPlatform", m})
+		}
+		return fs
+	}
+}
+
+// perQuality reads FPerQualityLevelInt/Float: bCooked, the default and the
+// per-quality-level overrides (keyed by int32).
+func perQuality(val func(*binread.Reader) any) nativeFunc {
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		cooked := r.U32("PerQualityLevel.bCooked") != 0
+		fs := Fields{{"Cooked", cooked}, {"Default", val(r)}}
+		n := r.Count("PerQualityLevel.PerQuality", 8)
+		m := make([]MapEntry, 0, n)
+		for range n {
+			k := int64(r.I32("PerQualityLevel.Level"))
+			m = append(m, MapEntry{k, val(r)})
+		}
+		return append(fs, Field{"PerQuality", m})
+	}
+}
+
+func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
+	return Fields{
+		{"StartU", int64(r.I32("FontCharacter.StartU"))},
+		{"StartV", int64(r.I32("FontCharacter.StartV"))},
+		{"USize", int64(r.I32("FontCharacter.USize"))},
+		{"VSize", int64(r.I32("FontCharacter.VSize"))},
+		{"TextureIndex", uint64(r.U8("FontCharacter.TextureIndex"))},
+		{"VerticalOffset", int64(r.I32("FontCharacter.VerticalOffset"))},
+	}
+}
+
+// expressionInput reads FExpressionInput (editor material inputs) and
+// FMaterialInput<T> (the same plus UseConstant and the constant, when
+// constant is non-nil): [Expression], OutputIndex, InputName (an FName from
+// FFrameworkObjectVersion PinsStoreFName, an FString before), Mask and
+// MaskR..MaskA, and in cooked data before UE5.2 the ExpressionName. The
+// layout moved between versions; when the tag's size is known the variant
+// that fills it exactly is used.
+func expressionInput(constants ...func(*binread.Reader) any) nativeFunc {
+	return func(d *decoder, r *binread.Reader, size int64) any {
+		type layout struct {
+			expr, nameStr, exprName bool
+			constant                func(*binread.Reader) any
+		}
+		def := layout{expr: true, nameStr: d.ctx.customVersion(cvFramework) < frameworkPinsStoreFName && d.ctx.customVersion(cvFramework) >= 0,
+			exprName: d.ctx.FilterEditorOnly && !d.ctx.ue5(verUE5AddSoftObjectPathList)}
+		if len(constants) > 0 {
+			def.constant = constants[0]
+		}
+		read := func(l layout) Fields {
+			var fs Fields
+			if l.expr {
+				fs = append(fs, Field{"Expression", d.objectRef(r, "ExpressionInput.Expression")})
+			}
+			fs = append(fs, Field{"OutputIndex", int64(r.I32("ExpressionInput.OutputIndex"))})
+			if l.nameStr {
+				fs = append(fs, Field{"InputName", r.FString("ExpressionInput.InputName")})
+			} else {
+				fs = append(fs, Field{"InputName", d.name(r, "ExpressionInput.InputName")})
+			}
+			for _, n := range []string{"Mask", "MaskR", "MaskG", "MaskB", "MaskA"} {
+				fs = append(fs, Field{n, int64(r.I32("ExpressionInput." + n))})
+			}
+			if l.exprName {
+				fs = append(fs, Field{"ExpressionName", d.name(r, "ExpressionInput.ExpressionName")})
+			}
+			if l.constant != nil {
+				fs = append(fs, Field{"UseConstant", r.U32("MaterialInput.UseConstant") != 0})
+				fs = append(fs, Field{"Constant", l.constant(r)})
+			}
+			return fs
+		}
+		if size < 0 {
+			return read(def)
+		}
+		start := r.Offset()
+		try := []layout{def}
+		for _, expr := range []bool{true, false} {
+			for _, ns := range []bool{false, true} {
+				for _, en := range []bool{false, true} {
+					if len(constants) == 0 {
+						try = append(try, layout{expr, ns, en, nil})
+					}
+					for _, c := range constants {
+						try = append(try, layout{expr, ns, en, c})
+					}
+				}
+			}
+		}
+		for _, l := range try {
+			r.SeekTo(start, "ExpressionInput")
+			fs := read(l)
+			if r.Err() == nil && r.Offset()-start == size {
+				return fs
+			}
+			r.ClearErr()
+		}
+		r.SeekTo(start, "ExpressionInput")
+		return read(def)
+	}
+}
+
+func f32(r *binread.Reader, n string) any { return jsonFloat(float64(r.F32(n))) }
+
+var (
+	constScalar = func(r *binread.Reader) any { return f32(r, "Constant") }
+	constU32    = func(r *binread.Reader) any { return uint64(r.U32("Constant")) }
+	constVec3f  = func(r *binread.Reader) any {
+		return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}, {"Z", f32(r, "Z")}}
+	}
+	constVec3d = func(r *binread.Reader) any {
+		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}, {"Z", jsonFloat(r.F64("Z"))}}
+	}
+	constVec2f = func(r *binread.Reader) any { return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}} }
+	constVec2d = func(r *binread.Reader) any {
+		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}}
+	}
+	constColor = func(r *binread.Reader) any {
+		return Fields{{"B", uint64(r.U8("B"))}, {"G", uint64(r.U8("G"))}, {"R", uint64(r.U8("R"))}, {"A", uint64(r.U8("A"))}}
+	}
+	constLinearColor = func(r *binread.Reader) any {
+		return Fields{{"R", f32(r, "R")}, {"G", f32(r, "G")}, {"B", f32(r, "B")}, {"A", f32(r, "A")}}
+	}
+)
+
+// legacyInstancedStructHeader marks editor data written before
+// FInstancedStructCustomVersion existed.
+const legacyInstancedStructHeader = 0xABABABAB
+
+// instancedStruct reads FInstancedStruct: (before its custom version: an
+// optional legacy header and a version byte) the struct's package index, the
+// serialized size, and the struct itself.
+func instancedStruct(d *decoder, r *binread.Reader, _ int64) any {
+	legacy := true
+	if _, ok := d.ctx.lookupCustom(cvInstancedStruct); ok {
+		legacy = false
+	} else if d.ctx.Unversioned {
+		// Cooked packages record no custom versions; the version came
+		// with UE5.3.
+		legacy = !d.ctx.ue5(verUE5ScriptSerializationOffset)
+	}
+	if legacy {
+		if b := rawBytes(r, 4); len(b) == 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == legacyInstancedStructHeader {
+			r.Skip(4, "InstancedStruct.Header")
+		}
+		r.U8("InstancedStruct.Version")
+	}
+	st := d.objectRef(r, "InstancedStruct.Struct")
+	size := r.I32("InstancedStruct.SerialSize")
+	if r.Err() != nil {
+		return nil
+	}
+	if size < 0 || int64(size) > r.Remaining() {
+		r.Failf("InstancedStruct.SerialSize", "size %d, %d bytes left", size, r.Remaining())
+		return nil
+	}
+	fs := Fields{{"StructType", st}}
+	if st.Index == 0 || size == 0 {
+		r.Skip(int64(size), "InstancedStruct.Data")
+		return fs
+	}
+	name := lastPathElem(st.Path)
+	sub := r.Section(r.Offset(), int64(size), "InstancedStruct.Data")
+	d.push("<" + name + ">")
+	v := d.structValue(sub, &Type{Name: "StructProperty", Struct: name}, mElem, nil)
+	if sub.Err() != nil || sub.Offset() != int64(size) {
+		if sub.Err() == nil {
+			d.issue(sub.Abs(), "instanced struct %s used %d of its %d bytes", name, sub.Offset(), size)
+		} else {
+			d.issue(sub.Abs(), "instanced struct %s: %v", name, sub.Err())
+		}
+		v = &Raw{Struct: name, Reason: "instanced struct did not decode", Size: int64(size), Data: rawBytes(r, int64(size))}
+	}
+	d.pop()
+	r.Skip(int64(size), "InstancedStruct.Data")
+	return append(fs, Field{"Value", v})
+}
+
+func lastPathElem(p string) string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i] == '.' || p[i] == '/' || p[i] == ':' {
+			return p[i+1:]
+		}
+	}
+	return p
+}
+
+// softObjectPath reads FSoftObjectPath in the layout of the package's version.
+func (d *decoder) softObjectPath(r *binread.Reader) SoftObjectPath {
+	if !d.ctx.ue4(verUE4AddedSoftObjectPath) {
+		return SoftObjectPath{AssetPath: r.FString("SoftObjectPath")}
+	}
+	// UE5.1+ editor packages write an index into the package's soft object
+	// path list instead of the path.
+	if !d.ctx.FilterEditorOnly && d.ctx.ue5(verUE5AddSoftObjectPathList) && len(d.ctx.SoftObjectPaths) > 0 {
+		start := r.Offset()
+		i := r.I32("SoftObjectPath.Index")
+		if r.Err() == nil && (i < 0 || int(i) >= len(d.ctx.SoftObjectPaths)) {
+			r.FailAt(start, "SoftObjectPath.Index", fmt.Errorf("index %d outside the soft object path list of %d", i, len(d.ctx.SoftObjectPaths)))
+			return SoftObjectPath{}
+		}
+		if r.Err() != nil {
+			return SoftObjectPath{}
+		}
+		return d.ctx.SoftObjectPaths[i]
+	}
+	var s SoftObjectPath
+	if d.ctx.ue5(verUE5SoftObjectPathRemoveAssetFNames) {
+		pkg := d.name(r, "SoftObjectPath.PackageName")
+		asset := d.name(r, "SoftObjectPath.AssetName")
+		s.AssetPath = topLevelPath(pkg, asset)
+	} else {
+		s.AssetPath = d.name(r, "SoftObjectPath.AssetPathName")
+	}
+	// The sub-path became a UTF-8 string with FFortniteMainBranchObjectVersion
+	// SoftObjectPathUtf8SubPaths; packages without custom versions keep the
+	// FString form (an empty sub-path, the common case, reads alike).
+	if v, ok := d.ctx.lookupCustom(cvFortniteMain); ok && v >= fortniteSoftObjectPathUtf8SubPaths {
+		s.SubPath = d.utf8String(r, "SoftObjectPath.SubPathString")
+		if s.AssetPath == "None" {
+			s.AssetPath = ""
+		}
+		return s
+	}
+	s.SubPath = r.FString("SoftObjectPath.SubPathString")
+	if s.AssetPath == "None" {
+		s.AssetPath = ""
+	}
+	return s
+}
+
+// ReadSoftObjectPath reads one FSoftObjectPath as ctx's package stores it
+// inline (for the package's soft object path list).
+func ReadSoftObjectPath(ctx *Context, r *binread.Reader) SoftObjectPath {
+	c := *ctx
+	c.SoftObjectPaths = nil
+	d := newDecoder(&c)
+	return d.softObjectPath(r)
+}
+
+func topLevelPath(pkg, asset string) string {
+	if pkg == "None" || pkg == "" {
+		return ""
+	}
+	if asset == "None" || asset == "" {
+		return pkg
+	}
+	return pkg + "." + asset
+}

@@ -1,0 +1,309 @@
+package property
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/usmap"
+)
+
+// Type is a property type with its parameters, from a tag or a schema.
+type Type struct {
+	Name         string // "IntProperty", "StructProperty", ...
+	Struct       string // StructProperty: the struct's name
+	StructModule string // UE5.4+ tags: the struct's package ("/Script/CoreUObject")
+	StructGuid   ue.Guid
+	Enum         string // ByteProperty/EnumProperty: the enum's name, "" for none
+	Inner        *Type  // Array/Set/Optional element, Map key, Enum underlying type
+	Value        *Type  // Map value
+
+	// elemNameHint marks a ByteProperty element known to be stored as an
+	// FName (an enum) although the tag did not name the enum.
+	elemNameHint bool
+}
+
+// String formats the type with its parameters.
+func (t *Type) String() string {
+	if t == nil {
+		return "None"
+	}
+	switch t.Name {
+	case "StructProperty":
+		if t.Struct != "" {
+			return t.Name + "<" + t.Struct + ">"
+		}
+	case "ByteProperty", "EnumProperty":
+		if t.Enum != "" && t.Enum != "None" {
+			return t.Name + "<" + t.Enum + ">"
+		}
+	case "ArrayProperty", "SetProperty", "OptionalProperty":
+		return t.Name + "<" + t.Inner.String() + ">"
+	case "MapProperty":
+		return t.Name + "<" + t.Inner.String() + ", " + t.Value.String() + ">"
+	}
+	return t.Name
+}
+
+// TagFlags is EPropertyTagFlags (UE5.4+ tags).
+type TagFlags uint8
+
+// The tag flags.
+const (
+	TagHasArrayIndex              TagFlags = 0x01
+	TagHasPropertyGuid            TagFlags = 0x02
+	TagHasPropertyExtensions      TagFlags = 0x04
+	TagHasBinaryOrNativeSerialize TagFlags = 0x08
+	TagBoolTrue                   TagFlags = 0x10
+	TagSkippedSerialize           TagFlags = 0x20
+)
+
+// Tag is FPropertyTag from Engine/Source/Runtime/CoreUObject/Private/UObject/PropertyTag.cpp.
+type Tag struct {
+	Name       string
+	Type       *Type
+	Size       int32
+	ArrayIndex int32
+	BoolVal    bool
+	Guid       *ue.Guid
+	// Flags are the UE5.4+ serialization flags (0 before).
+	Flags TagFlags
+	// Extensions is EPropertyTagExtension (UE5.2+, 1011), with the
+	// overridable operation when flagged.
+	Extensions        uint8
+	OverrideOperation uint8
+	ExperimentalLogic bool
+}
+
+// readName reads an FName (index into the name map, number) and reports
+// whether the index was valid.
+func (d *decoder) readName(r *binread.Reader, field string) (string, bool) {
+	start := r.Offset()
+	i := r.I32(field)
+	n := r.I32(field)
+	if r.Err() != nil {
+		return "", false
+	}
+	if i < 0 || int(i) >= len(d.ctx.Names) {
+		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
+		return "", false
+	}
+	if n < 0 {
+		r.FailAt(start, field, fmt.Errorf("name number %d", n))
+		return "", false
+	}
+	return ue.FormatName(d.ctx.Names[i], n), true
+}
+
+// maxTypeNameNodes bounds a UE5.4+ type-name tree; real trees have a handful.
+const maxTypeNameNodes = 256
+
+// readTag reads one FPropertyTag. It returns nil (with no error) at the
+// "None" terminator.
+func (d *decoder) readTag(r *binread.Reader) *Tag {
+	name, _ := d.readName(r, "PropertyTag.Name")
+	if r.Err() != nil {
+		return nil
+	}
+	if name == "None" {
+		return nil
+	}
+	t := &Tag{Name: name}
+	if d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
+		t.Type = d.readTypeName(r)
+		t.Size = r.I32("PropertyTag.Size")
+		t.Flags = TagFlags(r.U8("PropertyTag.Flags"))
+		t.BoolVal = t.Flags&TagBoolTrue != 0
+		if t.Flags&TagHasArrayIndex != 0 {
+			t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
+		}
+		if t.Flags&TagHasPropertyGuid != 0 {
+			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			t.Guid = &g
+		}
+		if t.Flags&TagHasPropertyExtensions != 0 {
+			d.readTagExtensions(r, t)
+		}
+		return t
+	}
+	typ, _ := d.readName(r, "PropertyTag.Type")
+	t.Type = &Type{Name: typ}
+	t.Size = r.I32("PropertyTag.Size")
+	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
+	switch typ {
+	case "StructProperty":
+		t.Type.Struct, _ = d.readName(r, "PropertyTag.StructName")
+		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
+			t.Type.StructGuid = ue.ReadGuid(r, "PropertyTag.StructGuid")
+		}
+	case "BoolProperty":
+		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
+	case "ByteProperty", "EnumProperty":
+		t.Type.Enum, _ = d.readName(r, "PropertyTag.EnumName")
+	case "ArrayProperty":
+		if d.ctx.ue4(verUE4ArrayPropertyInnerTags) {
+			inner, _ := d.readName(r, "PropertyTag.InnerType")
+			t.Type.Inner = &Type{Name: inner}
+		}
+	case "SetProperty", "OptionalProperty":
+		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
+			inner, _ := d.readName(r, "PropertyTag.InnerType")
+			t.Type.Inner = &Type{Name: inner}
+		}
+	case "MapProperty":
+		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
+			k, _ := d.readName(r, "PropertyTag.InnerType")
+			v, _ := d.readName(r, "PropertyTag.ValueType")
+			t.Type.Inner, t.Type.Value = &Type{Name: k}, &Type{Name: v}
+		}
+	}
+	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
+		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
+			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			t.Guid = &g
+		}
+	}
+	if d.ctx.ue5(verUE5PropertyTagExtension) {
+		d.readTagExtensions(r, t)
+	}
+	return t
+}
+
+// readTagExtensions reads EPropertyTagExtension and, when flagged, the
+// overridable-serialization information (EOverriddenPropertyOperation and
+// bExperimentalOverridableLogic).
+func (d *decoder) readTagExtensions(r *binread.Reader, t *Tag) {
+	t.Extensions = r.U8("PropertyTag.Extensions")
+	if t.Extensions&0x02 != 0 {
+		t.OverrideOperation = r.U8("PropertyTag.OverrideOperation")
+		t.ExperimentalLogic = r.U8("PropertyTag.bExperimentalOverridableLogic") != 0
+	}
+}
+
+// readTypeName reads FPropertyTypeName (UE5.4+): the type tree in pre-order,
+// each node an FName and its parameter count.
+func (d *decoder) readTypeName(r *binread.Reader) *Type {
+	type node struct {
+		name  string
+		inner int32
+	}
+	var nodes []node
+	remaining := 1
+	for remaining > 0 {
+		if len(nodes) >= maxTypeNameNodes {
+			r.Failf("PropertyTag.TypeName", "type name with more than %d nodes", maxTypeNameNodes)
+			return &Type{}
+		}
+		n, _ := d.readName(r, "PropertyTag.TypeName")
+		c := r.I32("PropertyTag.TypeName.InnerCount")
+		if r.Err() != nil {
+			return &Type{}
+		}
+		if c < 0 || c > maxTypeNameNodes {
+			r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
+			return &Type{}
+		}
+		nodes = append(nodes, node{n, c})
+		remaining += int(c) - 1
+	}
+	// Build the tree from the pre-order list.
+	pos := 0
+	var build func() *tnode
+	build = func() *tnode {
+		n := &tnode{name: nodes[pos].name}
+		cnt := int(nodes[pos].inner)
+		pos++
+		for range cnt {
+			n.params = append(n.params, build())
+		}
+		return n
+	}
+	return build().toType()
+}
+
+// tnode is one node of a UE5.4+ type-name tree.
+type tnode struct {
+	name   string
+	params []*tnode
+}
+
+func (n *tnode) param(i int) *tnode {
+	if n == nil || i >= len(n.params) {
+		return nil
+	}
+	return n.params[i]
+}
+
+func (n *tnode) toType() *Type {
+	if n == nil {
+		return nil
+	}
+	t := &Type{Name: n.name}
+	switch n.name {
+	case "StructProperty":
+		if s := n.param(0); s != nil {
+			t.Struct = s.name
+			if m := s.param(0); m != nil {
+				t.StructModule = m.name
+			}
+		}
+		if g := n.param(1); g != nil {
+			t.StructGuid = parseGuid(g.name)
+		}
+	case "ByteProperty", "EnumProperty":
+		if e := n.param(0); e != nil {
+			t.Enum = e.name
+		}
+		if u := n.param(1); u != nil {
+			t.Inner = u.toType()
+		}
+	case "ArrayProperty", "SetProperty", "OptionalProperty":
+		t.Inner = n.param(0).toType()
+	case "MapProperty":
+		t.Inner = n.param(0).toType()
+		t.Value = n.param(1).toType()
+	}
+	return t
+}
+
+// parseGuid parses the 32-hex-digit GUID form the type-name tree uses.
+func parseGuid(s string) ue.Guid {
+	var g ue.Guid
+	s = strings.ReplaceAll(s, "-", "")
+	if len(s) != 32 {
+		return g
+	}
+	for i := range 4 {
+		var v uint32
+		for _, c := range s[i*8 : i*8+8] {
+			v <<= 4
+			switch {
+			case c >= '0' && c <= '9':
+				v |= uint32(c - '0')
+			case c >= 'a' && c <= 'f':
+				v |= uint32(c-'a') + 10
+			case c >= 'A' && c <= 'F':
+				v |= uint32(c-'A') + 10
+			default:
+				return ue.Guid{}
+			}
+		}
+		g[i] = v
+	}
+	return g
+}
+
+// fromUsmap converts a mappings type.
+func fromUsmap(t *usmap.Type) *Type {
+	if t == nil {
+		return nil
+	}
+	out := &Type{Name: t.Kind.String(), Struct: t.Struct, Enum: t.Enum}
+	if t.Kind == usmap.UnknownProperty {
+		out.Name = "UnknownProperty"
+	}
+	out.Inner = fromUsmap(t.Inner)
+	out.Value = fromUsmap(t.Value)
+	return out
+}

@@ -1,0 +1,208 @@
+package property
+
+import (
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// TextHistoryType is ETextHistoryType, the kind of FText.
+type TextHistoryType int8
+
+// The text history types, as serialized.
+const (
+	TextNone TextHistoryType = iota - 1
+	TextBase
+	TextNamedFormat
+	TextOrderedFormat
+	TextArgumentFormat
+	TextAsNumber
+	TextAsPercent
+	TextAsCurrency
+	TextAsDate
+	TextAsTime
+	TextAsDateTime
+	TextTransform
+	TextStringTableEntry
+	TextGenerator
+)
+
+var textHistoryNames = map[TextHistoryType]string{
+	TextNone: "None", TextBase: "Base", TextNamedFormat: "NamedFormat", TextOrderedFormat: "OrderedFormat",
+	TextArgumentFormat: "ArgumentFormat", TextAsNumber: "AsNumber", TextAsPercent: "AsPercent",
+	TextAsCurrency: "AsCurrency", TextAsDate: "AsDate", TextAsTime: "AsTime", TextAsDateTime: "AsDateTime",
+	TextTransform: "Transform", TextStringTableEntry: "StringTableEntry", TextGenerator: "TextGenerator",
+}
+
+// maxTextDepth bounds FText nesting (format texts hold texts).
+const maxTextDepth = 16
+
+// text reads an FText (Text.cpp, TextHistory.cpp) into ordered fields: the
+// flags, the history type and that history's data.
+func (d *decoder) text(r *binread.Reader, depth int) any {
+	if depth > maxTextDepth {
+		r.Fail("Text", errDepth)
+		return nil
+	}
+	if !d.ctx.ue4(verUE4FTextHistory) {
+		fs := Fields{{"SourceString", r.FString("Text.SourceString")}}
+		if d.ctx.ue4(verUE4AddedNamespaceAndKeyDataToFText) {
+			fs = append(fs, Field{"Namespace", r.FString("Text.Namespace")}, Field{"Key", r.FString("Text.Key")})
+		}
+		return append(Fields{{"Flags", uint64(r.U32("Text.Flags"))}}, fs...)
+	}
+	flags := r.U32("Text.Flags")
+	ht := TextHistoryType(r.I8("Text.HistoryType"))
+	if r.Err() != nil {
+		return nil
+	}
+	name, ok := textHistoryNames[ht]
+	if !ok {
+		r.Failf("Text.HistoryType", "unknown text history type %d", ht)
+		return nil
+	}
+	fs := Fields{{"Flags", uint64(flags)}, {"History", name}}
+	switch ht {
+	case TextNone:
+		if d.ctx.customVersion(cvEditor) >= editorCultureInvariantTextSerializationKeyStb {
+			if r.U32("Text.bHasCultureInvariantString") != 0 {
+				fs = append(fs, Field{"CultureInvariantString", r.FString("Text.CultureInvariantString")})
+			}
+		}
+	case TextBase:
+		fs = append(fs,
+			Field{"Namespace", r.FString("Text.Namespace")},
+			Field{"Key", r.FString("Text.Key")},
+			Field{"SourceString", r.FString("Text.SourceString")})
+		if !d.ctx.FilterEditorOnly && d.ctx.customVersion(cvFortniteMain) >= fortniteAddDevNotesToFText {
+			if _, ok := d.ctx.lookupCustom(cvFortniteMain); ok {
+				fs = append(fs, Field{"DevNotes", r.FString("Text.DevNotes")})
+			}
+		}
+	case TextNamedFormat:
+		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
+		n := r.Count("Text.Arguments", 5)
+		args := make([]MapEntry, 0, n)
+		for range n {
+			k := r.FString("Text.ArgumentName")
+			args = append(args, MapEntry{k, d.formatArgument(r, depth, false)})
+			if r.Err() != nil {
+				break
+			}
+		}
+		fs = append(fs, Field{"Arguments", args})
+	case TextOrderedFormat:
+		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
+		n := r.Count("Text.Arguments", 1)
+		args := make([]any, 0, n)
+		for range n {
+			args = append(args, d.formatArgument(r, depth, false))
+			if r.Err() != nil {
+				break
+			}
+		}
+		fs = append(fs, Field{"Arguments", args})
+	case TextArgumentFormat:
+		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
+		n := r.Count("Text.Arguments", 5)
+		args := make([]MapEntry, 0, n)
+		for range n {
+			var k any
+			if d.ctx.ue4(verUE4K2NodeVarReferenceGuids) {
+				k = r.FString("Text.ArgumentName")
+			} else {
+				k = d.text(r, depth+1)
+			}
+			args = append(args, MapEntry{k, d.formatArgument(r, depth, true)})
+			if r.Err() != nil {
+				break
+			}
+		}
+		fs = append(fs, Field{"Arguments", args})
+	case TextAsNumber, TextAsPercent, TextAsCurrency:
+		if ht == TextAsCurrency && d.ctx.ue4(verUE4AddedCurrencyCodeToFText) {
+			fs = append(fs, Field{"CurrencyCode", r.FString("Text.CurrencyCode")})
+		}
+		fs = append(fs, Field{"SourceValue", d.formatArgument(r, depth, false)})
+		if r.U32("Text.bHasFormatOptions") != 0 {
+			fs = append(fs, Field{"FormatOptions", d.numberFormattingOptions(r)})
+		}
+		fs = append(fs, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+	case TextAsDate:
+		t := r.I64("Text.SourceDateTime")
+		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"DateStyle", int64(r.I8("Text.DateStyle"))})
+		if d.ctx.ue4(verUE4FTextHistoryDateTimezone) {
+			fs = append(fs, Field{"TimeZone", r.FString("Text.TimeZone")})
+		}
+		fs = append(fs, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+	case TextAsTime:
+		t := r.I64("Text.SourceDateTime")
+		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"TimeStyle", int64(r.I8("Text.TimeStyle"))},
+			Field{"TimeZone", r.FString("Text.TimeZone")}, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+	case TextAsDateTime:
+		t := r.I64("Text.SourceDateTime")
+		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"DateStyle", int64(r.I8("Text.DateStyle"))},
+			Field{"TimeStyle", int64(r.I8("Text.TimeStyle"))},
+			Field{"TimeZone", r.FString("Text.TimeZone")}, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+	case TextTransform:
+		fs = append(fs, Field{"SourceText", d.text(r, depth+1)}, Field{"TransformType", uint64(r.U8("Text.TransformType"))})
+	case TextStringTableEntry:
+		fs = append(fs, Field{"TableId", d.name(r, "Text.TableId")}, Field{"Key", r.FString("Text.Key")})
+	case TextGenerator:
+		id := d.name(r, "Text.GeneratorTypeID")
+		fs = append(fs, Field{"GeneratorTypeID", id})
+		if id != "None" && r.Err() == nil {
+			n := r.Count("Text.GeneratorContents", 1)
+			fs = append(fs, Field{"GeneratorContentsSize", int64(n)})
+			r.Skip(int64(n), "Text.GeneratorContents")
+		}
+	}
+	return fs
+}
+
+// formatArgument reads FFormatArgumentValue, or FFormatArgumentData's value
+// (argData), whose layout differs in old versions.
+func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any {
+	if argData && d.ctx.customVersion(cvEditor) < editorTextFormatArgumentDataIsVariant {
+		return Fields{{"Type", "Text"}, {"Value", d.text(r, depth+1)}}
+	}
+	typ := r.I8("FormatArgument.Type")
+	switch typ {
+	case 0: // Int
+		if argData && d.ctx.customVersion(cvUE5Release) < ue5ReleaseTextFormatArgumentData64bit {
+			return Fields{{"Type", "Int"}, {"Value", int64(r.I32("FormatArgument.Int"))}}
+		}
+		return Fields{{"Type", "Int"}, {"Value", r.I64("FormatArgument.Int")}}
+	case 1: // UInt
+		if argData && d.ctx.customVersion(cvUE5Release) < ue5ReleaseTextFormatArgumentData64bit {
+			return Fields{{"Type", "UInt"}, {"Value", uint64(r.U32("FormatArgument.UInt"))}}
+		}
+		return Fields{{"Type", "UInt"}, {"Value", r.U64("FormatArgument.UInt")}}
+	case 2:
+		return Fields{{"Type", "Float"}, {"Value", jsonFloat(float64(r.F32("FormatArgument.Float")))}}
+	case 3:
+		return Fields{{"Type", "Double"}, {"Value", jsonFloat(r.F64("FormatArgument.Double"))}}
+	case 4:
+		return Fields{{"Type", "Text"}, {"Value", d.text(r, depth+1)}}
+	case 5:
+		return Fields{{"Type", "Gender"}, {"Value", uint64(r.U8("FormatArgument.Gender"))}}
+	}
+	if r.Err() == nil {
+		r.Failf("FormatArgument.Type", "unknown format argument type %d", typ)
+	}
+	return nil
+}
+
+// numberFormattingOptions reads FNumberFormattingOptions.
+func (d *decoder) numberFormattingOptions(r *binread.Reader) Fields {
+	var fs Fields
+	if d.ctx.customVersion(cvEditor) >= editorAddedAlwaysSignNumberFormattingOption {
+		fs = append(fs, Field{"AlwaysSign", r.U32("NumberFormattingOptions.AlwaysSign") != 0})
+	}
+	fs = append(fs,
+		Field{"UseGrouping", r.U32("NumberFormattingOptions.UseGrouping") != 0},
+		Field{"RoundingMode", int64(r.I8("NumberFormattingOptions.RoundingMode"))},
+		Field{"MinimumIntegralDigits", int64(r.I32("NumberFormattingOptions.MinimumIntegralDigits"))},
+		Field{"MaximumIntegralDigits", int64(r.I32("NumberFormattingOptions.MaximumIntegralDigits"))},
+		Field{"MinimumFractionalDigits", int64(r.I32("NumberFormattingOptions.MinimumFractionalDigits"))},
+		Field{"MaximumFractionalDigits", int64(r.I32("NumberFormattingOptions.MaximumFractionalDigits"))})
+	return fs
+}

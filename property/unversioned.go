@@ -1,0 +1,182 @@
+package property
+
+import (
+	"fmt"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/usmap"
+)
+
+// Unversioned header layout (FUnversionedHeader, UnversionedPropertySerialization.cpp):
+// a list of uint16 fragments, each
+//
+//	bits 0-6   SkipNum       schema indices to skip before the values
+//	bit  7     bHasAnyZeroes some values of this fragment are zero (see the mask)
+//	bit  8     bIsLast
+//	bits 9-15  ValueNum      consecutive schema indices with a value
+//
+// then, when any fragment has zeroes, a bit mask with one bit per value of
+// those fragments (1 = zero, not serialized): one byte for up to 8 bits, two
+// for up to 16, else uint32 words.
+const (
+	fragSkipMask   = 0x007F
+	fragHasZeroes  = 0x0080
+	fragIsLast     = 0x0100
+	fragValueShift = 9
+)
+
+// maxFragments bounds the header: a schema has at most 65535 indices and a
+// fragment covers at least one, so more fragments mean corrupt data.
+const maxFragments = 1 << 16
+
+// maxSuperChain bounds super-struct chains (a cycle would loop forever).
+const maxSuperChain = 64
+
+// schema returns the schema for a struct or class name: the package's own
+// first, then the mappings.
+func (d *decoder) schema(name string) *usmap.Struct {
+	if d.ctx.LocalSchema != nil {
+		if s := d.ctx.LocalSchema(name); s != nil {
+			return s
+		}
+	}
+	return d.ctx.Mappings.Struct(name)
+}
+
+// propertyAt resolves a flat schema index: own properties first, then the
+// super struct's (TFieldIterator order).
+func (d *decoder) propertyAt(s *usmap.Struct, idx int) (*usmap.Property, int, bool) {
+	for depth := 0; s != nil && depth < maxSuperChain; depth++ {
+		if idx < int(s.PropertyCount) {
+			return s.At(idx)
+		}
+		idx -= int(s.PropertyCount)
+		if s.Super == "" {
+			return nil, 0, false
+		}
+		s = d.schema(s.Super)
+	}
+	return nil, 0, false
+}
+
+// unversionedStruct reads a struct serialized with unversioned properties.
+func (d *decoder) unversionedStruct(r *binread.Reader, name string) any {
+	props := d.unversioned(r, name)
+	return &Struct{Type: name, Properties: props}
+}
+
+// unversioned reads an unversioned property stream for the struct or class
+// name. Without a schema nothing can be read: the reader's error is set.
+func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
+	s := d.schema(name)
+	if s == nil {
+		if d.ctx.Mappings == nil && d.ctx.LocalSchema == nil {
+			r.Failf("UnversionedProperties", "%s: unversioned properties need a .usmap mappings file", name)
+		} else {
+			r.Failf("UnversionedProperties", "no schema for %q in the mappings", name)
+		}
+		return nil
+	}
+	type frag struct {
+		skip, values int
+		zeroes, last bool
+	}
+	var frags []frag
+	zeroBits := 0
+	for {
+		if len(frags) >= maxFragments {
+			r.Failf("UnversionedHeader", "more than %d fragments", maxFragments)
+			return nil
+		}
+		v := r.U16("UnversionedHeader.Fragment")
+		if r.Err() != nil {
+			return nil
+		}
+		f := frag{skip: int(v & fragSkipMask), values: int(v >> fragValueShift), zeroes: v&fragHasZeroes != 0, last: v&fragIsLast != 0}
+		frags = append(frags, f)
+		if f.zeroes {
+			zeroBits += f.values
+		}
+		if f.last {
+			break
+		}
+	}
+	var mask []byte
+	switch {
+	case zeroBits == 0:
+	case zeroBits <= 8:
+		mask = r.Bytes(1, "UnversionedHeader.ZeroMask")
+	case zeroBits <= 16:
+		mask = r.Bytes(2, "UnversionedHeader.ZeroMask")
+	default:
+		mask = r.Bytes(int64((zeroBits+31)/32*4), "UnversionedHeader.ZeroMask")
+	}
+	if r.Err() != nil {
+		return nil
+	}
+	var props []*Property
+	idx, zi := 0, 0
+	for _, f := range frags {
+		idx += f.skip
+		for range f.values {
+			zero := false
+			if f.zeroes {
+				zero = mask[zi/8]&(1<<(zi%8)) != 0
+				zi++
+			}
+			up, arrIdx, ok := d.propertyAt(s, idx)
+			if !ok {
+				r.Failf("UnversionedProperties", "%s: schema index %d not in the mappings (the mappings do not match this package)", name, idx)
+				return props
+			}
+			t := fromUsmap(up.Type)
+			p := &Property{Name: up.Name, Type: t.String(), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+			d.push(up.Name)
+			if zero {
+				p.Zero = true
+				p.Value = zeroValue(t)
+			} else {
+				p.Value = d.value(r, t, mElem, nil)
+			}
+			d.pop()
+			p.Size = r.Offset() - p.Offset
+			props = append(props, p)
+			if r.Err() != nil {
+				p.Error = r.Err().Error()
+				return props
+			}
+			idx++
+		}
+	}
+	return props
+}
+
+// zeroValue is the value of a zero-masked property.
+func zeroValue(t *Type) any {
+	switch t.Name {
+	case "BoolProperty":
+		return false
+	case "Int8Property", "Int16Property", "IntProperty", "Int64Property":
+		return int64(0)
+	case "ByteProperty", "UInt16Property", "UInt32Property", "UInt64Property":
+		if t.Enum != "" {
+			return Enum{Enum: t.Enum, Value: fmt.Sprintf("%s::0", t.Enum)}
+		}
+		return uint64(0)
+	case "FloatProperty", "DoubleProperty":
+		return 0.0
+	case "StrProperty", "AnsiStrProperty", "Utf8StrProperty":
+		return ""
+	case "NameProperty":
+		return "None"
+	case "EnumProperty":
+		return Enum{Enum: t.Enum, Value: fmt.Sprintf("%s::0", t.Enum)}
+	case "ArrayProperty":
+		return []any{}
+	case "StructProperty":
+		return &Struct{Type: t.Struct}
+	case "ObjectProperty", "ClassProperty", "WeakObjectProperty", "InterfaceProperty":
+		return ObjectRef{}
+	}
+	return nil
+}

@@ -1,0 +1,255 @@
+package zen
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/go-faster/city"
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// HashAlgorithmID is the first uint64 of a name-hash table: the engine's
+// FNameHash algorithm ID for CityHash64 of the lower-cased name.
+const HashAlgorithmID = 0xC1640000
+
+// maxNameLen bounds one name of a batch: the header stores 15 bits.
+const maxNameLen = 1<<15 - 1
+
+// Name is one entry of a name batch.
+type Name struct {
+	Value string `json:"name"`
+	// Hash is the stored CityHash64; HashOK says it matches Value.
+	Hash   uint64 `json:"hash"`
+	HashOK bool   `json:"hash_ok"`
+	Wide   bool   `json:"wide,omitempty"` // stored as UTF-16
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+func asciiLower(s string) []byte {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return b
+}
+
+func utf16LE(s string) []byte {
+	u := utf16.Encode([]rune(s))
+	b := make([]byte, 2*len(u))
+	for i, c := range u {
+		binary.LittleEndian.PutUint16(b[2*i:], c)
+	}
+	return b
+}
+
+// NameHash is the engine's name-batch hash: CityHash64 of the lower-cased
+// name, over its bytes when it is ASCII and over its UTF-16LE code units
+// otherwise.
+func NameHash(s string) uint64 {
+	if isASCII(s) {
+		return city.Hash64(asciiLower(s))
+	}
+	return city.Hash64(utf16LE(strings.ToLower(s)))
+}
+
+// PackageID is FPackageId::FromName: CityHash64 of the lower-cased package
+// name as UTF-16LE (TCHAR) code units.
+func PackageID(name string) uint64 {
+	return city.Hash64(utf16LE(lowerName(name)))
+}
+
+func lowerName(s string) string {
+	if isASCII(s) {
+		return string(asciiLower(s))
+	}
+	return strings.ToLower(s)
+}
+
+// ScriptObjectHash is the value of FPackageObjectIndex::FromScriptPath (and
+// of UE4 package-import indices): CityHash64 of the lower-cased object path
+// with '.' and ':' turned into '/', as UTF-16LE, top two bits cleared.
+func ScriptObjectHash(objectPath string) uint64 {
+	p := []rune(lowerName(objectPath))
+	for i, c := range p {
+		if c == '.' || c == ':' {
+			p[i] = '/'
+		}
+	}
+	return city.Hash64(utf16LE(string(p))) &^ (3 << 62)
+}
+
+// decodeName reads one name of length header h (big-endian int16 as stored:
+// high bit set for UTF-16, low 15 bits the length in characters).
+func decodeName(data []byte, wide bool, n int) (string, int, error) {
+	if !wide {
+		if n > len(data) {
+			return "", 0, fmt.Errorf("name of %d bytes, %d left", n, len(data))
+		}
+		return latin1(data[:n]), n, nil
+	}
+	if 2*n > len(data) {
+		return "", 0, fmt.Errorf("UTF-16 name of %d units, %d bytes left", n, len(data))
+	}
+	u := make([]uint16, n)
+	for i := range u {
+		u[i] = binary.LittleEndian.Uint16(data[2*i:])
+	}
+	return string(utf16.Decode(u)), 2 * n, nil
+}
+
+func latin1(b []byte) string {
+	if isASCII(string(b)) {
+		return string(b)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	return string(r)
+}
+
+// ReadNameBatch reads the UE5 name batch (FNameMap / LoadNameBatch): uint32
+// count, and when non-zero uint32 string bytes, uint64 hash algorithm,
+// count hashes, count big-endian headers, then the strings.
+func ReadNameBatch(r *binread.Reader, field string) []Name {
+	start := r.Offset()
+	n := r.U32(field + ".Num")
+	if r.Err() != nil || n == 0 {
+		return nil
+	}
+	// Each name costs at least 8 (hash) + 2 (header) bytes.
+	cnt := r.CheckCount(start, int64(n), 10, field+".Num")
+	if r.Err() != nil {
+		return nil
+	}
+	strBytes := r.U32(field + ".NumStringBytes")
+	algo := r.U64(field + ".HashVersion")
+	if r.Err() == nil && algo != HashAlgorithmID {
+		r.Failf(field+".HashVersion", "name hash algorithm 0x%x, want 0x%x", algo, uint64(HashAlgorithmID))
+		return nil
+	}
+	hashes := r.Bytes(int64(cnt)*8, field+".Hashes")
+	headers := r.Bytes(int64(cnt)*2, field+".Headers")
+	if r.Err() != nil {
+		return nil
+	}
+	if int64(strBytes) > r.Remaining() {
+		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
+		return nil
+	}
+	data := r.Bytes(int64(strBytes), field+".Strings")
+	if r.Err() != nil {
+		return nil
+	}
+	names := make([]Name, cnt)
+	pos := 0
+	for i := range names {
+		h := binary.BigEndian.Uint16(headers[2*i:])
+		wide := h&0x8000 != 0
+		l := int(h & 0x7FFF)
+		s, used, err := decodeName(data[pos:], wide, l)
+		if err != nil {
+			r.Failf(field+".Strings", "name %d: %v", i, err)
+			return nil
+		}
+		pos += used
+		names[i] = Name{Value: s, Hash: binary.LittleEndian.Uint64(hashes[8*i:]), Wide: wide}
+		names[i].HashOK = names[i].Hash == NameHash(s)
+	}
+	if pos != len(data) {
+		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))
+		return nil
+	}
+	return names
+}
+
+// ParseNameBatchParts reads the UE4 (4.26/4.27) split name batch: names is
+// a sequence of big-endian int16 headers each followed by the characters
+// (UTF-16 ones aligned to 2), hashes is the algorithm ID followed by one
+// CityHash64 per name (may be nil when absent).
+func ParseNameBatchParts(names, hashes []byte) ([]Name, error) {
+	var out []Name
+	pos := 0
+	for pos < len(names) {
+		if len(names)-pos < 2 {
+			return nil, fmt.Errorf("name %d: truncated header at byte %d", len(out), pos)
+		}
+		h := binary.BigEndian.Uint16(names[pos:])
+		pos += 2
+		wide := h&0x8000 != 0
+		l := int(h & 0x7FFF)
+		if wide && pos&1 != 0 {
+			pos++
+		}
+		if pos > len(names) {
+			return nil, fmt.Errorf("name %d: truncated at byte %d", len(out), pos)
+		}
+		s, used, err := decodeName(names[pos:], wide, l)
+		if err != nil {
+			return nil, fmt.Errorf("name %d at byte %d: %v", len(out), pos, err)
+		}
+		pos += used
+		out = append(out, Name{Value: s, Wide: wide})
+	}
+	if hashes != nil {
+		if len(hashes) < 8 || binary.LittleEndian.Uint64(hashes) != HashAlgorithmID {
+			return nil, fmt.Errorf("name hashes: missing algorithm ID 0x%x", uint64(HashAlgorithmID))
+		}
+		if (len(hashes)-8)/8 != len(out) || len(hashes)%8 != 0 {
+			return nil, fmt.Errorf("name hashes: %d bytes for %d names", len(hashes), len(out))
+		}
+		for i := range out {
+			out[i].Hash = binary.LittleEndian.Uint64(hashes[8+8*i:])
+			out[i].HashOK = out[i].Hash == NameHash(out[i].Value)
+		}
+	}
+	return out, nil
+}
+
+// NameType is EMappedNameType (the top two bits of FMappedName's index).
+type NameType uint8
+
+const (
+	NamePackage   NameType = 0
+	NameContainer NameType = 1
+	NameGlobal    NameType = 2
+)
+
+// MappedName is FMappedName: an index into a package, container or global
+// name map (30 bits + 2-bit type) and an FName number.
+type MappedName struct {
+	Index  uint32   `json:"index"`
+	Type   NameType `json:"type"`
+	Number uint32   `json:"number"`
+}
+
+// ReadMappedName reads an FMappedName (8 bytes).
+func ReadMappedName(r *binread.Reader, field string) MappedName {
+	v := r.U32(field + ".Index")
+	n := r.U32(field + ".Number")
+	return MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: n}
+}
+
+// Resolve formats m against names ("Name_3" when Number is 4); ok is false
+// when the index is outside names.
+func (m MappedName) Resolve(names []Name) (string, bool) {
+	if int64(m.Index) >= int64(len(names)) {
+		return fmt.Sprintf("<name %d>", m.Index), false
+	}
+	if m.Number == 0 {
+		return names[m.Index].Value, true
+	}
+	return fmt.Sprintf("%s_%d", names[m.Index].Value, m.Number-1), true
+}

@@ -1,0 +1,186 @@
+package zen
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// ObjectIndex is FPackageObjectIndex: a 2-bit kind and a 62-bit value.
+type ObjectIndex uint64
+
+// Kinds of an ObjectIndex (FPackageObjectIndex::EType).
+const (
+	KindExport        = 0
+	KindScriptImport  = 1
+	KindPackageImport = 2
+	KindNull          = 3
+)
+
+// NullIndex is the null FPackageObjectIndex (all bits set).
+const NullIndex ObjectIndex = ^ObjectIndex(0)
+
+// Kind returns the index kind.
+func (x ObjectIndex) Kind() int { return int(x >> 62) }
+
+// IsNull reports whether x is null.
+func (x ObjectIndex) IsNull() bool { return x.Kind() == KindNull }
+
+// Value returns the 62-bit payload.
+func (x ObjectIndex) Value() uint64 { return uint64(x) & (1<<62 - 1) }
+
+// PackageImport splits a UE5 package import into the index of the imported
+// package and of the imported public export hash.
+func (x ObjectIndex) PackageImport() (pkg, hash uint32) {
+	return uint32(x.Value() >> 32), uint32(x)
+}
+
+func (x ObjectIndex) String() string {
+	switch x.Kind() {
+	case KindExport:
+		return fmt.Sprintf("export %d", x.Value())
+	case KindScriptImport:
+		return fmt.Sprintf("script 0x%016x", x.Value())
+	case KindPackageImport:
+		return fmt.Sprintf("package 0x%016x", x.Value())
+	}
+	return "null"
+}
+
+// ScriptObject is FScriptObjectEntry.
+type ScriptObject struct {
+	ObjectName    MappedName  `json:"object_name"`
+	GlobalIndex   ObjectIndex `json:"global_index"`
+	OuterIndex    ObjectIndex `json:"outer_index"`
+	CDOClassIndex ObjectIndex `json:"cdo_class_index"`
+	// Name and Path are resolved against the global name map.
+	Name string `json:"name"`
+	Path string `json:"path"`
+}
+
+// scriptObjectSize is sizeof(FScriptObjectEntry).
+const scriptObjectSize = 32
+
+// ScriptObjects is the global script-object table of the global container
+// (ScriptObjects chunk in UE5; LoaderGlobalNames, LoaderGlobalNameHashes and
+// LoaderInitialLoadMeta in UE4) with the global name map.
+type ScriptObjects struct {
+	Names   []Name         `json:"names"`
+	Objects []ScriptObject `json:"objects"`
+	byIndex map[ObjectIndex]int
+}
+
+// ParseScriptObjects reads a UE5 ScriptObjects chunk: the global name batch
+// and TArray<FScriptObjectEntry>.
+func ParseScriptObjects(data []byte) (*ScriptObjects, error) {
+	r := binread.FromBytes(data)
+	s := &ScriptObjects{Names: ReadNameBatch(r, "ScriptObjects.GlobalNames")}
+	s.readEntries(r)
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("zen: script objects: %w", err)
+	}
+	if r.Remaining() != 0 {
+		return nil, fmt.Errorf("zen: script objects: %d bytes left over at offset 0x%x", r.Remaining(), r.Offset())
+	}
+	return s, s.resolve()
+}
+
+// ParseScriptObjectsUE4 reads the UE 4.26/4.27 global data: the global name
+// batch in two parts and the initial load meta (TArray<FScriptObjectEntry>).
+func ParseScriptObjectsUE4(names, hashes, initialLoadMeta []byte) (*ScriptObjects, error) {
+	nm, err := ParseNameBatchParts(names, hashes)
+	if err != nil {
+		return nil, fmt.Errorf("zen: global names: %w", err)
+	}
+	s := &ScriptObjects{Names: nm}
+	r := binread.FromBytes(initialLoadMeta)
+	s.readEntries(r)
+	if err := r.Err(); err != nil {
+		return nil, fmt.Errorf("zen: initial load meta: %w", err)
+	}
+	return s, s.resolve()
+}
+
+func (s *ScriptObjects) readEntries(r *binread.Reader) {
+	n := r.Count("ScriptObjects.Num", scriptObjectSize)
+	if r.Err() != nil {
+		return
+	}
+	s.Objects = make([]ScriptObject, n)
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		o.ObjectName = ReadMappedName(r, "ScriptObjectEntry.ObjectName")
+		o.GlobalIndex = ObjectIndex(r.U64("ScriptObjectEntry.GlobalIndex"))
+		o.OuterIndex = ObjectIndex(r.U64("ScriptObjectEntry.OuterIndex"))
+		o.CDOClassIndex = ObjectIndex(r.U64("ScriptObjectEntry.CDOClassIndex"))
+	}
+}
+
+func (s *ScriptObjects) resolve() error {
+	s.byIndex = make(map[ObjectIndex]int, len(s.Objects))
+	for i := range s.Objects {
+		o := &s.Objects[i]
+		var ok bool
+		if o.Name, ok = o.ObjectName.Resolve(s.Names); !ok {
+			return fmt.Errorf("zen: script object %d: name index %d outside %d global names", i, o.ObjectName.Index, len(s.Names))
+		}
+		s.byIndex[o.GlobalIndex] = i
+	}
+	for i := range s.Objects {
+		s.Objects[i].Path = s.path(i, 0)
+	}
+	return nil
+}
+
+// maxOuterDepth bounds outer chains (and so refuses cycles).
+const maxOuterDepth = 64
+
+func (s *ScriptObjects) path(i, depth int) string {
+	o := &s.Objects[i]
+	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
+		return o.Name
+	}
+	j, ok := s.byIndex[o.OuterIndex]
+	if !ok {
+		return "?/" + o.Name
+	}
+	// "/Script/Engine.Actor", "/Script/Engine.Actor:Func", deeper with ".".
+	sep := "."
+	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
+		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
+			sep = ":"
+		}
+	}
+	return s.path(j, depth+1) + sep + o.Name
+}
+
+// Lookup returns the script object with global index x.
+func (s *ScriptObjects) Lookup(x ObjectIndex) (*ScriptObject, bool) {
+	if s == nil {
+		return nil, false
+	}
+	i, ok := s.byIndex[x]
+	if !ok {
+		return nil, false
+	}
+	return &s.Objects[i], true
+}
+
+// CheckHashes counts script objects whose global index is the hash of
+// their path (FPackageObjectIndex::FromScriptPath), and returns the first
+// mismatch.
+func (s *ScriptObjects) CheckHashes() (ok int, err error) {
+	for _, o := range s.Objects {
+		if ObjectIndex(uint64(KindScriptImport)<<62|ScriptObjectHash(o.Path)) == o.GlobalIndex {
+			ok++
+		} else if err == nil {
+			err = fmt.Errorf("zen: script object %q: global index %s, hash of its path 0x%016x", o.Path, o.GlobalIndex, ScriptObjectHash(o.Path))
+		}
+	}
+	return ok, err
+}
+
+// ErrNoGlobal reports a package whose script imports cannot be named
+// because no global container was found.
+var ErrNoGlobal = errors.New("zen: no global container (global.utoc) to resolve script imports")
