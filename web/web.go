@@ -82,6 +82,7 @@ func Handler(a *Assets) (http.Handler, error) {
 		return nil, err
 	}
 	started := time.Now()
+	go a.Gzip() // compress ahead of the first request
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", CSP)

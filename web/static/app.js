@@ -82,6 +82,7 @@ function startWorker() {
         worker.terminate();
         startWorker();
 workerStarted.then(() => call('version', [])).then((v) => {
+  window.upkgState.ready = true;
   const sel = $('opt-engine');
   for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
 }).catch(() => {});
@@ -107,6 +108,7 @@ function call(op, args, progress) {
 }
 startWorker();
 workerStarted.then(() => call('version', [])).then((v) => {
+  window.upkgState.ready = true;
   const sel = $('opt-engine');
   for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
 }).catch(() => {});
@@ -311,7 +313,7 @@ function showError(title, msg, hint) {
   $('viewer').hidden = true;
   $('error-panel').hidden = false;
   $('error-title').textContent = title;
-  $('error-text').textContent = msg;
+  $('error-text').textContent = msg.replace(/\/in\/\d+\//g, '');
   $('error-hint').textContent = (hint || hintFor(msg)) + ' The page is ready for the next file.';
 }
 
@@ -843,13 +845,14 @@ const VIEWS = {
       { label: 'Path', w: 'minmax(240px, 3fr)', get: (r) => r.path || '(chunk ' + (r.chunk_id || '') + ')' },
       { label: 'Size', w: '100px', num: true, get: (r) => r.size, fmt: bytes },
       { label: 'Stored', w: '100px', num: true, get: (r) => r.compressed_size, fmt: bytes },
-      { label: 'Compression', w: '100px', get: (r) => r.compression || '' },
-      { label: 'Encrypted', w: '80px', get: (r) => (r.encrypted ? 'yes' : '') },
+      { label: 'Compression', w: '110px', get: (r) => r.compression || '', title: 'Compression method of the stored data' },
+      { label: 'Encrypted', w: '90px', get: (r) => (r.encrypted ? 'yes' : ''), title: 'Encrypted with the game\'s AES key (set it under Reading options)' },
       { label: 'Type', w: '140px', get: (r) => r.chunk_type || '' },
       { label: 'Offset', w: '110px', num: true, mono: true, get: (r) => r.offset, fmt: (v) => hex(v) },
     ];
     add(out, vtable({
       columns: cols, rows: c.entries, placeholder: 'Filter paths…',
+      rowClass: (r) => (/\.(uasset|umap|uzenasset)$/i.test(r.path || '') ? 'clickable' : ''),
       onSelect: async (r) => {
         if (!/\.(uasset|umap|uzenasset)$/i.test(r.path || '')) return;
         busy(true, 'Opening ' + r.path);
