@@ -229,6 +229,31 @@ func TestBrowserLanding(t *testing.T) {
 	p.screenshot("error")
 }
 
+// TestBrowserSample opens the built-in sample from the landing page.
+func TestBrowserSample(t *testing.T) {
+	p := newPage(t)
+	want, err := inspect.OpenPackage(inspect.BytesInput(SampleName, map[string][]byte{SampleName: Sample()}), &inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := p.counters()
+	p.do(chromedp.Click(chromedp.ID("sample-btn")))
+	p.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if p.counters().Errors > before.Errors {
+		t.Fatalf("sample: %s", p.text("#error-text"))
+	}
+	checkCounts(t, p, want)
+	p.screenshot("sample-summary")
+	p.tab("thumbs")
+	p.waitJS(`document.querySelector('.thumb img') !== null && document.querySelector('.thumb img').complete`)
+	if w := js[int](p, `document.querySelector('.thumb img').naturalWidth`); w != 64 {
+		t.Errorf("sample thumbnail naturalWidth %d, want 64", w)
+	}
+	p.screenshot("sample-thumbnail")
+	p.tab("props")
+	p.screenshot("sample-props")
+}
+
 // expect opens a file the way the CLI does (upkg dump --json) for the counts
 // the page must show.
 func expect(t *testing.T, path string) *inspect.Package {

@@ -23,7 +23,7 @@ func TestWebCommand(t *testing.T) {
 	if code := run([]string{"web", "--out", dir}); code != 0 {
 		t.Fatalf("upkg web --out: exit %d", code)
 	}
-	for _, f := range []string{"index.html", "app.js", "worker.js", "help.js", "style.css", "upkg.wasm", "wasm_exec.js", "_headers"} {
+	for _, f := range []string{"index.html", "app.js", "worker.js", "help.js", "style.css", "upkg.wasm", "wasm_exec.js", "_headers", "sample/upkgSample.uasset"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		if err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)

@@ -170,6 +170,19 @@ function setMappingsChoices(list) {
 }
 setMappingsChoices([]);
 
+// ---------- the built-in sample ----------
+$('sample-btn').addEventListener('click', async () => {
+  const t0 = performance.now();
+  try {
+    const resp = await fetch('sample/upkgSample.uasset');
+    if (!resp.ok) throw new Error('HTTP ' + resp.status);
+    const file = new File([await resp.blob()], 'upkgSample.uasset');
+    openFiles([file], t0);
+  } catch (err) {
+    showError('Could not load the sample', err.message, 'The page could not fetch its own sample file.');
+  }
+});
+
 // ---------- dropping and picking files ----------
 $('file-input').addEventListener('change', (e) => {
   const files = [...e.target.files];
@@ -654,9 +667,9 @@ const VIEWS = {
     for (const f of p.summary || []) {
       const help = fieldHelp(f.key);
       const v = valueText(f.value);
-      const isFlags = /flags$/i.test(f.key) && /[A-Za-z_]{4,}/.test(v);
+      const isFlags = /flags/i.test(f.key) && /[A-Za-z_]{4,}/.test(v);
       add(kv, h('tr', {}, h('th', { title: help || f.key, text: f.key }),
-        h('td', { class: 'v' }, isFlags ? flagChips(v.replace(/^0x[0-9a-f]+\s*/i, '').replace(/[()]/g, '')) : v, isFlags ? h('span', { class: 'muted', text: ' ' + (v.match(/^0x[0-9a-f]+/i) || [''])[0] }) : null),
+        h('td', { class: 'v' }, v === '' ? h('span', { class: 'muted', text: '(none)' }) : isFlags ? flagChips(v.replace(/^0x[0-9a-f]+\s*/i, '').replace(/[()]/g, '')) : v, isFlags ? h('span', { class: 'muted', text: ' ' + (v.match(/^0x[0-9a-f]+/i) || [''])[0] }) : null),
         h('td', { class: 'help', text: help })));
     }
     add(out, kv);
