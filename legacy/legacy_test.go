@@ -497,3 +497,45 @@ func TestTexture2D(t *testing.T) {
 		t.Error("no UE3 texture exported")
 	}
 }
+
+// TestClassDefaults checks default properties found after the script of
+// UE1/UE2 classes against the values in the games' UnrealScript sources.
+func TestClassDefaults(t *testing.T) {
+	tests := []struct {
+		rel, class, prop string
+		want             any
+	}{
+		{"Deaod+UT99/System/Engine.u", "Engine.Actor", "RemoteRole", uint8(1)},
+		{"Deaod+UT99/System/Engine.u", "Engine.Pawn", "GroundSpeed", float32(320)},
+		{"Deaod+UT99/System/Engine.u", "Engine.Pawn", "WaterSpeed", float32(200)},
+		{"nrempel+ut-server/System/IpDrv.u", "IpDrv.UdpBeacon", "ServerBeaconPort", int32(8777)},
+		{"nrempel+ut-server/System/IpDrv.u", "IpDrv.UdpBeacon", "BeaconPort", int32(9777)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.class+"."+tt.prop, func(t *testing.T) {
+			f, err := Open(corpus.Path(t, "legacy_ue123", tt.rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			for i := range f.Exports {
+				if f.ExportPath(i) != tt.class {
+					continue
+				}
+				o, err := f.Object(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !o.ClassDefaults {
+					t.Fatal("not marked as class defaults")
+				}
+				p := o.Prop(tt.prop)
+				if p == nil || p.Value != tt.want {
+					t.Fatalf("%s = %+v, want %v", tt.prop, p, tt.want)
+				}
+				return
+			}
+			t.Fatal("class not found")
+		})
+	}
+}

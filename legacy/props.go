@@ -46,6 +46,9 @@ type Object struct {
 	// NativeSize is what follows the properties: the class's own
 	// serialized data.
 	NativeSize int64 `json:"native_size"`
+	// ClassDefaults is set for a UClass export whose default properties
+	// (at the end of the export, after the script) were found.
+	ClassDefaults bool `json:"class_defaults,omitempty"`
 	// Actors is the actor list of a Level object (null entries are
 	// deleted actors), when it could be read.
 	Actors []string `json:"actors,omitempty"`
@@ -125,6 +128,11 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 	e := &f.Exports[i]
 	o := &Object{Export: i, Class: f.ClassName(i)}
 	if e.ClassIndex == 0 {
+		if props, start, ok := f.classDefaults(data); ok {
+			o.Properties, o.PropertiesStart, o.PropertiesEnd = props, start, int64(len(data))
+			o.ClassDefaults = true
+			return o, nil
+		}
 		return o, ErrNoProperties
 	}
 	if len(data) == 0 {
