@@ -44,6 +44,8 @@ func (f *File) ContentKind(i int) string {
 			return "script"
 		case "Texture2D", "LightMapTexture2D", "ShadowMapTexture2D", "TerrainWeightMapTexture":
 			return "texture"
+		case "SoundNodeWave":
+			return "sound"
 		}
 		return ""
 	}

@@ -228,7 +228,7 @@ func TestTexturesPNG(t *testing.T) {
 // TestContent exports sounds, music and script text of the corpus.
 func TestContent(t *testing.T) {
 	counts := map[string]int{}
-	for _, p := range corpus.Files(t, "legacy_ue123", ".uax", ".umx", ".u") {
+	for _, p := range corpus.Files(t, "legacy_ue123", ".uax", ".umx", ".u", ".upk") {
 		if _, bad := expectedFailure(p); bad {
 			continue
 		}
@@ -248,7 +248,7 @@ func TestContent(t *testing.T) {
 				continue
 			}
 			counts[c.Kind]++
-			if c.Kind == "sound" && len(c.Data) > 0 && !strings.HasSuffix(c.Name, ".wav") {
+			if c.Kind == "sound" && len(c.Data) > 0 && !strings.HasSuffix(c.Name, ".wav") && !strings.HasSuffix(c.Name, ".ogg") {
 				t.Errorf("%s: %s: sound exported as %s", p, f.ExportPath(i), c.Name)
 			}
 		}
