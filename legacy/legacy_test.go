@@ -41,6 +41,7 @@ var headerTests = []struct {
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME3/BIOGame/CookedPCConsole/entry.pcc", 684, 194, 0xA28A0009, 106, 33, 59, "CDD028714ADF95DD028DBD97AE93BDA2", false, "compressed chunks (Zlib)", "Mass Effect 3", 1},
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX", 684, 150, 0xA4A80009, 277, 39, 102, "D545AA9C485AB3471EF9B4AD7BA1995A", true, "fully compressed (LZMA)", "Mass Effect 2 (PS3)", 1},
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/WiiU/ME3/BioD_CitHub_VolusPlot.xxx", 845, 194, 0xA28A0009, 758, 111, 195, "1242E507475EB66EAB94608A174BB57A", true, "compressed chunks (LZMA)", "Mass Effect 3", 1},
+	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx", 684, 194, 0xA28A0009, 1447, 325, 1087, "C2DE827B47800C51ED96F29247E0966A", true, "compressed chunks (LZX)", "Mass Effect 3", 1},
 	{"RossM+XCOM2ShadowOps/Content/Perk_ShadowOps_ShieldProtocol.upk", 845, 108, 0x20000001, 57, 12, 4, "3D376E9F45F111457393A89902EE70E6", false, "", "", 1},
 	{"provokingastorm+Tarp/UDKGame/Script/Core.u", 820, 0, 0x600001, 800, 20, 1506, "8D5933944FE711F66DDD32ABD87C0C5B", false, "", "", 1},
 	{"EliotVU+Unreal-Library/Test/upk/TestUC3/TestUC3.u", 868, 0, 0x200001, 127, 36, 143, "BCFA3FC7445846CE72235EA1E80765A3", false, "", "", 1},
@@ -79,7 +80,6 @@ var expectedFailures = map[string]string{
 	"LE2/BioGame/CookedPCConsole/WwiseAudio.pcc":     "Oodle",
 	"LE3/BioGame/CookedPCConsole/Core.pcc":           "Oodle",
 	"LE3/BioGame/CookedPCConsole/GFxUI.pcc":          "Oodle",
-	"Xenon/ME3/biod_nor.xxx":                         "LZX",
 	"RocketPass_Premium_T_SF.upk":                    "Rocket League AES-256-ECB",
 	"UELibTest/TestData/AkAudio.upk":                 "Rocket League AES-256-ECB",
 }
