@@ -325,6 +325,11 @@ func exportLegacy(in *Input, opts *Options, filter ExportFilter, emit func(Conte
 			continue
 		}
 		cf := ContentFile{Export: i, Object: path, Class: class}
+		if f.ContentKind(i) == "palette" && filter.Class == "" && filter.Export == "" {
+			// Palettes are already applied to their textures; written only
+			// when asked for.
+			continue
+		}
 		if f.ContentKind(i) == "" {
 			if filter.Export == "" {
 				continue
