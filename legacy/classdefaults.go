@@ -25,7 +25,8 @@ func (f *File) classDefaults(data []byte) (props []Property, start int64, ok boo
 	if f.ue3() || len(data) > maxClassScan {
 		return nil, 0, false
 	}
-	for q := 8; q+24 < len(data); q++ {
+	budget := 4*len(data) + 1<<16 // tags read over all attempts
+	for q := 8; q+24 < len(data) && budget > 0; q++ {
 		r := binread.FromBytes(data)
 		r.SetOrder(f.order)
 		r.SeekTo(int64(q), "Class")
@@ -33,7 +34,7 @@ func (f *File) classDefaults(data []byte) (props []Property, start int64, ok boo
 			continue
 		}
 		s := r.Offset()
-		pr := &propReader{f: f, r: r}
+		pr := &propReader{f: f, r: r, budget: &budget}
 		list, err := pr.list()
 		if err == nil && r.Remaining() == 0 {
 			return list, s, true

@@ -113,6 +113,9 @@ type propReader struct {
 	f     *File
 	r     *binread.Reader
 	depth int
+	// budget, when set, bounds the tags read across many attempts (the
+	// class-defaults search), so crafted data cannot make it quadratic.
+	budget *int
 }
 
 // Object decodes the object header and tagged properties of export i.
@@ -265,6 +268,12 @@ func (p *propReader) list() ([]Property, error) {
 	for {
 		if len(props) >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
+		}
+		if p.budget != nil {
+			if *p.budget <= 0 {
+				return props, errors.New("search budget exhausted")
+			}
+			*p.budget--
 		}
 		prop, done, err := p.tag()
 		if err != nil {
@@ -561,7 +570,7 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
 		sr := binread.FromBytes(b)
 		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1}
+		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
 		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
 			return props, nil
 		}
