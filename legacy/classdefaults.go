@@ -26,9 +26,17 @@ func (f *File) classDefaults(data []byte) (props []Property, start int64, ok boo
 		return nil, 0, false
 	}
 	budget := 4*len(data) + 1<<16 // tags read over all attempts
+	r := binread.FromBytes(data)
+	r.SetOrder(f.order)
+	hi := 20 // high half of UState.StateFlags, which is always below 0x10000
+	if f.BigEndian {
+		hi = 18
+	}
 	for q := 8; q+24 < len(data) && budget > 0; q++ {
-		r := binread.FromBytes(data)
-		r.SetOrder(f.order)
+		if data[q+hi] != 0 || data[q+hi+1] != 0 {
+			continue
+		}
+		r.ClearErr()
 		r.SeekTo(int64(q), "Class")
 		if !f.classTail(r) {
 			continue

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/upkg/upkg/compression"
 )
@@ -396,6 +397,33 @@ func (d *lzxDecoder) decodeRun(n int) (int, error) {
 	return done, nil
 }
 
+// lzxPool keeps decoders (window and tables, about 1.2 MiB) between blocks.
+var lzxPool = sync.Pool{New: func() any {
+	return &lzxDecoder{
+		window:       make([]byte, 1<<lzxWindowBits),
+		mainLens:     make([]uint8, lzxNumChars+50*8+lzxLenSlack),
+		lengthLens:   make([]uint8, lzxLengthSize+lzxLenSlack),
+		mainTable:    make(lzxTable, 1<<lzxTableBits),
+		lengthTable:  make(lzxTable, 1<<lzxTableBits),
+		alignedTable: make(lzxTable, 1<<lzxTableBits),
+		preTable:     make(lzxTable, 1<<lzxTableBits),
+	}
+}}
+
+// reset prepares a pooled decoder for a new stream.
+func (d *lzxDecoder) reset(stream []byte) {
+	d.bits = lzxBits{src: stream}
+	clear(d.window)
+	d.wpos = 0
+	d.r0, d.r1, d.r2 = 1, 1, 1
+	clear(d.mainLens)
+	clear(d.lengthLens)
+	d.blockType, d.blockRemaining = 0, 0
+	d.headerRead, d.intelStarted = false, false
+	d.intelSize = 0
+	d.slots = 34 // position slots of a 2^17 window
+}
+
 // decompressXMemLZX expands one XMemCompress block into dst.
 func decompressXMemLZX(dst, src []byte) error {
 	// Strip the frame headers; the payloads are one bitstream.
@@ -422,16 +450,9 @@ func decompressXMemLZX(dst, src []byte) error {
 		stream = append(stream, src[p:p+n]...)
 		p += n
 	}
-	d := &lzxDecoder{
-		bits:       lzxBits{src: stream},
-		window:     make([]byte, 1<<lzxWindowBits),
-		r0:         1,
-		r1:         1,
-		r2:         1,
-		mainLens:   make([]uint8, lzxNumChars+50*8+lzxLenSlack),
-		lengthLens: make([]uint8, lzxLengthSize+lzxLenSlack),
-		slots:      34, // position slots of a 2^17 window
-	}
+	d := lzxPool.Get().(*lzxDecoder)
+	defer lzxPool.Put(d)
+	d.reset(stream)
 	out := 0
 	for out < len(dst) {
 		if !d.headerRead {
