@@ -93,9 +93,9 @@ type options struct {
 	aesKey []byte
 }
 
-// WithName gives the file name, which supplies the package name for export
-// paths and, for Lineage II, nothing more (the XOR key is derived from the
-// data itself).
+// WithName gives the file name, which supplies the package name that
+// starts export paths. (Lineage II's XOR key is derived from the data, so
+// renamed files still open.)
 func WithName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithAESKey supplies the AES-256 key for Rocket League's encrypted headers.
