@@ -184,7 +184,12 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if s := &f.Summary; s.CompressionFlags != 0 && len(s.CompressedChunks) > 0 {
 		img, isize, desc, err := decompressChunks(f.img, f.size, f.order, s, f.game)
 		if err != nil {
-			return nil, err
+			// The summary did read: say what the package is.
+			what := "package version " + s.Version()
+			if f.Game != "" {
+				what = f.Game + " " + what
+			}
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		f.img, f.size = img, isize
 		if f.Wrapper != "" {
