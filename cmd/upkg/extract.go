@@ -138,7 +138,11 @@ func runExtract(opts *inspect.Options, o extractOpts, container string, stdout i
 			report("%s: exists in %s (use --force to overwrite)", name, dir)
 		case err != nil:
 			st.failed++
-			report("%s: %v", name, err)
+			if strings.Contains(err.Error(), name) {
+				report("%v", err) // the error names the file already
+			} else {
+				report("%s: %v", name, err)
+			}
 		default:
 			st.written++
 			st.bytes += n
