@@ -133,42 +133,42 @@ func entrySize(v int32, is8A, compressed bool, blocks int) int64 {
 
 // readEntry decodes a full FPakEntry (the legacy index form, the
 // non-encoded entries of v10+, and the header before each file's data).
-func (p *Reader) readEntry(r *binread.Reader, what string) Entry {
+func (p *Reader) readEntry(r *binread.Reader) Entry {
 	f := &p.Footer
 	start := r.Abs()
 	var e Entry
-	e.Offset = r.I64(what + ".Offset")
-	e.CompressedSize = r.I64(what + ".Size")
-	e.UncompressedSize = r.I64(what + ".UncompressedSize")
+	e.Offset = r.I64("FPakEntry.Offset")
+	e.CompressedSize = r.I64("FPakEntry.Size")
+	e.UncompressedSize = r.I64("FPakEntry.UncompressedSize")
 	if f.Version == VersionFNameBasedCompressionMethod && f.SubVersion8A {
-		e.CompressionSlot = uint32(r.U8(what + ".CompressionMethodIndex"))
+		e.CompressionSlot = uint32(r.U8("FPakEntry.CompressionMethodIndex"))
 	} else {
-		e.CompressionSlot = r.U32(what + ".CompressionMethodIndex")
+		e.CompressionSlot = r.U32("FPakEntry.CompressionMethodIndex")
 	}
 	if f.Version < VersionNoTimestamps {
-		e.Timestamp = r.U64(what + ".Timestamp")
+		e.Timestamp = r.U64("FPakEntry.Timestamp")
 	}
-	r.Fixed(e.Hash[:], what+".Hash")
+	r.Fixed(e.Hash[:], "FPakEntry.Hash")
 	e.hasHash = true
 	if r.Err() != nil {
 		return e
 	}
 	method, err := p.methodFor(e.CompressionSlot)
 	if err != nil {
-		r.FailAt(r.Offset()-20-4, what+".CompressionMethodIndex", err)
+		r.FailAt(r.Offset()-20-4, "FPakEntry.CompressionMethodIndex", err)
 		return e
 	}
 	e.CompressionMethod = method
 	if f.Version >= VersionCompressionEncryption {
 		if method != "" {
-			n := r.Count(what+".CompressionBlocks", 16)
+			n := r.Count("FPakEntry.CompressionBlocks", 16)
 			e.Blocks = make([]Block, 0, binread.SliceCap(n))
 			for range n {
-				e.Blocks = append(e.Blocks, Block{Start: r.I64(what + ".CompressedStart"), End: r.I64(what + ".CompressedEnd")})
+				e.Blocks = append(e.Blocks, Block{Start: r.I64("FPakEntry.CompressedStart"), End: r.I64("FPakEntry.CompressedEnd")})
 			}
 		}
-		e.Flags = r.U8(what + ".Flags")
-		e.CompressionBlockSize = r.U32(what + ".CompressionBlockSize")
+		e.Flags = r.U8("FPakEntry.Flags")
+		e.CompressionBlockSize = r.U32("FPakEntry.CompressionBlockSize")
 	}
 	e.headerSize = r.Abs() - start
 	if f.Version >= VersionRelativeChunkOffsets {
@@ -340,9 +340,11 @@ func (p *Reader) validate(e *Entry) error {
 	return nil
 }
 
-// mountedName joins the mount point and an index path, dropping the mount
-// point's leading "../" and "/" (shipped paks mount at "../../../Game/").
-func mountedName(mount, p string) string {
+// mountPrefix returns the mount point as the prefix of entry names: its
+// leading "../", "./" and "/" dropped (shipped paks mount at
+// "../../../Game/"), backslashes turned into slashes, and a trailing slash
+// added when it is not empty.
+func mountPrefix(mount string) string {
 	m := strings.ReplaceAll(mount, "\\", "/")
 	for {
 		switch {
@@ -356,11 +358,7 @@ func mountedName(mount, p string) string {
 			if m != "" && !strings.HasSuffix(m, "/") {
 				m += "/"
 			}
-			name := m + strings.TrimPrefix(p, "/")
-			if strings.HasPrefix(p, "/") && m == "" {
-				name = p[1:]
-			}
-			return name
+			return m
 		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -316,17 +317,22 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
 	n := r.Count("Index.NumEntries", minRecord)
 	p.Entries = make([]*Entry, 0, binread.SliceCap(n))
+	backing := make([]Entry, 0, binread.SliceCap(n))
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path = name
-		p.Entries = append(p.Entries, &e)
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		p.Entries = append(p.Entries, &backing[len(backing)-1])
 	}
 	if err := r.Err(); err != nil {
 		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
@@ -373,7 +379,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	}
 	plain := make([]Entry, 0, binread.SliceCap(nFiles))
 	for range nFiles {
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if f.EncryptionMethod == EncryptionAESCTR && e.Encrypted() {
 			r.Fixed(e.IV[:], "FPakEntry.EncryptionIV")
 		}
@@ -617,10 +623,15 @@ func joinDir(dir, name string) string {
 // finish validates the entries and builds the name lookup.
 func (p *Reader) finish() error {
 	p.byName = make(map[string]*Entry, len(p.Entries))
+	prefix := mountPrefix(p.MountPoint)
 	for _, e := range p.Entries {
 		e.p = p
 		if e.Path != "" {
-			e.Name = mountedName(p.MountPoint, e.Path)
+			if prefix == "" {
+				e.Name = strings.TrimPrefix(e.Path, "/")
+			} else {
+				e.Name = prefix + strings.TrimPrefix(e.Path, "/")
+			}
 		}
 		if err := p.validate(e); err != nil {
 			return err
