@@ -649,19 +649,26 @@ func (p *Reader) finish() error {
 // Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
 // its index path ("Content/X.uasset"), or the path with the mount point
 // as stored ("../../../Game/Content/X.uasset"). A leading "/" is ignored.
+// Unreal paths are case-insensitive: when no name matches exactly, a
+// case-insensitive match is returned.
 func (p *Reader) Lookup(name string) (*Entry, bool) {
 	if e, ok := p.byName[trimSlash(name)]; ok {
 		return e, true
 	}
+	var fold *Entry
+	t := trimSlash(name)
 	for _, e := range p.Entries {
 		if e.Deleted() || e.Path == "" {
 			continue
 		}
-		if e.Path == trimSlash(name) || p.MountPoint+e.Path == name {
+		if e.Path == t || p.MountPoint+e.Path == name {
 			return e, true
 		}
+		if fold == nil && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
+			fold = e
+		}
 	}
-	return nil, false
+	return fold, fold != nil
 }
 
 func trimSlash(s string) string {
