@@ -28,13 +28,12 @@
 // Pak files are untrusted input. Every count and size read from the file is
 // checked against the bytes that exist before anything is allocated; entry
 // offsets must lie inside the file; a decompressed block is at most
-// [maxBlockSize] bytes. Entry paths are reported as stored: a path with ".."
+// 64 MiB (see [WithMaxBlockSize]). Entry paths are reported as stored: a path with ".."
 // elements is listed by [Reader.Entries] but is not reachable through the
 // [io/fs.FS] view, and extraction code must check [Entry.SafePath].
 package pak
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -172,8 +171,6 @@ var (
 	ErrWrongKey = errors.New("wrong AES key")
 	// ErrChecksum reports stored data whose SHA-1 differs from the entry's hash.
 	ErrChecksum = errors.New("pak: SHA-1 hash mismatch")
-	// ErrNotExist reports a path that is not in the pak.
-	ErrNotExist = errors.New("pak: no such file")
 )
 
 // FormatError reports a pak that is corrupt or not a pak.
@@ -224,5 +221,3 @@ func (e *KeyError) Error() string {
 }
 
 func (e *KeyError) Unwrap() error { return e.Err }
-
-func hexString(b []byte) string { return hex.EncodeToString(b) }
