@@ -19,6 +19,13 @@
 // index eagerly; file data is read lazily by [Entry.Open] / [Entry.Data], and
 // [Reader] implements [io/fs.FS].
 //
+// Keys: an encrypted index is checked with its SHA-1 after decryption, so a
+// wrong key is reported as [ErrWrongKey]. When only the entries are
+// encrypted, the key is checked on the entries themselves (compressed blocks
+// must decompress, packages must start with their tag, AES padding must
+// follow UnrealPak's pattern); paks from UnrealPak 4.20 and earlier whose
+// encrypted entries are all uncompressed non-packages give nothing to check.
+//
 // References: the engine's IPlatformFilePak.h (FPakInfo, FPakEntry,
 // FPakFile::DecodePakEntry), repak (trumank/repak) and CUE4Parse
 // (FabianFG/CUE4Parse, CUE4Parse/UE4/Pak).

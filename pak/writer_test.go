@@ -190,3 +190,17 @@ func TestDeleteRecords(t *testing.T) {
 		}
 	}
 }
+
+func TestReadFooter(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 8, Is8A: true, Mount: "/", Key: testKey, EncryptIndex: true}, synthFiles(true, true)[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pak.ReadFooter(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VersionName() != "8A" || !f.EncryptedIndex || f.Size != 17+44+4*32 || len(f.CompressionMethods) != 4 || f.CompressionMethods[0] != "Zlib" {
+		t.Errorf("footer %+v", f)
+	}
+}
