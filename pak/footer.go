@@ -101,10 +101,10 @@ func decodeFooter(b []byte, base int64, l footerLayout, v int32) (*Footer, error
 		}
 		f.CompressionMethods = append(f.CompressionMethods, strings.TrimSpace(s))
 	}
-	if v >= VersionPakchunkIndex {
+	if l.chunk {
 		f.PakchunkIndex = br.I32("FPakInfo.PakchunkIndex")
 	}
-	if v >= VersionEncryptionMethod {
+	if l.encMethod {
 		f.EncryptionMethod = br.U8("FPakInfo.EncryptionMethod")
 		br.Fixed(f.IndexIV[:], "FPakInfo.IndexIV")
 		br.Fixed(f.PathHashIndexIV[:], "FPakInfo.PathHashIndexIV")
