@@ -24,6 +24,12 @@ import (
 // 124 KiB; games raise it to a few MiB at most.
 const maxBlockSize = 64 << 20
 
+// maxIndexSize bounds one index blob (primary index, path hash index or
+// directory index), which is read into memory whole. The largest shipped
+// indexes (hundreds of thousands of files) are tens of MiB; a claim beyond
+// 1 GiB in a large file is corruption, not a pak worth the memory.
+const maxIndexSize = 1 << 30
+
 // maxMountPoint bounds a plausible mount point; a longer one in an encrypted
 // index means the key is wrong (the engine's own check is similar).
 const maxMountPoint = 1024
@@ -188,6 +194,9 @@ func (p *Reader) HasKey() bool { return p.block != nil }
 func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, what string) ([]byte, error) {
 	if off < 0 || size < 0 || off > p.size || size > p.size-off {
 		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("range [0x%x, +0x%x) outside the file of 0x%x bytes", off, size, p.size)}
+	}
+	if size > maxIndexSize {
+		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("%d bytes exceed the limit of %d", size, maxIndexSize)}
 	}
 	b := make([]byte, size)
 	if err := readAtFull(p.r, b, off); err != nil {
