@@ -107,6 +107,10 @@ func isFSPath(name string) bool {
 	return true
 }
 
+// blockSlack is how much a compressed block may exceed the block size
+// limit (codec headers on incompressible data).
+const blockSlack = 64 << 10
+
 func align(n int64) int64 { return (n + aesBlock - 1) &^ (aesBlock - 1) }
 
 // entrySize is the serialized size of an FPakEntry header for a pak of
@@ -324,6 +328,11 @@ func (p *Reader) validate(e *Entry) error {
 		for i, b := range e.Blocks {
 			if b.Start < 0 || b.End < b.Start || b.End > p.size {
 				return bad("compression block %d [0x%x, 0x%x) outside the file", i, b.Start, b.End)
+			}
+			// A stored block is read whole: it can exceed its uncompressed
+			// size only by a codec's small overhead.
+			if b.End-b.Start > p.maxBlock+blockSlack {
+				return bad("compression block %d of %d stored bytes exceeds the limit of %d", i, b.End-b.Start, p.maxBlock+blockSlack)
 			}
 			if e.Encrypted() && align(b.End-b.Start) > p.size-b.Start {
 				return bad("encrypted compression block %d runs past the end of the file", i)
