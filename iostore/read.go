@@ -121,7 +121,11 @@ func (f *File) checkHash(i int, data []byte) error {
 		return nil
 	}
 	if got != f.Hash(i) {
-		return f.chunkErr(i, fmt.Errorf("%w: %s %x, TOC has %x", ErrHash, f.HashKind(), got, f.Hash(i)))
+		hint := ""
+		if f.Header.ContainerFlags&FlagEncrypted != 0 {
+			hint = " (wrong AES key?)"
+		}
+		return f.chunkErr(i, fmt.Errorf("%w%s: %s %x, TOC has %x", ErrHash, hint, f.HashKind(), got, f.Hash(i)))
 	}
 	return nil
 }
