@@ -39,6 +39,10 @@ func FuzzTOC(f *testing.F) {
 	for _, b := range seedTocs(f) {
 		f.Add(b)
 	}
+	for _, v := range []TocVersion{TocDirectoryIndex, TocPartitionSize, TocPerfectHash, TocLatest} {
+		toc, _ := buildToc(v, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
+		f.Add(toc)
+	}
 	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
