@@ -702,9 +702,9 @@ func tocEngine(v iostore.TocVersion) string {
 	case iostore.TocOnDemandMetaData:
 		return "5.4"
 	case iostore.TocRemovedOnDemandMetaData, iostore.TocReplaceIoChunkHashWithIoHash:
-		return "5.5-5.7"
+		return "5.5-5.8"
 	}
-	return "5.8+"
+	return "5.8+ (6.0)"
 }
 
 func partitionSize(n uint64) any {
