@@ -115,6 +115,7 @@ type dirReader struct {
 	off  int
 	base int64
 	s    string // the whole buffer as one string; ASCII names are substrings of it
+	elem bool   // the last fstring is a safe path element (see validElem)
 }
 
 func (r *dirReader) fail(msg string, args ...any) error {
@@ -166,9 +167,15 @@ func (r *dirReader) fstring(what string) (string, error) {
 		}
 		s := r.s[r.off : r.off+int(n)-1]
 		r.off += int(n)
+		r.elem = s != "" && s != "." && s != ".."
 		for i := 0; i < len(s); i++ {
-			if s[i] >= utf8.RuneSelf || s[i] < 0x20 {
-				return latin1(s), nil
+			switch c := s[i]; {
+			case c >= utf8.RuneSelf || c < 0x20:
+				l := latin1(s)
+				r.elem = validElem(l)
+				return l, nil
+			case c == '/' || c == '\\':
+				r.elem = false
 			}
 		}
 		return s, nil
@@ -185,7 +192,9 @@ func (r *dirReader) fstring(what string) (string, error) {
 		if u[len(u)-1] != 0 {
 			return "", r.fail("%s: UTF-16 string not NUL-terminated", what)
 		}
-		return string(utf16.Decode(u[:len(u)-1])), nil
+		s := string(utf16.Decode(u[:len(u)-1]))
+		r.elem = validElem(s)
+		return s, nil
 	}
 }
 
@@ -238,10 +247,12 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 		return nil, err
 	}
 	d.Strings = make([]string, ns)
+	elemOK := make([]bool, ns)
 	for i := range d.Strings {
 		if d.Strings[i], err = r.fstring("StringTable"); err != nil {
 			return nil, err
 		}
+		elemOK[i] = r.elem
 	}
 	// The engine pads the index to the AES block size; anything else left
 	// over means we misread it.
@@ -268,7 +279,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if nd == 0 {
 		return d, nil
 	}
-	if err := d.walk(base); err != nil {
+	if err := d.walk(base, elemOK); err != nil {
 		return nil, err
 	}
 	d.chunkFile = make([]int32, chunks)
@@ -286,15 +297,11 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 // walk builds Files from the trees, refusing cycles and shared nodes. All
 // paths share one string; each name of the string table is checked once for
 // being a safe path element.
-func (d *DirectoryIndex) walk(base int64) error {
+func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	seenDir := make([]bool, len(d.Directories))
 	seenFile := make([]bool, len(d.FileEntries))
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
-	elemOK := make([]bool, len(d.Strings))
-	for i, s := range d.Strings {
-		elemOK[i] = validElem(s)
-	}
 	var sb strings.Builder
 	sb.Grow(len(mount) + 96*len(d.FileEntries))
 	type span struct {
