@@ -151,6 +151,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		if errors.As(err, &ue) && ue.File == "" {
 			ue.File = name
 		}
+		if fe == nil && ue == nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, err
 	}
 	tf.Name = name
