@@ -402,6 +402,21 @@ func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
 	return 0, false
 }
 
+// zenOptions returns the layout and package store facts for package id.
+func (x *utocContext) zenOptions(id uint64) zen.Options {
+	opts := zen.Options{Auto: true}
+	if v, ok := x.headerVersion(); ok {
+		opts = zen.Options{HeaderVersion: v}
+	}
+	if x.header != nil {
+		if e, ok := x.header.StoreEntry(id); ok {
+			opts.StoreExportBundleCount = e.ExportBundleCount
+			opts.StoreImportedPackages = e.ImportedPackages
+		}
+	}
+	return opts
+}
+
 // parsePackage reads and parses the package with id (cached).
 func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.mu.Lock()
@@ -418,11 +433,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := zen.Options{Auto: true}
-	if v, ok := x.headerVersion(); ok {
-		opts = zen.Options{HeaderVersion: v}
-	}
-	p, err := zen.Parse(data, opts)
+	p, err := zen.Parse(data, x.zenOptions(id))
 	if err != nil {
 		return nil, err
 	}

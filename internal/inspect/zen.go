@@ -147,9 +147,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var warnings []string
 	if zc, ok := in.R.(*zenChunk); ok {
 		zr.ctx = zc.c.context()
-		if v, ok := zr.ctx.headerVersion(); ok {
-			zopts = zen.Options{HeaderVersion: v}
-		}
+		zopts = zr.ctx.zenOptions(zc.c.f.ChunkIDs[zc.chunk].ID())
 		zr.script = zr.ctx.script
 		if zr.ctx.scriptErr != nil {
 			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
