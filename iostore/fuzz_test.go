@@ -115,6 +115,19 @@ func FuzzContainerHeader(f *testing.F) {
 			}
 			f.Add(b[:min(len(b), 8192)])
 		}
+		// The container headers of the fixture containers, whole.
+		for _, v := range []string{"UE5_8", "UE6_0"} {
+			tf, err := Open(dir + "/iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/" + v + "/Patch/IoStore/CUE4ParseFixtures-PatchBase.utoc")
+			if err != nil {
+				f.Fatal(err)
+			}
+			if i, ok := tf.FindChunk(tf.Header.ContainerID, 0, ChunkContainerHeader); ok {
+				if b, err := tf.ReadChunk(i); err == nil {
+					f.Add(b)
+				}
+			}
+			tf.Close()
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, v := range []TocVersion{0, TocDirectoryIndex, TocPartitionSize, TocLatest} {
