@@ -294,27 +294,25 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	return d, nil
 }
 
-// walk builds Files from the trees, refusing cycles and shared nodes. All
-// paths share one string; each name of the string table is checked once for
-// being a safe path element.
+// walk builds Files from the trees, refusing cycles and shared nodes. A
+// first pass sizes the paths exactly, so that all of them are written into
+// one buffer and are substrings of it (a strings.Builder never changes
+// bytes once written, so earlier String results stay valid).
 func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
-	seenDir := make([]bool, len(d.Directories))
-	seenFile := make([]bool, len(d.FileEntries))
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
-	var sb strings.Builder
-	sb.Grow(len(mount) + 96*len(d.FileEntries))
-	type span struct {
-		start, end, chunk int
-		ok                bool
-	}
-	spans := make([]span, 0, len(d.FileEntries))
 	type frame struct {
 		dir  uint32
-		path string
+		path string // full path of the parent directory (second pass)
+		n    int    // its length (first pass)
 		ok   bool
 	}
-	fr := []frame{{0, mount, mountOK}}
+	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
+	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
+	// Pass 1: check the links and count the bytes of every path.
+	total := 0
+	nfiles := 0
+	fr := []frame{{dir: 0, n: len(mount)}}
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
 		fr = fr[:len(fr)-1]
@@ -323,22 +321,49 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 		}
 		seenDir[it.dir] = true
 		e := d.Directories[it.dir]
-		p, ok := it.path, it.ok
+		n := it.n
 		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
-			p = joinPath(p, d.Strings[e.Name])
-			ok = ok && elemOK[e.Name]
+			if n > 0 {
+				n++
+			}
+			n += len(d.Strings[e.Name])
 		}
 		if e.NextSiblingEntry != invalidHandle {
-			fr = append(fr, frame{e.NextSiblingEntry, it.path, it.ok})
+			fr = append(fr, frame{dir: e.NextSiblingEntry, n: it.n})
 		}
 		if e.FirstChildEntry != invalidHandle {
-			fr = append(fr, frame{e.FirstChildEntry, p, ok})
+			fr = append(fr, frame{dir: e.FirstChildEntry, n: n})
 		}
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			if seenFile[fi] {
 				return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: file entry %d is reached twice (cycle)", fi)}
 			}
 			seenFile[fi] = true
+			total += n + 1 + len(d.Strings[d.FileEntries[fi].Name])
+			nfiles++
+		}
+	}
+	// Pass 2: write the paths.
+	var sb strings.Builder
+	sb.Grow(total)
+	d.Files = make([]FileEntry, 0, nfiles)
+	fr = append(fr[:0], frame{dir: 0, path: mount, ok: mountOK})
+	for len(fr) > 0 {
+		it := fr[len(fr)-1]
+		fr = fr[:len(fr)-1]
+		e := d.Directories[it.dir]
+		p, ok := it.path, it.ok
+		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
+			p = joinPath(p, d.Strings[e.Name])
+			ok = ok && elemOK[e.Name]
+		}
+		if e.NextSiblingEntry != invalidHandle {
+			fr = append(fr, frame{dir: e.NextSiblingEntry, path: it.path, ok: it.ok})
+		}
+		if e.FirstChildEntry != invalidHandle {
+			fr = append(fr, frame{dir: e.FirstChildEntry, path: p, ok: ok})
+		}
+		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			fe := d.FileEntries[fi]
 			start := sb.Len()
 			sb.WriteString(p)
@@ -346,18 +371,14 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 				sb.WriteByte('/')
 			}
 			sb.WriteString(d.Strings[fe.Name])
-			spans = append(spans, span{start, sb.Len(), int(fe.UserData), ok && elemOK[fe.Name]})
+			path := sb.String()[start:]
+			valid := ok && elemOK[fe.Name]
+			if len(path) > 0 && path[0] == '/' {
+				path = strings.TrimLeft(path, "/")
+				valid = validPath(path)
+			}
+			d.Files = append(d.Files, FileEntry{Path: path, Chunk: int(fe.UserData), Valid: valid && path != ""})
 		}
-	}
-	all := sb.String()
-	d.Files = make([]FileEntry, len(spans))
-	for i, s := range spans {
-		p := all[s.start:s.end]
-		if len(p) > 0 && p[0] == '/' {
-			p = strings.TrimLeft(p, "/")
-			s.ok = validPath(p)
-		}
-		d.Files[i] = FileEntry{Path: p, Chunk: s.chunk, Valid: s.ok && p != ""}
 	}
 	return nil
 }
