@@ -248,6 +248,9 @@ func (c *utocContainer) Summary() []Field {
 	if h.ContainerFlags&iostore.FlagEncrypted != 0 {
 		fields = append(fields, Field{"encryption", h.EncryptionMethod.String()}, Field{"encryption_key_guid", h.EncryptionKeyGuid.String()})
 	}
+	if f.Signature != nil {
+		fields = append(fields, Field{"block_signatures", fmt.Sprintf("%d (SHA-1 of each stored block, checked on read; the RSA signature of the TOC is not checked)", len(f.Signature.ChunkBlockSignature))})
+	}
 	if len(f.PerfectHashSeeds) > 0 {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
