@@ -151,6 +151,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		if errors.As(err, &ue) && ue.File == "" {
 			ue.File = name
 		}
+		if fe == nil && ue == nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, err
 	}
 	tf.Name = name
@@ -570,8 +573,22 @@ func (f *File) Info(i int) ChunkInfo {
 	return ci
 }
 
-// ChunkIndex returns the TOC entry index of id.
+// ChunkIndex returns the TOC entry index of id: through the perfect hash
+// when the TOC has one (no index to build, as the engine resolves chunks),
+// else through a map built on first use.
 func (f *File) ChunkIndex(id ChunkID) (int, bool) {
+	if len(f.PerfectHashSeeds) > 0 {
+		if i, ok := f.LookupPerfectHash(id); ok {
+			return i, true
+		}
+		// A TOC whose seeds do not cover id (or lie) is searched directly.
+		for i, c := range f.ChunkIDs {
+			if c == id {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	f.idOnce.Do(func() {
 		f.idIndex = make(map[ChunkID]int, len(f.ChunkIDs))
 		for i, c := range f.ChunkIDs {

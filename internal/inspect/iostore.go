@@ -248,6 +248,9 @@ func (c *utocContainer) Summary() []Field {
 	if h.ContainerFlags&iostore.FlagEncrypted != 0 {
 		fields = append(fields, Field{"encryption", h.EncryptionMethod.String()}, Field{"encryption_key_guid", h.EncryptionKeyGuid.String()})
 	}
+	if f.Signature != nil {
+		fields = append(fields, Field{"block_signatures", fmt.Sprintf("%d (SHA-1 of each stored block, checked on read; the RSA signature of the TOC is not checked)", len(f.Signature.ChunkBlockSignature))})
+	}
 	if len(f.PerfectHashSeeds) > 0 {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
@@ -402,6 +405,21 @@ func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
 	return 0, false
 }
 
+// zenOptions returns the layout and package store facts for package id.
+func (x *utocContext) zenOptions(id uint64) zen.Options {
+	opts := zen.Options{Auto: true}
+	if v, ok := x.headerVersion(); ok {
+		opts = zen.Options{HeaderVersion: v}
+	}
+	if x.header != nil {
+		if e, ok := x.header.StoreEntry(id); ok {
+			opts.StoreExportBundleCount = e.ExportBundleCount
+			opts.StoreImportedPackages = e.ImportedPackages
+		}
+	}
+	return opts
+}
+
 // parsePackage reads and parses the package with id (cached).
 func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.mu.Lock()
@@ -418,11 +436,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := zen.Options{Auto: true}
-	if v, ok := x.headerVersion(); ok {
-		opts = zen.Options{HeaderVersion: v}
-	}
-	p, err := zen.Parse(data, opts)
+	p, err := zen.Parse(data, x.zenOptions(id))
 	if err != nil {
 		return nil, err
 	}
@@ -702,9 +716,9 @@ func tocEngine(v iostore.TocVersion) string {
 	case iostore.TocOnDemandMetaData:
 		return "5.4"
 	case iostore.TocRemovedOnDemandMetaData, iostore.TocReplaceIoChunkHashWithIoHash:
-		return "5.5-5.7"
+		return "5.5-5.8"
 	}
-	return "5.8+"
+	return "5.8+ (6.0)"
 }
 
 func partitionSize(n uint64) any {

@@ -147,9 +147,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var warnings []string
 	if zc, ok := in.R.(*zenChunk); ok {
 		zr.ctx = zc.c.context()
-		if v, ok := zr.ctx.headerVersion(); ok {
-			zopts = zen.Options{HeaderVersion: v}
-		}
+		zopts = zr.ctx.zenOptions(zc.c.f.ChunkIDs[zc.chunk].ID())
 		zr.script = zr.ctx.script
 		if zr.ctx.scriptErr != nil {
 			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
@@ -245,7 +243,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return fmt.Sprintf("UE5 (package version %d/%d)", v.FileVersionUE4, v.FileVersionUE5)
+		return fmt.Sprintf("%s (package version %d/%d)", ue5Release(v.FileVersionUE5), v.FileVersionUE4, v.FileVersionUE5)
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:
@@ -266,6 +264,24 @@ func zenEngine(p *zen.Package) string {
 		return "5.3-5.5"
 	}
 	return "5.6+"
+}
+
+// ue5Release names the first engine release whose newest
+// EUnrealEngineObjectUE5Version is at least v (5.0 ends at
+// LargeWorldCoordinates 1004, 5.1 at AddSoftObjectPathList 1008, 5.2 at
+// DataResources 1009, 5.3 at 1011, 5.4 at PropertyTagCompleteTypeName 1012,
+// 5.5 at AssetRegistryPackageBuildDependencies 1013, 5.6 at
+// OsSubObjectShadowSerialization 1017; 1018 ImportTypeHierarchies is 5.7+).
+func ue5Release(v int32) string {
+	for _, r := range []struct {
+		last int32
+		name string
+	}{{1004, "5.0"}, {1008, "5.1"}, {1009, "5.2"}, {1011, "5.3"}, {1012, "5.4"}, {1013, "5.5"}, {1017, "5.6"}} {
+		if v <= r.last {
+			return r.name
+		}
+	}
+	return "5.7+"
 }
 
 func zenSummary(p *zen.Package) []Field {
