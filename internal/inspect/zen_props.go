@@ -102,7 +102,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 func zenExportData(in *Input, zp *zen.Package, i int) ([]byte, error) {
 	e := &zp.Exports[i]
 	rel := int64(e.CookedSerialOffset)
-	if ch := int64(zp.Summary.CookedHeaderSize); rel >= ch && ch > 0 {
+	if ch := int64(zp.Summary.CookedHeaderSize); zp.Layout <= zen.HeaderInitial && rel >= ch && ch > 0 {
 		rel -= ch
 	}
 	off := int64(zp.Summary.HeaderSize) + rel

@@ -3,6 +3,7 @@ package inspect
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -173,5 +174,72 @@ func TestAllPropertiesFixture(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestFixtureContainersProperties decodes every export of the CUE4Parse
+// fixture containers (UE5.8 and UE6.0, tagged and unversioned) and reports
+// the counts; run with -v.
+func TestFixtureContainersProperties(t *testing.T) {
+	if os.Getenv("UPKG_PROPS_CONTAINERS") == "" {
+		t.Skip("slow (opens every package of four containers); set UPKG_PROPS_CONTAINERS=1")
+	}
+	dir := corpus.Dir(t)
+	for _, ver := range []string{"UE5_8", "UE6_0"} {
+		for _, ser := range []string{"Tagged", "Unversioned"} {
+			utoc := filepath.Join(dir, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures", ver, "IoStore", ser, "Uncompressed", "CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc")
+			opts := &Options{}
+			if ser == "Unversioned" {
+				opts.Mappings = filepath.Join(dir, strings.Replace(fixtureMappings, "UE5_8", ver, 1))
+				if ver == "UE6_0" {
+					opts.Mappings = filepath.Join(dir, "usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/Mappings/CUE4ParseFixtures-Zstandard.usmap")
+				}
+			}
+			cf, ok := ContainerFormatFor(utoc)
+			if !ok {
+				t.Fatal("no .utoc support")
+			}
+			c, err := cf.Open(utoc, opts)
+			if err != nil {
+				t.Skipf("%s: %v", utoc, err)
+			}
+			exports, complete := 0, 0
+			var failures []string
+			for _, e := range c.Entries() {
+				if !strings.HasSuffix(e.Path, ".uasset") && !strings.HasSuffix(e.Path, ".umap") {
+					continue
+				}
+				in, err := OpenInput(utoc+ContainerSep+e.Path, opts)
+				if err != nil {
+					failures = append(failures, e.Path+": "+err.Error())
+					continue
+				}
+				p, err := OpenPackage(in, opts)
+				if err != nil || p.Props == nil {
+					failures = append(failures, fmt.Sprintf("%s: %v", e.Path, err))
+					in.Close()
+					continue
+				}
+				for i := range p.Exports {
+					exports++
+					v, err := p.Props(i)
+					if err == nil && v.(*property.Object).Complete {
+						complete++
+					} else if len(failures) < 40 {
+						msg := fmt.Sprint(err)
+						if err == nil {
+							msg = v.(*property.Object).Err().Error()
+						}
+						failures = append(failures, fmt.Sprintf("%s export %d %s (%s): %s", e.Path, i, p.Exports[i].Name, p.Exports[i].Class, msg))
+					}
+				}
+				in.Close()
+			}
+			c.Close()
+			t.Logf("%s %s: exports %d, complete %d", ver, ser, exports, complete)
+			for _, f := range failures {
+				t.Log("  " + f)
+			}
+		}
 	}
 }
