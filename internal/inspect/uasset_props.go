@@ -85,6 +85,11 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	if !opts.Verify && !opts.Properties {
 		return merr
 	}
+	if merr == nil && ctx.Unversioned && m == nil {
+		// Nothing can be checked without the schema: say so, but do not
+		// fail the file for it.
+		return fmt.Errorf("properties not checked: %w", assetprops.ErrNeedMappings)
+	}
 	st := &Stats{}
 	p.Properties = st
 	if merr != nil {

@@ -67,7 +67,9 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		}
 		return o, nil
 	}
-	if opts.Verify || opts.Properties {
+	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
+		p.Warnings = append(p.Warnings, "properties not checked: "+errNeedMappings.Error())
+	} else if opts.Verify || opts.Properties {
 		st := &Stats{}
 		p.Properties = st
 		for i := range zp.Exports {
@@ -96,15 +98,16 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 
 // zenExportData reads export i's bytes. Export data follows the header in
 // the order of the exports' CookedSerialOffset, which counts from the end of
-// the cooked header: from 0 in UE5 IoStore packages, from the original
-// .uasset's header size in UE4 ones. (The order of the bundles' Serialize
-// commands differs from it in UE5.8 packages.)
+// the header in UE5 packages. (The order of the bundles' Serialize commands
+// differs from it in UE5.8 packages.)
 func zenExportData(in *Input, zp *zen.Package, i int) ([]byte, error) {
+	if zp.Layout <= zen.HeaderInitial {
+		// UE4 zen packages store exports in the order of their bundles'
+		// Serialize commands.
+		return zp.ExportData(i)
+	}
 	e := &zp.Exports[i]
 	rel := int64(e.CookedSerialOffset)
-	if ch := int64(zp.Summary.CookedHeaderSize); zp.Layout <= zen.HeaderInitial && rel >= ch && ch > 0 {
-		rel -= ch
-	}
 	off := int64(zp.Summary.HeaderSize) + rel
 	size := int64(e.CookedSerialSize)
 	if rel < 0 || size < 0 || off > in.Size || size > in.Size-off {
