@@ -53,6 +53,7 @@ const (
 // readStructHeader reads a UStruct's serialization after its UObject part.
 func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 	h := &StructHeader{}
+	d.readUFieldNext(r)
 	h.SuperStruct = d.objectRef(r, "Struct.SuperStruct")
 	if v := d.ctx.customVersion(cvFramework); v >= 0 && v < frameworkRemoveUFieldNext {
 		c := d.objectRef(r, "Struct.Children")
