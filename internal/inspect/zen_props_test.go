@@ -243,3 +243,43 @@ func TestFixtureContainersProperties(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureClassData checks the class data after the properties: a
+// StringTable's entries, a CurveTable's rows, a DataTable's rows (the
+// values CUE4Parse's fixture tests assert for Alpha and Beta).
+func TestFixtureClassData(t *testing.T) {
+	dir := corpus.Dir(t)
+	utoc := filepath.Join(dir, fixtureIoStore, "Tagged", "Uncompressed", "CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc")
+	for _, tc := range []struct {
+		pkg  string
+		want []string
+	}{
+		{"StringTables/ST_Fixed", []string{`"Namespace":"CUE4ParseFixtures.StringTable"`, `{"key":"Greeting","value":"Hello from Frankfurt"}`, `{"key":"Unicode","value":"Fixture 日本語 Ω äöü"}`}},
+		{"Curves/CT_Simple", []string{`"Mode":"SimpleCurve"`, `"name":"Linear"`, `"fields":{"Time":2,"Value":20}`}},
+		{"DataTables/DT_AllProperties", []string{`"RowStruct":"FixtureTableRow"`, `"name":"Alpha"`, `"name":"Number","type":"IntProperty","offset"`, `"value":305419896`, `"value":-202020`}},
+	} {
+		in, err := OpenInput(utoc+ContainerSep+"CUE4ParseFixtures/Content/Fixtures/"+tc.pkg+".uasset", &Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := OpenPackage(in, &Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		v, err := p.Props(len(p.Exports) - 1)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pkg, err)
+		}
+		o := v.(*property.Object)
+		if !o.Complete || o.Tail != nil {
+			t.Errorf("%s: complete=%v tail=%v issues=%v", tc.pkg, o.Complete, o.Tail, o.Issues)
+		}
+		b, _ := json.Marshal(o.ClassData)
+		for _, w := range tc.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s: class data lacks %s", tc.pkg, w)
+			}
+		}
+	}
+}
