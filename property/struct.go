@@ -280,6 +280,8 @@ func init() {
 		"NiagaraVariable":            niagaraVariable("VarData"),
 		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
 		"FontData":                   fontData,
+		"MovieSceneFloatChannel":     movieSceneChannel(4),
+		"MovieSceneDoubleChannel":    movieSceneChannel(8),
 		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
 		"MovieSceneTrackIdentifier":  fixed(cU32, "", "Value"),
 		"MovieSceneEvaluationKey":    fixed(cU32, "", "SequenceID", "TrackIdentifier", "SectionIndex"),
@@ -462,6 +464,47 @@ func fontData(d *decoder, r *binread.Reader, _ int64) any {
 		fs = append(fs, Field{"SubFaceIndex", int64(r.I32("FontData.SubFaceIndex"))})
 	}
 	return fs
+}
+
+// movieSceneChannel reads FMovieSceneFloatChannel / DoubleChannel as the
+// engine serializes them completely: the extrapolations, the key times and
+// values (bulk arrays with their element size; the values are kept raw),
+// the default value, the tick resolution and, from
+// FFortniteMainBranchObjectVersion SerializeFloatChannelShowCurve, bShowCurve.
+// (Older data is property-serialized; the tag's size check then picks that.)
+func movieSceneChannel(valueSize int) nativeFunc {
+	const fortniteSerializeFloatChannelShowCurve = 53
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		fs := Fields{{"PreInfinityExtrap", uint64(r.U8("MovieSceneChannel.PreInfinityExtrap"))},
+			{"PostInfinityExtrap", uint64(r.U8("MovieSceneChannel.PostInfinityExtrap"))}}
+		if es := r.I32("MovieSceneChannel.Times.ElementSize"); r.Err() == nil && es != 4 {
+			r.Failf("MovieSceneChannel.Times.ElementSize", "element size %d, want 4", es)
+			return nil
+		}
+		n := r.Count("MovieSceneChannel.Times", 4)
+		times := make([]any, 0, n)
+		for range n {
+			times = append(times, int64(r.I32("MovieSceneChannel.Time")))
+		}
+		es := r.I32("MovieSceneChannel.Values.ElementSize")
+		if r.Err() == nil && (es <= 0 || es > 64) {
+			r.Failf("MovieSceneChannel.Values.ElementSize", "element size %d", es)
+			return nil
+		}
+		vn := r.Count("MovieSceneChannel.Values", int64(max(es, 1)))
+		vals := r.Bytes(int64(vn)*int64(es), "MovieSceneChannel.Values")
+		fs = append(fs, Field{"Times", times}, Field{"Values", &Raw{Reason: fmt.Sprintf("%d key values of %d bytes", vn, es), Size: int64(len(vals)), Data: vals}})
+		if valueSize == 8 {
+			fs = append(fs, Field{"DefaultValue", jsonFloat(r.F64("MovieSceneChannel.DefaultValue"))})
+		} else {
+			fs = append(fs, Field{"DefaultValue", f32(r, "MovieSceneChannel.DefaultValue")})
+		}
+		fs = append(fs, Field{"HasDefaultValue", r.U32("MovieSceneChannel.bHasDefaultValue") != 0}, Field{"TickResolution", frameRate(r)})
+		if d.ctx.customVersion(cvFortniteMain) >= fortniteSerializeFloatChannelShowCurve {
+			fs = append(fs, Field{"ShowCurve", r.U32("MovieSceneChannel.bShowCurve") != 0})
+		}
+		return fs
+	}
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
