@@ -242,6 +242,22 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 			r.SeekTo(start, "Struct")
 			return nil
 		}
+		// The function or class part: kept only when it reads cleanly.
+		mid := r.Offset()
+		switch {
+		case strings.HasSuffix(ex.Class, "Function"):
+			if f := d.readFunction(r); r.Err() == nil {
+				h.Function = f
+			}
+		case ex.Class == "Class" || strings.HasSuffix(ex.Class, "GeneratedClass"):
+			if c := d.readClass(r); r.Err() == nil {
+				h.Class = c
+			}
+		}
+		if r.Err() != nil {
+			r.ClearErr()
+			r.SeekTo(mid, "Struct")
+		}
 		return h
 	}
 	return nil
