@@ -119,6 +119,9 @@ type Stats struct {
 	NativeRaw map[string]int
 	// Bytes is the export data decoded.
 	Bytes int64
+	// TailBytes counts the bytes after the decoded parts that are kept as a
+	// labelled raw tail (class-specific data without a decoder).
+	TailBytes int64
 }
 
 // maxFailures bounds Stats.Failures.
@@ -153,6 +156,9 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 		objs[i] = o
 		st.Bytes += o.Size
 		st.BytesUnaccounted += o.Unaccounted
+		if o.Tail != nil {
+			st.TailBytes += o.Tail.Size
+		}
 		for k, v := range o.NativeStructs {
 			if st.NativeRaw == nil {
 				st.NativeRaw = map[string]int{}

@@ -184,7 +184,10 @@ func corpusResults(t testing.TB) []result {
 // TestCorpusNumbers reports the acceptance numbers per group; run with -v.
 func TestCorpusNumbers(t *testing.T) {
 	res := corpusResults(t)
-	type agg struct{ files, exports, complete, failed, skipped, nodata int }
+	type agg struct {
+		files, exports, complete, failed, skipped, nodata int
+		bytes, tail, unaccounted                          int64
+	}
 	groups := map[string]*agg{}
 	natives := map[string]int{}
 	var failures []string
@@ -202,6 +205,9 @@ func TestCorpusNumbers(t *testing.T) {
 		}
 		g.exports += r.st.Exports - r.st.NoData
 		g.nodata += r.st.NoData
+		g.bytes += r.st.Bytes
+		g.tail += r.st.TailBytes
+		g.unaccounted += r.st.BytesUnaccounted
 		g.complete += r.st.Complete
 		g.failed += r.st.Failed
 		if r.group == "unversioned-no-usmap" {
@@ -225,7 +231,7 @@ func TestCorpusNumbers(t *testing.T) {
 		if g.exports > 0 {
 			pct = 100 * float64(g.complete) / float64(g.exports)
 		}
-		t.Logf("%-20s files=%d (not decodable %d) exports=%d complete=%d failed=%d (+%d without data)  %.2f%%", k, g.files, g.skipped, g.exports, g.complete, g.failed, g.nodata, pct)
+		t.Logf("%-20s files=%d (not decodable %d) exports=%d complete=%d failed=%d (+%d without data)  %.2f%%; bytes %d, labelled tail %d, unaccounted %d", k, g.files, g.skipped, g.exports, g.complete, g.failed, g.nodata, pct, g.bytes, g.tail, g.unaccounted)
 	}
 	if os.Getenv("UPKG_PROPS_VERBOSE") != "" {
 		for _, f := range failures {
