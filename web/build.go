@@ -42,7 +42,7 @@ type Assets struct {
 func (a *Assets) Gzip() []byte {
 	a.gzOnce.Do(func() {
 		var b bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&b, gzip.BestSpeed)
+		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
 		w.Write(a.WASM)
 		w.Close()
 		a.gz = b.Bytes()
@@ -112,7 +112,11 @@ func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
 		fmt.Fprintf(o.Log, "upkg: building the page's WebAssembly with %s (once per source change)...\n", gover)
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
-		return nil, err
+		// No usable user cache (e.g. HOME unset): build into a temp dir.
+		cache = filepath.Join(os.TempDir(), "upkg-wasm-cache")
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			return nil, err
+		}
 	}
 	tmp, err := os.CreateTemp(cache, key+"-*.tmp")
 	if err != nil {

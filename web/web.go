@@ -39,7 +39,8 @@ const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-sr
 var metaCSP = strings.Replace(CSP, "; frame-ancestors 'none'", "", 1)
 
 // Files returns the page's files by name, ready to serve or write: the
-// embedded HTML/CSS/JS plus upkg.wasm and wasm_exec.js from a.
+// embedded HTML/CSS/JS, upkg.wasm and wasm_exec.js from a, and the built-in
+// sample package.
 func Files(a *Assets) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
@@ -61,6 +62,7 @@ func Files(a *Assets) (map[string][]byte, error) {
 	}
 	out["upkg.wasm"] = a.WASM
 	out["wasm_exec.js"] = a.WasmExec
+	out["sample/"+SampleName] = Sample()
 	return out, nil
 }
 
@@ -82,6 +84,7 @@ func Handler(a *Assets) (http.Handler, error) {
 		return nil, err
 	}
 	started := time.Now()
+	go a.Gzip() // compress ahead of the first request
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", CSP)

@@ -48,6 +48,15 @@ const HELP = {
     NamesReferencedFromExportData: 'How many names at the start of the name map are used by export data (the rest are only for the header).',
     PayloadToc: 'Table of contents of the package trailer (UE5 editor bulk data payloads).',
     DataResource: 'Table describing each bulk data blob (UE5.2+).',
+    HeaderSize: 'Size in bytes of the package header (names, imports, exports and other tables) before the export data.',
+    CookedHeaderSize: 'Size the header had as a regular cooked .uasset before it was converted to a Zen package.',
+    ExportBundleEntries: 'Zen packages: the order in which exports are created and serialized when loading.',
+    ZenVersion: 'Version of the Zen package header layout.',
+    HasVersioningInfo: 'Whether the package records its engine versions (1) or relies on the game\'s (0).',
+    Names: 'Number of names in the name map.',
+    Imports: 'Number of imports.',
+    Exports: 'Number of exports.',
+    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     ImportTypeHierarchies: 'Class hierarchy of imported types (UE5.5+ editor packages).',
   },
   // Package flags (EPackageFlags).
@@ -80,7 +89,7 @@ const HELP = {
   },
   // Object flags (EObjectFlags) as shown on exports.
   objFlags: {
-    RF_Public: 'Public: other packages can reference this object.',
+    RF_Public: 'Other packages can reference this object.',
     RF_Standalone: 'Kept even when nothing references it (typical for assets).',
     RF_MarkAsNative: 'Marked as native.',
     RF_Transactional: 'Takes part in undo/redo in the editor.',
@@ -137,13 +146,13 @@ const HELP = {
     tree: 'Objects arranged by their Outer (the object that contains them).',
     deps: 'What this package needs: hard references (imports), soft references by path, searchable names.',
     thumbs: 'Preview images the editor stored for the Content Browser.',
-    text: 'Localisable text (FText) found in the package.',
-    registry: 'Asset registry tags: what the Content Browser knows without loading the asset.',
+    text: 'Gatherable text: localisable text (FText) the localisation gatherer collects from this package.',
+    registry: 'Asset registry tags: what the Content Browser knows and filters on without loading the asset.',
     bulk: 'Bulk data (texture mips, audio…) and the UE5 package trailer.',
     props: 'The property values of an export, decoded.',
     container: 'The files stored in the container.',
     hex: 'The raw bytes of the file with the selected part highlighted.',
-    model: 'Everything upkg read, as JSON (the same as `upkg dump --json`).',
+    model: 'The full model: everything upkg read, as a JSON tree (the same as `upkg dump --json`).',
   },
 };
 
@@ -151,6 +160,11 @@ const HELP = {
 // without its Count/Offset/Size suffix too ("NameCount" → "Name").
 function fieldHelp(key) {
   if (HELP.fields[key]) return HELP.fields[key];
+  if (key.includes('_') || /^[a-z]/.test(key)) {
+    // snake_case keys (Zen packages, containers): try the engine's spelling.
+    const camel = key.split(/[_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+    if (camel !== key) { const h = fieldHelp(camel); if (h) return h; }
+  }
   const m = /^(.*?)(Count|Offset|Size|Num)$/.exec(key);
   if (m && HELP.fields[m[1]]) {
     const what = { Count: 'Number of entries. ', Offset: 'File offset of the table. ', Size: 'Size in bytes. ', Num: 'Number of entries. ' }[m[2]];
