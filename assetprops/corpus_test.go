@@ -170,7 +170,7 @@ func corpusResults(t testing.TB) []result {
 		if f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0 {
 			m = mappingsFor(p)
 		}
-		ctx := Context(f, m)
+		ctx := ContextWith(f, m, FileLoader(p, f.PackagePath, nil, uasset.WithEngine(corpusEngine(rel))))
 		_, st, err := DecodeAll(f, ctx)
 		g := group(rel, f)
 		if g == "unversioned" && m == nil {
