@@ -181,6 +181,10 @@ func corpusResults(t testing.TB) []result {
 	return out
 }
 
+// acceptance is the share of exports (in percent) that must decode
+// completely in each group (issue 3).
+var acceptance = map[string]float64{"versioned-editor": 99.5, "cooked-tagged": 99, "unversioned": 95}
+
 // TestCorpusNumbers reports the acceptance numbers per group; run with -v.
 func TestCorpusNumbers(t *testing.T) {
 	res := corpusResults(t)
@@ -230,6 +234,9 @@ func TestCorpusNumbers(t *testing.T) {
 		pct := 0.0
 		if g.exports > 0 {
 			pct = 100 * float64(g.complete) / float64(g.exports)
+		}
+		if min, ok := acceptance[k]; ok && pct < min {
+			t.Errorf("%s: %.2f%% of exports decode completely, acceptance is %.1f%%", k, pct, min)
 		}
 		t.Logf("%-20s files=%d (not decodable %d) exports=%d complete=%d failed=%d (+%d without data)  %.2f%%; bytes %d, labelled tail %d, unaccounted %d", k, g.files, g.skipped, g.exports, g.complete, g.failed, g.nodata, pct, g.bytes, g.tail, g.unaccounted)
 	}

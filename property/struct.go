@@ -280,6 +280,7 @@ func init() {
 		"NiagaraVariable":            niagaraVariable("VarData"),
 		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
 		"FontData":                   fontData,
+		"ClothLODData":               clothLODData,
 		"MovieSceneFloatChannel":     movieSceneChannel(4),
 		"MovieSceneDoubleChannel":    movieSceneChannel(8),
 		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
@@ -505,6 +506,21 @@ func movieSceneChannel(valueSize int) nativeFunc {
 		}
 		return fs
 	}
+}
+
+// clothLODData reads FClothLODData: its properties, then the transition
+// skinning data up and down, arrays of FMeshToMeshVertData (three Vector4f,
+// four uint16 vertex indices, a float weight and padding: 64 bytes), kept
+// raw with their counts.
+func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
+	const vertDataSize = 64
+	fs := Fields{{"Properties", d.propsStruct(r, "ClothLODData")}}
+	for _, n := range []string{"TransitionUpSkinData", "TransitionDownSkinData"} {
+		c := r.Count("ClothLODData."+n, vertDataSize)
+		b := r.Bytes(int64(c)*vertDataSize, "ClothLODData."+n)
+		fs = append(fs, Field{n, &Raw{Reason: fmt.Sprintf("%d FMeshToMeshVertData", c), Size: int64(len(b)), Data: b}})
+	}
+	return fs
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
