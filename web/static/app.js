@@ -353,6 +353,17 @@ function sectionCount(p, re) {
   for (const s of p.sections || []) if (re.test(s.name)) { any = true; n += s.count || 0; }
   return any ? n : 0;
 }
+// rootPackage follows an import's outer chain up to the package it lives in.
+function rootPackage(p, o) {
+  if (o.package_name && o.package_name !== 'None') return o.package_name;
+  let cur = o;
+  for (let n = 0; cur && cur.outer_index < 0 && n < 64; n++) {
+    const up = p.imports[-cur.outer_index - 1];
+    if (!up || up === cur) break;
+    cur = up;
+  }
+  return cur ? cur.name : '';
+}
 function importPackages(p) {
   return (p.imports || []).filter((o) => !o.outer_index);
 }
@@ -393,7 +404,8 @@ function renderTitle() {
     return;
   }
   const p = S.pkg.package;
-  const asset = p.exports.find((e) => e.is_asset);
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
   const title = asset ? asset.name : p.path.split('/').pop();
   const kind = formatLabel(p);
   add(bar, 
@@ -711,7 +723,7 @@ const VIEWS = {
       { label: 'Name', w: 'minmax(140px, 1.2fr)', get: (r) => r.name },
       { label: 'Class', w: 'minmax(100px, .8fr)', get: (r) => r.class, fmt: shortPath, full: (r) => r.class },
       { label: 'Full path', w: 'minmax(200px, 2fr)', get: (r) => r.path, title: 'The imported object\'s full path, resolved through its outers' },
-      { label: 'Package', w: 'minmax(120px, 1fr)', get: (r) => r.package_name || (r.outer ? '' : r.path), title: 'The package the object comes from' },
+      { label: 'From package', w: 'minmax(120px, 1fr)', get: (r) => rootPackage(p, r), title: 'The package the object comes from (the top of its outer chain)' },
     ];
     if (p.imports.some((o) => o.optional)) cols.push({ label: 'Optional', w: '70px', get: (r) => (r.optional ? 'yes' : ''), title: 'Optional import: loading continues if it is missing' });
     return pane(true, intro(HELP.tabs.imports + ' Top-level entries (with class Package) are the packages this one depends on.'), vtable({ columns: cols, rows: p.imports, placeholder: 'Filter imports…' }).el);

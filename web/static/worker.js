@@ -197,7 +197,7 @@ const ops = {
   // open a container. settings: {engine, aes_key, mappings}.
   async openGroup(group, settings, id) {
     const t0 = performance.now();
-    const opts = JSON.stringify(settings || {});
+    const opts = settings || {};
     if (group.kind === 'container') {
       const dir = '/in/' + dropSeq + '/';
       for (const n of [...dropped.keys()]) memfs.add(dir + n, dropped.get(n));
@@ -226,7 +226,7 @@ const ops = {
     return unwrap(upkg.openFromContainer(handle, path));
   },
   async containerFile(handle, path) { return unwrap(upkg.containerFile(handle, path)); },
-  async hex(handle, req) { return unwrap(upkg.hex(handle, JSON.stringify(req))); },
+  async hex(handle, req) { return unwrap(upkg.hex(handle, req)); },
   async thumbnail(handle, i) { return unwrap(upkg.thumbnail(handle, i)); },
   async props(handle, i) { return unwrap(upkg.props(handle, i)); },
   async dump(handle) { return unwrap(upkg.dump(handle)); },
