@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/uasset"
@@ -20,6 +21,9 @@ import (
 var ErrNeedMappings = errors.New("this package stores unversioned properties (cooked with PKG_UnversionedProperties): " +
 	"their names and types are not in the file; decoding them needs the game's .usmap mappings file (--mappings FILE), " +
 	"dumped from the running game with a tool such as UE4SS or Dumper-7")
+
+// errNoData marks an export whose serialized bytes could not be read.
+var errNoData = errors.New("export data unavailable")
 
 // Context returns the decoder context for f. mappings may be nil.
 func Context(f *uasset.File, mappings *usmap.File) *property.Context {
@@ -53,6 +57,7 @@ func Context(f *uasset.File, mappings *usmap.File) *property.Context {
 		}
 		return f.ObjectPath(uasset.PackageIndex(i))
 	}
+	ctx.LocalSchema = localSchemas(f, ctx)
 	for _, p := range f.SoftObjectPaths {
 		pkg := f.NameString(p.PackageName)
 		asset := f.NameString(p.AssetName)
@@ -95,16 +100,18 @@ func Decode(f *uasset.File, ctx *property.Context, i int) (*property.Object, err
 	}
 	data, err := f.Exports[i].Data()
 	if err != nil {
-		return nil, fmt.Errorf("export %d data: %w", i, err)
+		return nil, fmt.Errorf("export %d: %w: %w", i, errNoData, err)
 	}
 	return property.ReadExport(ctx, data, ExportInfo(f, i)), nil
 }
 
 // Stats counts the results of decoding every export of a package.
 type Stats struct {
-	Exports          int
-	Complete         int
-	Failed           int
+	Exports  int
+	Complete int
+	Failed   int
+	// NoData counts exports whose bytes could not be read (a missing .uexp).
+	NoData           int
 	BytesUnaccounted int64
 	// Failures names the failing exports with the first issue.
 	Failures []string
@@ -127,6 +134,14 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 	for i := range f.Exports {
 		st.Exports++
 		o, err := Decode(f, ctx, i)
+		if err != nil && errors.Is(err, errNoData) {
+			st.NoData++
+			st.BytesUnaccounted += f.Exports[i].SerialSize
+			if len(st.Failures) < maxFailures {
+				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+			}
+			continue
+		}
 		if err != nil {
 			st.Failed++
 			st.BytesUnaccounted += f.Exports[i].SerialSize
@@ -157,8 +172,11 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 }
 
 // CandidateCheck returns a check for uasset.WithCandidateCheck: a candidate
-// engine under which some export's property stream does not decode is
-// dropped. Unversioned packages are checked only with mappings.
+// engine under which most of the first exports' property streams do not
+// decode is dropped. (A majority rather than every export: the check must
+// not reject the right engine because of one export the decoder cannot
+// read, or the package would not open at all.) Unversioned packages are
+// checked only with mappings.
 func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 	return func(f *uasset.File) error {
 		ctx := Context(f, mappings)
@@ -168,15 +186,72 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 		// A few exports suffice to tell layouts apart; decoding everything
 		// for every candidate would be slow on big maps.
 		const maxChecked = 16
-		for i := 0; i < len(f.Exports) && i < maxChecked; i++ {
+		tried, complete := 0, 0
+		var first error
+		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
 			o, err := Decode(f, ctx, i)
 			if err != nil {
-				return err
+				continue // no data (a missing .uexp) says nothing about the layout
 			}
-			if !o.Complete {
-				return fmt.Errorf("export %d: %w", i, o.Err())
+			tried++
+			if o.Complete {
+				complete++
+			} else if first == nil {
+				first = fmt.Errorf("export %d: %w", i, o.Err())
 			}
 		}
+		if tried > 0 && complete*2 < tried {
+			return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
+		}
 		return nil
+	}
+}
+
+// localSchemas returns a lookup of the schemas of the classes and structs
+// the package defines (Blueprint classes, user-defined structs), read from
+// their exports' FProperty definitions, for unversioned data the mappings
+// do not cover.
+func localSchemas(f *uasset.File, ctx *property.Context) func(string) *usmap.Struct {
+	byName := map[string]int{}
+	for i := range f.Exports {
+		if property.IsStructClass(f.ClassName(uasset.PackageIndex(i + 1))) {
+			n := strings.ToLower(f.NameString(f.Exports[i].ObjectName))
+			if _, dup := byName[n]; !dup {
+				byName[n] = i
+			}
+		}
+	}
+	if len(byName) == 0 {
+		return nil
+	}
+	cache := map[int]*usmap.Struct{}
+	busy := map[int]bool{}
+	var mu sync.Mutex
+	return func(name string) *usmap.Struct {
+		mu.Lock()
+		defer mu.Unlock()
+		i, ok := byName[strings.ToLower(name)]
+		if !ok {
+			return nil
+		}
+		if s, done := cache[i]; done {
+			return s
+		}
+		if busy[i] {
+			return nil
+		}
+		busy[i] = true
+		mu.Unlock() // decoding the class may look up other local schemas
+		var s *usmap.Struct
+		if data, err := f.Exports[i].Data(); err == nil {
+			o := property.ReadExport(ctx, data, ExportInfo(f, i))
+			if h, ok := o.ClassData.(*property.StructHeader); ok {
+				s = h.Schema(f.NameString(f.Exports[i].ObjectName))
+			}
+		}
+		mu.Lock()
+		delete(busy, i)
+		cache[i] = s
+		return s
 	}
 }

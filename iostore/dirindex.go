@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // invalidHandle marks "no entry" in directory index links (~0u).
@@ -51,6 +52,8 @@ type DirectoryIndex struct {
 	Strings     []string
 	// Files lists every file reachable from the root, in traversal order.
 	Files []FileEntry
+
+	chunkFile []int32 // chunk → index in Files, -1 for none
 }
 
 // decryptIndex decrypts the directory index bytes in place.
@@ -197,7 +200,9 @@ func latin1(s string) string {
 // parseDirectoryIndex decodes and validates a (decrypted) directory index;
 // chunks is the number of TOC entries file user data may point at.
 func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, error) {
-	r := &dirReader{b: b, base: base, s: string(b)}
+	// The index bytes are this package's own copy and never change, so the
+	// string table can be substrings of them without another copy.
+	r := &dirReader{b: b, base: base, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	d := &DirectoryIndex{}
 	var err error
 	if d.MountPoint, err = r.fstring("MountPoint"); err != nil {
@@ -266,22 +271,43 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if err := d.walk(base); err != nil {
 		return nil, err
 	}
+	d.chunkFile = make([]int32, chunks)
+	for i := range d.chunkFile {
+		d.chunkFile[i] = -1
+	}
+	for i, fe := range d.Files {
+		if d.chunkFile[fe.Chunk] == -1 {
+			d.chunkFile[fe.Chunk] = int32(i)
+		}
+	}
 	return d, nil
 }
 
-// walk builds Files from the trees, refusing cycles and shared nodes.
+// walk builds Files from the trees, refusing cycles and shared nodes. All
+// paths share one string; each name of the string table is checked once for
+// being a safe path element.
 func (d *DirectoryIndex) walk(base int64) error {
 	seenDir := make([]bool, len(d.Directories))
 	seenFile := make([]bool, len(d.FileEntries))
 	mount := cleanMount(d.MountPoint)
-	buf := make([]byte, 0, 64*len(d.FileEntries)+len(mount))
-	type span struct{ start, end, chunk int }
+	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
+	elemOK := make([]bool, len(d.Strings))
+	for i, s := range d.Strings {
+		elemOK[i] = validElem(s)
+	}
+	var sb strings.Builder
+	sb.Grow(len(mount) + 96*len(d.FileEntries))
+	type span struct {
+		start, end, chunk int
+		ok                bool
+	}
 	spans := make([]span, 0, len(d.FileEntries))
 	type frame struct {
 		dir  uint32
 		path string
+		ok   bool
 	}
-	fr := []frame{{0, mount}}
+	fr := []frame{{0, mount, mountOK}}
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
 		fr = fr[:len(fr)-1]
@@ -290,15 +316,16 @@ func (d *DirectoryIndex) walk(base int64) error {
 		}
 		seenDir[it.dir] = true
 		e := d.Directories[it.dir]
-		p := it.path
+		p, ok := it.path, it.ok
 		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
 			p = joinPath(p, d.Strings[e.Name])
+			ok = ok && elemOK[e.Name]
 		}
 		if e.NextSiblingEntry != invalidHandle {
-			fr = append(fr, frame{e.NextSiblingEntry, it.path})
+			fr = append(fr, frame{e.NextSiblingEntry, it.path, it.ok})
 		}
 		if e.FirstChildEntry != invalidHandle {
-			fr = append(fr, frame{e.FirstChildEntry, p})
+			fr = append(fr, frame{e.FirstChildEntry, p, ok})
 		}
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			if seenFile[fi] {
@@ -306,23 +333,42 @@ func (d *DirectoryIndex) walk(base int64) error {
 			}
 			seenFile[fi] = true
 			fe := d.FileEntries[fi]
-			start := len(buf)
-			buf = append(buf, p...)
+			start := sb.Len()
+			sb.WriteString(p)
 			if len(p) > 0 && p[len(p)-1] != '/' {
-				buf = append(buf, '/')
+				sb.WriteByte('/')
 			}
-			buf = append(buf, d.Strings[fe.Name]...)
-			spans = append(spans, span{start, len(buf), int(fe.UserData)})
+			sb.WriteString(d.Strings[fe.Name])
+			spans = append(spans, span{start, sb.Len(), int(fe.UserData), ok && elemOK[fe.Name]})
 		}
 	}
-	all := string(buf)
+	all := sb.String()
 	d.Files = make([]FileEntry, len(spans))
 	for i, s := range spans {
 		p := all[s.start:s.end]
-		p = strings.TrimLeft(p, "/")
-		d.Files[i] = FileEntry{Path: p, Chunk: s.chunk, Valid: fs.ValidPath(p) && p != "."}
+		if len(p) > 0 && p[0] == '/' {
+			p = strings.TrimLeft(p, "/")
+			s.ok = validPath(p)
+		}
+		d.Files[i] = FileEntry{Path: p, Chunk: s.chunk, Valid: s.ok && p != ""}
 	}
 	return nil
+}
+
+// validElem reports whether s is one safe path element.
+func validElem(s string) bool {
+	if s == "" || s == "." || s == ".." {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '/' || c == '\\':
+			return false
+		case c >= utf8.RuneSelf:
+			return utf8.ValidString(s) && !strings.ContainsAny(s, "/\\")
+		}
+	}
+	return true
 }
 
 func joinPath(dir, name string) string {
@@ -351,4 +397,27 @@ func cleanMount(m string) string {
 			return m
 		}
 	}
+}
+
+// validPath is fs.ValidPath for file names (never "."), in one pass: no
+// empty, "." or ".." elements, no leading or trailing slash, valid UTF-8.
+func validPath(p string) bool {
+	if p == "" {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			if p[i] >= utf8.RuneSelf {
+				return fs.ValidPath(p) && p != "."
+			}
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }

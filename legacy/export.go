@@ -39,8 +39,11 @@ func IsTextureClass(class string) bool {
 // class has no content reader.
 func (f *File) ContentKind(i int) string {
 	if f.ue3() {
-		if f.ClassName(i) == "TextBuffer" {
+		switch f.ClassName(i) {
+		case "TextBuffer":
 			return "script"
+		case "Texture2D", "LightMapTexture2D", "ShadowMapTexture2D", "TerrainWeightMapTexture":
+			return "texture"
 		}
 		return ""
 	}

@@ -99,8 +99,8 @@ const (
 const (
 	rfHasStack     = 0x02000000         // UE1/UE2 EObjectFlags
 	rfHasStackUE3  = 0x0200000000000000 // UE3 64-bit EObjectFlags
-	rfArchetypeUE3 = 0x0000000400000000 // RF_ArchetypeObject
-	rfCDOUE3       = 0x0000000200000000 // RF_ClassDefaultObject
+	rfArchetypeUE3 = 0x0000000000000400 // RF_ArchetypeObject
+	rfCDOUE3       = 0x0000000000000200 // RF_ClassDefaultObject
 )
 
 // ErrNotPackage reports a file without the package tag.

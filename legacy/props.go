@@ -46,6 +46,9 @@ type Object struct {
 	// NativeSize is what follows the properties: the class's own
 	// serialized data.
 	NativeSize int64 `json:"native_size"`
+	// Actors is the actor list of a Level object (null entries are
+	// deleted actors), when it could be read.
+	Actors []string `json:"actors,omitempty"`
 }
 
 // StateFrame is FStateFrame, present when the object has RF_HasStack.
@@ -151,6 +154,14 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 		cand.Properties = props
 		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
+		if cand.Class == "Level" {
+			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
+				cand.Actors = make([]string, len(refs))
+				for j, ref := range refs {
+					cand.Actors[j] = f.ObjectPath(ref)
+				}
+			}
+		}
 		return cand, nil
 	}
 	return o, fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)

@@ -51,9 +51,10 @@ type Entry struct {
 	// (version 10+), when it has one.
 	PathHash uint64
 
-	hasHash    bool
-	headerSize int64 // size of the FPakEntry that precedes the data
-	p          *Reader
+	hasHash     bool
+	hasPathHash bool
+	headerSize  int64 // size of the FPakEntry that precedes the data
+	p           *Reader
 }
 
 // Encrypted reports whether the data is AES-encrypted.
@@ -317,8 +318,8 @@ func (p *Reader) validate(e *Entry) error {
 		if bs > 0 && (e.UncompressedSize+bs-1)/bs != int64(len(e.Blocks)) {
 			return bad("%d compression blocks of %d bytes cannot hold %d bytes", len(e.Blocks), bs, e.UncompressedSize)
 		}
-		if min(bs, e.UncompressedSize) > maxBlockSize {
-			return bad("compression block of %d bytes exceeds the limit of %d", bs, maxBlockSize)
+		if min(bs, e.UncompressedSize) > p.maxBlock {
+			return bad("compression block of %d bytes exceeds the limit of %d", bs, p.maxBlock)
 		}
 		for i, b := range e.Blocks {
 			if b.Start < 0 || b.End < b.Start || b.End > p.size {
@@ -367,7 +368,7 @@ func mountedName(mount, p string) string {
 // fsName returns the name an entry has in the fs.FS view, or "" when its
 // path is not a valid fs path (it contains "..", empty elements, ...).
 func fsName(name string) string {
-	if !isFSPath(name) || path.Clean(name) != name {
+	if !SafePath(name) || path.Clean(name) != name {
 		return ""
 	}
 	return name

@@ -2,6 +2,7 @@ package pak
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -148,10 +149,23 @@ func (o *offsetReader) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// memReader returns a bounded cursor over b, whose bytes come from file
-// offset base.
-func memReader(b []byte, base int64, what string) *binread.Reader {
-	return binread.New(&offsetReader{b: b, base: base}, base+int64(len(b))).Section(base, int64(len(b)), what)
+// memReader returns a bounded cursor over b (an index blob read into
+// memory). Its error offsets are relative to b; [rebase] makes them
+// absolute.
+func memReader(b []byte, _ int64, _ string) *binread.Reader {
+	return binread.FromBytes(b)
+}
+
+// rebase adds base to the offset of a binread error from a [memReader] over
+// bytes that start at file offset base.
+func rebase(err error, base int64) error {
+	var be *binread.Error
+	if errors.As(err, &be) {
+		c := *be
+		c.Offset += base
+		return &c
+	}
+	return err
 }
 
 // memReaderAt returns a bounded cursor over n bytes of r at off.

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -30,7 +31,21 @@ const maxMountPoint = 1024
 type Option func(*options) error
 
 type options struct {
-	key []byte
+	key      []byte
+	maxBlock int64
+}
+
+// WithMaxBlockSize lowers the limit on one decompressed block (default 64
+// MiB), which bounds the memory a hostile entry can make the reader
+// allocate per block.
+func WithMaxBlockSize(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("pak: block size limit %d", n)
+		}
+		o.maxBlock = min(n, maxBlockSize)
+		return nil
+	}
 }
 
 // WithKey gives the AES-256 key (32 bytes) for an encrypted index or
@@ -76,14 +91,19 @@ type Reader struct {
 	HasFullDirectoryIndex bool
 	FlatDirectoryIndex    bool // the full directory index is FPakFlatDirectoryIndex (v13+)
 	PathHashIndexEntries  int
+	// Where the v10+ secondary indexes are stored (offset, size); zero when
+	// absent.
+	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
-	r      io.ReaderAt
-	size   int64
-	closer io.Closer
-	block  cipher.Block
-	byName map[string]*Entry
-	tree   *dirTree
-	key    keyState
+	r        io.ReaderAt
+	size     int64
+	closer   io.Closer
+	block    cipher.Block
+	byName   map[string]*Entry
+	tree     *dirTree
+	key      keyState
+	maxBlock int64
+	mu       sync.Mutex // guards the lazily read hashes of encoded entries
 }
 
 // OpenReader opens the named pak file.
@@ -108,7 +128,7 @@ func OpenReader(name string, opts ...Option) (*Reader, error) {
 
 // NewReader reads the footer and index of the pak in r, which is size bytes.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
-	var o options
+	o := options{maxBlock: maxBlockSize}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
@@ -118,7 +138,7 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Reader{Footer: *f, r: r, size: size}
+	p := &Reader{Footer: *f, r: r, size: size, maxBlock: o.maxBlock}
 	if o.key != nil {
 		if p.block, err = aes.NewCipher(o.key); err != nil {
 			return nil, err
@@ -230,7 +250,7 @@ func (p *Reader) readIndex() error {
 		if f.EncryptedIndex {
 			return &KeyError{KeyGuid: f.EncryptionKeyGuid, What: "the pak index", Err: ErrWrongKey, Detail: "the decrypted index does not start with a mount point: " + err.Error()}
 		}
-		return &FormatError{Offset: f.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: "index", Err: rebase(err, f.IndexOffset)}
 	}
 	p.MountPoint = mount
 	if f.Version >= VersionPathHashIndex {
@@ -264,7 +284,7 @@ func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
 		if len(b) > 0 && b[len(b)-1] == 0 {
 			b = b[:len(b)-1]
 		}
-		if p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
+		if isASCII(b) || p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
 			return string(b), nil
 		}
 		rs := make([]rune, len(b))
@@ -299,17 +319,17 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e := p.readEntry(r, "FPakEntry")
 		if err := r.Err(); err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path = name
 		p.Entries = append(p.Entries, &e)
 	}
 	if err := r.Err(); err != nil {
-		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
 	}
 	return nil
 }
@@ -319,7 +339,7 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 func (p *Reader) readIndexV10(r *binread.Reader) error {
 	f := &p.Footer
 	fail := func(what string, err error) error {
-		return &FormatError{Offset: f.IndexOffset, What: what, Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: what, Err: rebase(err, f.IndexOffset)}
 	}
 	numEntries := r.I32("Index.NumEntries")
 	p.PathHashSeed = r.U64("Index.PathHashSeed")
@@ -341,7 +361,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	phi := readRef("PathHashIndex")
 	fdi := readRef("FullDirectoryIndex")
 	encSize := r.Count("Index.EncodedPakEntries", 1)
-	encStart := r.Abs()
+	encStart := f.IndexOffset + r.Offset()
 	encoded := r.Bytes(int64(encSize), "Index.EncodedPakEntries")
 	minEntry := entrySize(f.Version, f.SubVersion8A, false, 0)
 	nFiles := r.Count("Index.NonEncodedEntries", minEntry)
@@ -363,8 +383,17 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		return fail("primary index non-encoded entries", err)
 	}
 	p.HasPathHashIndex, p.HasFullDirectoryIndex = phi.has, fdi.has
+	if phi.has {
+		p.PathHashIndexRange = [2]int64{phi.offset, phi.size}
+	}
+	if fdi.has {
+		p.FullDirectoryIndexRange = [2]int64{fdi.offset, fdi.size}
+	}
 	encR := memReader(encoded, encStart, "EncodedPakEntries")
 
+	// Entries are allocated in one backing array (one allocation instead of
+	// one per entry); it is sized before the first entryAt call.
+	var backing []Entry
 	entryAt := func(loc int32, path string) (*Entry, error) {
 		var e Entry
 		switch {
@@ -375,7 +404,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = p.decodeEntry(encR, loc)
 			if err := encR.Err(); err != nil {
 				encR.ClearErr()
-				return nil, err
+				return nil, rebase(err, encStart)
 			}
 		default:
 			i := -int64(loc) - 1
@@ -385,7 +414,11 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = plain[i]
 		}
 		e.Path = path
-		return &e, nil
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		return &backing[len(backing)-1], nil
 	}
 
 	hashes := map[int32]uint64{}
@@ -410,7 +443,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			}{h, loc})
 		}
 		if err := pr.Err(); err != nil {
-			return &FormatError{Offset: phi.offset, What: "path hash index", Err: err}
+			return &FormatError{Offset: phi.offset, What: "path hash index", Err: rebase(err, phi.offset)}
 		}
 		p.PathHashIndexEntries = n
 	}
@@ -427,9 +460,10 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			files, err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"))
 		}
 		if err != nil {
-			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: err}
+			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
 		}
 		p.Entries = make([]*Entry, 0, len(files))
+		backing = make([]Entry, 0, len(files))
 		for _, df := range files {
 			if df.loc == math.MinInt32 {
 				continue // a removed file (FPakEntryLocation invalid)
@@ -438,7 +472,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
 			}
-			e.PathHash = hashes[df.loc]
+			e.PathHash, e.hasPathHash = hashes[df.loc]
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
@@ -446,6 +480,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
 		p.Entries = make([]*Entry, 0, len(phiOrder))
+		backing = make([]Entry, 0, len(phiOrder))
 		for _, h := range phiOrder {
 			if h.loc == math.MinInt32 {
 				continue
@@ -454,7 +489,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
-			e.PathHash = h.hash
+			e.PathHash, e.hasPathHash = h.hash, true
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
@@ -633,4 +668,13 @@ func (p *Reader) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -85,7 +85,8 @@ func (o *Object) Err() error {
 // property stream decoded exactly.
 func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	d := newDecoder(ctx)
-	o := &Object{Size: int64(len(data))}
+	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
+	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
 	r := binread.FromBytes(data)
 	propsEnd := int64(-1)
 	if ex.ScriptEnd > ex.ScriptStart && ex.ScriptStart >= 0 && ex.ScriptEnd <= int64(len(data)) {
@@ -111,7 +112,9 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	d.push(ex.Class)
 	ok := false
 	if ctx.Unversioned {
-		o.Properties = d.unversioned(r, ex.Class)
+		if props := d.unversioned(r, ex.Class); props != nil {
+			o.Properties = props
+		}
 		if err := r.Err(); err != nil {
 			d.issue(r.Abs(), "%v", err)
 		} else {
@@ -126,7 +129,11 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 				o.OverrideOperation = &op
 			}
 		}
-		o.Properties, ok = d.tagged(r)
+		var props []*Property
+		props, ok = d.tagged(r)
+		if props != nil {
+			o.Properties = props
+		}
 		ok = ok && r.Err() == nil
 	}
 	o.PropertiesEnd = r.Offset()
@@ -170,6 +177,9 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 
 func (o *Object) finish(d *decoder) {
 	o.Issues = d.issues
+	if len(o.Issues) > 0 {
+		o.Complete = false
+	}
 	o.NativeStructs = d.rawNative
 }
 
@@ -212,7 +222,32 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 	case "CurveTable", "CompositeCurveTable":
 		return d.curveTable(r)
 	}
+	if IsStructClass(ex.Class) {
+		start := r.Offset()
+		mark := len(d.issues)
+		h := d.readStructHeader(r)
+		if r.Err() != nil {
+			// Keep the bytes labelled rather than half-read.
+			d.issues = d.issues[:mark]
+			r.ClearErr()
+			r.SeekTo(start, "Struct")
+			return nil
+		}
+		return h
+	}
 	return nil
+}
+
+// IsStructClass reports whether objects of class are UStructs (classes,
+// structs, functions), whose export data continues with a struct header.
+func IsStructClass(class string) bool {
+	switch class {
+	case "Class", "BlueprintGeneratedClass", "WidgetBlueprintGeneratedClass", "AnimBlueprintGeneratedClass",
+		"ScriptStruct", "UserDefinedStruct", "Function", "DelegateFunction", "SparseDelegateFunction",
+		"GameplayAbilityBlueprintGeneratedClass", "ControlRigBlueprintGeneratedClass", "RigVMBlueprintGeneratedClass":
+		return true
+	}
+	return strings.HasSuffix(class, "BlueprintGeneratedClass")
 }
 
 // Row is one named row of a DataTable or CurveTable.
@@ -263,7 +298,7 @@ func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
 		o.Complete = false
 		d.issue(r.Base()+start, "data table rows: %v", r.Err())
 	}
-	return map[string]any{"row_struct": rowStruct, "rows": rows}
+	return Fields{{"RowStruct", rowStruct}, {"Rows", rows}}
 }
 
 // stringTable reads FStringTable: the namespace, the key/source-string
@@ -322,7 +357,7 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 			break
 		}
 	}
-	return map[string]any{"mode": curve, "rows": rows}
+	return Fields{{"Mode", curve}, {"Rows", rows}}
 }
 
 // ReadTagged decodes a bare tagged property stream (a struct's or an

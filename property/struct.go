@@ -1,6 +1,7 @@
 package property
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -42,13 +43,19 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 		if r.Err() == nil && r.Offset()-start == size {
 			return v
 		}
+		end, err := r.Offset(), r.Err()
 		r.ClearErr()
 		r.SeekTo(start, "StructProperty")
 		if sv, ok := d.tryTaggedStruct(r, name); ok {
 			return sv
 		}
-		r.SeekTo(start, "StructProperty")
-		return d.native(r, name, nf, size)
+		// Neither layout fits: report the native reading.
+		r.ClearErr()
+		r.SeekTo(end, "StructProperty")
+		if err != nil {
+			r.Fail("StructProperty", err)
+		}
+		return v
 	}
 	if size >= 0 {
 		start := r.Offset()
@@ -82,11 +89,22 @@ func (d *decoder) native(r *binread.Reader, name string, nf nativeFunc, size int
 // recording issues when it is not. ok is false when the bytes did not read
 // cleanly as a property stream.
 func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool) {
+	key := [2]int64{r.Abs(), r.Size() - r.Offset()}
+	if d.notTagged[key] {
+		return nil, false
+	}
 	mark := len(d.issues)
 	props, done := d.tagged(r)
 	if !done || r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
+		if errors.Is(r.Err(), errBudget) {
+			return nil, false // keep the error: the decode is over
+		}
 		r.ClearErr()
+		if d.notTagged == nil {
+			d.notTagged = map[[2]int64]bool{}
+		}
+		d.notTagged[key] = true
 		return nil, false
 	}
 	return &Struct{Type: name, Properties: props}, true
@@ -195,65 +213,76 @@ var natives map[string]nativeFunc
 
 func init() {
 	natives = map[string]nativeFunc{
-		"Vector":                   fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize":       fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize10":     fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize100":    fixed(cLWC, "", xyz...),
-		"Vector_NetQuantizeNormal": fixed(cLWC, "", xyz...),
-		"Vector2D":                 fixed(cLWC, "", xy...),
-		"Vector4":                  fixed(cLWC, "", xyzw...),
-		"Rotator":                  fixed(cLWC, "", pyr...),
-		"Quat":                     fixed(cLWC, "", xyzw...),
-		"Plane":                    fixed(cLWC, "", xyzw...),
-		"Vector3f":                 fixed(cF32, "", xyz...),
-		"Vector3d":                 fixed(cF64, "", xyz...),
-		"Vector2f":                 fixed(cF32, "", xy...),
-		"DeprecateSlateVector2D":   fixed(cF32, "", xy...),
-		"Vector4f":                 fixed(cF32, "", xyzw...),
-		"Vector4d":                 fixed(cF64, "", xyzw...),
-		"Rotator3f":                fixed(cF32, "", pyr...),
-		"Rotator3d":                fixed(cF64, "", pyr...),
-		"Quat4f":                   fixed(cF32, "", xyzw...),
-		"Quat4d":                   fixed(cF64, "", xyzw...),
-		"Plane4f":                  fixed(cF32, "", xyzw...),
-		"Plane4d":                  fixed(cF64, "", xyzw...),
-		"IntPoint":                 fixed(cI32, "", xy...),
-		"Int32Point":               fixed(cI32, "", xy...),
-		"IntVector2":               fixed(cI32, "", xy...),
-		"Int32Vector2":             fixed(cI32, "", xy...),
-		"IntVector":                fixed(cI32, "", xyz...),
-		"Int32Vector":              fixed(cI32, "", xyz...),
-		"IntVector4":               fixed(cI32, "", xyzw...),
-		"Int32Vector4":             fixed(cI32, "", xyzw...),
-		"UintVector2":              fixed(cU32, "", xy...),
-		"Uint32Point":              fixed(cU32, "", xy...),
-		"UintVector":               fixed(cU32, "", xyz...),
-		"UintVector4":              fixed(cU32, "", xyzw...),
-		"Int64Point":               fixed(cI64, "", xy...),
-		"Int64Vector2":             fixed(cI64, "", xy...),
-		"Int64Vector":              fixed(cI64, "", xyz...),
-		"Int64Vector4":             fixed(cI64, "", xyzw...),
-		"UInt64Point":              fixed(cU64, "", xy...),
-		"UInt64Vector2":            fixed(cU64, "", xy...),
-		"UInt64Vector":             fixed(cU64, "", xyz...),
-		"UInt64Vector4":            fixed(cU64, "", xyzw...),
-		"Box":                      fixed(cLWC, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box3f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box3d":                    fixed(cF64, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box2D":                    fixed(cLWC, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
-		"Box2f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
-		"Sphere":                   fixed(cLWC, "", "X", "Y", "Z", "W"),
-		"Sphere3f":                 fixed(cF32, "", "X", "Y", "Z", "W"),
-		"Sphere3d":                 fixed(cF64, "", "X", "Y", "Z", "W"),
-		"TwoVectors":               fixed(cLWC, "", "V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"),
-		"Matrix":                   fixed(cLWC, "", matrixNames...),
-		"Matrix44f":                fixed(cF32, "", matrixNames...),
-		"Matrix44d":                fixed(cF64, "", matrixNames...),
-		"LinearColor":              fixed(cF32, "", "R", "G", "B", "A"),
-		"Color":                    fixed(cU8, "", "B", "G", "R", "A"),
-		"FrameNumber":              fixed(cI32, "", "Value"),
-		"NavAgentSelector":         fixed(cU32, "", "PackedBits"),
-		"SimpleCurveKey":           fixed(cF32, "", "Time", "Value"),
+		"Vector":                    fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize":        fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize10":      fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize100":     fixed(cLWC, "", xyz...),
+		"Vector_NetQuantizeNormal":  fixed(cLWC, "", xyz...),
+		"Vector2D":                  fixed(cLWC, "", xy...),
+		"Vector4":                   fixed(cLWC, "", xyzw...),
+		"Rotator":                   fixed(cLWC, "", pyr...),
+		"Quat":                      fixed(cLWC, "", xyzw...),
+		"Plane":                     fixed(cLWC, "", xyzw...),
+		"Vector3f":                  fixed(cF32, "", xyz...),
+		"Vector3d":                  fixed(cF64, "", xyz...),
+		"Vector2f":                  fixed(cF32, "", xy...),
+		"DeprecateSlateVector2D":    fixed(cF32, "", xy...),
+		"Vector4f":                  fixed(cF32, "", xyzw...),
+		"Vector4d":                  fixed(cF64, "", xyzw...),
+		"Rotator3f":                 fixed(cF32, "", pyr...),
+		"Rotator3d":                 fixed(cF64, "", pyr...),
+		"Quat4f":                    fixed(cF32, "", xyzw...),
+		"Quat4d":                    fixed(cF64, "", xyzw...),
+		"Plane4f":                   fixed(cF32, "", xyzw...),
+		"Plane4d":                   fixed(cF64, "", xyzw...),
+		"IntPoint":                  fixed(cI32, "", xy...),
+		"Int32Point":                fixed(cI32, "", xy...),
+		"IntVector2":                fixed(cI32, "", xy...),
+		"Int32Vector2":              fixed(cI32, "", xy...),
+		"IntVector":                 fixed(cI32, "", xyz...),
+		"Int32Vector":               fixed(cI32, "", xyz...),
+		"IntVector4":                fixed(cI32, "", xyzw...),
+		"Int32Vector4":              fixed(cI32, "", xyzw...),
+		"UintVector2":               fixed(cU32, "", xy...),
+		"Uint32Point":               fixed(cU32, "", xy...),
+		"UintVector":                fixed(cU32, "", xyz...),
+		"UintVector4":               fixed(cU32, "", xyzw...),
+		"Int64Point":                fixed(cI64, "", xy...),
+		"Int64Vector2":              fixed(cI64, "", xy...),
+		"Int64Vector":               fixed(cI64, "", xyz...),
+		"Int64Vector4":              fixed(cI64, "", xyzw...),
+		"UInt64Point":               fixed(cU64, "", xy...),
+		"UInt64Vector2":             fixed(cU64, "", xy...),
+		"UInt64Vector":              fixed(cU64, "", xyz...),
+		"UInt64Vector4":             fixed(cU64, "", xyzw...),
+		"Box":                       fixed(cLWC, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3f":                     fixed(cF32, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3d":                     fixed(cF64, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box2D":                     fixed(cLWC, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Box2f":                     fixed(cF32, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Sphere":                    fixed(cLWC, "", "X", "Y", "Z", "W"),
+		"Sphere3f":                  fixed(cF32, "", "X", "Y", "Z", "W"),
+		"Sphere3d":                  fixed(cF64, "", "X", "Y", "Z", "W"),
+		"TwoVectors":                fixed(cLWC, "", "V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"),
+		"Matrix":                    fixed(cLWC, "", matrixNames...),
+		"Matrix44f":                 fixed(cF32, "", matrixNames...),
+		"Matrix44d":                 fixed(cF64, "", matrixNames...),
+		"LinearColor":               fixed(cF32, "", "R", "G", "B", "A"),
+		"Color":                     fixed(cU8, "", "B", "G", "R", "A"),
+		"FrameNumber":               fixed(cI32, "", "Value"),
+		"NavAgentSelector":          fixed(cU32, "", "PackedBits"),
+		"SimpleCurveKey":            fixed(cF32, "", "Time", "Value"),
+		"MovieSceneSequenceID":      fixed(cU32, "", "Value"),
+		"MovieSceneTrackIdentifier": fixed(cU32, "", "Value"),
+		"MovieSceneEvaluationKey":   fixed(cU32, "", "SequenceID", "TrackIdentifier", "SectionIndex"),
+		"MovieSceneFrameRange": func(d *decoder, r *binread.Reader, _ int64) any {
+			return Fields{
+				{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
+				{"LowerBoundValue", int64(r.I32("MovieSceneFrameRange.LowerBound.Value"))},
+				{"UpperBoundType", uint64(r.U8("MovieSceneFrameRange.UpperBound.Type"))},
+				{"UpperBoundValue", int64(r.I32("MovieSceneFrameRange.UpperBound.Value"))},
+			}
+		},
 		"Guid": func(d *decoder, r *binread.Reader, _ int64) any {
 			return ue.ReadGuid(r, "Guid").String()
 		},

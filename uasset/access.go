@@ -1,6 +1,7 @@
 package uasset
 
 import (
+	"github.com/upkg/upkg/ue"
 	"io"
 	"strings"
 )
@@ -50,4 +51,17 @@ func (f *File) SoftObjectPathString(p SoftObjectPath) string {
 		s += ":" + p.SubPath.S
 	}
 	return s
+}
+
+// CustomVersion returns the version of a custom version key in effect for
+// the package (recorded, or the assumed engine's for unversioned ones).
+func (f *File) CustomVersion(key ue.Guid) (int32, bool) { return f.Versions.CustomVersion(key) }
+
+// CustomVersionByName is CustomVersion by registry name ("UE5MainStreamObjectVersion").
+func (f *File) CustomVersionByName(name string) (int32, bool) {
+	k, ok := CustomVersionKey(name)
+	if !ok {
+		return 0, false
+	}
+	return f.Versions.CustomVersion(k)
 }

@@ -9,6 +9,8 @@ package uasset
 
 import (
 	"encoding/binary"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/binwrite"
@@ -36,6 +38,8 @@ type archive interface {
 	failed() bool
 	fail(field string, err error)
 	offset() int64 // absolute position (loader/saver), -1 for the lister
+	// remaining is the number of bytes left to read (loader only).
+	remaining() int64
 }
 
 // String is an FString with the encoding it was stored in, so that a rewrite
@@ -43,6 +47,9 @@ type archive interface {
 type String struct {
 	S   string
 	Enc binread.StrEnc
+	// raw keeps the stored bytes (length included) of a string that does not
+	// survive decoding, such as UTF-16 with unpaired surrogates.
+	raw []byte
 }
 
 func (s String) String() string { return s.S }
@@ -53,15 +60,26 @@ func (s String) MarshalText() ([]byte, error) { return []byte(s.S), nil }
 // loader reads through a binread.Reader.
 type loader struct{ r *binread.Reader }
 
-func (a loader) loading() bool             { return true }
-func (a loader) i32(f string, v *int32)    { *v = a.r.I32(f) }
-func (a loader) u32(f string, v *uint32)   { *v = a.r.U32(f) }
-func (a loader) i64(f string, v *int64)    { *v = a.r.I64(f) }
-func (a loader) u64(f string, v *uint64)   { *v = a.r.U64(f) }
-func (a loader) u16(f string, v *uint16)   { *v = a.r.U16(f) }
-func (a loader) u8(f string, v *uint8)     { *v = a.r.U8(f) }
-func (a loader) bool32(f string, v *bool)  { *v = a.r.Bool32(f) }
-func (a loader) str(f string, v *String)   { v.S, v.Enc = a.r.FStringEnc(f) }
+func (a loader) loading() bool            { return true }
+func (a loader) i32(f string, v *int32)   { *v = a.r.I32(f) }
+func (a loader) u32(f string, v *uint32)  { *v = a.r.U32(f) }
+func (a loader) i64(f string, v *int64)   { *v = a.r.I64(f) }
+func (a loader) u64(f string, v *uint64)  { *v = a.r.U64(f) }
+func (a loader) u16(f string, v *uint16)  { *v = a.r.U16(f) }
+func (a loader) u8(f string, v *uint8)    { *v = a.r.U8(f) }
+func (a loader) bool32(f string, v *bool) { *v = a.r.Bool32(f) }
+func (a loader) str(f string, v *String) {
+	start := a.r.Offset()
+	v.S, v.Enc = a.r.FStringEnc(f)
+	v.raw = nil
+	if (v.Enc == binread.StrUTF16 || v.Enc == binread.StrUTF16NoNul) && a.r.Err() == nil && strings.ContainsRune(v.S, utf8.RuneError) {
+		// Unpaired surrogates decode to U+FFFD; keep the bytes so that a
+		// rewrite reproduces them.
+		end := a.r.Offset()
+		a.r.SeekTo(start, f)
+		v.raw = a.r.Bytes(end-start, f)
+	}
+}
 func (a loader) guid(f string, v *ue.Guid) { *v = ue.ReadGuid(a.r, f) }
 func (a loader) fixed(f string, v []byte)  { a.r.Fixed(v, f) }
 func (a loader) failed() bool              { return a.r.Err() != nil }
@@ -89,20 +107,27 @@ func newSaver(order binary.ByteOrder, base int64) *saver {
 	return &saver{w: w, base: base}
 }
 
-func (a *saver) loading() bool             { return false }
-func (a *saver) i32(_ string, v *int32)    { a.w.I32(*v) }
-func (a *saver) u32(_ string, v *uint32)   { a.w.U32(*v) }
-func (a *saver) i64(_ string, v *int64)    { a.w.I64(*v) }
-func (a *saver) u64(_ string, v *uint64)   { a.w.U64(*v) }
-func (a *saver) u16(_ string, v *uint16)   { a.w.U16(*v) }
-func (a *saver) u8(_ string, v *uint8)     { a.w.U8(*v) }
-func (a *saver) bool32(_ string, v *bool)  { a.w.Bool32(*v) }
-func (a *saver) str(_ string, v *String)   { a.w.FStringEnc(v.S, v.Enc) }
+func (a *saver) loading() bool            { return false }
+func (a *saver) i32(_ string, v *int32)   { a.w.I32(*v) }
+func (a *saver) u32(_ string, v *uint32)  { a.w.U32(*v) }
+func (a *saver) i64(_ string, v *int64)   { a.w.I64(*v) }
+func (a *saver) u64(_ string, v *uint64)  { a.w.U64(*v) }
+func (a *saver) u16(_ string, v *uint16)  { a.w.U16(*v) }
+func (a *saver) u8(_ string, v *uint8)    { a.w.U8(*v) }
+func (a *saver) bool32(_ string, v *bool) { a.w.Bool32(*v) }
+func (a *saver) str(_ string, v *String) {
+	if v.raw != nil {
+		a.w.Raw(v.raw)
+		return
+	}
+	a.w.FStringEnc(v.S, v.Enc)
+}
 func (a *saver) guid(_ string, v *ue.Guid) { ue.WriteGuid(a.w, *v) }
 func (a *saver) fixed(_ string, v []byte)  { a.w.Raw(v) }
 func (a *saver) failed() bool              { return false }
 func (a *saver) fail(string, error)        {}
 func (a *saver) offset() int64             { return a.base + int64(a.w.Len()) }
+func (a *saver) remaining() int64          { return 0 }
 func (a *saver) count(_ string, n int, _ int64) int {
 	a.w.I32(int32(n))
 	return n
@@ -180,3 +205,6 @@ func serializeSlice[T any](a archive, field string, s *[]T, minElem int64, elem 
 		elem(a, &(*s)[i])
 	}
 }
+
+func (a loader) remaining() int64  { return a.r.Remaining() }
+func (a *lister) remaining() int64 { return 0 }

@@ -112,7 +112,7 @@ func openCorpus(t testing.TB, path string, engine string) (*File, error) {
 func TestCorpusRoundTrip(t *testing.T) {
 	root := corpus.Dir(t)
 	for _, dir := range []string{"uncooked", "cooked", "uassetapi"} {
-		var ok, failed, rtOK, rtFail, skipped int
+		var ok, failed, rtOK, rtFail, skipped, padded int
 		for _, p := range corpusPackages(t, dir) {
 			if !hasTag(p) {
 				skipped++
@@ -152,11 +152,17 @@ func TestCorpusRoundTrip(t *testing.T) {
 				continue
 			}
 			for _, g := range f.HeaderGaps() {
-				t.Logf("%s: gap at 0x%x +%d zero=%v", rel, g.Offset, g.Size, g.Zero)
+				if !g.Zero {
+					t.Errorf("%s: %d header bytes at 0x%x belong to no section", rel, g.Size, g.Offset)
+				} else if g.Offset+g.Size != int64(f.Summary.TotalHeaderSize) {
+					t.Errorf("%s: %d zero bytes at 0x%x inside the header", rel, g.Size, g.Offset)
+				} else {
+					padded++
+				}
 			}
 			rtOK++
 		}
-		t.Logf("%s: read ok %d, failed %d, skipped %d; round-trip ok %d, differ %d", dir, ok, failed, skipped, rtOK, rtFail)
+		t.Logf("%s: read ok %d, failed %d, skipped %d; round-trip ok %d, differ %d; %d with zero padding before the header end", dir, ok, failed, skipped, rtOK, rtFail, padded)
 	}
 }
 

@@ -71,6 +71,12 @@ var customVersionNames = map[ue.Guid]string{
 	{0x64F58936, 0xFD1B42BA, 0xBA967289, 0xD5D0FA4E}: "VirtualProductionObjectVersion",
 	{0x2C28AC22, 0x15CF46FE, 0xBD19F011, 0x652A3C05}: "WorldConditionCustomVersion",
 	{0x92738C43, 0x29884D9C, 0x9A3D9BBE, 0x6EFF9FC0}: "InterchangeCustomVersion",
+	{0x1ED048F4, 0x2F2E4C68, 0x89D053A4, 0xF18F102D}: "WorldSettingCustomVersion",
+	{0xB6E31B1C, 0xD29F11EC, 0x857E9F85, 0x6F9970E2}: "ShapeComponentCustomVersion",
+	{0xF6DFBB78, 0xBB50A0E4, 0x4018B84D, 0x60CBAF23}: "IKRigObjectVersion",
+	{0xA462B7EA, 0xF4994E3A, 0x99C1EC1F, 0x8224E1B2}: "MovieSceneEvaluationCustomVersion",
+	{0x40D2FBA7, 0x4B484CE5, 0xB0385A75, 0x884E499E}: "WaterCustomVersion",
+	{0xC1270362, 0xAB230A1F, 0xCB1EC736, 0x71275FAB}: "DataHierarchyElementCustomVersion",
 	{0, 0, 0, 0xF99D40C1}:                            "UnusedCustomVersionKey",
 }
 

@@ -89,6 +89,9 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
+	hdr         []byte  // the header bytes, read once
+	hdrCache    *[]byte // shared between inference candidates
+	fileBase    string  // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -120,14 +123,15 @@ type EngineInfo struct {
 }
 
 type options struct {
-	engine     string
-	versions   *Versions
-	uexp       io.ReaderAt
-	uexpSize   int64
-	sibling    func(ext string) (io.ReaderAt, int64, error)
-	checks     []func(*File) error
-	pkgName    string
-	noSections bool
+	engine   string
+	versions *Versions
+	uexp     io.ReaderAt
+	uexpSize int64
+	sibling  func(ext string) (io.ReaderAt, int64, error)
+	checks   []func(*File) error
+	pkgName  string
+	fileBase string
+	hdrCache *[]byte
 }
 
 // Option configures NewFile.
@@ -179,6 +183,16 @@ func WithPackageName(name string) Option {
 	return func(o *options) error { o.pkgName = name; return nil }
 }
 
+// WithFileName gives the package's file name; when neither the summary nor
+// the name map records the long package name, "/Game/<base name>" is used.
+func WithFileName(name string) Option {
+	return func(o *options) error {
+		b := filepath.Base(filepath.ToSlash(name))
+		o.fileBase = strings.TrimSuffix(b, filepath.Ext(b))
+		return nil
+	}
+}
+
 // Open opens the named package and its .uexp companion when present.
 func Open(name string) (*File, error) {
 	fh, err := os.Open(name)
@@ -205,7 +219,7 @@ func Open(name string) (*File, error) {
 		opened = append(opened, sf)
 		return sf, sst.Size(), nil
 	}
-	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithPackageName(""))
+	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithFileName(name))
 	if err != nil {
 		for _, s := range opened {
 			s.Close()
@@ -264,7 +278,16 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	default:
 		return nil, ErrNotPackage
 	}
-	br := binread.New(r, size)
+	// The first bytes serve the version sniff, the summary and, for small
+	// packages, every table; inference candidates share them.
+	first := make([]byte, min(size, summaryHead))
+	if n, _ := r.ReadAt(first, 0); n < len(first) {
+		first = first[:n]
+	}
+	if o.hdrCache == nil {
+		o.hdrCache = &first
+	}
+	br := binread.FromBytes(first)
 	br.SetOrder(order)
 	var s PackageFileSummary
 	s.serializeVersions(loader{br})
@@ -288,6 +311,11 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		}
 		f.Versions.Custom = f.Summary.CustomVersions
 		f.Engine = EngineInfo{Version: savedByVersion(&f.Summary), Source: "header"}
+		if f.Engine.Version == "" {
+			// No saved-by version (UE4 before 336, or zeroed by a tool):
+			// name the release from the object versions.
+			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
+		}
 		return f, nil
 	}
 	switch {
@@ -324,6 +352,8 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 		}
 	}
 	f.PackagePath = o.pkgName
+	f.fileBase = o.fileBase
+	f.hdrCache = o.hdrCache
 	return f
 }
 
@@ -336,18 +366,91 @@ func (f *File) reader() *binread.Reader {
 	return br
 }
 
+// summaryHead is how much is read up front for the summary (which is
+// usually under 1 KiB; a longer one is read through the file).
+const summaryHead = 16 << 10
+
+// headBytes returns the first bytes of the file for reading the summary,
+// shared between inference candidates.
+func (f *File) headBytes() []byte {
+	n := min(f.size, summaryHead)
+	if c := f.hdrCache; c != nil && int64(len(*c)) >= n {
+		return (*c)[:n]
+	}
+	b := make([]byte, n)
+	if m, _ := f.r.ReadAt(b, 0); int64(m) != n {
+		return nil
+	}
+	if f.hdrCache != nil {
+		*f.hdrCache = b
+	}
+	return b
+}
+
+// loadHeader keeps the header bytes in memory (TotalHeaderSize, bounded by
+// the file size) so that every table and section is read from one buffer,
+// without a read window per section.
+func (f *File) loadHeader(minLen int64) {
+	n := int64(f.Summary.TotalHeaderSize)
+	n = max(n, minLen)
+	n = min(n, f.size)
+	if n <= 0 {
+		return
+	}
+	if c := f.hdrCache; c != nil && int64(len(*c)) >= n {
+		f.hdr = (*c)[:n]
+		return
+	}
+	b := make([]byte, n)
+	if m, _ := f.r.ReadAt(b, 0); int64(m) != n {
+		return // read through the file instead; its reader reports the error
+	}
+	f.hdr = b
+	if f.hdrCache != nil {
+		*f.hdrCache = b
+	}
+}
+
+// tryRead runs fn on a cursor at off: over the header buffer when off lies
+// in it, and again over the file if the buffer ended too early. fn must
+// start its work afresh each time.
+func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *binread.Reader {
+	if f.hdr != nil && off >= 0 && off < int64(len(f.hdr)) {
+		br := binread.FromBytes(f.hdr)
+		if f.BigEndian {
+			br.SetOrder(binary.BigEndian)
+		}
+		br.SeekTo(off, field)
+		fn(br)
+		if br.Err() == nil || int64(len(f.hdr)) >= f.size || !errors.Is(br.Err(), io.ErrUnexpectedEOF) && !errors.Is(br.Err(), binread.ErrCount) {
+			return br
+		}
+	}
+	br := f.reader()
+	br.SeekTo(off, field)
+	if br.Err() == nil {
+		fn(br)
+	}
+	return br
+}
+
 // read parses everything with versions v. An error in the summary or the
 // name, import or export map fails the whole read; other sections keep their
 // error in f.Sections.
 func (f *File) read(v Versions) error {
 	f.Versions = v
-	br := f.reader()
 	f.Summary = PackageFileSummary{}
-	f.Summary.serialize(loader{br}, &f.Versions)
+	f.hdr = f.headBytes()
+	br := f.tryRead(0, "PackageFileSummary", func(br *binread.Reader) {
+		f.Summary = PackageFileSummary{}
+		f.Summary.serialize(loader{br}, &f.Versions)
+	})
+	f.hdr = nil
 	if err := br.Err(); err != nil {
 		return formatErr("summary", err)
 	}
 	s := &f.Summary
+	f.loadHeader(br.Offset())
 	f.addSection("summary", 0, br.Offset(), 1, nil)
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 	if err := f.checkSummary(); err != nil {
@@ -364,6 +467,9 @@ func (f *File) read(v Versions) error {
 	}
 	if f.PackagePath == "" {
 		f.PackagePath = f.guessPackagePath()
+	}
+	if f.PackagePath == "" && f.fileBase != "" {
+		f.PackagePath = "/Game/" + f.fileBase
 	}
 	f.readOptionalSections()
 	f.sortSections()
@@ -424,15 +530,15 @@ func (f *File) readNames() error {
 	if s.NameCount == 0 {
 		return nil
 	}
-	br := f.reader()
-	br.SeekTo(int64(s.NameOffset), "PackageFileSummary.NameOffset")
-	a := loader{br}
-	f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
-	for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
-		var e NameEntry
-		e.serialize(a, &f.Versions)
-		f.Names = append(f.Names, e)
-	}
+	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
+		a := loader{br}
+		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
+		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
+			var e NameEntry
+			e.serialize(a, &f.Versions)
+			f.Names = append(f.Names, e)
+		}
+	})
 	if err := br.Err(); err != nil {
 		return formatErr("names", err)
 	}
@@ -450,21 +556,27 @@ func (f *File) readImports() error {
 	if s.ImportCount == 0 {
 		return nil
 	}
-	br := f.reader()
-	br.SeekTo(int64(s.ImportOffset), "PackageFileSummary.ImportOffset")
-	a := loader{br}
 	editor := !s.FilterEditorOnly()
-	f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
-	for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
-		var im ObjectImport
-		start := br.Abs()
-		im.serialize(a, &f.Versions, editor)
-		if br.Err() == nil {
-			if err := f.checkImport(i, &im); err != nil {
-				return formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+	var bad error
+	br := f.tryRead(int64(s.ImportOffset), "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
+		a := loader{br}
+		bad = nil
+		f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
+		for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
+			var im ObjectImport
+			start := br.Abs()
+			im.serialize(a, &f.Versions, editor)
+			if br.Err() == nil {
+				if err := f.checkImport(i, &im); err != nil {
+					bad = formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+					return
+				}
 			}
+			f.Imports = append(f.Imports, im)
 		}
-		f.Imports = append(f.Imports, im)
+	})
+	if bad != nil {
+		return bad
 	}
 	if err := br.Err(); err != nil {
 		return formatErr("imports", err)
@@ -509,22 +621,28 @@ func (f *File) readExports() error {
 	if s.ExportCount == 0 {
 		return nil
 	}
-	br := f.reader()
-	br.SeekTo(int64(s.ExportOffset), "PackageFileSummary.ExportOffset")
-	a := loader{br}
 	unv := s.UnversionedProperties()
-	f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
-	for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
-		var e ObjectExport
-		start := br.Abs()
-		e.serialize(a, &f.Versions, unv)
-		e.f = f
-		if br.Err() == nil {
-			if err := f.checkExport(i, &e); err != nil {
-				return formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+	var bad error
+	br := f.tryRead(int64(s.ExportOffset), "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
+		a := loader{br}
+		bad = nil
+		f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
+		for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
+			var e ObjectExport
+			start := br.Abs()
+			e.serialize(a, &f.Versions, unv)
+			e.f = f
+			if br.Err() == nil {
+				if err := f.checkExport(i, &e); err != nil {
+					bad = formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+					return
+				}
 			}
+			f.Exports = append(f.Exports, e)
 		}
-		f.Exports = append(f.Exports, e)
+	})
+	if bad != nil {
+		return bad
 	}
 	if err := br.Err(); err != nil {
 		return formatErr("exports", err)

@@ -53,6 +53,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
+	if o.hdrCache == nil {
+		o.hdrCache = new([]byte)
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5}
 		if res, ok := byKey[k]; ok {
@@ -115,7 +118,16 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		all = append(all, res.engines...)
 	}
 	sortEngineNames(all)
-	f.Engine = EngineInfo{Version: best.engines[len(best.engines)-1], Source: "detected", Candidates: all}
+	// Within a group, the newest full release (an early-access build is
+	// only chosen alone).
+	choice := best.engines[len(best.engines)-1]
+	for i := len(best.engines) - 1; i >= 0; i-- {
+		if !strings.HasSuffix(best.engines[i], "EA") {
+			choice = best.engines[i]
+			break
+		}
+	}
+	f.Engine = EngineInfo{Version: choice, Source: "detected", Candidates: all}
 	if len(all) > 1 {
 		f.Engine.Note = "ambiguous: " + describeCandidates(all) + " read alike; chose " + f.Engine.Version + " (give --engine to pick)"
 	}

@@ -136,8 +136,10 @@ func (f *File) ClassName(p PackageIndex) string {
 }
 
 // AssetExport returns the index of the export the Content Browser shows
-// (bIsAsset), or -1. Packages saved before bIsAsset existed fall back to the
-// first top-level export that is not a class default object.
+// (bIsAsset), or -1. Packages saved before bIsAsset existed (UE4 485) fall
+// back to UObject::IsAsset's rule: a public top-level object that is not a
+// class default object, not transient and not the package's MetaData,
+// preferring the one named like the package.
 func (f *File) AssetExport() int {
 	for i := range f.Exports {
 		if f.Exports[i].IsAsset {
@@ -147,13 +149,24 @@ func (f *File) AssetExport() int {
 	if f.Versions.UE4 >= VerUE4CookedAssetsInEditorSupport {
 		return -1
 	}
+	short := f.PackagePath[strings.LastIndexByte(f.PackagePath, '/')+1:]
+	found := -1
 	for i := range f.Exports {
 		e := &f.Exports[i]
-		if e.OuterIndex.IsNull() && e.ObjectFlags&RF_ClassDefaultObject == 0 {
+		if !e.OuterIndex.IsNull() || e.ObjectFlags&RF_Public == 0 || e.ObjectFlags&(RF_ClassDefaultObject|RF_Transient) != 0 {
+			continue
+		}
+		if f.ClassName(ExportIndex(i)) == "MetaData" {
+			continue
+		}
+		if n, _ := f.NameBase(e.ObjectName); n == short {
 			return i
 		}
+		if found < 0 {
+			found = i
+		}
 	}
-	return -1
+	return found
 }
 
 // Children returns the exports whose outer is p (0 for the top level), in

@@ -17,11 +17,12 @@ type sectionSer func(a archive)
 
 // readSection reads the section name at off with ser and records it.
 func (f *File) readSection(name string, off int64, ser sectionSer, count func() int) error {
-	br := f.reader()
-	br.SeekTo(off, name+" offset")
-	if br.Err() == nil {
-		ser(loader{br})
+	if off <= 0 || off >= f.size {
+		err := formatErrf(name, "offset 0x%x from the summary lies outside the file (size 0x%x)", off, f.size)
+		f.Sections = append(f.Sections, Section{Name: name, Offset: off, Err: err})
+		return err
 	}
+	br := f.tryRead(off, name+" offset", func(br *binread.Reader) { ser(loader{br}) })
 	err := br.Err()
 	n := 0
 	if err == nil && count != nil {
@@ -33,7 +34,10 @@ func (f *File) readSection(name string, off int64, ser sectionSer, count func() 
 	}
 	err = formatErr(name, err)
 	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: size, Count: n, Err: err})
-	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: ser})
+	if err == nil {
+		// A section that failed is copied from the file by the rewrite.
+		f.sers = append(f.sers, sectionRec{name: name, off: off, ser: ser})
+	}
 	return err
 }
 
@@ -100,11 +104,16 @@ func (f *File) readOptionalSections() {
 	if s.ThumbnailTableOffset > 0 {
 		f.readThumbnails()
 	}
-	if s.ImportTypeHierarchiesCount > 0 {
+	if s.ImportTypeHierarchiesOffset > 0 {
+		// A TMap with its own count; packages with no hierarchies still
+		// write the empty map (corpus: UE 5.7 editor packages).
 		f.readSection("import type hierarchies", int64(s.ImportTypeHierarchiesOffset), func(a archive) {
-			serializeN(a, "ImportTypeHierarchies", &f.ImportTypeHierarchies, int(s.ImportTypeHierarchiesCount), 8, func(a archive, h *ImportTypeHierarchy) {
+			serializeSlice(a, "ImportTypeHierarchies", &f.ImportTypeHierarchies, 8, func(a archive, h *ImportTypeHierarchy) {
 				h.serialize(a)
 			})
+			if a.loading() && !a.failed() && len(f.ImportTypeHierarchies) != int(s.ImportTypeHierarchiesCount) {
+				a.fail("ImportTypeHierarchies", fmt.Errorf("map holds %d entries, summary says %d", len(f.ImportTypeHierarchies), s.ImportTypeHierarchiesCount))
+			}
 		}, func() int { return len(f.ImportTypeHierarchies) })
 	}
 	if s.AssetRegistryDataOffset > 0 {
@@ -135,7 +144,12 @@ func (f *File) readOptionalSections() {
 // than before the elements.
 func serializeN[T any](a archive, field string, s *[]T, n int, minElem int64, elem func(a archive, v *T)) {
 	if a.loading() {
-		out := make([]T, 0, binread.SliceCap(n))
+		// n comes from the summary: preallocate only what the bytes left
+		// could hold.
+		if minElem < 1 {
+			minElem = 1
+		}
+		out := make([]T, 0, binread.SliceCap(int(min(int64(n), a.remaining()/minElem))))
 		for i := 0; i < n && !a.failed(); i++ {
 			var v T
 			elem(a, &v)
@@ -164,6 +178,9 @@ func (f *File) readRaw(name string, off int64, count int) *RawSection {
 	rs := &RawSection{Offset: off, Data: b, Size: end - off}
 	err := formatErr(name, br.Err())
 	f.Sections = append(f.Sections, Section{Name: name, Offset: off, Size: end - off, Count: count, Err: err})
+	if err != nil {
+		return nil
+	}
 	f.sers = append(f.sers, sectionRec{name: name, off: off, ser: func(a archive) { a.fixed(name, rs.Data) }})
 	return rs
 }
@@ -203,6 +220,15 @@ func (f *File) nextBoundary(off int64) int64 {
 func (f *File) readDepends() {
 	s := &f.Summary
 	off := int64(s.DependsOffset)
+	if off == 0 && f.Versions.UE4 > VerUE4PreloadDependenciesInCookedExports && f.Versions.UE4 < VerUE464BitExportMapSerialSizes && s.ExportCount > 0 {
+		// Engines 4.14 and 4.15 wrote the depends map right after the
+		// export map but left DependsOffset 0.
+		for _, sec := range f.Sections {
+			if sec.Name == "exports" {
+				off = sec.Offset + sec.Size
+			}
+		}
+	}
 	if off == 0 {
 		return
 	}
@@ -325,5 +351,3 @@ func (f *File) noteDataRanges() {
 		f.Sections = append(f.Sections, sec)
 	}
 }
-
-var _ = fmt.Sprintf

@@ -2,6 +2,8 @@ package uasset
 
 import (
 	"fmt"
+
+	"github.com/upkg/upkg/internal/binread"
 	"io"
 	"sort"
 )
@@ -54,8 +56,21 @@ func (f *File) readThumbnails() {
 		return
 	}
 	// The images precede the table; read each header.
-	br := f.reader()
 	lo, hi := int64(-1), int64(0)
+	br := f.tryRead(0, "thumbnails", func(br *binread.Reader) {
+		lo, hi = -1, 0
+		f.readThumbnailHeaders(br, &lo, &hi)
+	})
+	sec := Section{Name: "thumbnails", Offset: max(lo, 0), Size: max(hi-lo, 0), Count: len(f.Thumbnails), Err: formatErr("thumbnails", br.Err())}
+	f.Sections = append(f.Sections, sec)
+	if br.Err() != nil {
+		return
+	}
+	f.sers = append(f.sers, sectionRec{name: "thumbnails", off: lo, ser: f.serializeThumbnailData})
+}
+
+// readThumbnailHeaders reads each thumbnail's FObjectThumbnail header.
+func (f *File) readThumbnailHeaders(br *binread.Reader, lo, hi *int64) {
 	for i := range f.Thumbnails {
 		t := &f.Thumbnails[i]
 		t.f = f
@@ -81,17 +96,11 @@ func (f *File) readThumbnails() {
 				t.Format = "unknown"
 			}
 		}
-		if lo < 0 || int64(t.FileOffset) < lo {
-			lo = int64(t.FileOffset)
+		if *lo < 0 || int64(t.FileOffset) < *lo {
+			*lo = int64(t.FileOffset)
 		}
-		hi = max(hi, t.DataOffset+t.DataSize)
+		*hi = max(*hi, t.DataOffset+t.DataSize)
 	}
-	sec := Section{Name: "thumbnails", Offset: max(lo, 0), Size: max(hi-lo, 0), Count: len(f.Thumbnails), Err: formatErr("thumbnails", br.Err())}
-	f.Sections = append(f.Sections, sec)
-	if br.Err() != nil {
-		return
-	}
-	f.sers = append(f.sers, sectionRec{name: "thumbnails", off: lo, ser: f.serializeThumbnailData})
 }
 
 // serializeThumbnailData writes the thumbnail images in file order, each

@@ -168,6 +168,12 @@ type Package struct {
 	ImportedPackageNames       []string                 `json:"imported_package_names,omitempty"`
 	ImportedPackageNameHashes  []Name                   `json:"-"`
 
+	// Where the UE5 name map and bulk data map were found (their offsets
+	// are not in the summary).
+	NameMapOffset  int64 `json:"name_map_offset"`
+	NameMapSize    int64 `json:"name_map_size"`
+	BulkDataOffset int64 `json:"bulk_data_offset,omitempty"`
+
 	data []byte
 	// exportOffsets are the offsets of each export's data in data (-1 for
 	// exports without a Serialize command).
@@ -315,10 +321,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 	} else {
 		s.CellImportMapOffset, s.CellExportMapOffset = s.ExportBundleEntriesOffset, s.ExportBundleEntriesOffset
 	}
+	p.NameMapOffset = r.Offset()
 	p.Names = ReadNameBatch(r, "NameMap")
 	if r.Err() != nil {
 		return nil, ferr(r)
 	}
+	p.NameMapSize = r.Offset() - p.NameMapOffset
+	p.BulkDataOffset = r.Offset()
 	if err := p.readBulkData(r); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -29,40 +30,54 @@ func newTreeCmd(g *globalFlags) *cobra.Command {
 }
 
 // printTree prints the exports under their outers, the package at the root.
+// The hierarchy is rebuilt from the objects' outer paths, which every format
+// fills (indices are format-specific).
 func printTree(w io.Writer, p *inspect.Package, withImports bool) {
 	root := p.Path
-	if len(p.Exports) > 0 {
-		// The package path is the object path of a top-level export minus its name.
-		for _, e := range p.Exports {
-			if e.OuterIndex == 0 && len(e.Path) > len(e.Name)+1 {
-				root = e.Path[:len(e.Path)-len(e.Name)-1]
-				break
-			}
+	for _, e := range p.Exports {
+		if e.Outer == "" && strings.HasSuffix(e.Path, "."+e.Name) {
+			root = strings.TrimSuffix(e.Path, "."+e.Name)
+			break
 		}
 	}
 	fmt.Fprintf(w, "%s (Package)\n", root)
-	printChildren(w, p.Exports, 0, 1, map[int32]bool{})
+	printChildren(w, p.Exports, byOuter(p.Exports), "", 1, map[int]bool{})
 	if withImports {
 		fmt.Fprintf(w, "\nimports\n")
-		printChildren(w, p.Imports, 0, 1, map[int32]bool{})
+		printChildren(w, p.Imports, byOuter(p.Imports), "", 1, map[int]bool{})
 	}
 }
 
-func printChildren(w io.Writer, objs []inspect.Object, outer int32, depth int, seen map[int32]bool) {
-	if depth > 64 {
+// byOuter indexes objects by the path of their outer.
+func byOuter(objs []inspect.Object) map[string][]int {
+	m := make(map[string][]int)
+	for i, o := range objs {
+		m[o.Outer] = append(m[o.Outer], i)
+	}
+	return m
+}
+
+// maxTreeDepth bounds the printed hierarchy (outer cycles in a corrupt file).
+const maxTreeDepth = 64
+
+func printChildren(w io.Writer, objs []inspect.Object, children map[string][]int, outer string, depth int, seen map[int]bool) {
+	if depth > maxTreeDepth {
 		return
 	}
-	for _, o := range objs {
-		if o.OuterIndex != outer || seen[o.Index] {
+	for _, i := range children[outer] {
+		o := objs[i]
+		if seen[i] {
 			continue
 		}
-		seen[o.Index] = true
+		seen[i] = true
 		mark := ""
 		if o.IsAsset {
 			mark = " *"
 		}
 		fmt.Fprintf(w, "%*s%s (%s)%s\n", 2*depth, "", o.Name, shortClass(o.Class), mark)
-		printChildren(w, objs, o.Index, depth+1, seen)
+		if o.Path != "" {
+			printChildren(w, objs, children, o.Path, depth+1, seen)
+		}
 	}
 }
 

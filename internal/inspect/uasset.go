@@ -53,7 +53,8 @@ func matchUasset(head []byte, name string) bool {
 	return false
 }
 
-// guessPackagePath derives a long package name from a file path:
+// guessPackagePath derives a long package name from a file path in a
+// project's Content folder:
 // ".../Content/Maps/Level1.umap" becomes "/Game/Maps/Level1", a plugin's
 // ".../Plugins/X/Content/A.uasset" becomes "/X/A".
 func guessPackagePath(name string) string {
@@ -76,11 +77,13 @@ func guessPackagePath(name string) string {
 	if strings.HasPrefix(p, "/Game/") || strings.HasPrefix(p, "/Engine/") {
 		return p
 	}
-	return "/Game/" + path.Base(p)
+	// Outside a Content folder the file path says nothing; the reader
+	// takes the package name from the name map.
+	return ""
 }
 
 func openUasset(in *Input, opts *Options) (*Package, error) {
-	uopts := []uasset.Option{uasset.WithPackageName(guessPackagePath(in.Name))}
+	uopts := []uasset.Option{uasset.WithPackageName(guessPackagePath(in.Name)), uasset.WithFileName(in.Name)}
 	if in.Sibling != nil {
 		uopts = append(uopts, uasset.WithSibling(in.Sibling))
 	}

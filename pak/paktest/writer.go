@@ -1,8 +1,8 @@
 // Package paktest writes small .pak files for tests: fixtures with chosen
 // versions, compression, encryption and (hostile) paths, and large
 // synthetic paks for benchmarks. It is not a general pak writer: it writes
-// one compression method (Zlib) and AES-256-ECB only, and no path hashes
-// (the path hash index holds placeholder hashes).
+// one compression method (Zlib) and AES-256-ECB only, and path hashes in
+// the version 11 form.
 package paktest
 
 import (
@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"unicode/utf16"
 )
 
@@ -29,7 +30,7 @@ type File struct {
 
 // Options choose the pak layout.
 type Options struct {
-	Version      int  // 3 … 11
+	Version      int  // 1 … 11 (compression and encryption from 3)
 	Is8A         bool // with Version 8: the UE4.22 layout
 	Mount        string
 	Key          []byte // AES-256 key, needed for Encrypt / EncryptIndex
@@ -155,8 +156,8 @@ func (w *writer) encrypt(b []byte) {
 
 // Build writes a pak holding files.
 func Build(o Options, files []File) ([]byte, error) {
-	if o.Version < 3 || o.Version > 11 {
-		return nil, fmt.Errorf("paktest: version %d not supported (3…11)", o.Version)
+	if o.Version < 1 || o.Version > 11 {
+		return nil, fmt.Errorf("paktest: version %d not supported (1…11)", o.Version)
 	}
 	w := &writer{o: o}
 	if o.Key != nil {
@@ -170,6 +171,9 @@ func Build(o Options, files []File) ([]byte, error) {
 	for _, f := range files {
 		if (f.Encrypt || o.EncryptIndex) && w.blk == nil {
 			return nil, fmt.Errorf("paktest: encryption needs a key")
+		}
+		if o.Version < 3 && (f.Compress || f.Encrypt) {
+			return nil, fmt.Errorf("paktest: version %d has no compression or encryption", o.Version)
 		}
 		e := &entry{path: f.Path, usize: int64(len(f.Data)), encrypted: f.Encrypt}
 		if f.Encrypt {
@@ -251,8 +255,8 @@ func Build(o Options, files []File) ([]byte, error) {
 		}
 		var phi writer
 		phi.i32(int32(len(entries)))
-		for i := range entries {
-			phi.u64(uint64(i + 1))
+		for i, e := range entries {
+			phi.u64(pathHash(e.path, 0))
 			phi.i32(locs[i])
 		}
 		phi.i32(0) // pruned directory index
@@ -373,6 +377,19 @@ func (w *writer) plainHash(sealed []byte) []byte {
 	}
 	h := sha1.Sum(b)
 	return h[:]
+}
+
+// pathHash is the v11 path hash (FNV-1a 64 of the lowercased UTF-16LE
+// path, offset basis plus seed).
+func pathHash(p string, seed uint64) uint64 {
+	h := uint64(0xcbf29ce484222325) + seed
+	for _, u := range utf16.Encode([]rune(strings.ToLower(p))) {
+		for _, b := range []byte{byte(u), byte(u >> 8)} {
+			h ^= uint64(b)
+			h *= 0x100000001b3
+		}
+	}
+	return h
 }
 
 // encoded writes the v10+ bit-packed form of e.
