@@ -372,6 +372,20 @@ func TestBrowserCorpus(t *testing.T) {
 	pg.screenshot("cooked-summary")
 	pg.tab("exports")
 	pg.screenshot("cooked-exports")
+
+	// A UT99 map (UE1 package version 68).
+	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")
+	want = expect(t, ut)
+	if pg.drop(ut) {
+		t.Fatalf("%s: error shown: %s", ut, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.screenshot("ut99-summary")
+	pg.tab("exports")
+	pg.screenshot("ut99-exports")
+	pg.tab("props")
+	pg.waitJS(`document.querySelector('#view .tree, #view .errbox, #view .notice') !== null`)
+	pg.screenshot("ut99-props")
 }
 
 // TestBrowserTiming measures drop → first render of the largest uncooked

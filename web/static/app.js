@@ -637,7 +637,11 @@ function jsonTree(value, rootLabel) {
     if (v && typeof v === 'object') {
       const named = !Array.isArray(v) && (v.name || v.Name);
       const type = !Array.isArray(v) && (v.type || v.Type);
-      const simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      let simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      if (!simple && !Array.isArray(v) && v.value && typeof v.value === 'object') {
+        const j = JSON.stringify(v.value);
+        if (j.length <= 120) return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : '', j];
+      }
       const size = Array.isArray(v) ? v.length + ' items' : Object.keys(v).length + ' fields';
       return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : size, simple ? valueText(v.value) : undefined];
     }

@@ -8,6 +8,8 @@ const HELP = {
   fields: {
     Tag: 'Magic number 0x9E2A83C1 that marks an Unreal package.',
     LegacyFileVersion: 'Negative number telling which layout of the header follows (-7 is UE4.x, -8 UE5.0–5.x, -9 newer UE5).',
+    FileVersion: 'Package file version of a UE1–UE3 package: about 61–69 for Unreal and UT99, 100–129 for UE2 games such as UT2004, several hundred for UE3.',
+    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     LegacyUE3Version: 'Leftover UE3 version field, kept for compatibility; usually 864 or 0.',
     FileVersionUE4: 'Object version of the engine that saved the file (the UE4 numbering). 0 means "unversioned": a cooked file that does not say which engine made it.',
     FileVersionUE5: 'UE5 object version: grows with every format change in UE5 (1000 = UE5.0, 1017 = UE5.6…). 0 for UE4 files and unversioned cooked files.',
@@ -56,7 +58,6 @@ const HELP = {
     Names: 'Number of names in the name map.',
     Imports: 'Number of imports.',
     Exports: 'Number of exports.',
-    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     ImportTypeHierarchies: 'Class hierarchy of imported types (UE5.5+ editor packages).',
   },
   // Package flags (EPackageFlags).
