@@ -372,6 +372,15 @@ func TestBrowserCorpus(t *testing.T) {
 	pg.screenshot("cooked-summary")
 	pg.tab("exports")
 	pg.screenshot("cooked-exports")
+	// The first export's bytes are in the .uexp: the hex view says so.
+	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.waitJS(`document.querySelector('.detail button') !== null`)
+	pg.do(chromedp.Click(chromedp.CSS(`.detail button`)))
+	pg.waitJS(`document.querySelector('.hex .first') !== null`)
+	if s := pg.text(".hex-info"); !strings.Contains(s, ".uexp") {
+		t.Errorf("cooked export hex: %q, want the .uexp file", s)
+	}
+	pg.screenshot("cooked-hex")
 
 	// A UT99 map (UE1 package version 68).
 	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")

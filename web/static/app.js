@@ -78,6 +78,7 @@ function startWorker() {
       if (m.type === 'fatal') {
         for (const p of pending.values()) p.reject(new Error(m.error));
         pending.clear();
+        S.results.clear(); // the handles died with the instance
         showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
         worker.terminate();
         startWorker();

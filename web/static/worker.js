@@ -158,6 +158,9 @@ function unwrap(r) {
 }
 
 const dropped = new Map(); // name -> File, for the current drop
+// MAX_PACKAGE_FILE matches webapi's maxPackageFile: package files are copied
+// into the WebAssembly memory, containers are not.
+const MAX_PACKAGE_FILE = 1 << 30;
 let dropSeq = 0;
 
 async function readAll(file, id, label) {
@@ -212,6 +215,7 @@ const ops = {
     for (const n of names) {
       const f = dropped.get(n);
       if (!f) throw new Error(n + ': no longer available; drop it again');
+      if (f.size > MAX_PACKAGE_FILE) throw new Error(n + ': ' + f.size + ' bytes is more than a package file can be here (1 GiB); containers (.utoc/.ucas, .pak) are read without that limit');
       files[n] = await readAll(f, id, 'Reading ' + n);
     }
     postMessage({ id, progress: { phase: 'Parsing ' + group.main } });
