@@ -38,6 +38,7 @@ func main() {
 		"hex":               fn(hex),
 		"thumbnail":         fn(thumbnail),
 		"props":             fn(props),
+		"content":           fn(content),
 		"dump":              fn(dump),
 		"close":             fn(closeHandle),
 	}
@@ -233,6 +234,20 @@ func thumbnail(args []js.Value) (any, []byte, error) {
 	}
 	t, data, err := session.Thumbnail(h.Int(), i.Int())
 	return t, data, err
+}
+
+// content(handle, export) converts an export's content (texture → PNG …).
+func content(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	i, err := arg(args, 1, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, data, err := session.Content(h.Int(), i.Int())
+	return info, data, err
 }
 
 func props(args []js.Value) (any, []byte, error) {

@@ -395,6 +395,22 @@ func TestBrowserCorpus(t *testing.T) {
 	pg.tab("props")
 	pg.waitJS(`document.querySelector('#view .tree, #view .errbox, #view .notice') !== null`)
 	pg.screenshot("ut99-props")
+
+	// A UT99 texture package: the Content tab shows its textures as images.
+	utx := filepath.Join(dir, "legacy_ue123/nrempel+ut-server/Textures/Crypt.utx")
+	want = expect(t, utx)
+	if pg.drop(utx) {
+		t.Fatalf("%s: error shown: %s", utx, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	if n := pg.tab("content"); n <= 0 {
+		t.Fatalf("content tab shows %d items", n)
+	}
+	pg.waitJS(`document.querySelector('.thumb img') !== null && document.querySelector('.thumb img').complete`)
+	if w := js[int](pg, `document.querySelector('.thumb img').naturalWidth`); w <= 0 {
+		t.Errorf("texture does not decode (naturalWidth %d)", w)
+	}
+	pg.screenshot("ut99-textures")
 }
 
 // TestBrowserTiming measures drop → first render of the largest uncooked

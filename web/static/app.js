@@ -344,10 +344,17 @@ const TABS = [
   { id: 'registry', label: 'Registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
   { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|dataresource/i) },
   { id: 'props', label: 'Properties', count: () => null },
+  { id: 'content', label: 'Content', count: (p) => contentExports(p).length, only: (p) => p.format === 'legacy' },
   { id: 'container', label: 'Container', count: () => (S.container ? S.container.entries.length : null) },
   { id: 'hex', label: 'Hex', count: () => null },
   { id: 'model', label: 'JSON', count: () => null },
 ];
+// contentExports lists the exports whose content the format's exporter
+// converts (UE1–UE3: textures, sounds, music, script text).
+const CONTENT_CLASS = /Texture|^Sound$|^Music$|^TextBuffer$/;
+function contentExports(p) {
+  return p.format === 'legacy' ? p.exports.filter((e) => CONTENT_CLASS.test(shortPath(e.class))) : [];
+}
 function sectionCount(p, re) {
   let n = 0;
   let any = false;
@@ -440,6 +447,7 @@ function renderTabs() {
   for (const t of TABS) {
     if (t.id === 'container' && !S.container) continue;
     if (!S.pkg && t.id !== 'container') continue;
+    if (t.only && !t.only(p)) continue;
     const n = t.count(p);
     add(nav, h('button', {
       role: 'tab', class: (S.tab === t.id ? 'active' : '') + (n === 0 ? ' empty' : ''), title: HELP.tabs[t.id] + (n === 0 ? ' (none in this file)' : ''),
@@ -900,6 +908,26 @@ const VIEWS = {
     return out;
   },
 
+  content() {
+    const res = S.pkg;
+    const list = contentExports(res.package);
+    const out = pane(false, intro('What the package holds, converted the way `upkg export` does: textures as PNG, sounds as WAV, music modules, script source. Textures load as they scroll into view; click a sound, music or script to open it.'));
+    if (!list.length) { add(out, h('p', { class: 'muted', text: 'No textures, sounds, music or scripts in this package.' })); return out; }
+    const grid = h('div', { class: 'thumbs' });
+    const io = new IntersectionObserver((entries) => {
+      for (const en of entries) if (en.isIntersecting) { io.unobserve(en.target); en.target.load(); }
+    });
+    for (const e of list) {
+      const box = h('div', { class: 'img' }, h('span', { class: 'muted', text: shortPath(e.class) }));
+      const card = h('div', { class: 'thumb' }, box, h('div', { class: 'cap' }, h('b', { text: e.name }), h('br'), shortPath(e.class) + ' · ' + bytes(e.serial_size)));
+      const load = () => loadContent(res.handle, e.index - 1, box, card);
+      if (/Texture/.test(e.class)) { card.load = load; io.observe(card); } else box.append(h('button', { class: 'btn small', text: 'Open', onclick: load }));
+      add(grid, card);
+    }
+    add(out, grid);
+    return out;
+  },
+
   hex() { return hexPane(); },
 
   model() {
@@ -985,8 +1013,32 @@ function showExportDetail(box, e) {
     flags ? h('div', { class: 'help' }, flags.split(/[|,\s]+/).filter((f) => flagHelp(f)).map((f) => h('div', { text: f + ': ' + flagHelp(f) }))) : null,
     h('div', { class: 'row-actions' },
       e.serial_size > 0 ? hexButton({ kind: 'export', index: i }, 'Show bytes') : null,
+      CONTENT_CLASS.test(shortPath(e.class)) && res.package.format === 'legacy' ? h('button', { class: 'btn small', text: 'Show content', onclick: () => selectTab('content') }) : null,
       res.capabilities.props ? h('button', { class: 'btn small', text: 'Show properties', onclick: () => { selectTab('props'); const s = document.querySelector('#view select'); if (s) { s.value = String(i); s.dispatchEvent(new Event('change')); } } }) : null),
   );
+}
+
+// loadContent converts export i and shows it in box (image, audio player,
+// text) with a download link in card.
+let contentBusy = Promise.resolve();
+async function loadContent(handle, i, box, card) {
+  put(box, h('span', { class: 'muted', text: 'converting…' }));
+  // One conversion at a time keeps the worker free for the rest of the page.
+  const job = contentBusy.then(() => call('content', [handle, i]));
+  contentBusy = job.catch(() => {});
+  try {
+    const { meta, data } = await job;
+    const type = { texture: 'image/png', sound: 'audio/wav', script: 'text/plain', text: 'text/plain' }[meta.kind] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    if (meta.kind === 'texture') put(box, h('img', { src: url, alt: meta.object, title: meta.object }));
+    else if (meta.kind === 'sound') put(box, h('audio', { controls: true, src: url }));
+    else if (meta.kind === 'script' || meta.kind === 'text') put(box, h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) }));
+    else put(box, h('span', { class: 'muted', text: meta.kind + ', ' + bytes(meta.size) }));
+    const name = meta.name.split('/').pop();
+    add(card.querySelector('.cap'), ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save ' + name.slice(name.lastIndexOf('.')) }), meta.note ? h('div', { class: 'muted', text: meta.note }) : null);
+  } catch (err) {
+    put(box, h('span', { class: 'errbox', text: err.message }));
+  }
 }
 
 async function loadThumb(handle, i, t, box) {

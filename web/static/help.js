@@ -152,6 +152,7 @@ const HELP = {
     bulk: 'Bulk data (texture mips, audio…) and the UE5 package trailer.',
     props: 'The property values of an export, decoded.',
     container: 'The files stored in the container.',
+    content: 'Textures, sounds, music and scripts stored in the package, converted to ordinary files.',
     hex: 'The raw bytes of the file with the selected part highlighted.',
     model: 'The full model: everything upkg read, as a JSON tree (the same as `upkg dump --json`).',
   },

@@ -233,6 +233,7 @@ const ops = {
   async hex(handle, req) { return unwrap(upkg.hex(handle, req)); },
   async thumbnail(handle, i) { return unwrap(upkg.thumbnail(handle, i)); },
   async props(handle, i) { return unwrap(upkg.props(handle, i)); },
+  async content(handle, i) { return unwrap(upkg.content(handle, i)); },
   async dump(handle) { return unwrap(upkg.dump(handle)); },
   async close(handle) { return unwrap(upkg.close(handle)); },
   async version() { return unwrap(upkg.version()); },
