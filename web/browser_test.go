@@ -390,6 +390,14 @@ func TestBrowserCorpus(t *testing.T) {
 	}
 	checkCounts(t, pg, want)
 	pg.screenshot("ut99-summary")
+	// Tables render only the rows in view, and the filter narrows them.
+	pg.tab("names")
+	if n := js[int](pg, `document.querySelectorAll('.vt-row').length`); n == 0 || n >= len(want.Names) || n > 120 {
+		t.Errorf("names table has %d row elements for %d names; want only the visible ones", n, len(want.Names))
+	}
+	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "Pyramid"))
+	pg.waitJS(`/ of 715 rows/.test(document.querySelector('.vt-count').textContent)`)
+	pg.screenshot("ut99-names-filtered")
 	pg.tab("exports")
 	pg.screenshot("ut99-exports")
 	pg.tab("props")
@@ -434,14 +442,22 @@ func TestBrowserTiming(t *testing.T) {
 		pg.waitJS(fmt.Sprintf(`upkgState.timings.length > %d`, i))
 	}
 	checkCounts(t, pg, want)
+	// A package over 1 MB: UT99's Engine.u (1.1 MB, thousands of names).
+	big := filepath.Join(dir, "legacy_ue123/Deaod+UT99/System/Engine.u")
+	if pg.drop(big) {
+		t.Fatalf("%s: %s", big, pg.text("#error-text"))
+	}
+	pg.waitJS(`upkgState.timings.length > 5`)
+	t.Logf("largest uncooked corpus file: %s (%d bytes)", largest, size)
 	type timing struct {
+		File   string  `json:"file"`
 		Render float64 `json:"drop_to_render_ms"`
 		Parse  float64 `json:"parse_ms"`
 		Worker float64 `json:"total_ms"`
 	}
 	ts := js[[]timing](pg, `upkgState.timings`)
 	for _, tm := range ts {
-		t.Logf("%s (%d bytes): drop → first render %.1f ms (in the worker %.1f ms, of which parsing %.1f ms)", largest, size, tm.Render, tm.Worker, tm.Parse)
+		t.Logf("%s: drop → first render %.1f ms (in the worker %.1f ms, of which parsing %.1f ms)", tm.File, tm.Render, tm.Worker, tm.Parse)
 	}
 }
 
