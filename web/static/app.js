@@ -805,7 +805,8 @@ const VIEWS = {
       vtable({ columns: [{ label: 'Package', get: (r) => r.v }], rows: pk, height: '220px', empty: 'No imported packages.' }).el);
     for (const [k, list] of Object.entries(p.dependencies || {})) {
       const rows = (list || []).map((v) => ({ v }));
-      add(out, h('h3', { text: k + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
+      const title = k.includes('_') ? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ') : k;
+      add(out, h('h3', { text: title + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
         vtable({ columns: [{ label: 'Entry', get: (r) => r.v }], rows, height: '220px' }).el);
     }
     if (!Object.keys(p.dependencies || {}).length) add(out, h('p', { class: 'muted', text: 'The file records no soft references or searchable names.' }));
