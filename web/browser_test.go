@@ -540,3 +540,45 @@ func TestBrowserContainers(t *testing.T) {
 		pg.screenshot(tc.name + "-package")
 	}
 }
+
+// TestBrowserEncryptedPak drops a pak with an encrypted index: the page
+// asks for the key; given under Reading options, the listing appears.
+func TestBrowserEncryptedPak(t *testing.T) {
+	dir := corpus.Dir(t)
+	pak := filepath.Join(dir, "pak/trumank+repak/repak/tests/packs/pack_v11_compress_encrypt_encryptindex.pak")
+	const key = "lNJbw660IOC+kU7cnVQ1oeqrXyhk4J6UAZrCBbcnp94="
+	c, err := inspect.OpenContainer(pak, &inspect.Options{AESKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := len(c.Entries())
+	c.Close()
+	pg := newPage(t)
+	if !pg.drop(pak) {
+		t.Fatal("encrypted pak without a key: no error shown")
+	}
+	if s := pg.text("#error-hint"); !strings.Contains(s, "Reading options") {
+		t.Errorf("hint %q does not point to Reading options", s)
+	}
+	pg.screenshot("needs-key")
+	before := pg.counters()
+	pg.do(chromedp.Click(chromedp.ID("settings-btn")),
+		chromedp.SendKeys(chromedp.ID("opt-aes"), key),
+		chromedp.Click(chromedp.ID("settings-apply")))
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if pg.counters().Errors > before.Errors {
+		t.Fatalf("with the key: %s", pg.text("#error-text"))
+	}
+	if n := js[string](pg, `document.querySelector('#tabs button[data-tab="container"]').dataset.count`); n != strconv.Itoa(entries) {
+		t.Errorf("listing shows %s entries, want %d", n, entries)
+	}
+	// A PNG stored in the pak previews as an image (decrypted, inflated).
+	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "test.png"))
+	pg.waitJS(`document.querySelectorAll('.vt-row').length === 1`)
+	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.waitJS(`document.querySelector('.preview-img') !== null && document.querySelector('.preview-img').complete`)
+	if w := js[int](pg, `document.querySelector('.preview-img').naturalWidth`); w <= 0 {
+		t.Errorf("test.png from the pak does not decode")
+	}
+	pg.screenshot("with-key")
+}

@@ -314,7 +314,7 @@ function hintFor(msg) {
   if (m.includes('not a package upkg recognises')) return 'This file does not start like any Unreal package upkg knows (.uasset, .umap, UE1–UE3 packages, .utoc, .pak). Is it an asset file, or something else with a similar name?';
   if (m.includes('.uexp') && (m.includes('not exist') || m.includes('missing'))) return 'This is a cooked package whose data lives in a .uexp file: select the .uasset and the .uexp together.';
   if (m.includes('oodle')) return 'The data is Oodle-compressed; Oodle is proprietary and upkg has no decoder for it.';
-  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: the command line takes the game\'s key with --aes-key.';
+  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: enter the game\'s AES key under "Reading options" (top right) and click "Apply and re-read". The key stays in this page.';
   if (m.includes('unversioned') || m.includes('engine version')) return 'Cooked files often do not record their engine version. The command line accepts --engine to say which one.';
   if (m.includes('exceeds remaining') || m.includes('unexpected eof') || m.includes('outside the file') || m.includes('past the end')) return 'A value in the file points past its end: the file looks cut short or damaged (or, for a cooked package, its .uexp is missing).';
   if (m.includes('internal error')) return 'This is a bug in upkg: please report it with the file if you can share it.';
@@ -876,7 +876,7 @@ const VIEWS = {
 
   container() {
     const c = S.container;
-    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it; sizes are uncompressed, "Stored" is the size in the container.'));
+    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it, any other file to preview it; sizes are uncompressed, "Stored" is the size in the container.'));
     if ((c.summary || []).length) {
       add(out, h('details', {}, h('summary', { text: 'Container header' }), h('table', { class: 'kv' }, c.summary.map((f) => h('tr', {}, h('th', { text: f.key }), h('td', { class: 'v', text: valueText(f.value) }))))));
     }
@@ -889,11 +889,13 @@ const VIEWS = {
       { label: 'Type', w: '140px', get: (r) => r.chunk_type || '' },
       { label: 'Offset', w: '110px', num: true, mono: true, get: (r) => r.offset, fmt: (v) => hex(v) },
     ];
-    add(out, vtable({
+    const preview = h('div', { class: 'detail' }, h('div', { class: 'muted', text: 'Click a .uasset or .umap to open it, or any other file to preview it here.' }));
+    add(out, h('div', { class: 'split' }, vtable({
       columns: cols, rows: c.entries, placeholder: 'Filter paths…',
-      rowClass: (r) => (/\.(uasset|umap|uzenasset)$/i.test(r.path || '') ? 'clickable' : ''),
+      rowClass: (r) => (r.path ? 'clickable' : ''),
       onSelect: async (r) => {
-        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path || '')) return;
+        if (!r.path) return;
+        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path)) { previewEntry(c, r, preview); return; }
         busy(true, 'Opening ' + r.path);
         try {
           const res = await call('openFromContainer', [c.handle, r.path], progress);
@@ -905,7 +907,7 @@ const VIEWS = {
           add($('error-hint'), ' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
         }
       },
-    }).el);
+    }).el, preview));
     return out;
   },
 
@@ -1017,6 +1019,35 @@ function showExportDetail(box, e) {
       CONTENT_CLASS.test(shortPath(e.class)) && res.package.format === 'legacy' ? h('button', { class: 'btn small', text: 'Show content', onclick: () => selectTab('content') }) : null,
       res.capabilities.props ? h('button', { class: 'btn small', text: 'Show properties', onclick: () => { selectTab('props'); const s = document.querySelector('#view select'); if (s) { s.value = String(i); s.dispatchEvent(new Event('change')); } } }) : null),
   );
+}
+
+// previewEntry shows a file stored in a container: an image, text, or its
+// bytes, with a save link.
+async function previewEntry(c, r, box) {
+  put(box, h('div', { class: 'muted', text: 'Reading ' + r.path + '…' }));
+  try {
+    const { data } = await call('containerFile', [c.handle, r.path]);
+    const name = r.path.split('/').pop();
+    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    const type = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', wav: 'audio/wav', ogg: 'audio/ogg' }[ext] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    const head = h('h4', {}, r.path + ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save' }), data.length < r.size ? h('span', { class: 'muted', text: ' (first ' + bytes(data.length) + ' shown)' }) : null);
+    let body;
+    if (type.startsWith('image/')) {
+      body = h('img', { src: url, alt: name, class: 'preview-img', title: name });
+      // Small images are shown enlarged, pixel for pixel.
+      body.addEventListener('load', () => { if (body.naturalWidth && body.naturalWidth < 128) { body.style.width = Math.min(256, body.naturalWidth * 4) + 'px'; body.classList.add('pixelated'); } });
+    }
+    else if (type.startsWith('audio/')) body = h('audio', { controls: true, src: url });
+    else if (/^(txt|ini|json|csv|xml|log|md|uplugin|uproject|cfg|int|usf|ush|lua|py)$/.test(ext)) body = h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) });
+    else {
+      body = h('div', { class: 'hex preview-hex', tabindex: '0' });
+      setTimeout(() => hexView(body, { base: 0, start: 0, size: 0 }, data), 0);
+    }
+    put(box, head, body);
+  } catch (err) {
+    put(box, h('div', { class: 'errbox', text: err.message }));
+  }
 }
 
 // loadContent converts export i and shows it in box (image, audio player,
