@@ -30,7 +30,24 @@ var (
 	assetsOnce sync.Once
 	assets     *Assets
 	assetsErr  error
+
+	browserOnce sync.Once
+	browserCtx  context.Context
+	browserStop func()
+	browserDir  string
+	browserErr  error
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserStop != nil {
+		browserStop()
+	}
+	if browserDir != "" {
+		os.RemoveAll(browserDir)
+	}
+	os.Exit(code)
+}
 
 func testAssets(t testing.TB) *Assets {
 	t.Helper()
@@ -99,23 +116,40 @@ func newPage(t testing.TB) *page {
 	srv.Start()
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 900),
+	// One browser for the package's tests (started by the first); each
+	// test gets its own tab.
+	browserOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "upkg-chromium-*")
+		if err != nil {
+			browserErr = err
+			return
+		}
+		browserDir = dir
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(chrome),
+			chromedp.Flag("headless", true),
+			chromedp.Flag("no-sandbox", true),
+			chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1400, 900),
+		}
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, bcancel := chromedp.NewContext(actx)
+		browserStop = func() { bcancel(); acancel() }
+		// The first run starts the browser; it must not carry a timeout.
+		browserErr = chromedp.Do(bctx)
+		browserCtx = bctx
+	})
+	if browserErr != nil {
+		t.Fatal(browserErr)
 	}
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); acancel() })
-	// The first run starts the browser; it must not carry a timeout.
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
 	}
