@@ -427,6 +427,23 @@ function renderTitle() {
   );
 }
 
+// plainSummary says in one sentence what the package is.
+function plainSummary(p) {
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
+  const what = asset ? asset.name + ' is ' + (/^[AEIOU]/i.test(shortPath(asset.class)) ? 'an ' : 'a ') + shortPath(asset.class) : base + ' is a package';
+  let how;
+  if (p.format === 'legacy') how = ' from an Unreal Engine 1–3 game';
+  else if (p.format === 'zen') how = ' cooked for a game (stored in an IoStore container)';
+  else if (isCooked(p)) how = ' cooked for a game' + (p.engine ? ' (engine ' + p.engine + (p.engine_source === 'detected' ? ', detected' : '') + ')' : '');
+  else how = ' saved by the Unreal Editor' + (p.engine ? ' ' + p.engine : '');
+  const pkgs = importPackages(p).length;
+  const thumbs = (p.thumbnails || []).filter((t) => t.format !== 'empty').length;
+  return what + how + '. It stores ' + num(p.exports.length) + ' object' + (p.exports.length === 1 ? '' : 's') +
+    ' and uses ' + num(p.imports.length) + ' from ' + num(pkgs) + ' other package' + (pkgs === 1 ? '' : 's') +
+    (thumbs ? ', and has a thumbnail' : '') + '.';
+}
+
 function isCooked(p) {
   const flags = (p.summary || []).find((f) => f.key === 'PackageFlags');
   return (flags && /FilterEditorOnly|Cooked/.test(valueText(flags.value))) || (p.companions || []).some((c) => /uexp$/i.test(c));
@@ -676,6 +693,7 @@ const VIEWS = {
     card('Imports', num(p.imports.length), '', HELP.tabs.imports);
     card('Exports', num(p.exports.length), '', HELP.tabs.exports);
     card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
+    add(out, h('p', { class: 'lead', text: plainSummary(p) }));
     add(out, cards);
     if (p.engine_note || p.engine_candidates) add(out, h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || 'could also be ' + p.engine_candidates.join(', ') + '.', ' Cooked files do not record their engine version; if you know it, pick it under Reading options.'));
     if ((p.warnings || []).length) {

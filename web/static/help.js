@@ -15,6 +15,7 @@ const HELP = {
     FileVersionUE5: 'UE5 object version: grows with every format change in UE5 (1000 = UE5.0, 1017 = UE5.6…). 0 for UE4 files and unversioned cooked files.',
     FileVersionLicenseeUE: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     CustomVersions: 'Per-subsystem version numbers (rendering, animation, Niagara…). Each engine module bumps its own number when its data layout changes.',
+    SavedHash: 'Hash of the package as saved (UE5.6 and later; it replaced the Guid).',
     TotalHeaderSize: 'Size in bytes of everything before the export data: the summary, name map, imports, exports and other tables.',
     PackageName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
     FolderName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
@@ -166,6 +167,7 @@ const HELP = {
 // without its Count/Offset/Size suffix too ("NameCount" → "Name").
 function fieldHelp(key) {
   if (HELP.fields[key]) return HELP.fields[key];
+  if (/\s*\(.*\)$/.test(key)) return fieldHelp(key.replace(/\s*\(.*\)$/, ''));
   if (key.includes('_') || /^[a-z]/.test(key)) {
     // snake_case keys (Zen packages, containers): try the engine's spelling.
     const camel = key.split(/[_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
