@@ -38,7 +38,9 @@ type File struct {
 	// wrong key, corrupt), DirectoryIndexErr says why.
 	DirectoryIndex    *DirectoryIndex
 	DirectoryIndexErr error
-	Metas             []ChunkMeta
+	// metas holds the raw FIoStoreTocEntryMeta records; Meta decodes one.
+	metas    []byte
+	metaSize int
 	// OnDemandChunkHashes and OnDemandBlockHashes are the extra metas of an
 	// OnDemand container of TOC version 6.
 	OnDemandChunkHashes [][20]byte
@@ -47,20 +49,21 @@ type File struct {
 	// version 9+, or data this package does not know).
 	Trailing []byte
 
-	blocks  []byte // raw FIoStoreTocCompressedBlockEntry records, decoded on access
-	key     []byte
-	ecb     *aeskey.Cipher
-	openCas func(partition int) (io.ReaderAt, int64, error)
-	closers []io.Closer
+	blocks     []byte // raw FIoStoreTocCompressedBlockEntry records, decoded on access
+	blocksOnce sync.Once
+	blocksErr  error
+	blockR     io.ReaderAt
+	blocksOff  int64
+	key        []byte
+	ecb        *aeskey.Cipher
+	openCas    func(partition int) (io.ReaderAt, int64, error)
+	closers    []io.Closer
 
 	mu    sync.Mutex
 	parts map[int]partition
 
 	idOnce  sync.Once
 	idIndex map[ChunkID]int
-
-	pathOnce  sync.Once
-	chunkPath map[int]string
 }
 
 type partition struct {
@@ -138,8 +141,8 @@ func Open(name string, opt ...Option) (*File, error) {
 	}
 	opts := append([]Option{WithPartitions(open)}, opt...)
 	tf, err := NewReader(f, st.Size(), opts...)
-	f.Close()
 	if err != nil {
+		f.Close()
 		var fe *FormatError
 		if errors.As(err, &fe) && fe.File == "" {
 			fe.File = name
@@ -148,10 +151,13 @@ func Open(name string, opt ...Option) (*File, error) {
 		if errors.As(err, &ue) && ue.File == "" {
 			ue.File = name
 		}
+		if fe == nil && ue == nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
 		return nil, err
 	}
 	tf.Name = name
-	tf.closers = append(tf.closers, closerFunc(func() error {
+	tf.closers = append(tf.closers, f, closerFunc(func() error {
 		mu.Lock()
 		defer mu.Unlock()
 		var first error
@@ -182,8 +188,10 @@ func (f *File) Close() error {
 	return first
 }
 
-// NewReader parses the TOC of size bytes in r. The whole TOC is read into
-// memory (bounded by size and a 1 GiB limit).
+// NewReader parses the TOC of size bytes in r. Everything but the
+// compression block table is read at once (bounded by size and a 1 GiB
+// limit); the block table, the bulk of a large TOC, is read from r on first
+// use, so r must stay readable while the File is used.
 func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
 	var o options
 	for _, fn := range opt {
@@ -194,36 +202,86 @@ func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
 	if size < 0 || size > maxTocSize {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("TOC size %d outside [0, %d]", size, maxTocSize)}
 	}
-	buf := make([]byte, size)
-	if n, err := r.ReadAt(buf, 0); int64(n) != size {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	readAt := func(off, n int64, what string) ([]byte, error) {
+		buf := make([]byte, n)
+		if got, err := r.ReadAt(buf, off); int64(got) != n {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, &FormatError{Offset: off + int64(got), Msg: "reading the " + what, Err: err}
 		}
-		return nil, &FormatError{Offset: int64(n), Msg: "reading the TOC", Err: err}
+		return buf, nil
 	}
-	return parseToc(buf, &o)
+	hb, err := readAt(0, min(size, tocHeaderSize), "TOC header")
+	if err != nil {
+		return nil, err
+	}
+	h, err := parseHeader(hb)
+	if err != nil {
+		return nil, err
+	}
+	// The fixed-size arrays before the block table, then the block table;
+	// everything after it is read as the tail.
+	n := uint64(h.TocEntryCount)
+	headLen := uint64(tocHeaderSize) + n*(chunkIDSize+offsetLengthSize) + 4*uint64(h.TocChunkPerfectHashSeedsCount) + 4*uint64(h.TocChunksWithoutPerfectHashCount)
+	blocksLen := uint64(h.TocCompressedBlockEntryCount) * blockEntrySize
+	if headLen > uint64(size) || blocksLen > uint64(size)-headLen {
+		return nil, &FormatError{Offset: size, Msg: fmt.Sprintf("%d entries and %d compression blocks need %d bytes, the TOC has %d", n, h.TocCompressedBlockEntryCount, headLen+blocksLen, size), Err: io.ErrUnexpectedEOF}
+	}
+	head, err := readAt(0, int64(headLen), "TOC chunk table")
+	if err != nil {
+		return nil, err
+	}
+	tailOff := int64(headLen + blocksLen)
+	tail, err := readAt(tailOff, size-tailOff, "TOC tail")
+	if err != nil {
+		return nil, err
+	}
+	f, err := parseToc(h, head, tail, tailOff, &o)
+	if err != nil {
+		return nil, err
+	}
+	f.blockR, f.blocksOff = r, int64(headLen)
+	return f, nil
+}
+
+// loadBlocks reads the compression block table on first use.
+func (f *File) loadBlocks() error {
+	f.blocksOnce.Do(func() {
+		if f.blocks != nil || f.Header.TocCompressedBlockEntryCount == 0 {
+			return
+		}
+		n := int64(f.Header.TocCompressedBlockEntryCount) * blockEntrySize
+		buf := make([]byte, n)
+		if got, err := f.blockR.ReadAt(buf, f.blocksOff); int64(got) != n {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			f.blocksErr = &FormatError{File: f.Name, Offset: f.blocksOff + int64(got), Msg: "reading the compression blocks", Err: err}
+			return
+		}
+		f.blocks = buf
+	})
+	return f.blocksErr
 }
 
 // section walks the TOC buffer, checking each section fits.
 type section struct {
-	b   []byte
-	off int
+	b    []byte
+	off  int
+	base int64 // file offset of b[0]
 }
 
 func (s *section) take(n uint64, what string) ([]byte, error) {
 	if n > uint64(len(s.b)-s.off) {
-		return nil, &FormatError{Offset: int64(s.off), Msg: fmt.Sprintf("%s: %d bytes needed, %d left in the TOC", what, n, len(s.b)-s.off), Err: io.ErrUnexpectedEOF}
+		return nil, &FormatError{Offset: s.base + int64(s.off), Msg: fmt.Sprintf("%s: %d bytes needed, %d left in the TOC", what, n, len(s.b)-s.off), Err: io.ErrUnexpectedEOF}
 	}
 	p := s.b[s.off : s.off+int(n)]
 	s.off += int(n)
 	return p, nil
 }
 
-func parseToc(buf []byte, o *options) (*File, error) {
-	h, err := parseHeader(buf)
-	if err != nil {
-		return nil, err
-	}
+func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File, error) {
 	f := &File{Header: h, key: o.key, openCas: o.openCas}
 	if o.key != nil {
 		c, err := aeskey.New(o.key)
@@ -232,7 +290,7 @@ func parseToc(buf []byte, o *options) (*File, error) {
 		}
 		f.ecb = c
 	}
-	s := &section{b: buf, off: tocHeaderSize}
+	s := &section{b: head, off: tocHeaderSize}
 	n := uint64(h.TocEntryCount)
 	le := binary.LittleEndian
 
@@ -280,10 +338,9 @@ func parseToc(buf []byte, o *options) (*File, error) {
 		}
 	}
 
-	// Compression blocks: kept raw, decoded by Block.
-	if f.blocks, err = s.take(uint64(h.TocCompressedBlockEntryCount)*blockEntrySize, "compression blocks"); err != nil {
-		return nil, err
-	}
+	// The compression block table is read lazily (loadBlocks); the rest
+	// comes from the tail.
+	s = &section{b: tail, base: tailOff}
 
 	// AES-CTR IVs (version 10).
 	if h.EncryptionMethod == EncryptAESCTR || h.EncryptionIVCount > 0 {
@@ -345,11 +402,11 @@ func parseToc(buf []byte, o *options) (*File, error) {
 
 	// Directory index (version 2+, Indexed containers).
 	if h.Version >= TocDirectoryIndex && h.ContainerFlags&FlagIndexed != 0 && h.DirectoryIndexSize > 0 {
-		start := s.off
+		start := s.base + int64(s.off)
 		if b, err = s.take(uint64(h.DirectoryIndexSize), "directory index"); err != nil {
 			return nil, err
 		}
-		f.DirectoryIndex, f.DirectoryIndexErr = f.readDirectoryIndex(b, int64(start))
+		f.DirectoryIndex, f.DirectoryIndexErr = f.readDirectoryIndex(b, start)
 	} else if h.DirectoryIndexSize > 0 && h.Version >= TocDirectoryIndex {
 		// Not flagged Indexed: the engine skips the bytes.
 		if _, err = s.take(uint64(h.DirectoryIndexSize), "directory index"); err != nil {
@@ -365,19 +422,7 @@ func parseToc(buf []byte, o *options) (*File, error) {
 	if b, err = s.take(n*metaSize, "chunk metas"); err != nil {
 		return nil, err
 	}
-	f.Metas = make([]ChunkMeta, n)
-	for i := range f.Metas {
-		p := b[uint64(i)*metaSize:]
-		m := &f.Metas[i]
-		copy(m.Hash[:], p[:20])
-		if metaSize == metaSizeChunkHash {
-			copy(m.Pad[:], p[20:32])
-			m.Flags = MetaFlags(p[32])
-		} else {
-			m.Flags = MetaFlags(p[20])
-		}
-	}
-
+	f.metas, f.metaSize = b, int(metaSize)
 	// On-demand metas (version 6 only).
 	if h.Version == TocOnDemandMetaData && h.ContainerFlags&FlagOnDemand != 0 {
 		if b, err = s.take(n*onDemandHashSize, "on-demand chunk metas"); err != nil {
@@ -395,8 +440,8 @@ func parseToc(buf []byte, o *options) (*File, error) {
 			copy(f.OnDemandBlockHashes[i][:], b[20*i:])
 		}
 	}
-	if s.off < len(buf) {
-		f.Trailing = buf[s.off:]
+	if s.off < len(tail) {
+		f.Trailing = tail[s.off:]
 	}
 	if err := f.checkEntries(); err != nil {
 		return nil, err
@@ -428,15 +473,6 @@ func (f *File) checkEntries() error {
 				Msg: fmt.Sprintf("chunk %d (%s): range [0x%x, +0x%x) needs compression blocks beyond the %d the TOC has", i, f.ChunkIDs[i], ol.Offset, ol.Length, nb)}
 		}
 	}
-	for i := 0; i < int(nb); i++ {
-		b := f.Block(i)
-		if int(b.MethodIndex) >= len(f.CompressionMethods) {
-			return &FormatError{Offset: int64(f.blockOffset(i) + 11), Msg: fmt.Sprintf("compression block %d: method index %d, only %d methods", i, b.MethodIndex, len(f.CompressionMethods)-1)}
-		}
-		if b.UncompressedSize > f.Header.CompressionBlockSize && f.Header.CompressionBlockSize < maxBlockSize {
-			return &FormatError{Offset: int64(f.blockOffset(i) + 8), Msg: fmt.Sprintf("compression block %d: uncompressed size %d exceeds the block size %d", i, b.UncompressedSize, f.Header.CompressionBlockSize)}
-		}
-	}
 	return nil
 }
 
@@ -444,11 +480,35 @@ func (f *File) blockOffset(i int) int {
 	return tocHeaderSize + len(f.ChunkIDs)*(chunkIDSize+offsetLengthSize) + 4*(len(f.PerfectHashSeeds)+len(f.ChunksWithoutPerfectHash)) + i*blockEntrySize
 }
 
+// Meta decodes the meta (hash and flags) of chunk i.
+func (f *File) Meta(i int) ChunkMeta {
+	var m ChunkMeta
+	p := f.metas[i*f.metaSize : (i+1)*f.metaSize]
+	copy(m.Hash[:], p[:20])
+	if f.metaSize == metaSizeChunkHash {
+		copy(m.Pad[:], p[20:32])
+		m.Flags = MetaFlags(p[32])
+	} else {
+		m.Flags = MetaFlags(p[20])
+	}
+	return m
+}
+
+// Hash returns the stored hash of chunk i (see [File.HashKind]).
+func (f *File) Hash(i int) [20]byte {
+	var h [20]byte
+	copy(h[:], f.metas[i*f.metaSize:])
+	return h
+}
+
 // NumBlocks returns the number of compression blocks.
-func (f *File) NumBlocks() int { return len(f.blocks) / blockEntrySize }
+func (f *File) NumBlocks() int { return int(f.Header.TocCompressedBlockEntryCount) }
 
 // Block decodes compression block i.
 func (f *File) Block(i int) CompressionBlock {
+	if f.loadBlocks() != nil {
+		return CompressionBlock{}
+	}
 	p := f.blocks[i*blockEntrySize : (i+1)*blockEntrySize]
 	return CompressionBlock{Offset: le40(p), CompressedSize: le24(p[5:]), UncompressedSize: le24(p[8:]), MethodIndex: p[11]}
 }
@@ -489,28 +549,46 @@ func (f *File) Info(i int) ChunkInfo {
 	}
 	var ci ChunkInfo
 	ci.Blocks = last - first + 1
+	if f.loadBlocks() != nil {
+		return ChunkInfo{Method: "unknown", Blocks: ci.Blocks}
+	}
 	m := -1
+	ci.Partition = int(f.Block(first).Offset / f.Header.PartitionSize)
+	m = int(f.blocks[first*blockEntrySize+11])
 	for b := first; b <= last; b++ {
-		blk := f.Block(b)
-		ci.CompressedSize += int64(blk.CompressedSize)
-		if m == -1 {
-			m = int(blk.MethodIndex)
-			ci.Partition = int(blk.Offset / f.Header.PartitionSize)
-		} else if m != int(blk.MethodIndex) {
+		p := f.blocks[b*blockEntrySize : b*blockEntrySize+blockEntrySize]
+		ci.CompressedSize += int64(uint32(p[5]) | uint32(p[6])<<8 | uint32(p[7])<<16)
+		if int(p[11]) != m {
 			m = -2
 		}
 	}
 	switch {
 	case m == -2:
 		ci.Method = "Mixed"
-	default:
+	case m < len(f.CompressionMethods):
 		ci.Method = f.CompressionMethods[m]
+	default:
+		ci.Method = fmt.Sprintf("method %d", m)
 	}
 	return ci
 }
 
-// ChunkIndex returns the TOC entry index of id.
+// ChunkIndex returns the TOC entry index of id: through the perfect hash
+// when the TOC has one (no index to build, as the engine resolves chunks),
+// else through a map built on first use.
 func (f *File) ChunkIndex(id ChunkID) (int, bool) {
+	if len(f.PerfectHashSeeds) > 0 {
+		if i, ok := f.LookupPerfectHash(id); ok {
+			return i, true
+		}
+		// A TOC whose seeds do not cover id (or lie) is searched directly.
+		for i, c := range f.ChunkIDs {
+			if c == id {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	f.idOnce.Do(func() {
 		f.idIndex = make(map[ChunkID]int, len(f.ChunkIDs))
 		for i, c := range f.ChunkIDs {

@@ -134,14 +134,17 @@ func (d *dirEntry) IsDir() bool                { return d.info.dir }
 func (d *dirEntry) Type() fs.FileMode          { return d.info.Mode().Type() }
 func (d *dirEntry) Info() (fs.FileInfo, error) { return d.info, nil }
 
-// chunkFile reads its chunk on first use.
+// chunkFile streams its chunk block by block (checking the hash at the
+// end); Seek and ReadAt switch to the whole chunk in memory.
 type chunkFile struct {
-	fsys  *FS
-	chunk int
-	name  string
-	info  fileInfo
-	r     *bytes.Reader
-	err   error
+	fsys   *FS
+	chunk  int
+	name   string
+	info   fileInfo
+	stream io.Reader
+	pos    int64
+	r      *bytes.Reader
+	err    error
 }
 
 func (c *chunkFile) Stat() (fs.FileInfo, error) { return c.info, nil }
@@ -154,16 +157,33 @@ func (c *chunkFile) load() error {
 			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
 		} else {
 			c.r = bytes.NewReader(data)
+			c.r.Seek(c.pos, io.SeekStart)
 		}
 	}
 	return c.err
 }
 
 func (c *chunkFile) Read(p []byte) (int, error) {
-	if err := c.load(); err != nil {
-		return 0, err
+	if c.r != nil || c.err != nil {
+		if c.err != nil {
+			return 0, c.err
+		}
+		return c.r.Read(p)
 	}
-	return c.r.Read(p)
+	if c.stream == nil {
+		s, err := c.fsys.f.OpenChunkStream(c.chunk)
+		if err != nil {
+			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
+			return 0, c.err
+		}
+		c.stream = s
+	}
+	n, err := c.stream.Read(p)
+	c.pos += int64(n)
+	if err != nil && err != io.EOF {
+		err = &fs.PathError{Op: "read", Path: c.name, Err: err}
+	}
+	return n, err
 }
 
 func (c *chunkFile) Seek(off int64, whence int) (int64, error) {

@@ -90,6 +90,9 @@ var (
 	ErrNoCas = errors.New("iostore: no .ucas beside the .utoc: chunk data is not available")
 	// ErrHash reports chunk data whose hash differs from the TOC's.
 	ErrHash = errors.New("iostore: chunk hash mismatch")
+	// ErrSignature reports a compression block whose SHA-1 differs from the
+	// signed container's block signature (tampered or corrupt data).
+	ErrSignature = errors.New("iostore: block signature mismatch")
 	// ErrNotFound reports a chunk ID or path the container does not hold.
 	ErrNotFound = errors.New("iostore: no such chunk")
 )

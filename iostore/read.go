@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/blake3"
@@ -28,7 +29,7 @@ func (f *File) HashKind() string {
 }
 
 // HasHash reports whether chunk i has a stored hash (all-zero means none).
-func (f *File) HasHash(i int) bool { return f.Metas[i].Hash != [20]byte{} }
+func (f *File) HasHash(i int) bool { return f.Hash(i) != [20]byte{} }
 
 // HashChunk computes the hash of data the way the TOC stores it (for TOC
 // version PerfectHash, the BLAKE3 form).
@@ -61,23 +62,18 @@ func (e *ChunkError) Error() string {
 	if e.Path != "" {
 		s += " " + e.Path
 	}
-	return s + "): " + e.Err.Error()
+	return s + "): " + strings.TrimPrefix(e.Err.Error(), "iostore: ")
 }
 
 func (e *ChunkError) Unwrap() error { return e.Err }
 
 // PathOf returns the directory-index path of chunk i, or "".
 func (f *File) PathOf(i int) string {
-	if f.DirectoryIndex == nil {
+	d := f.DirectoryIndex
+	if d == nil || i < 0 || i >= len(d.chunkFile) || d.chunkFile[i] < 0 {
 		return ""
 	}
-	f.pathOnce.Do(func() {
-		f.chunkPath = make(map[int]string, len(f.DirectoryIndex.Files))
-		for _, fe := range f.DirectoryIndex.Files {
-			f.chunkPath[fe.Chunk] = fe.Path
-		}
-	})
-	return f.chunkPath[i]
+	return d.Files[d.chunkFile[i]].Path
 }
 
 func (f *File) chunkErr(i int, err error) error {
@@ -121,19 +117,30 @@ func (f *File) checkHash(i int, data []byte) error {
 		return nil
 	}
 	got := f.HashChunk(data)
-	if got != f.Metas[i].Hash && f.Header.Version == TocPerfectHash && sha1.Sum(data) == f.Metas[i].Hash {
+	if got != f.Hash(i) && f.Header.Version == TocPerfectHash && sha1.Sum(data) == f.Hash(i) {
 		return nil
 	}
-	if got != f.Metas[i].Hash {
-		return f.chunkErr(i, fmt.Errorf("%w: %s %x, TOC has %x", ErrHash, f.HashKind(), got, f.Metas[i].Hash))
+	if got != f.Hash(i) {
+		hint := ""
+		if f.Header.ContainerFlags&FlagEncrypted != 0 {
+			hint = " (wrong AES key?)"
+		}
+		return f.chunkErr(i, fmt.Errorf("%w%s: %s %x, TOC has %x", ErrHash, hint, f.HashKind(), got, f.Hash(i)))
 	}
 	return nil
 }
+
+// maxPrealloc bounds the buffer allocated up front for a chunk; larger
+// chunks grow as their blocks are decoded.
+const maxPrealloc = 64 << 20
 
 // readRange reads [off, off+n) of the uncompressed address space.
 func (f *File) readRange(off, n uint64) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
+	}
+	if err := f.loadBlocks(); err != nil {
+		return nil, err
 	}
 	bs := uint64(f.Header.CompressionBlockSize)
 	first, last := off/bs, (off+n-1)/bs
@@ -149,7 +156,9 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 	if avail < n-(off-first*bs) && avail < n {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
 	}
-	dst := make([]byte, 0, min(n, avail))
+	// Preallocate at most maxPrealloc: a TOC that lies about sizes then
+	// costs only the bytes its blocks really decompress to.
+	dst := make([]byte, 0, min(n, avail, maxPrealloc))
 	var raw, plain []byte
 	inBlock := off % bs
 	for b := first; b <= last; b++ {
@@ -180,7 +189,10 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 		return raw, plain, ErrNeedKey
 	}
 	size := uint64(blk.CompressedSize)
-	if encrypted && f.Header.EncryptionMethod == EncryptAESECB {
+	signed := f.Signature != nil && b < len(f.Signature.ChunkBlockSignature)
+	if (encrypted && f.Header.EncryptionMethod == EncryptAESECB) || signed {
+		// The writer pads every block to the AES block size on disk; the
+		// padding is part of what is encrypted and signed.
 		size = (size + 15) &^ 15
 	}
 	p := int(blk.Offset / f.Header.PartitionSize)
@@ -188,6 +200,9 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	r, psize, err := f.partition(p)
 	if err != nil {
 		return raw, plain, err
+	}
+	if signed && !encrypted && poff >= 0 && uint64(poff)+size > uint64(psize) {
+		size = uint64(blk.CompressedSize) // an unpadded last block
 	}
 	if poff < 0 || uint64(poff)+size > uint64(psize) {
 		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d: [0x%x, +0x%x) outside partition %d of %d bytes", b, poff, size, p, psize)}
@@ -201,6 +216,14 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 			err = io.ErrUnexpectedEOF
 		}
 		return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+	}
+	if signed {
+		// FIoStoreWriter signs the block as stored: SHA-1 of the padded,
+		// encrypted bytes.
+		want := f.Signature.ChunkBlockSignature[b]
+		if sha1.Sum(raw) != want && sha1.Sum(raw[:blk.CompressedSize]) != want {
+			return raw, plain, fmt.Errorf("%w: compression block %d", ErrSignature, b)
+		}
 	}
 	if encrypted {
 		switch f.Header.EncryptionMethod {
@@ -220,6 +243,12 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 		default:
 			return raw, plain, &UnsupportedError{What: fmt.Sprintf("encryption method %s", f.Header.EncryptionMethod)}
 		}
+	}
+	if int(blk.MethodIndex) >= len(f.CompressionMethods) {
+		return raw, plain, &FormatError{Offset: int64(f.blockOffset(b) + 11), Msg: fmt.Sprintf("compression block %d: method index %d, only %d methods", b, blk.MethodIndex, len(f.CompressionMethods)-1)}
+	}
+	if blk.UncompressedSize > f.Header.CompressionBlockSize {
+		return raw, plain, &FormatError{Offset: int64(f.blockOffset(b) + 8), Msg: fmt.Sprintf("compression block %d: uncompressed size %d exceeds the block size %d", b, blk.UncompressedSize, f.Header.CompressionBlockSize)}
 	}
 	src := raw[:blk.CompressedSize]
 	if blk.MethodIndex == 0 {

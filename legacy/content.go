@@ -102,11 +102,15 @@ const (
 	TexDXT5   = 8
 	TexL8     = 9
 	TexG16    = 10
+
+	// texV8U8 is UE3's PF_V8U8 (signed two-channel normal map); it has no
+	// UE1/UE2 number.
+	texV8U8 = 0x100
 )
 
 var texFormatNames = map[int]string{
 	TexP8: "P8", TexRGBA7: "RGBA7", TexRGB16: "RGB16", TexDXT1: "DXT1", TexRGB8: "RGB8", TexRGBA8: "RGBA8",
-	TexNoData: "NODATA", TexDXT3: "DXT3", TexDXT5: "DXT5", TexL8: "L8", TexG16: "G16",
+	TexNoData: "NODATA", TexDXT3: "DXT3", TexDXT5: "DXT5", TexL8: "L8", TexG16: "G16", texV8U8: "V8U8",
 }
 
 // Mip is one FMipmap of a UE1/UE2 texture.
@@ -127,6 +131,8 @@ type Texture struct {
 	// PaletteNote says why a paletted texture has no palette (an import
 	// from another package), in which case Image uses a grey ramp.
 	PaletteNote string
+
+	ue3 bool // UE3 Texture2D: the largest mip with a payload is the image
 }
 
 // FormatName returns the ETextureFormat name ("P8", "DXT1").
@@ -143,7 +149,7 @@ const maxMips = 32
 // Texture reads the texture stored in export i.
 func (f *File) Texture(i int) (*Texture, error) {
 	if f.ue3() {
-		return nil, &UnsupportedError{Feature: "UE3 Texture2D payloads (bulk data) are not decoded"}
+		return f.texture3(i)
 	}
 	o, r, err := f.nativeReader(i)
 	if err != nil {
@@ -240,6 +246,15 @@ func (t *Texture) Image() (image.Image, error) {
 	if len(t.Mips) == 0 {
 		return nil, fmt.Errorf("%w (no mip maps)", ErrNoPixels)
 	}
+	if t.ue3 {
+		// Cooked textures keep their top mips in a texture file cache.
+		for n, m := range t.Mips {
+			if len(m.Data) > 0 {
+				return t.MipImage(n)
+			}
+		}
+		return nil, fmt.Errorf("%w (every mip is stored outside the package)", ErrNoPixels)
+	}
 	if len(t.Mips[0].Data) == 0 {
 		return nil, fmt.Errorf("%w (mip 0 of %dx%d is empty)", ErrNoPixels, t.Mips[0].Width, t.Mips[0].Height)
 	}
@@ -314,6 +329,14 @@ func (t *Texture) MipImage(n int) (image.Image, error) {
 		for p := 0; p < w*h; p++ {
 			v := m.Data[2*p+1]
 			copy(img.Pix[4*p:], []byte{v, v, v, 255})
+		}
+	case texV8U8:
+		if err := need(2); err != nil {
+			return nil, err
+		}
+		for p := 0; p < w*h; p++ {
+			u, v := m.Data[2*p]^0x80, m.Data[2*p+1]^0x80
+			copy(img.Pix[4*p:], []byte{u, v, 255, 255})
 		}
 	case TexRGB16:
 		if err := need(2); err != nil {
@@ -433,6 +456,9 @@ func (f *File) Music(i int) (fileType string, data []byte, err error) {
 // the properties of Sound and Music objects.
 func (f *File) embeddedFile(i int, what string) (string, []byte, error) {
 	if f.ue3() {
+		if what == "Sound" {
+			return f.soundNodeWave(i)
+		}
 		return "", nil, &UnsupportedError{Feature: "UE3 " + what + " payloads are not decoded"}
 	}
 	_, r, err := f.nativeReader(i)
@@ -497,4 +523,64 @@ func moduleExt(b []byte) string {
 		return "mod"
 	}
 	return ""
+}
+
+// maxActors bounds a level's actor list.
+const maxActors = 1 << 20
+
+// levelActors reads the actor list at the start of a Level's native data
+// (ULevelBase's TTransArray<AActor*>): UE1/UE2 store the count twice as
+// int32 (Num, Max) and then compact references; UE3 stores the owner, the
+// count and int32 references. Every reference must be an export or null.
+func (f *File) levelActors(native []byte) ([]int32, error) {
+	r := binread.FromBytes(native)
+	r.SetOrder(f.order)
+	if f.ue3() {
+		r.I32("Level.Actors.Owner")
+	}
+	start := r.Offset()
+	n := r.I32("Level.Actors.Num")
+	if !f.ue3() {
+		r.I32("Level.Actors.Max")
+	}
+	cnt := r.CheckCount(start, int64(n), 1, "Level.Actors.Num")
+	if cnt > maxActors {
+		return nil, fmt.Errorf("legacy: %d actors", cnt)
+	}
+	refs := make([]int32, 0, binread.SliceCap(cnt))
+	for range cnt {
+		ref := f.objRef(r, "Level.Actor")
+		if r.Err() != nil {
+			return nil, r.Err()
+		}
+		if ref < 0 || !f.validRef(ref) {
+			return nil, fmt.Errorf("legacy: actor reference %d is not an export", ref)
+		}
+		refs = append(refs, ref)
+	}
+	return refs, r.Err()
+}
+
+// soundNodeWave reads a UE3 SoundNodeWave: the RawData bulk (the imported
+// WAV file, kept in editor packages), else the PC Ogg Vorbis data.
+func (f *File) soundNodeWave(i int) (string, []byte, error) {
+	if f.BigEndian {
+		return "", nil, &UnsupportedError{Feature: "console sound data"}
+	}
+	_, r, err := f.nativeReader(i)
+	if err != nil {
+		return "", nil, err
+	}
+	raw, err := f.readBulk(r, "SoundNodeWave.RawData")
+	if err != nil {
+		return "", nil, fmt.Errorf("legacy: sound %s: %w", f.ExportPath(i), err)
+	}
+	if len(raw.Data) > 0 {
+		return "wav", raw.Data, nil
+	}
+	pc, err := f.readBulk(r, "SoundNodeWave.CompressedPCData")
+	if err != nil {
+		return "", nil, fmt.Errorf("legacy: sound %s: %w", f.ExportPath(i), err)
+	}
+	return "ogg", pc.Data, nil
 }

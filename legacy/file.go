@@ -34,6 +34,9 @@ type File struct {
 	Wrapper string
 	// Game names the licensee build whose quirks were applied, if any.
 	Game string
+	// NameTableSize, ImportTableSize and ExportTableSize are the bytes
+	// each table occupies.
+	NameTableSize, ImportTableSize, ExportTableSize int64
 
 	game game
 	// cNames is set when names are NUL-terminated without a length prefix:
@@ -47,39 +50,39 @@ type File struct {
 
 // Name is one name table entry (FNameEntry).
 type Name struct {
-	Name  string
-	Flags uint64 // 32-bit before UE3 version 195, 64-bit after; absent in ME3
+	Name  string `json:"name"`
+	Flags uint64 `json:"flags"` // 32-bit before UE3 version 195, 64-bit after; absent in ME3
 }
 
 // Import is FObjectImport: an object in another package this one uses.
 type Import struct {
-	ClassPackage string // package of the class, e.g. "Core"
-	ClassName    string // e.g. "Class", "Package", "Texture"
-	OuterIndex   int32  // PackageIndex: object reference of the outer
-	ObjectName   string
+	ClassPackage string `json:"class_package"` // package of the class, e.g. "Core"
+	ClassName    string `json:"class_name"`    // e.g. "Class", "Package", "Texture"
+	OuterIndex   int32  `json:"outer_index"`   // PackageIndex: object reference of the outer
+	ObjectName   string `json:"object_name"`
 	// PackageName is the package as a plain name, which versions before 50
 	// store instead of OuterIndex.
-	PackageName string
+	PackageName string `json:"package_name"`
 }
 
 // Export is FObjectExport: an object stored in this package.
 type Export struct {
-	ClassIndex     int32 // object reference; 0 means the export is a UClass
-	SuperIndex     int32 // object reference of the parent struct/class
-	OuterIndex     int32 // PackageIndex (group); 0 for top-level objects
-	ObjectName     string
-	ArchetypeIndex int32  // UE3 >= 220
-	ObjectFlags    uint64 // 32-bit before UE3 version 195
-	SerialSize     int64
-	SerialOffset   int64
-	ComponentMap   int32   // entry count of the UE3 (< 543) component map
-	ExportFlags    uint32  // UE3 >= 247
-	NetObjectCount []int32 // per generation, UE3 >= 322
-	PackageGuid    ue.Guid // UE3 >= 322
-	PackageFlags   uint32  // UE3 >= 475
+	ClassIndex     int32   `json:"class_index"` // object reference; 0 means the export is a UClass
+	SuperIndex     int32   `json:"super_index"` // object reference of the parent struct/class
+	OuterIndex     int32   `json:"outer_index"` // PackageIndex (group); 0 for top-level objects
+	ObjectName     string  `json:"object_name"`
+	ArchetypeIndex int32   `json:"archetype_index"` // UE3 >= 220
+	ObjectFlags    uint64  `json:"object_flags"`    // 32-bit before UE3 version 195
+	SerialSize     int64   `json:"serial_size"`
+	SerialOffset   int64   `json:"serial_offset"`
+	ComponentMap   int32   `json:"component_map"`    // entry count of the UE3 (< 543) component map
+	ExportFlags    uint32  `json:"export_flags"`     // UE3 >= 247
+	NetObjectCount []int32 `json:"net_object_count"` // per generation, UE3 >= 322
+	PackageGuid    ue.Guid `json:"package_guid"`     // UE3 >= 322
+	PackageFlags   uint32  `json:"package_flags"`    // UE3 >= 475
 
 	// Offset is where the table entry starts (for error messages and dumps).
-	Offset int64
+	Offset int64 `json:"offset"`
 }
 
 // Option configures [NewFile].
@@ -90,9 +93,9 @@ type options struct {
 	aesKey []byte
 }
 
-// WithName gives the file name, which supplies the package name for export
-// paths and, for Lineage II, nothing more (the XOR key is derived from the
-// data itself).
+// WithName gives the file name, which supplies the package name that
+// starts export paths. (Lineage II's XOR key is derived from the data, so
+// renamed files still open.)
 func WithName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithAESKey supplies the AES-256 key for Rocket League's encrypted headers.
@@ -181,7 +184,12 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if s := &f.Summary; s.CompressionFlags != 0 && len(s.CompressedChunks) > 0 {
 		img, isize, desc, err := decompressChunks(f.img, f.size, f.order, s, f.game)
 		if err != nil {
-			return nil, err
+			// The summary did read: say what the package is.
+			what := "package version " + s.Version()
+			if f.Game != "" {
+				what = f.Game + " " + what
+			}
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		f.img, f.size = img, isize
 		if f.Wrapper != "" {
@@ -221,6 +229,9 @@ func (f *File) readSummary() error {
 	f.Summary = *s
 	f.game = g
 	f.Game = g.String()
+	if s.FileVersion == 684 && s.LicenseeVersion == 150 {
+		f.Game = "Mass Effect 2 (PS3)"
+	}
 	return nil
 }
 
@@ -268,10 +279,11 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: name table entry %d: %w", len(f.Names), err)
 		}
+		f.NameTableSize = r.Offset() - int64(s.NameOffset)
 	}
 
 	// Heritage table of the oldest versions.
-	if ver < verGuidGenerations && s.HeritageCount > 0 {
+	if s.heritage && s.HeritageCount > 0 {
 		r, err := f.table(s.HeritageOffset, s.HeritageCount, "Heritage")
 		if err != nil {
 			return err
@@ -315,6 +327,7 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: import table entry %d: %w", len(f.Imports), err)
 		}
+		f.ImportTableSize = r.Offset() - int64(s.ImportOffset)
 	}
 
 	// Exports.
@@ -338,6 +351,7 @@ func (f *File) readTables() error {
 		if err := r.Err(); err != nil {
 			return fmt.Errorf("legacy: export table entry %d: %w", len(f.Exports), err)
 		}
+		f.ExportTableSize = r.Offset() - int64(s.ExportOffset)
 	}
 	return f.checkRefs()
 }

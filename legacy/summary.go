@@ -12,80 +12,89 @@ import (
 // Fields a version does not have are zero; the comment on each names the
 // file version that adds it.
 type Summary struct {
-	Tag             uint32 // PackageTag, as read in the file's byte order
-	FileVersion     uint16 // ArVer: low 16 bits of the version field
-	LicenseeVersion uint16 // ArLicenseeVer: high 16 bits
-	HeadersSize     int32  // TotalHeaderSize, UE3 >= 249
-	FolderName      string // PackageGroup, UE3 >= 269
-	PackageFlags    uint32
+	Tag             uint32 `json:"tag"`              // PackageTag, as read in the file's byte order
+	FileVersion     uint16 `json:"file_version"`     // ArVer: low 16 bits of the version field
+	LicenseeVersion uint16 `json:"licensee_version"` // ArLicenseeVer: high 16 bits
+	HeadersSize     int32  `json:"headers_size"`     // TotalHeaderSize, UE3 >= 249
+	FolderName      string `json:"folder_name"`      // PackageGroup, UE3 >= 269
+	PackageFlags    uint32 `json:"package_flags"`
 
-	NameCount, NameOffset     int32
-	ExportCount, ExportOffset int32
-	ImportCount, ImportOffset int32
+	NameCount    int32 `json:"name_count"`
+	NameOffset   int32 `json:"name_offset"`
+	ExportCount  int32 `json:"export_count"`
+	ExportOffset int32 `json:"export_offset"`
+	ImportCount  int32 `json:"import_count"`
+	ImportOffset int32 `json:"import_offset"`
 
 	// Before version 68: the heritage table (GUIDs of earlier versions of
 	// the package); from 68 on: Guid and the generations.
-	HeritageCount, HeritageOffset int32
+	HeritageCount  int32 `json:"heritage_count"`
+	HeritageOffset int32 `json:"heritage_offset"`
 
-	DependsOffset           int32 // UE3 >= 415
-	ImportExportGuidsOffset int32 // UE3 >= 623
-	ImportGuidsCount        int32 // UE3 >= 623
-	ExportGuidsCount        int32 // UE3 >= 623
-	ThumbnailTableOffset    int32 // UE3 >= 584
+	DependsOffset           int32 `json:"depends_offset"`             // UE3 >= 415
+	ImportExportGuidsOffset int32 `json:"import_export_guids_offset"` // UE3 >= 623
+	ImportGuidsCount        int32 `json:"import_guids_count"`         // UE3 >= 623
+	ExportGuidsCount        int32 `json:"export_guids_count"`         // UE3 >= 623
+	ThumbnailTableOffset    int32 `json:"thumbnail_table_offset"`     // UE3 >= 584
 
-	Guid        ue.Guid
-	Generations []Generation
+	Guid        ue.Guid      `json:"guid"`
+	Generations []Generation `json:"generations"`
 
-	EngineVersion int32 // UE3 >= 245
-	CookerVersion int32 // UE3 >= 277
+	EngineVersion int32 `json:"engine_version"` // UE3 >= 245
+	CookerVersion int32 `json:"cooker_version"` // UE3 >= 277
 
 	// Mass Effect 1/2 store a few extra int32 values after CookerVersion,
 	// and ME3 one after PackageFlags; kept for display.
-	MassEffectExtra []int32 `json:",omitempty"`
+	MassEffectExtra []int32 `json:"mass_effect_extra,omitempty"`
 
-	CompressionFlags uint32            // UE3 >= 334
-	CompressedChunks []CompressedChunk // UE3 >= 334
-	PackageSource    uint32            // UE3 >= 482
+	CompressionFlags uint32            `json:"compression_flags"` // UE3 >= 334
+	CompressedChunks []CompressedChunk `json:"compressed_chunks"` // UE3 >= 334
+	PackageSource    uint32            `json:"package_source"`    // UE3 >= 482
 
-	AdditionalPackagesToCook []string            // UE3 >= 516
-	TextureAllocations       []TextureAllocation // UE3 >= 767
+	AdditionalPackagesToCook []string            `json:"additional_packages_to_cook"` // UE3 >= 516
+	TextureAllocations       []TextureAllocation `json:"texture_allocations"`         // UE3 >= 767
+
+	// heritage is set when the summary uses the heritage-table layout.
+	heritage bool
 
 	// Rocket League (868, licensee >= 18) appends the encryption metadata.
-	RocketLeague *RocketLeagueInfo `json:",omitempty"`
+	RocketLeague *RocketLeagueInfo `json:"rocket_league,omitempty"`
 
 	size int64 // bytes the summary occupies
 }
 
 // Generation is FGenerationInfo: the table sizes of an earlier save.
 type Generation struct {
-	ExportCount    int32
-	NameCount      int32
-	NetObjectCount int32 // UE3 >= 322
+	ExportCount    int32 `json:"export_count"`
+	NameCount      int32 `json:"name_count"`
+	NetObjectCount int32 `json:"net_object_count"` // UE3 >= 322
 }
 
 // CompressedChunk is FCompressedChunk: where a compressed run of the
 // package body lives and where it goes.
 type CompressedChunk struct {
-	UncompressedOffset int64
-	UncompressedSize   int32
-	CompressedOffset   int64
-	CompressedSize     int32
+	UncompressedOffset int64 `json:"uncompressed_offset"`
+	UncompressedSize   int32 `json:"uncompressed_size"`
+	CompressedOffset   int64 `json:"compressed_offset"`
+	CompressedSize     int32 `json:"compressed_size"`
 }
 
 // TextureAllocation is FTextureAllocations.FTextureType (UE3 >= 767).
 type TextureAllocation struct {
-	SizeX, SizeY, NumMips int32
-	Format                uint32
-	TexCreateFlags        uint32
-	ExportIndices         []int32
+	SizeX          int32   `json:"size_x"`
+	SizeY          int32   `json:"size_y"`
+	NumMips        int32   `json:"num_mips"`
+	Format         uint32  `json:"format"`
+	TexCreateFlags uint32  `json:"tex_create_flags"`
+	ExportIndices  []int32 `json:"export_indices"`
 }
 
 // RocketLeagueInfo is the tail Rocket League adds to the summary:
 // FEncryptedHeaderInfo in the community tools' terms.
 type RocketLeagueInfo struct {
-	GarbageSize               int32
-	CompressedChunkInfoOffset int32
-	LastBlockSize             int32
+	GarbageSize               int32 `json:"garbage_size"`
+	CompressedChunkInfoOffset int32 `json:"compressed_chunk_info_offset"`
+	LastBlockSize             int32 `json:"last_block_size"`
 }
 
 // game marks the licensee builds whose layout differs from stock.
@@ -150,7 +159,6 @@ const (
 	maxGenerations  = 1 << 16 // real packages have a handful; bounds a lying count
 	maxChunks       = 1 << 20
 	maxCookPackages = 1 << 16
-	minSummarySize  = 36 // tag, version, flags and three count/offset pairs
 )
 
 // readSummary reads the summary at the start of r. r's byte order is set by
@@ -189,6 +197,7 @@ func readSummary(r *binread.Reader) (*Summary, game, error) {
 		// Some early UE2 builds (version 100 of the "zen" tree) keep the
 		// heritage layout; they are recognised by the table starting right
 		// after the summary.
+		s.heritage = true
 		s.HeritageCount = r.I32("Summary.HeritageCount")
 		s.HeritageOffset = r.I32("Summary.HeritageOffset")
 		s.size = r.Offset()

@@ -42,9 +42,9 @@ func (e *Entry) Data() ([]byte, error) {
 		return nil, err
 	}
 	defer rc.Close()
-	// The size was checked against the blocks that exist (validate), so
-	// preallocating it costs at most maxBlockSize per stored block.
-	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, 1<<30)))
+	// Preallocate only what the stored bytes can plausibly produce; a lying
+	// size then costs only the bytes really decoded.
+	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, max(e.StoredSize(), 1<<20))))
 	if _, err := io.Copy(buf, rc); err != nil {
 		return nil, err
 	}
@@ -52,10 +52,16 @@ func (e *Entry) Data() ([]byte, error) {
 }
 
 // Verify checks the entry's stored bytes against its SHA-1 hash without
-// decompressing them. It returns nil for an entry whose hash is all zero.
+// decompressing them (nothing to check for an entry whose hash is all
+// zero), and from version 11 its path against the path hash index.
 func (e *Entry) Verify() error {
 	if e.Deleted() {
 		return nil
+	}
+	if e.pathHashChecked() {
+		if h := PathHash(e.Path, e.p.PathHashSeed); h != e.PathHash {
+			return e.errorf(e.Offset, fmt.Errorf("path hash index has %016x for this path, which hashes to %016x", e.PathHash, h))
+		}
 	}
 	want, ok, err := e.storedHash()
 	if err != nil {
@@ -65,8 +71,13 @@ func (e *Entry) Verify() error {
 		return nil
 	}
 	h := sha1.New()
-	buf := make([]byte, chunkSize)
-	for _, r := range e.storedRanges() {
+	ranges := e.storedRanges()
+	longest := int64(0)
+	for _, r := range ranges {
+		longest = max(longest, r.End-r.Start)
+	}
+	buf := make([]byte, min(chunkSize, longest))
+	for _, r := range ranges {
 		for off := r.Start; off < r.End; {
 			n := min(int64(len(buf)), r.End-off)
 			if err := readAtFull(e.p.r, buf[:n], off); err != nil {
@@ -110,12 +121,14 @@ func (e *Entry) StoredHash() (ue.SHAHash, error) {
 }
 
 func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if e.hasHash {
 		return e.Hash, true, nil
 	}
-	p := e.p
 	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
-	h := p.readEntry(r, "FPakEntry (data header)")
+	h := p.readEntry(r)
 	if err := r.Err(); err != nil {
 		return ue.SHAHash{}, false, e.errorf(e.Offset, err)
 	}
@@ -167,12 +180,27 @@ type entryReader struct {
 	remain int64 // uncompressed bytes not yet produced
 	buf    []byte
 	raw    []byte
+	dst    []byte
 	h      hash.Hash
 	want   ue.SHAHash
 	err    error
 }
 
 func (r *entryReader) Read(b []byte) (int, error) {
+	if e := r.e; len(r.buf) == 0 && r.err == nil && r.remain > 0 && !e.Compressed() && !e.Encrypted() && len(b) > 0 {
+		// Plain stored data goes straight into the caller's buffer.
+		n := min(int64(len(b)), r.remain)
+		if err := readAtFull(e.p.r, b[:n], e.DataOffset()+r.pos); err != nil {
+			r.err = e.errorf(e.DataOffset()+r.pos, err)
+			return 0, r.err
+		}
+		if r.h != nil {
+			r.h.Write(b[:n])
+		}
+		r.pos += n
+		r.remain -= n
+		return int(n), nil
+	}
 	for len(r.buf) == 0 {
 		if r.err != nil {
 			return 0, r.err
@@ -257,7 +285,9 @@ func (r *entryReader) fill() error {
 		bs = e.UncompressedSize
 	}
 	out := min(bs, r.remain)
-	dst := make([]byte, out)
+	// The previous block was fully consumed, so its buffer can be reused.
+	r.dst = grow(r.dst, out)
+	dst := r.dst
 	if err := compression.Decompress(e.CompressionMethod, dst, r.raw[:size]); err != nil {
 		return e.errorf(b.Start, fmt.Errorf("block %d of %d (%s): %w", r.next, len(e.Blocks), e.CompressionMethod, err))
 	}

@@ -2,6 +2,7 @@ package pak
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -9,6 +10,10 @@ import (
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
 )
+
+// ReadFooter reads only the footer (FPakInfo) of a pak of the given size:
+// the cheap path for "which version, is it encrypted, where is the index".
+func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) { return readFooter(r, size) }
 
 // readFooter finds and decodes FPakInfo at the end of a file of the given
 // size. The footer has no length field, so each known layout is tried in
@@ -96,10 +101,10 @@ func decodeFooter(b []byte, base int64, l footerLayout, v int32) (*Footer, error
 		}
 		f.CompressionMethods = append(f.CompressionMethods, strings.TrimSpace(s))
 	}
-	if v >= VersionPakchunkIndex {
+	if l.chunk {
 		f.PakchunkIndex = br.I32("FPakInfo.PakchunkIndex")
 	}
-	if v >= VersionEncryptionMethod {
+	if l.encMethod {
 		f.EncryptionMethod = br.U8("FPakInfo.EncryptionMethod")
 		br.Fixed(f.IndexIV[:], "FPakInfo.IndexIV")
 		br.Fixed(f.PathHashIndexIV[:], "FPakInfo.PathHashIndexIV")
@@ -148,10 +153,23 @@ func (o *offsetReader) ReadAt(p []byte, off int64) (int, error) {
 	return n, nil
 }
 
-// memReader returns a bounded cursor over b, whose bytes come from file
-// offset base.
-func memReader(b []byte, base int64, what string) *binread.Reader {
-	return binread.New(&offsetReader{b: b, base: base}, base+int64(len(b))).Section(base, int64(len(b)), what)
+// memReader returns a bounded cursor over b (an index blob read into
+// memory). Its error offsets are relative to b; [rebase] makes them
+// absolute.
+func memReader(b []byte, _ int64, _ string) *binread.Reader {
+	return binread.FromBytes(b)
+}
+
+// rebase adds base to the offset of a binread error from a [memReader] over
+// bytes that start at file offset base.
+func rebase(err error, base int64) error {
+	var be *binread.Error
+	if errors.As(err, &be) {
+		c := *be
+		c.Offset += base
+		return &c
+	}
+	return err
 }
 
 // memReaderAt returns a bounded cursor over n bytes of r at off.

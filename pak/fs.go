@@ -7,7 +7,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -19,11 +18,9 @@ type dirTree struct {
 	dirs map[string][]string // directory -> sorted child names (base names)
 }
 
-var treeMu sync.Mutex
-
 func (p *Reader) dirs() *dirTree {
-	treeMu.Lock()
-	defer treeMu.Unlock()
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.tree != nil {
 		return p.tree
 	}

@@ -9,6 +9,8 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 
@@ -22,6 +24,12 @@ import (
 // 124 KiB; games raise it to a few MiB at most.
 const maxBlockSize = 64 << 20
 
+// maxIndexSize bounds one index blob (primary index, path hash index or
+// directory index), which is read into memory whole. The largest shipped
+// indexes (hundreds of thousands of files) are tens of MiB; a claim beyond
+// 1 GiB in a large file is corruption, not a pak worth the memory.
+const maxIndexSize = 1 << 30
+
 // maxMountPoint bounds a plausible mount point; a longer one in an encrypted
 // index means the key is wrong (the engine's own check is similar).
 const maxMountPoint = 1024
@@ -30,7 +38,21 @@ const maxMountPoint = 1024
 type Option func(*options) error
 
 type options struct {
-	key []byte
+	key      []byte
+	maxBlock int64
+}
+
+// WithMaxBlockSize lowers the limit on one decompressed block (default 64
+// MiB), which bounds the memory a hostile entry can make the reader
+// allocate per block.
+func WithMaxBlockSize(n int64) Option {
+	return func(o *options) error {
+		if n <= 0 {
+			return fmt.Errorf("pak: block size limit %d", n)
+		}
+		o.maxBlock = min(n, maxBlockSize)
+		return nil
+	}
 }
 
 // WithKey gives the AES-256 key (32 bytes) for an encrypted index or
@@ -76,14 +98,19 @@ type Reader struct {
 	HasFullDirectoryIndex bool
 	FlatDirectoryIndex    bool // the full directory index is FPakFlatDirectoryIndex (v13+)
 	PathHashIndexEntries  int
+	// Where the v10+ secondary indexes are stored (offset, size); zero when
+	// absent.
+	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
-	r      io.ReaderAt
-	size   int64
-	closer io.Closer
-	block  cipher.Block
-	byName map[string]*Entry
-	tree   *dirTree
-	key    keyState
+	r        io.ReaderAt
+	size     int64
+	closer   io.Closer
+	block    cipher.Block
+	byName   map[string]*Entry
+	tree     *dirTree
+	key      keyState
+	maxBlock int64
+	mu       sync.Mutex // guards the lazily read hashes of encoded entries
 }
 
 // OpenReader opens the named pak file.
@@ -108,7 +135,7 @@ func OpenReader(name string, opts ...Option) (*Reader, error) {
 
 // NewReader reads the footer and index of the pak in r, which is size bytes.
 func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
-	var o options
+	o := options{maxBlock: maxBlockSize}
 	for _, opt := range opts {
 		if err := opt(&o); err != nil {
 			return nil, err
@@ -118,7 +145,7 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &Reader{Footer: *f, r: r, size: size}
+	p := &Reader{Footer: *f, r: r, size: size, maxBlock: o.maxBlock}
 	if o.key != nil {
 		if p.block, err = aes.NewCipher(o.key); err != nil {
 			return nil, err
@@ -167,6 +194,9 @@ func (p *Reader) HasKey() bool { return p.block != nil }
 func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, what string) ([]byte, error) {
 	if off < 0 || size < 0 || off > p.size || size > p.size-off {
 		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("range [0x%x, +0x%x) outside the file of 0x%x bytes", off, size, p.size)}
+	}
+	if size > maxIndexSize {
+		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("%d bytes exceed the limit of %d", size, maxIndexSize)}
 	}
 	b := make([]byte, size)
 	if err := readAtFull(p.r, b, off); err != nil {
@@ -230,7 +260,7 @@ func (p *Reader) readIndex() error {
 		if f.EncryptedIndex {
 			return &KeyError{KeyGuid: f.EncryptionKeyGuid, What: "the pak index", Err: ErrWrongKey, Detail: "the decrypted index does not start with a mount point: " + err.Error()}
 		}
-		return &FormatError{Offset: f.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: "index", Err: rebase(err, f.IndexOffset)}
 	}
 	p.MountPoint = mount
 	if f.Version >= VersionPathHashIndex {
@@ -264,7 +294,7 @@ func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
 		if len(b) > 0 && b[len(b)-1] == 0 {
 			b = b[:len(b)-1]
 		}
-		if p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
+		if isASCII(b) || p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
 			return string(b), nil
 		}
 		rs := make([]rune, len(b))
@@ -296,20 +326,25 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
 	n := r.Count("Index.NumEntries", minRecord)
 	p.Entries = make([]*Entry, 0, binread.SliceCap(n))
+	backing := make([]Entry, 0, binread.SliceCap(n))
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if err := r.Err(); err != nil {
-			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: err}
+			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path = name
-		p.Entries = append(p.Entries, &e)
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		p.Entries = append(p.Entries, &backing[len(backing)-1])
 	}
 	if err := r.Err(); err != nil {
-		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: err}
+		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
 	}
 	return nil
 }
@@ -319,7 +354,7 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 func (p *Reader) readIndexV10(r *binread.Reader) error {
 	f := &p.Footer
 	fail := func(what string, err error) error {
-		return &FormatError{Offset: f.IndexOffset, What: what, Err: err}
+		return &FormatError{Offset: f.IndexOffset, What: what, Err: rebase(err, f.IndexOffset)}
 	}
 	numEntries := r.I32("Index.NumEntries")
 	p.PathHashSeed = r.U64("Index.PathHashSeed")
@@ -341,7 +376,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	phi := readRef("PathHashIndex")
 	fdi := readRef("FullDirectoryIndex")
 	encSize := r.Count("Index.EncodedPakEntries", 1)
-	encStart := r.Abs()
+	encStart := f.IndexOffset + r.Offset()
 	encoded := r.Bytes(int64(encSize), "Index.EncodedPakEntries")
 	minEntry := entrySize(f.Version, f.SubVersion8A, false, 0)
 	nFiles := r.Count("Index.NonEncodedEntries", minEntry)
@@ -353,7 +388,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	}
 	plain := make([]Entry, 0, binread.SliceCap(nFiles))
 	for range nFiles {
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if f.EncryptionMethod == EncryptionAESCTR && e.Encrypted() {
 			r.Fixed(e.IV[:], "FPakEntry.EncryptionIV")
 		}
@@ -363,8 +398,17 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		return fail("primary index non-encoded entries", err)
 	}
 	p.HasPathHashIndex, p.HasFullDirectoryIndex = phi.has, fdi.has
+	if phi.has {
+		p.PathHashIndexRange = [2]int64{phi.offset, phi.size}
+	}
+	if fdi.has {
+		p.FullDirectoryIndexRange = [2]int64{fdi.offset, fdi.size}
+	}
 	encR := memReader(encoded, encStart, "EncodedPakEntries")
 
+	// Entries are allocated in one backing array (one allocation instead of
+	// one per entry); it is sized before the first entryAt call.
+	var backing []Entry
 	entryAt := func(loc int32, path string) (*Entry, error) {
 		var e Entry
 		switch {
@@ -375,7 +419,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = p.decodeEntry(encR, loc)
 			if err := encR.Err(); err != nil {
 				encR.ClearErr()
-				return nil, err
+				return nil, rebase(err, encStart)
 			}
 		default:
 			i := -int64(loc) - 1
@@ -385,7 +429,11 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			e = plain[i]
 		}
 		e.Path = path
-		return &e, nil
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		return &backing[len(backing)-1], nil
 	}
 
 	hashes := map[int32]uint64{}
@@ -410,7 +458,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			}{h, loc})
 		}
 		if err := pr.Err(); err != nil {
-			return &FormatError{Offset: phi.offset, What: "path hash index", Err: err}
+			return &FormatError{Offset: phi.offset, What: "path hash index", Err: rebase(err, phi.offset)}
 		}
 		p.PathHashIndexEntries = n
 	}
@@ -427,9 +475,10 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			files, err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"))
 		}
 		if err != nil {
-			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: err}
+			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
 		}
 		p.Entries = make([]*Entry, 0, len(files))
+		backing = make([]Entry, 0, len(files))
 		for _, df := range files {
 			if df.loc == math.MinInt32 {
 				continue // a removed file (FPakEntryLocation invalid)
@@ -438,7 +487,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
 			}
-			e.PathHash = hashes[df.loc]
+			e.PathHash, e.hasPathHash = hashes[df.loc]
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
@@ -446,6 +495,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
 		p.Entries = make([]*Entry, 0, len(phiOrder))
+		backing = make([]Entry, 0, len(phiOrder))
 		for _, h := range phiOrder {
 			if h.loc == math.MinInt32 {
 				continue
@@ -454,7 +504,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
-			e.PathHash = h.hash
+			e.PathHash, e.hasPathHash = h.hash, true
 			p.Entries = append(p.Entries, e)
 		}
 		return nil
@@ -582,10 +632,15 @@ func joinDir(dir, name string) string {
 // finish validates the entries and builds the name lookup.
 func (p *Reader) finish() error {
 	p.byName = make(map[string]*Entry, len(p.Entries))
+	prefix := mountPrefix(p.MountPoint)
 	for _, e := range p.Entries {
 		e.p = p
 		if e.Path != "" {
-			e.Name = mountedName(p.MountPoint, e.Path)
+			if prefix == "" {
+				e.Name = strings.TrimPrefix(e.Path, "/")
+			} else {
+				e.Name = prefix + strings.TrimPrefix(e.Path, "/")
+			}
 		}
 		if err := p.validate(e); err != nil {
 			return err
@@ -603,19 +658,26 @@ func (p *Reader) finish() error {
 // Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
 // its index path ("Content/X.uasset"), or the path with the mount point
 // as stored ("../../../Game/Content/X.uasset"). A leading "/" is ignored.
+// Unreal paths are case-insensitive: when no name matches exactly, a
+// case-insensitive match is returned.
 func (p *Reader) Lookup(name string) (*Entry, bool) {
 	if e, ok := p.byName[trimSlash(name)]; ok {
 		return e, true
 	}
+	var fold *Entry
+	t := trimSlash(name)
 	for _, e := range p.Entries {
 		if e.Deleted() || e.Path == "" {
 			continue
 		}
-		if e.Path == trimSlash(name) || p.MountPoint+e.Path == name {
+		if e.Path == t || p.MountPoint+e.Path == name {
 			return e, true
 		}
+		if fold == nil && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
+			fold = e
+		}
 	}
-	return nil, false
+	return fold, fold != nil
 }
 
 func trimSlash(s string) string {
@@ -633,4 +695,13 @@ func (p *Reader) Names() []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/pak"
@@ -33,11 +34,11 @@ func TestRoundTrip(t *testing.T) {
 	for _, v := range []struct {
 		version int
 		is8A    bool
-	}{{3, false}, {4, false}, {5, false}, {6, false}, {7, false}, {8, true}, {8, false}, {9, false}, {10, false}, {11, false}} {
+	}{{1, false}, {2, false}, {3, false}, {4, false}, {5, false}, {6, false}, {7, false}, {8, true}, {8, false}, {9, false}, {10, false}, {11, false}} {
 		for _, compress := range []bool{false, true} {
 			for _, encrypt := range []bool{false, true} {
 				for _, encIndex := range []bool{false, true} {
-					if v.version < 4 && encIndex {
+					if v.version < 4 && encIndex || v.version < 3 && (compress || encrypt) {
 						continue
 					}
 					name := fmt.Sprintf("v%d", v.version)
@@ -115,11 +116,91 @@ func TestNoDirectoryIndex(t *testing.T) {
 		t.Fatalf("FDI %v PHI %v entries %d", p.HasFullDirectoryIndex, p.HasPathHashIndex, len(p.Entries))
 	}
 	for i, e := range p.Entries {
-		if e.Name != "" || e.PathHash != uint64(i+1) {
+		if e.Name != "" || e.PathHash == 0 {
 			t.Errorf("entry %d: name %q hash %d", i, e.Name, e.PathHash)
 		}
 		if _, err := e.Data(); err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+// TestFrozenIndex: a version 9 pak with bIndexIsFrozen set (UE4.25's memory
+// image index) is reported as unsupported, not misread.
+func TestFrozenIndex(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 9, Mount: "../../../G/"}, synthFiles(false, false)[:1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	b[len(b)-5*32-1] = 1 // bIndexIsFrozen, just before the compression names
+	_, err = pak.NewReader(bytes.NewReader(b), int64(len(b)))
+	var ue *pak.UnsupportedError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "frozen index") {
+		t.Fatalf("frozen index: %v", err)
+	}
+}
+
+// TestNotAPak: files without a footer, or with a future version.
+func TestNotAPak(t *testing.T) {
+	for _, b := range [][]byte{nil, []byte("short"), bytes.Repeat([]byte{0}, 300)} {
+		if _, err := pak.NewReader(bytes.NewReader(b), int64(len(b))); !errors.Is(err, pak.ErrFormat) {
+			t.Errorf("%d bytes: %v", len(b), err)
+		}
+	}
+	b, _ := paktest.Build(paktest.Options{Version: 11, Mount: "/"}, synthFiles(false, false)[:1])
+	b[len(b)-5*32-20-8-8-4] = 99 // Version
+	var ue *pak.UnsupportedError
+	if _, err := pak.NewReader(bytes.NewReader(b), int64(len(b))); !errors.As(err, &ue) || !strings.Contains(err.Error(), "version 99") {
+		t.Errorf("version 99: %v", err)
+	}
+}
+
+// TestDeleteRecords: a patch pak's delete records are listed but are not
+// files.
+func TestDeleteRecords(t *testing.T) {
+	for _, v := range []int{6, 8, 11} {
+		b, err := paktest.Build(paktest.Options{Version: v, Mount: "../../../Game/"}, []paktest.File{
+			{Path: "Content/Kept.txt", Data: []byte("kept")},
+			{Path: "Content/Gone.uasset", Delete: true},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatalf("v%d: %v", v, err)
+		}
+		if len(p.Entries) != 2 || strings.Join(p.Names(), ",") != "Game/Content/Kept.txt" {
+			t.Fatalf("v%d: %d entries, names %v", v, len(p.Entries), p.Names())
+		}
+		var del *pak.Entry
+		for _, e := range p.Entries {
+			if e.Deleted() {
+				del = e
+			}
+		}
+		if del == nil || del.Name != "Game/Content/Gone.uasset" || del.Encoded {
+			t.Fatalf("v%d: delete record %+v", v, del)
+		}
+		if _, err := del.Data(); err == nil || !strings.Contains(err.Error(), "delete record") {
+			t.Errorf("v%d: Data of a delete record: %v", v, err)
+		}
+		if err := del.Verify(); err != nil {
+			t.Errorf("v%d: %v", v, err)
+		}
+	}
+}
+
+func TestReadFooter(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 8, Is8A: true, Mount: "/", Key: testKey, EncryptIndex: true}, synthFiles(true, true)[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pak.ReadFooter(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VersionName() != "8A" || !f.EncryptedIndex || f.Size != 17+44+4*32 || len(f.CompressionMethods) != 4 || f.CompressionMethods[0] != "Zlib" {
+		t.Errorf("footer %+v", f)
 	}
 }

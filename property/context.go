@@ -101,6 +101,10 @@ var (
 	cvUE5Main = ue.Guid{0x697DD581, 0xE64F41AB, 0xAA4A51EC, 0xBEB7B628}
 	// FFrameworkObjectVersion.
 	cvFramework = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
+	// FCoreObjectVersion.
+	cvCore = ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}
+	// FReleaseObjectVersion.
+	cvRelease = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
 	// FInstancedStructCustomVersion.
 	cvInstancedStruct = ue.Guid{0xE21E1CAA, 0xAF47425E, 0x89BF6AD4, 0x4C44A8BB}
 )

@@ -9,6 +9,7 @@ import (
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/usmap"
 )
 
 // mode says where a value sits, which changes how some types are stored.
@@ -16,7 +17,8 @@ type mode uint8
 
 const (
 	mTag  mode = iota // top-level value of a tagged stream (the tag is known)
-	mElem             // element of an array, set, map or optional, or an unversioned value
+	mElem             // element of an array, set, map or optional
+	mUnv              // a property of an unversioned stream
 )
 
 // decoder holds the state of one decode.
@@ -27,7 +29,36 @@ type decoder struct {
 	path   []string
 	// rawNative counts the native structs kept raw because no decoder knows them.
 	rawNative map[string]int
+	// notTagged remembers regions (absolute offset, length) that failed to
+	// read as a tagged struct, so nested guesses are never repeated: without
+	// it, hostile data could make the guessing exponential.
+	notTagged map[[2]int64]bool
+	// steps counts values read; budget bounds it (see maxStepsPerByte).
+	steps, budget int64
+	// types caches schema types converted for decoding.
+	types     map[*usmap.Type]*Type
+	typeNames map[*Type]string
 }
+
+// typeOf converts a schema type once per decode.
+func (d *decoder) typeOf(t *usmap.Type) *Type {
+	if v, ok := d.types[t]; ok {
+		return v
+	}
+	if d.types == nil {
+		d.types = map[*usmap.Type]*Type{}
+	}
+	v := fromUsmap(t)
+	d.types[t] = v
+	return v
+}
+
+// maxStepsPerByte bounds the work per input byte; with the region memo real
+// data needs a handful of steps per value, hostile data is cut off.
+const maxStepsPerByte = 64
+
+// errBudget reports input that takes too much work to decode.
+var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
 func newDecoder(ctx *Context) *decoder {
 	return &decoder{ctx: ctx}
@@ -67,6 +98,7 @@ func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
 			p.Error = fmt.Sprintf("tag size %d exceeds the %d bytes left", tag.Size, r.Remaining())
+			p.Size = 0
 			return props, false
 		}
 		if tag.Flags&TagSkippedSerialize != 0 {
@@ -106,6 +138,11 @@ func (d *decoder) value(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	}
 	if d.depth >= MaxDepth {
 		r.Fail(t.Name, errDepth)
+		return nil
+	}
+	d.steps++
+	if d.budget > 0 && d.steps > d.budget {
+		r.Fail(t.Name, errBudget)
 		return nil
 	}
 	d.depth++
@@ -295,8 +332,11 @@ func (d *decoder) byteValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 
 // enumValue reads an EnumProperty: an FName in tagged data, the underlying
 // integer in unversioned data.
+//
+// Inside arrays, sets and maps the engine writes enum values as FNames even
+// in unversioned data (LiesOfP's ItemInfo shows it; CUE4Parse reads them so).
 func (d *decoder) enumValue(r *binread.Reader, t *Type, m mode) any {
-	if !d.ctx.Unversioned {
+	if !d.ctx.Unversioned || m == mElem {
 		return Enum{Enum: t.Enum, Value: d.name(r, "EnumProperty")}
 	}
 	var v int64
@@ -432,22 +472,66 @@ func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	}
 	nr := elemCount(r, "SetProperty.NumRemoved", minSize(inner))
 	for range nr {
-		s.Removed = append(s.Removed, d.elem(r, inner))
-		if r.Err() != nil {
+		v, all := d.elem(r, inner, 0)
+		s.Removed = append(s.Removed, v)
+		if r.Err() != nil || all {
 			return s
 		}
 	}
 	n := elemCount(r, "SetProperty.Count", minSize(inner))
 	s.Elements = make([]any, 0, n)
+	size := int64(0)
+	if d.unnamedStruct(inner) && n > 0 && r.Remaining()%int64(n) == 0 {
+		size = r.Remaining() / int64(n)
+	}
 	for i := range n {
 		d.push(fmt.Sprintf("[%d]", i))
-		s.Elements = append(s.Elements, d.elem(r, inner))
+		v, all := d.elem(r, inner, size)
 		d.pop()
-		if r.Err() != nil {
+		s.Elements = append(s.Elements, v)
+		if r.Err() != nil || all {
 			break
 		}
 	}
 	return s
+}
+
+// mapStructTypes names the key and value struct types of well-known engine
+// map properties, which tagged data before UE5.4 does not record (the
+// engine knows them from the class; CUE4Parse keeps the same list).
+var mapStructTypes = map[string][2]string{
+	"PropertyGuids":                   {"", "Guid"},
+	"BindingIdToReferences":           {"Guid", ""},
+	"Tracks":                          {"MovieSceneTrackIdentifier", ""},
+	"SubSequences":                    {"MovieSceneSequenceID", ""},
+	"Hierarchy":                       {"MovieSceneSequenceID", ""},
+	"TrackSignatureToTrackIdentifier": {"Guid", "MovieSceneTrackIdentifier"},
+	"UserParameterRedirects":          {"NiagaraVariable", "NiagaraVariable"},
+}
+
+// unnamedStruct reports a struct element whose type the tag does not name
+// (tagged maps and sets before UE5.4).
+func (d *decoder) unnamedStruct(t *Type) bool {
+	return !d.ctx.Unversioned && t != nil && t.Name == "StructProperty" && t.Struct == ""
+}
+
+// fixedSize is the stored size of a tagged element of type t, or 0 when it
+// varies.
+func fixedSize(t *Type) int64 {
+	switch t.Name {
+	case "BoolProperty", "Int8Property":
+		return 1
+	case "Int16Property", "UInt16Property":
+		return 2
+	case "IntProperty", "UInt32Property", "FloatProperty", "ObjectProperty", "ClassProperty",
+		"WeakObjectProperty", "InterfaceProperty":
+		return 4
+	case "Int64Property", "UInt64Property", "DoubleProperty", "NameProperty", "EnumProperty":
+		return 8
+	case "LazyObjectProperty":
+		return 16
+	}
+	return 0
 }
 
 func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
@@ -456,22 +540,56 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		return nil
 	}
 	mv := &Map{}
+	if !d.ctx.Unversioned && (t.Inner.Struct == "" || t.Value.Struct == "") && len(d.path) > 0 {
+		if kv, ok := mapStructTypes[d.path[len(d.path)-1]]; ok {
+			c := *t
+			if kv[0] != "" && c.Inner.Name == "StructProperty" && c.Inner.Struct == "" {
+				c.Inner = &Type{Name: "StructProperty", Struct: kv[0]}
+			}
+			if kv[1] != "" && c.Value.Name == "StructProperty" && c.Value.Struct == "" {
+				c.Value = &Type{Name: "StructProperty", Struct: kv[1]}
+			}
+			t = &c
+		}
+	}
 	nr := elemCount(r, "MapProperty.NumKeysToRemove", minSize(t.Inner))
 	for range nr {
-		mv.Removed = append(mv.Removed, d.elem(r, t.Inner))
-		if r.Err() != nil {
+		v, all := d.elem(r, t.Inner, 0)
+		mv.Removed = append(mv.Removed, v)
+		if r.Err() != nil || all {
 			return mv
 		}
 	}
 	n := elemCount(r, "MapProperty.Count", minSize(t.Inner)+minSize(t.Value))
 	mv.Entries = make([]MapEntry, 0, n)
+	// When one side is a struct of unnamed type and the other has a fixed
+	// size, the entries' sizes follow from the bytes left.
+	var ks, vs int64
+	if n > 0 {
+		rem := r.Remaining()
+		switch {
+		case d.unnamedStruct(t.Value) && fixedSize(t.Inner) > 0:
+			ks = fixedSize(t.Inner)
+			if left := rem - int64(n)*ks; left >= 0 && left%int64(n) == 0 {
+				vs = left / int64(n)
+			}
+		case d.unnamedStruct(t.Inner) && fixedSize(t.Value) > 0:
+			vs = fixedSize(t.Value)
+			if left := rem - int64(n)*vs; left >= 0 && left%int64(n) == 0 {
+				ks = left / int64(n)
+			}
+		}
+	}
 	for i := range n {
 		d.push(fmt.Sprintf("[%d]", i))
-		k := d.elem(r, t.Inner)
-		v := d.elem(r, t.Value)
+		k, all := d.elem(r, t.Inner, ks)
+		var v any
+		if !all && r.Err() == nil {
+			v, all = d.elem(r, t.Value, vs)
+		}
 		d.pop()
 		mv.Entries = append(mv.Entries, MapEntry{k, v})
-		if r.Err() != nil {
+		if r.Err() != nil || all {
 			break
 		}
 	}
@@ -480,23 +598,37 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 
 // elem reads a set or map element. Tagged maps and sets before UE5.4 do not
 // name the struct type of struct elements, nor whether a byte is an enum;
-// the element is then recognised from its bytes.
-func (d *decoder) elem(r *binread.Reader, t *Type) any {
+// the element is then recognised from its bytes. size is the element's
+// size when known from the container (0 otherwise). all reports that the
+// element took every byte left (an unrecognised struct kept raw).
+func (d *decoder) elem(r *binread.Reader, t *Type, size int64) (any, bool) {
 	if d.ctx.Unversioned {
-		return d.value(r, t, mElem, nil)
+		return d.value(r, t, mElem, nil), false
 	}
 	switch t.Name {
 	case "StructProperty":
-		v, _ := d.taggedElemStruct(r, t, 1)
-		return v
+		if size > 0 && t.Struct == "" && size <= r.Remaining() {
+			// A property stream is tried first (entries may differ in
+			// size); else the computed size keeps the bytes raw.
+			start := r.Offset()
+			if sv, ok := d.tryTaggedStruct(r, ""); ok {
+				return sv, false
+			}
+			r.SeekTo(start, "StructProperty")
+			d.countNative("")
+			v := &Raw{Reason: "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)", Size: size, Data: rawBytes(r, size)}
+			r.Skip(size, "StructProperty")
+			return v, false
+		}
+		return d.taggedElemStruct(r, t, 1)
 	case "ByteProperty":
 		if t.Enum == "" && d.looksLikeName(r) && r.Remaining() >= 8 {
 			c := *t
 			c.elemNameHint = true
-			return d.value(r, &c, mElem, nil)
+			return d.value(r, &c, mElem, nil), false
 		}
 	}
-	return d.value(r, t, mElem, nil)
+	return d.value(r, t, mElem, nil), false
 }
 
 // looksLikeName reports whether the next 8 bytes read as a valid FName.

@@ -1,6 +1,7 @@
 package property
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -42,13 +43,19 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 		if r.Err() == nil && r.Offset()-start == size {
 			return v
 		}
+		end, err := r.Offset(), r.Err()
 		r.ClearErr()
 		r.SeekTo(start, "StructProperty")
 		if sv, ok := d.tryTaggedStruct(r, name); ok {
 			return sv
 		}
-		r.SeekTo(start, "StructProperty")
-		return d.native(r, name, nf, size)
+		// Neither layout fits: report the native reading.
+		r.ClearErr()
+		r.SeekTo(end, "StructProperty")
+		if err != nil {
+			r.Fail("StructProperty", err)
+		}
+		return v
 	}
 	if size >= 0 {
 		start := r.Offset()
@@ -82,11 +89,22 @@ func (d *decoder) native(r *binread.Reader, name string, nf nativeFunc, size int
 // recording issues when it is not. ok is false when the bytes did not read
 // cleanly as a property stream.
 func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool) {
+	key := [2]int64{r.Abs(), r.Size() - r.Offset()}
+	if d.notTagged[key] {
+		return nil, false
+	}
 	mark := len(d.issues)
 	props, done := d.tagged(r)
 	if !done || r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
+		if errors.Is(r.Err(), errBudget) {
+			return nil, false // keep the error: the decode is over
+		}
 		r.ClearErr()
+		if d.notTagged == nil {
+			d.notTagged = map[[2]int64]bool{}
+		}
+		d.notTagged[key] = true
 		return nil, false
 	}
 	return &Struct{Type: name, Properties: props}, true
@@ -254,6 +272,28 @@ func init() {
 		"FrameNumber":              fixed(cI32, "", "Value"),
 		"NavAgentSelector":         fixed(cU32, "", "PackedBits"),
 		"SimpleCurveKey":           fixed(cF32, "", "Time", "Value"),
+		"NameCurveKey": func(d *decoder, r *binread.Reader, _ int64) any {
+			return Fields{{"Time", f32(r, "NameCurveKey.Time")}, {"Value", d.name(r, "NameCurveKey.Value")}}
+		},
+		"NiagaraVariableBase":        niagaraVariable(""),
+		"NiagaraDataChannelVariable": niagaraVariable(""),
+		"NiagaraVariable":            niagaraVariable("VarData"),
+		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
+		"FontData":                   fontData,
+		"ClothLODData":               clothLODData,
+		"MovieSceneFloatChannel":     movieSceneChannel(4),
+		"MovieSceneDoubleChannel":    movieSceneChannel(8),
+		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
+		"MovieSceneTrackIdentifier":  fixed(cU32, "", "Value"),
+		"MovieSceneEvaluationKey":    fixed(cU32, "", "SequenceID", "TrackIdentifier", "SectionIndex"),
+		"MovieSceneFrameRange": func(d *decoder, r *binread.Reader, _ int64) any {
+			return Fields{
+				{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
+				{"LowerBoundValue", int64(r.I32("MovieSceneFrameRange.LowerBound.Value"))},
+				{"UpperBoundType", uint64(r.U8("MovieSceneFrameRange.UpperBound.Type"))},
+				{"UpperBoundValue", int64(r.I32("MovieSceneFrameRange.UpperBound.Value"))},
+			}
+		},
 		"Guid": func(d *decoder, r *binread.Reader, _ int64) any {
 			return ue.ReadGuid(r, "Guid").String()
 		},
@@ -372,6 +412,115 @@ func perQuality(val func(*binread.Reader) any) nativeFunc {
 		}
 		return append(fs, Field{"PerQuality", m})
 	}
+}
+
+// propsStruct reads a struct serialized by its properties inside a native
+// struct (tagged or unversioned, as the package stores properties).
+func (d *decoder) propsStruct(r *binread.Reader, name string) *Struct {
+	if d.ctx.Unversioned {
+		return &Struct{Type: name, Properties: d.unversioned(r, name)}
+	}
+	props, done := d.tagged(r)
+	if !done && r.Err() == nil {
+		r.Failf(name, "property stream did not end")
+	}
+	return &Struct{Type: name, Properties: props}
+}
+
+// niagaraVariable reads FNiagaraVariableBase (a name and the
+// NiagaraTypeDefinition struct) and, for FNiagaraVariable, the value bytes
+// or, for FNiagaraVariableWithOffset, the offset.
+func niagaraVariable(extra string) nativeFunc {
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		fs := Fields{{"Name", d.name(r, "NiagaraVariable.Name")}, {"TypeDef", d.propsStruct(r, "NiagaraTypeDefinition")}}
+		switch extra {
+		case "VarData":
+			n := r.Count("NiagaraVariable.VarData", 1)
+			fs = append(fs, Field{"VarData", fmt.Sprintf("%x", r.Bytes(int64(n), "NiagaraVariable.VarData"))})
+		case "Offset":
+			fs = append(fs, Field{"Offset", int64(r.I32("NiagaraVariableWithOffset.Offset"))})
+		}
+		return fs
+	}
+}
+
+// fontData reads FFontData: property-serialized before FEditorObjectVersion
+// AddedFontFaceAssets; then bIsCooked and, for cooked data, the font face
+// asset (or, without one, the file name, hinting and loading policy) and the
+// sub-face index.
+func fontData(d *decoder, r *binread.Reader, _ int64) any {
+	const editorAddedFontFaceAssets = 14
+	if d.ctx.customVersion(cvEditor) < editorAddedFontFaceAssets {
+		return d.propsStruct(r, "FontData").Properties
+	}
+	cooked := r.U32("FontData.bIsCooked") != 0
+	fs := Fields{{"Cooked", cooked}}
+	if cooked {
+		face := d.objectRef(r, "FontData.LocalFontFaceAsset")
+		fs = append(fs, Field{"LocalFontFaceAsset", face})
+		if face.Index == 0 {
+			fs = append(fs, Field{"FontFilename", r.FString("FontData.FontFilename")},
+				Field{"Hinting", uint64(r.U8("FontData.Hinting"))}, Field{"LoadingPolicy", uint64(r.U8("FontData.LoadingPolicy"))})
+		}
+		fs = append(fs, Field{"SubFaceIndex", int64(r.I32("FontData.SubFaceIndex"))})
+	}
+	return fs
+}
+
+// movieSceneChannel reads FMovieSceneFloatChannel / DoubleChannel as the
+// engine serializes them completely: the extrapolations, the key times and
+// values (bulk arrays with their element size; the values are kept raw),
+// the default value, the tick resolution and, from
+// FFortniteMainBranchObjectVersion SerializeFloatChannelShowCurve, bShowCurve.
+// (Older data is property-serialized; the tag's size check then picks that.)
+func movieSceneChannel(valueSize int) nativeFunc {
+	const fortniteSerializeFloatChannelShowCurve = 53
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		fs := Fields{{"PreInfinityExtrap", uint64(r.U8("MovieSceneChannel.PreInfinityExtrap"))},
+			{"PostInfinityExtrap", uint64(r.U8("MovieSceneChannel.PostInfinityExtrap"))}}
+		if es := r.I32("MovieSceneChannel.Times.ElementSize"); r.Err() == nil && es != 4 {
+			r.Failf("MovieSceneChannel.Times.ElementSize", "element size %d, want 4", es)
+			return nil
+		}
+		n := r.Count("MovieSceneChannel.Times", 4)
+		times := make([]any, 0, n)
+		for range n {
+			times = append(times, int64(r.I32("MovieSceneChannel.Time")))
+		}
+		es := r.I32("MovieSceneChannel.Values.ElementSize")
+		if r.Err() == nil && (es <= 0 || es > 64) {
+			r.Failf("MovieSceneChannel.Values.ElementSize", "element size %d", es)
+			return nil
+		}
+		vn := r.Count("MovieSceneChannel.Values", int64(max(es, 1)))
+		vals := r.Bytes(int64(vn)*int64(es), "MovieSceneChannel.Values")
+		fs = append(fs, Field{"Times", times}, Field{"Values", &Raw{Reason: fmt.Sprintf("%d key values of %d bytes", vn, es), Size: int64(len(vals)), Data: vals}})
+		if valueSize == 8 {
+			fs = append(fs, Field{"DefaultValue", jsonFloat(r.F64("MovieSceneChannel.DefaultValue"))})
+		} else {
+			fs = append(fs, Field{"DefaultValue", f32(r, "MovieSceneChannel.DefaultValue")})
+		}
+		fs = append(fs, Field{"HasDefaultValue", r.U32("MovieSceneChannel.bHasDefaultValue") != 0}, Field{"TickResolution", frameRate(r)})
+		if d.ctx.customVersion(cvFortniteMain) >= fortniteSerializeFloatChannelShowCurve {
+			fs = append(fs, Field{"ShowCurve", r.U32("MovieSceneChannel.bShowCurve") != 0})
+		}
+		return fs
+	}
+}
+
+// clothLODData reads FClothLODData: its properties, then the transition
+// skinning data up and down, arrays of FMeshToMeshVertData (three Vector4f,
+// four uint16 vertex indices, a float weight and padding: 64 bytes), kept
+// raw with their counts.
+func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
+	const vertDataSize = 64
+	fs := Fields{{"Properties", d.propsStruct(r, "ClothLODData")}}
+	for _, n := range []string{"TransitionUpSkinData", "TransitionDownSkinData"} {
+		c := r.Count("ClothLODData."+n, vertDataSize)
+		b := r.Bytes(int64(c)*vertDataSize, "ClothLODData."+n)
+		fs = append(fs, Field{n, &Raw{Reason: fmt.Sprintf("%d FMeshToMeshVertData", c), Size: int64(len(b)), Data: b}})
+	}
+	return fs
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {

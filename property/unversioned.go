@@ -129,14 +129,14 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 				r.Failf("UnversionedProperties", "%s: schema index %d not in the mappings (the mappings do not match this package)", name, idx)
 				return props
 			}
-			t := fromUsmap(up.Type)
-			p := &Property{Name: up.Name, Type: t.String(), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+			t := d.typeOf(up.Type)
+			p := &Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
 			d.push(up.Name)
 			if zero {
 				p.Zero = true
 				p.Value = zeroValue(t)
 			} else {
-				p.Value = d.value(r, t, mElem, nil)
+				p.Value = d.value(r, t, mUnv, nil)
 			}
 			d.pop()
 			p.Size = r.Offset() - p.Offset
@@ -179,4 +179,17 @@ func zeroValue(t *Type) any {
 		return ObjectRef{}
 	}
 	return nil
+}
+
+// typeName caches the printed form of schema types.
+func (d *decoder) typeName(t *Type) string {
+	if d.typeNames == nil {
+		d.typeNames = map[*Type]string{}
+	}
+	if s, ok := d.typeNames[t]; ok {
+		return s
+	}
+	s := t.String()
+	d.typeNames[t] = s
+	return s
 }

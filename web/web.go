@@ -29,17 +29,19 @@ var static embed.FS
 
 // CSP is the Content-Security-Policy of every response: scripts, styles,
 // the worker and fetches only from the page's own origin; WebAssembly may
-// be compiled ('wasm-unsafe-eval'); images also from blob: URLs (thumbnails
-// decoded in the page). Nothing can be sent anywhere else.
+// be compiled ('wasm-unsafe-eval'); images and sounds also from blob: URLs
+// (thumbnails and converted content made in the page). Nothing can be sent
+// anywhere else.
 const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
-	"connect-src 'self'; img-src 'self' blob: data:; style-src 'self'; font-src 'self'; " +
+	"connect-src 'self'; img-src 'self' blob: data:; media-src blob:; style-src 'self'; font-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // metaCSP is CSP minus the directives a <meta> element cannot carry.
 var metaCSP = strings.Replace(CSP, "; frame-ancestors 'none'", "", 1)
 
 // Files returns the page's files by name, ready to serve or write: the
-// embedded HTML/CSS/JS plus upkg.wasm and wasm_exec.js from a.
+// embedded HTML/CSS/JS, upkg.wasm and wasm_exec.js from a, and the built-in
+// sample package.
 func Files(a *Assets) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
@@ -61,6 +63,7 @@ func Files(a *Assets) (map[string][]byte, error) {
 	}
 	out["upkg.wasm"] = a.WASM
 	out["wasm_exec.js"] = a.WasmExec
+	out["sample/"+SampleName] = Sample()
 	return out, nil
 }
 
@@ -82,6 +85,7 @@ func Handler(a *Assets) (http.Handler, error) {
 		return nil, err
 	}
 	started := time.Now()
+	go a.Gzip() // compress ahead of the first request
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", CSP)

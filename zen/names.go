@@ -253,3 +253,16 @@ func (m MappedName) Resolve(names []Name) (string, bool) {
 	}
 	return fmt.Sprintf("%s_%d", names[m.Index].Value, m.Number-1), true
 }
+
+// PublicExportHash is FPackageObjectIndex::GenerateExportHash (UE5): the
+// CityHash64 of the export's path inside its package, lower-case, with '/'
+// between the levels ("asset" or "asset/subobject"), as UTF-16LE.
+func PublicExportHash(relativePath string) uint64 {
+	p := []rune(lowerName(relativePath))
+	for i, c := range p {
+		if c == '.' || c == ':' {
+			p[i] = '/'
+		}
+	}
+	return city.Hash64(utf16LE(string(p)))
+}

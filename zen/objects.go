@@ -69,6 +69,7 @@ type ScriptObjects struct {
 	Names   []Name         `json:"names"`
 	Objects []ScriptObject `json:"objects"`
 	byIndex map[ObjectIndex]int
+	classes map[ObjectIndex]bool
 }
 
 // ParseScriptObjects reads a UE5 ScriptObjects chunk: the global name batch
@@ -127,8 +128,12 @@ func (s *ScriptObjects) resolve() error {
 		}
 		s.byIndex[o.GlobalIndex] = i
 	}
+	s.classes = map[ObjectIndex]bool{}
 	for i := range s.Objects {
 		s.Objects[i].Path = s.path(i, 0)
+		if c := s.Objects[i].CDOClassIndex; !c.IsNull() {
+			s.classes[c] = true
+		}
 	}
 	return nil
 }
@@ -166,6 +171,10 @@ func (s *ScriptObjects) Lookup(x ObjectIndex) (*ScriptObject, bool) {
 	}
 	return &s.Objects[i], true
 }
+
+// IsClass reports whether x is a class: some class default object names
+// it as its class.
+func (s *ScriptObjects) IsClass(x ObjectIndex) bool { return s != nil && s.classes[x] }
 
 // CheckHashes counts script objects whose global index is the hash of
 // their path (FPackageObjectIndex::FromScriptPath), and returns the first

@@ -64,6 +64,11 @@ func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() 
 		}
 		return openEntry(c, i, e)
 	}
+	if ef, ok := c.(inspect.EntryFinder); ok {
+		if i, ok := ef.FindEntry(name); ok {
+			return openEntry(c, i, c.Entries()[i])
+		}
+	}
 	if f, err := c.Open(trimmed); err == nil {
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
 			return f, nil, nil

@@ -4,6 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -22,24 +26,47 @@ type lsOpts struct {
 func newLsCmd(g *globalFlags) *cobra.Command {
 	var o lsOpts
 	c := &cobra.Command{
-		Use:   "ls [--long] [--json] CONTAINER",
-		Short: "List the files in a .pak or .utoc container",
+		Use:   "ls [--long] [--json] CONTAINER|DIR...",
+		Short: "List the files in .pak and .utoc containers",
 		Long: `ls lists what a container stores, in container order: one path per line, or with
 --long the uncompressed size, the stored size, the chunk type, the compression
 method, "enc" for encrypted data, the stored hash and the path. Chunks without a
 path (IoStore chunks outside the directory index, pak entries known only by
 their path hash) show their chunk id.
 
+A folder (a game's Paks/) lists every container in it, each under a
+"== name ==" heading; with --json each container is one JSON object.
+
 Encrypted containers need --aes-key (hex, 0x optional, or base64).`,
 		Example: `  upkg ls Game-Windows.pak
   upkg ls --long --include '**/*.umap' Game-Windows.utoc
   upkg ls --json --aes-key 0x1234... Game-Windows.pak | jq '.entries[].path'`,
-		Args: cobra.ExactArgs(1),
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.glob.validate(); err != nil {
 				return usagef(cmd.CommandPath(), "bad pattern: %v", err)
 			}
-			return runLs(g.options(), o, args[0], cmd.OutOrStdout())
+			names, err := containerArgs(args)
+			if err != nil {
+				return err
+			}
+			failed := 0
+			for _, name := range names {
+				if len(names) > 1 && !o.json {
+					fmt.Fprintf(cmd.OutOrStdout(), "== %s ==\n", name)
+				}
+				if err := runLs(g.options(), o, name, cmd.OutOrStdout()); err != nil {
+					if len(names) == 1 {
+						return err
+					}
+					fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
+					failed++
+				}
+			}
+			if failed > 0 {
+				return &failedError{n: failed}
+			}
+			return nil
 		},
 	}
 	f := c.Flags()
@@ -116,4 +143,38 @@ func dash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// containerArgs expands folders into the containers they hold (files whose
+// extension a container format is registered for), sorted.
+func containerArgs(args []string) ([]string, error) {
+	var out []string
+	for _, a := range args {
+		st, err := os.Stat(a)
+		if err != nil || !st.IsDir() {
+			out = append(out, a)
+			continue
+		}
+		var found []string
+		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.Type().IsRegular() {
+				if _, ok := inspect.ContainerFormatFor(p); ok {
+					found = append(found, p)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
+		}
+		if len(found) == 0 {
+			return nil, fmt.Errorf("%s: no .pak or .utoc files in this folder", a)
+		}
+		sort.Strings(found)
+		out = append(out, found...)
+	}
+	return out, nil
 }

@@ -26,3 +26,10 @@ func OpenContainer(name string, opts *Options) (Container, error) {
 	}
 	return cf.Open(name, opts)
 }
+
+// EntryFinder is implemented by containers that also know other spellings
+// of a stored path (a pak's path with its mount point as stored, or
+// relative to it). It returns the index into Entries().
+type EntryFinder interface {
+	FindEntry(name string) (int, bool)
+}

@@ -34,6 +34,116 @@ func init() {
 	}})
 	RegisterContainer(".utoc", openUtocInner)
 	RegisterVerifier(verifyUtoc)
+	// `upkg info GAME.utoc` (and the page) describe the container itself.
+	RegisterOpener(Opener{Format: "utoc", Match: func(head []byte, name string) bool {
+		return len(head) >= 16 && string(head[:16]) == "-==--==--==--==-"
+	}, Open: openUtocPackage})
+}
+
+// openUtocPackage describes a .utoc as a Package: its header fields and the
+// sections of the TOC. Without a .ucas beside it (the page, TOC-only copies)
+// everything but the container header is still shown.
+func openUtocPackage(in *Input, opts *Options) (*Package, error) {
+	var o []iostore.Option
+	if opts != nil && opts.AESKey != "" {
+		key, err := aeskey.Parse(opts.AESKey)
+		if err != nil {
+			return nil, err
+		}
+		o = append(o, iostore.WithAESKey(key))
+	}
+	if st, err := os.Stat(in.Name); err == nil && !st.IsDir() {
+		base := strings.TrimSuffix(in.Name, filepath.Ext(in.Name))
+		o = append(o, iostore.WithPartitions(func(i int) (io.ReaderAt, int64, error) {
+			p := base + ".ucas"
+			if i > 0 {
+				p = fmt.Sprintf("%s_s%d.ucas", base, i)
+			}
+			st, err := os.Stat(p)
+			if err != nil {
+				return nil, 0, err
+			}
+			return pathReaderAt(p), st.Size(), nil
+		}))
+	}
+	f, err := iostore.NewReader(in.R, in.Size, o...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	c := &utocContainer{path: in.Name, f: f}
+	if f.DirectoryIndexErr == nil {
+		c.fsys, _ = f.FS()
+	}
+	p := &Package{
+		Path: in.Name, Format: "utoc",
+		Engine: tocEngine(f.Header.Version), EngineSource: "detected",
+		Summary: c.Summary(),
+	}
+	if f.DirectoryIndexErr != nil {
+		p.Warnings = append(p.Warnings, "directory index: "+f.DirectoryIndexErr.Error())
+	}
+	h := &f.Header
+	n := int64(h.TocEntryCount)
+	off := int64(144)
+	add := func(name string, size int64, count int) {
+		p.Sections = append(p.Sections, Section{Name: name, Offset: off, Size: size, Count: count})
+		off += size
+	}
+	add("TocHeader", 0, 0)
+	p.Sections[0].Offset, p.Sections[0].Size, off = 0, 144, 144
+	add("ChunkIds", 12*n, int(n))
+	add("ChunkOffsetLengths", 10*n, int(n))
+	add("ChunkPerfectHashSeeds", 4*int64(len(f.PerfectHashSeeds)), len(f.PerfectHashSeeds))
+	add("ChunkIndicesWithoutPerfectHash", 4*int64(len(f.ChunksWithoutPerfectHash)), len(f.ChunksWithoutPerfectHash))
+	add("CompressionBlocks", 12*int64(h.TocCompressedBlockEntryCount), int(h.TocCompressedBlockEntryCount))
+	add("EncryptionIVs", 12*int64(len(f.EncryptionIVs)), len(f.EncryptionIVs))
+	add("CompressionMethods", int64(h.CompressionMethodNameCount)*int64(h.CompressionMethodNameLength), int(h.CompressionMethodNameCount))
+	if f.Signature != nil {
+		add("Signatures", 4+2*int64(len(f.Signature.TocSignature))+20*int64(len(f.Signature.ChunkBlockSignature)), len(f.Signature.ChunkBlockSignature))
+	}
+	if f.DirectoryIndex != nil || f.DirectoryIndexErr != nil {
+		files := 0
+		if f.DirectoryIndex != nil {
+			files = len(f.DirectoryIndex.Files)
+		}
+		add("DirectoryIndex", int64(h.DirectoryIndexSize), files)
+		if f.DirectoryIndexErr != nil {
+			p.Sections[len(p.Sections)-1].Error = f.DirectoryIndexErr.Error()
+		}
+	}
+	metaSize := int64(33)
+	if h.Version >= iostore.TocReplaceIoChunkHashWithIoHash {
+		metaSize = 24
+	}
+	add("ChunkMetas", metaSize*n, int(n))
+	entries := c.Entries()
+	p.Dump = struct {
+		Header             iostore.TocHeader `json:"header"`
+		CompressionMethods []string          `json:"compression_methods"`
+		MountPoint         string            `json:"mount_point,omitempty"`
+		Entries            []ContainerEntry  `json:"entries"`
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries}
+	return p, nil
+}
+
+// pathReaderAt reads a file by opening it for each ReadAt, so a Package
+// (which has no Close) holds no file open.
+type pathReaderAt string
+
+func (p pathReaderAt) ReadAt(b []byte, off int64) (int, error) {
+	f, err := os.Open(string(p))
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	return f.ReadAt(b, off)
+}
+
+func mountPoint(f *iostore.File) string {
+	if f.DirectoryIndex != nil {
+		return f.DirectoryIndex.MountPoint
+	}
+	return ""
 }
 
 // utocContainer is an opened .utoc with what resolving its packages needs.
@@ -108,7 +218,8 @@ func (c *utocContainer) Entries() []ContainerEntry {
 				Partition:      info.Partition,
 			}
 			if f.HasHash(i) {
-				e.Hash = hex.EncodeToString(f.Metas[i].Hash[:])
+				h := f.Hash(i)
+				e.Hash = hex.EncodeToString(h[:])
 			}
 			out[i] = e
 		}
@@ -130,12 +241,15 @@ func (c *utocContainer) Summary() []Field {
 		{"compression_block_size", h.CompressionBlockSize},
 		{"compression_methods", strings.Join(f.CompressionMethods[1:], ", ")},
 		{"partitions", h.PartitionCount},
-		{"partition_size", h.PartitionSize},
+		{"partition_size", partitionSize(h.PartitionSize)},
 		{"directory_index_size", h.DirectoryIndexSize},
 		{"chunk_hash", f.HashKind()},
 	}
 	if h.ContainerFlags&iostore.FlagEncrypted != 0 {
 		fields = append(fields, Field{"encryption", h.EncryptionMethod.String()}, Field{"encryption_key_guid", h.EncryptionKeyGuid.String()})
+	}
+	if f.Signature != nil {
+		fields = append(fields, Field{"block_signatures", fmt.Sprintf("%d (SHA-1 of each stored block, checked on read; the RSA signature of the TOC is not checked)", len(f.Signature.ChunkBlockSignature))})
 	}
 	if len(f.PerfectHashSeeds) > 0 {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
@@ -229,18 +343,51 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	dir := filepath.Dir(p)
 	for range 3 {
 		g := filepath.Join(dir, "global.utoc")
-		if _, err := os.Stat(g); err == nil {
-			gf, err := iostore.Open(g)
-			if err != nil {
-				return nil, g, err
-			}
-			defer gf.Close()
-			s, err := gf.ScriptObjects()
+		if st, err := os.Stat(g); err == nil {
+			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
+				gf, err := iostore.Open(g)
+				if err != nil {
+					return nil, err
+				}
+				defer gf.Close()
+				return gf.ScriptObjects()
+			})
 			return s, g, err
 		}
 		dir = filepath.Dir(dir)
 	}
 	return nil, "", zen.ErrNoGlobal
+}
+
+// globals caches the script objects of recently used global containers:
+// every package opened from a container needs them, and parsing a UE5 table
+// (tens of thousands of objects) per package would dominate.
+var (
+	globalsMu sync.Mutex
+	globals   = map[string]globalEntry{}
+)
+
+type globalEntry struct {
+	size, mod int64
+	s         *zen.ScriptObjects
+	err       error
+}
+
+// maxGlobals bounds the cache; a session rarely touches more than one game.
+const maxGlobals = 4
+
+func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, error)) (*zen.ScriptObjects, error) {
+	globalsMu.Lock()
+	defer globalsMu.Unlock()
+	if e, ok := globals[path]; ok && e.size == st.Size() && e.mod == st.ModTime().UnixNano() {
+		return e.s, e.err
+	}
+	s, err := load()
+	if len(globals) >= maxGlobals {
+		clear(globals)
+	}
+	globals[path] = globalEntry{st.Size(), st.ModTime().UnixNano(), s, err}
+	return s, err
 }
 
 // headerVersion returns the zen layout of the container's packages.
@@ -256,6 +403,21 @@ func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
 		return zen.HeaderInitial, true
 	}
 	return 0, false
+}
+
+// zenOptions returns the layout and package store facts for package id.
+func (x *utocContext) zenOptions(id uint64) zen.Options {
+	opts := zen.Options{Auto: true}
+	if v, ok := x.headerVersion(); ok {
+		opts = zen.Options{HeaderVersion: v}
+	}
+	if x.header != nil {
+		if e, ok := x.header.StoreEntry(id); ok {
+			opts.StoreExportBundleCount = e.ExportBundleCount
+			opts.StoreImportedPackages = e.ImportedPackages
+		}
+	}
+	return opts
 }
 
 // parsePackage reads and parses the package with id (cached).
@@ -274,11 +436,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := zen.Options{Auto: true}
-	if v, ok := x.headerVersion(); ok {
-		opts = zen.Options{HeaderVersion: v}
-	}
-	p, err := zen.Parse(data, opts)
+	p, err := zen.Parse(data, x.zenOptions(id))
 	if err != nil {
 		return nil, err
 	}
@@ -443,6 +601,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 		failed = append(failed, err.Error())
 	}
 	var problems []string
+	if bad := checkPackageIDs(c); bad != "" {
+		problems = append(problems, bad)
+	}
 	if len(unsupported) > 0 {
 		problems = append(problems, fmt.Sprintf("%d chunks not checked: %s (%s)", len(unsupported), unsupportedFirst, listSome(unsupported, 3)))
 	}
@@ -464,6 +625,39 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 		emit(verifyInner(c, fe.Path, fe.Chunk, opts))
 	}
 	return true
+}
+
+// checkPackageIDs checks that every package's chunk ID is the CityHash64
+// of its package name and that the package store has an entry for it.
+func checkPackageIDs(c *utocContainer) string {
+	f := c.f
+	if f.DirectoryIndex == nil {
+		return ""
+	}
+	h, err := f.ContainerHeader()
+	if err != nil {
+		if errors.Is(err, iostore.ErrNotFound) {
+			return ""
+		}
+		return "container header: " + err.Error()
+	}
+	var bad []string
+	for _, fe := range f.DirectoryIndex.Files {
+		id := f.ChunkIDs[fe.Chunk]
+		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
+			continue
+		}
+		name, ok := iostore.PackageName(fe.Path)
+		if ok && zen.PackageID(name) != id.ID() && !strings.HasSuffix(name, ".o") {
+			bad = append(bad, fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name)))
+		} else if _, ok := h.StoreEntry(id.ID()); !ok {
+			bad = append(bad, fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID()))
+		}
+	}
+	if len(bad) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d packages fail the package ID checks: %s", len(bad), listSome(bad, 3))
 }
 
 func chunkLabel(f *iostore.File, i int) string {
@@ -522,7 +716,14 @@ func tocEngine(v iostore.TocVersion) string {
 	case iostore.TocOnDemandMetaData:
 		return "5.4"
 	case iostore.TocRemovedOnDemandMetaData, iostore.TocReplaceIoChunkHashWithIoHash:
-		return "5.5-5.7"
+		return "5.5-5.8"
 	}
-	return "5.8+"
+	return "5.8+ (6.0)"
+}
+
+func partitionSize(n uint64) any {
+	if n == ^uint64(0) {
+		return "unlimited (one partition)"
+	}
+	return n
 }

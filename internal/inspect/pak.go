@@ -22,6 +22,45 @@ func init() {
 	}})
 	RegisterContainer(".pak", openInPak)
 	RegisterVerifier(verifyPak)
+	// `upkg info X.pak` shows the container's footer and index.
+	RegisterOpener(Opener{
+		Format:   "pak",
+		Priority: -10,
+		Match: func(_ []byte, name string) bool {
+			return strings.HasSuffix(strings.ToLower(name), ".pak") && !strings.Contains(name, ContainerSep)
+		},
+		Open: openPakAsPackage,
+	})
+}
+
+// openPakAsPackage describes a pak file as a Package: its summary and the
+// byte ranges of its index structures (it has no names, imports or exports).
+func openPakAsPackage(in *Input, opts *Options) (*Package, error) {
+	r, err := pak.NewReader(in.R, in.Size, pak.WithKeyString(opts.AESKey))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	c := &PakContainer{R: r, path: in.Name}
+	f := r.Footer
+	p := &Package{Path: in.Name, Format: "pak", Summary: c.Summary()}
+	if n := len(r.Entries); n > 0 {
+		first, last := r.Entries[0].Offset, int64(0)
+		for _, e := range r.Entries {
+			first = min(first, e.Offset)
+			last = max(last, e.DataOffset()+e.StoredSize())
+		}
+		p.Sections = append(p.Sections, Section{Name: "Entries (data)", Offset: first, Size: last - first, Count: n})
+	}
+	p.Sections = append(p.Sections, Section{Name: "Index", Offset: f.IndexOffset, Size: f.IndexSize, Count: len(r.Entries)})
+	if r.HasPathHashIndex {
+		p.Sections = append(p.Sections, Section{Name: "PathHashIndex", Offset: r.PathHashIndexRange[0], Size: r.PathHashIndexRange[1], Count: r.PathHashIndexEntries})
+	}
+	if r.HasFullDirectoryIndex {
+		p.Sections = append(p.Sections, Section{Name: "FullDirectoryIndex", Offset: r.FullDirectoryIndexRange[0], Size: r.FullDirectoryIndexRange[1]})
+	}
+	p.Sections = append(p.Sections, Section{Name: "Footer (FPakInfo)", Offset: in.Size - f.Size, Size: f.Size})
+	p.Dump = c.Entries()
+	return p, nil
 }
 
 // PakContainer is a .pak opened as a [Container].
@@ -41,6 +80,20 @@ func OpenPakContainer(name string, opts *Options) (*PakContainer, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &PakContainer{R: r, path: name}, nil
+}
+
+// NewPakContainer reads a pak from r (size bytes) named name, for callers
+// without a file on disk (the page's dropped files).
+func NewPakContainer(name string, r io.ReaderAt, size int64, opts *Options) (*PakContainer, error) {
+	key := ""
+	if opts != nil {
+		key = opts.AESKey
+	}
+	pr, err := pak.NewReader(r, size, pak.WithKeyString(key))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return &PakContainer{R: pr, path: name}, nil
 }
 
 // Open implements fs.FS.
@@ -183,26 +236,28 @@ func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
 			matches = append(matches, e)
 		}
 	}
-	root, rest, _ := strings.Cut(inner, "/")
+	// Unreal paths are case-insensitive.
+	lowerInner := strings.ToLower(inner)
+	root, rest, _ := strings.Cut(lowerInner, "/")
 	for _, e := range r.Entries {
 		if e.Deleted() || e.Name == "" {
 			continue
 		}
+		name := strings.ToLower(e.Name)
 		for _, ext := range exts {
-			want := inner + ext
+			want := lowerInner + ext
 			if rest != "" {
 				// Package path: the first element is a mount root.
-				suffix := "/Content/" + rest + ext
-				if strings.HasSuffix(e.Name, suffix) {
-					prefix := strings.TrimSuffix(e.Name, suffix)
+				suffix := "/content/" + rest + ext
+				if strings.HasSuffix(name, suffix) {
+					prefix := strings.TrimSuffix(name, suffix)
 					last := path.Base(prefix)
-					if strings.EqualFold(root, "Game") && !strings.Contains(prefix, "/Plugins/") && prefix != "Engine" ||
-						strings.EqualFold(last, root) {
+					if root == "game" && !strings.Contains(prefix, "/plugins/") && prefix != "engine" || last == root {
 						match(e)
 					}
 				}
 			}
-			if strings.HasSuffix(e.Name, "/"+want) {
+			if strings.HasSuffix(name, "/"+want) {
 				match(e)
 			}
 		}
@@ -341,4 +396,19 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (
 		return res
 	}
 	return ResultFor(pkg)
+}
+
+// FindEntry resolves a path as [pak.Reader.Lookup] does (fs name, index
+// path, or the path with the mount point as stored).
+func (c *PakContainer) FindEntry(name string) (int, bool) {
+	e, ok := c.R.Lookup(name)
+	if !ok {
+		return 0, false
+	}
+	for i, x := range c.R.Entries {
+		if x == e {
+			return i, true
+		}
+	}
+	return 0, false
 }

@@ -54,14 +54,46 @@ func matchZen(head []byte, name string) bool {
 }
 
 // GlobalEnv names the environment variable that points loose zen files at
-// their global data: a global.utoc, or a raw ScriptObjects chunk as retoc
-// extracts it.
+// their global data: a global.utoc, a raw ScriptObjects chunk as retoc
+// extracts it, or a folder of extracted global chunks (ScriptObjects*.bin,
+// or UE4's LoaderGlobalNames*.bin, LoaderGlobalNameHashes*.bin and
+// LoaderInitialLoadMeta*.bin).
 const GlobalEnv = "UPKG_GLOBAL"
+
+// globalChunksDir reads the global script objects from a folder of
+// extracted global chunks.
+func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
+	find := func(prefix string) []byte {
+		m, _ := filepath.Glob(filepath.Join(dir, prefix+"*.bin"))
+		if len(m) == 0 {
+			return nil
+		}
+		b, err := os.ReadFile(m[0])
+		if err != nil {
+			return nil
+		}
+		return b
+	}
+	if b := find("ScriptObjects"); b != nil {
+		return zen.ParseScriptObjects(b)
+	}
+	names, meta := find("LoaderGlobalNames_"), find("LoaderInitialLoadMeta")
+	if names == nil {
+		names = find("LoaderGlobalNames")
+	}
+	if names == nil || meta == nil {
+		return nil, fmt.Errorf("%s: no ScriptObjects*.bin, or LoaderGlobalNames*.bin and LoaderInitialLoadMeta*.bin", dir)
+	}
+	return zen.ParseScriptObjectsUE4(names, find("LoaderGlobalNameHashes"), meta)
+}
 
 // looseScriptObjects finds the script objects for a loose zen file: from
 // $UPKG_GLOBAL, else a global.utoc in its folder or the two above.
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if g := os.Getenv(GlobalEnv); g != "" {
+		if st, err := os.Stat(g); err == nil && st.IsDir() {
+			return globalChunksDir(g)
+		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
 			s, _, err := findGlobal(g, nil)
 			if errors.Is(err, zen.ErrNoGlobal) {
@@ -94,6 +126,9 @@ type zenResolver struct {
 	script *zen.ScriptObjects
 	// byHash maps script-import hashes computed from the package's own names.
 	byHash map[uint64]string
+	// exportHashes maps public export hashes of the package's own names
+	// (for imports from packages outside the container).
+	exportHashes map[uint64]string
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -112,9 +147,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var warnings []string
 	if zc, ok := in.R.(*zenChunk); ok {
 		zr.ctx = zc.c.context()
-		if v, ok := zr.ctx.headerVersion(); ok {
-			zopts = zen.Options{HeaderVersion: v}
-		}
+		zopts = zr.ctx.zenOptions(zc.c.f.ChunkIDs[zc.chunk].ID())
 		zr.script = zr.ctx.script
 		if zr.ctx.scriptErr != nil {
 			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
@@ -180,6 +213,21 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		o.IsAsset = e.OuterIndex.IsNull() && e.ObjectFlags&0x1 != 0
 		out.Exports = append(out.Exports, o)
 	}
+	if p.Layout > zen.HeaderInitial {
+		bad := 0
+		for i, e := range p.Exports {
+			if e.PublicExportHash == 0 {
+				continue
+			}
+			rel := strings.TrimPrefix(exportPath(p, i, 0), p.Name+".")
+			if zen.PublicExportHash(rel) != e.PublicExportHash {
+				bad++
+			}
+		}
+		if bad > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
+		}
+	}
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
 		for _, s := range out.Sections {
@@ -195,7 +243,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return fmt.Sprintf("UE5 (package version %d/%d)", v.FileVersionUE4, v.FileVersionUE5)
+		return fmt.Sprintf("%s (package version %d/%d)", ue5Release(v.FileVersionUE5), v.FileVersionUE4, v.FileVersionUE5)
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:
@@ -216,6 +264,24 @@ func zenEngine(p *zen.Package) string {
 		return "5.3-5.5"
 	}
 	return "5.6+"
+}
+
+// ue5Release names the first engine release whose newest
+// EUnrealEngineObjectUE5Version is at least v (5.0 ends at
+// LargeWorldCoordinates 1004, 5.1 at AddSoftObjectPathList 1008, 5.2 at
+// DataResources 1009, 5.3 at 1011, 5.4 at PropertyTagCompleteTypeName 1012,
+// 5.5 at AssetRegistryPackageBuildDependencies 1013, 5.6 at
+// OsSubObjectShadowSerialization 1017; 1018 ImportTypeHierarchies is 5.7+).
+func ue5Release(v int32) string {
+	for _, r := range []struct {
+		last int32
+		name string
+	}{{1004, "5.0"}, {1008, "5.1"}, {1009, "5.2"}, {1011, "5.3"}, {1012, "5.4"}, {1013, "5.5"}, {1017, "5.6"}} {
+		if v <= r.last {
+			return r.name
+		}
+	}
+	return "5.7+"
 }
 
 func zenSummary(p *zen.Package) []Field {
@@ -271,6 +337,12 @@ func zenSections(p *zen.Package, size int64) []Section {
 		add("ExportBundles", s.ExportBundleEntriesOffset, s.GraphDataOffset, len(p.BundleEntries))
 		add("GraphData", s.GraphDataOffset, s.GraphDataOffset+s.GraphDataSize, len(p.PackageArcs))
 	} else {
+		nm := int32(p.NameMapOffset)
+		add("Summary", 0, nm, 0)
+		add("NameMap", nm, nm+int32(p.NameMapSize), len(p.Names))
+		if p.HasBulkDataMap {
+			add("BulkDataMap", int32(p.BulkDataOffset), s.ImportedPublicExportHashesOffset, len(p.BulkData))
+		}
 		add("ImportedPublicExportHashes", s.ImportedPublicExportHashesOffset, s.ImportMapOffset, len(p.ImportedPublicExportHashes))
 		add("ImportMap", s.ImportMapOffset, s.ExportMapOffset, len(p.ImportMap))
 		cell := s.ExportBundleEntriesOffset
@@ -348,6 +420,8 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 				if c, ok := zr.script.Lookup(o.CDOClassIndex); ok {
 					obj.Class = c.Path
 				}
+			case zr.script.IsClass(x):
+				obj.Class = "/Script/CoreUObject.Class"
 			}
 			obj.ClassPackage = scriptPackage(obj.Class)
 			return obj
@@ -383,6 +457,23 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		}
 		if pkgName == "" {
 			pkgName = fmt.Sprintf("<package %d>", pi)
+		}
+		if zr.exportHashes == nil {
+			zr.exportHashes = map[uint64]string{}
+			for _, n := range zr.p.Names {
+				zr.exportHashes[zen.PublicExportHash(n.Value)] = n.Value
+			}
+		}
+		if n, ok := zr.exportHashes[hash]; ok {
+			return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
+		}
+		// The main asset of a package is named after it (and a blueprint's
+		// class and CDO after that).
+		base := lastElem(pkgName)
+		for _, n := range []string{base, base + "_C", "Default__" + base + "_C"} {
+			if zen.PublicExportHash(n) == hash {
+				return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
+			}
 		}
 		label := fmt.Sprintf("<export 0x%016x>", hash)
 		return Object{Name: label, Path: pkgName + "." + label, PackageName: pkgName}

@@ -1,8 +1,8 @@
 // Package paktest writes small .pak files for tests: fixtures with chosen
 // versions, compression, encryption and (hostile) paths, and large
 // synthetic paks for benchmarks. It is not a general pak writer: it writes
-// one compression method (Zlib) and AES-256-ECB only, and no path hashes
-// (the path hash index holds placeholder hashes).
+// one compression method (Zlib) and AES-256-ECB only, and path hashes in
+// the version 11 form.
 package paktest
 
 import (
@@ -15,21 +15,25 @@ import (
 	"fmt"
 	"path"
 	"sort"
+	"strings"
 	"unicode/utf16"
 )
 
 // File is one file to store.
 type File struct {
-	Path      string // index path, relative to the mount point
-	Data      []byte
-	Compress  bool // Zlib, in blocks of BlockSize
-	Encrypt   bool
+	Path     string // index path, relative to the mount point
+	Data     []byte
+	Compress bool // Zlib, in blocks of BlockSize
+	Encrypt  bool
+	// Delete makes a delete record (a patch pak removing the file): no
+	// data, the Deleted flag; from version 10 it is a non-encoded entry.
+	Delete    bool
 	BlockSize int // default 64 KiB
 }
 
 // Options choose the pak layout.
 type Options struct {
-	Version      int  // 3 … 11
+	Version      int  // 1 … 11 (compression and encryption from 3)
 	Is8A         bool // with Version 8: the UE4.22 layout
 	Mount        string
 	Key          []byte // AES-256 key, needed for Encrypt / EncryptIndex
@@ -155,8 +159,8 @@ func (w *writer) encrypt(b []byte) {
 
 // Build writes a pak holding files.
 func Build(o Options, files []File) ([]byte, error) {
-	if o.Version < 3 || o.Version > 11 {
-		return nil, fmt.Errorf("paktest: version %d not supported (3…11)", o.Version)
+	if o.Version < 1 || o.Version > 11 {
+		return nil, fmt.Errorf("paktest: version %d not supported (1…11)", o.Version)
 	}
 	w := &writer{o: o}
 	if o.Key != nil {
@@ -171,9 +175,20 @@ func Build(o Options, files []File) ([]byte, error) {
 		if (f.Encrypt || o.EncryptIndex) && w.blk == nil {
 			return nil, fmt.Errorf("paktest: encryption needs a key")
 		}
+		if o.Version < 3 && (f.Compress || f.Encrypt) {
+			return nil, fmt.Errorf("paktest: version %d has no compression or encryption", o.Version)
+		}
 		e := &entry{path: f.Path, usize: int64(len(f.Data)), encrypted: f.Encrypt}
 		if f.Encrypt {
 			e.flags = 1
+		}
+		if f.Delete {
+			if o.Version < 6 {
+				return nil, fmt.Errorf("paktest: delete records need version 6+")
+			}
+			e.flags |= 2
+			f.Data = nil
+			e.usize = 0
 		}
 		var stored []byte
 		if f.Compress && len(f.Data) > 0 {
@@ -244,15 +259,24 @@ func Build(o Options, files []File) ([]byte, error) {
 	} else {
 		idx.u64(0) // PathHashSeed
 		var enc writer
+		plain := writer{o: o}
+		nPlain := 0
 		locs := make([]int32, len(entries))
 		for i, e := range entries {
+			if e.flags&2 != 0 {
+				// Delete records are not encodable (FPakFile::EncodePakEntry).
+				nPlain++
+				locs[i] = -int32(nPlain)
+				plain.entry(e, e.offset)
+				continue
+			}
 			locs[i] = int32(enc.Len())
 			enc.encoded(e)
 		}
 		var phi writer
 		phi.i32(int32(len(entries)))
-		for i := range entries {
-			phi.u64(uint64(i + 1))
+		for i, e := range entries {
+			phi.u64(pathHash(e.path, 0))
 			phi.i32(locs[i])
 		}
 		phi.i32(0) // pruned directory index
@@ -281,7 +305,7 @@ func Build(o Options, files []File) ([]byte, error) {
 		if !o.NoFullDirectoryIndex {
 			blobs[1] = w.seal(fdi.Bytes())
 		}
-		primarySize := int64(idx.Len()) + 4 + int64(enc.Len()) + 4
+		primarySize := int64(idx.Len()) + 4 + int64(enc.Len()) + 4 + int64(plain.Len())
 		for _, b := range blobs {
 			primarySize += 4
 			if b != nil {
@@ -306,7 +330,8 @@ func Build(o Options, files []File) ([]byte, error) {
 		}
 		idx.i32(int32(enc.Len()))
 		idx.Write(enc.Bytes())
-		idx.i32(0) // non-encoded entries
+		idx.i32(int32(nPlain)) // non-encoded entries
+		idx.Write(plain.Bytes())
 	}
 	primary := w.seal(idx.Bytes())
 	hash := w.plainHash(primary)
@@ -373,6 +398,19 @@ func (w *writer) plainHash(sealed []byte) []byte {
 	}
 	h := sha1.Sum(b)
 	return h[:]
+}
+
+// pathHash is the v11 path hash (FNV-1a 64 of the lowercased UTF-16LE
+// path, offset basis plus seed).
+func pathHash(p string, seed uint64) uint64 {
+	h := uint64(0xcbf29ce484222325) + seed
+	for _, u := range utf16.Encode([]rune(strings.ToLower(p))) {
+		for _, b := range []byte{byte(u), byte(u >> 8)} {
+			h ^= uint64(b)
+			h *= 0x100000001b3
+		}
+	}
+	return h
 }
 
 // encoded writes the v10+ bit-packed form of e.

@@ -24,11 +24,21 @@ function h(tag, attrs, ...kids) {
   }
   for (const kid of kids.flat()) {
     if (kid === undefined || kid === null || kid === false) continue;
-    el.append(kid instanceof Node ? kid : String(kid));
+    add(el, kid instanceof Node ? kid : String(kid));
   }
   return el;
 }
 const $ = (id) => document.getElementById(id);
+// add appends the children that are not null/false (Element.append would
+// print them as text).
+function put(el, ...kids) {
+  el.replaceChildren();
+  return add(el, ...kids);
+}
+function add(el, ...kids) {
+  el.append(...kids.flat().filter((k) => k !== null && k !== undefined && k !== false));
+  return el;
+}
 const nf = new Intl.NumberFormat('en-US');
 const num = (n) => (typeof n === 'number' ? nf.format(n) : n === undefined || n === null ? '' : String(n));
 const hex = (n, w) => (n < 0 ? '-0x' + (-n).toString(16).toUpperCase() : '0x' + n.toString(16).toUpperCase().padStart(w || 0, '0'));
@@ -68,12 +78,14 @@ function startWorker() {
       if (m.type === 'fatal') {
         for (const p of pending.values()) p.reject(new Error(m.error));
         pending.clear();
+        S.results.clear(); // the handles died with the instance
         showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
         worker.terminate();
         startWorker();
 workerStarted.then(() => call('version', [])).then((v) => {
+  window.upkgState.ready = true;
   const sel = $('opt-engine');
-  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+  for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
 }).catch(() => {});
         return;
       }
@@ -97,8 +109,9 @@ function call(op, args, progress) {
 }
 startWorker();
 workerStarted.then(() => call('version', [])).then((v) => {
+  window.upkgState.ready = true;
   const sel = $('opt-engine');
-  for (const e of v.engines || []) sel.append(h('option', { value: e, text: 'UE ' + e }));
+  for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
 }).catch(() => {});
 
 // ---------- busy overlay ----------
@@ -153,10 +166,23 @@ $('settings-apply').addEventListener('click', () => {
 });
 function setMappingsChoices(list) {
   const sel = $('opt-mappings');
-  sel.replaceChildren(h('option', { value: '', text: list.length ? 'none' : 'none (drop a .usmap with the package)' }), list.map((m) => h('option', { value: m, text: m })));
+  put(sel, h('option', { value: '', text: list.length ? 'none' : 'none (drop a .usmap with the package)' }), list.map((m) => h('option', { value: m, text: m })));
   if (list.length) sel.value = list[0];
 }
 setMappingsChoices([]);
+
+// ---------- the built-in sample ----------
+$('sample-btn').addEventListener('click', async () => {
+  const t0 = performance.now();
+  try {
+    const resp = await fetch('sample/upkgSample.uasset');
+    if (!resp.ok) throw new Error('HTTP ' + resp.status);
+    const file = new File([await resp.blob()], 'upkgSample.uasset');
+    openFiles([file], t0);
+  } catch (err) {
+    showError('Could not load the sample', err.message, 'The page could not fetch its own sample file.');
+  }
+});
 
 // ---------- dropping and picking files ----------
 $('file-input').addEventListener('change', (e) => {
@@ -230,14 +256,14 @@ function groupLabel(g) {
 
 function renderFilesBar() {
   const bar = $('files-bar');
-  bar.replaceChildren();
+  put(bar, );
   if (!S.plan) { bar.hidden = true; return; }
   bar.hidden = false;
-  bar.append(h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
+  add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
   for (const g of S.plan.groups) {
     const r = S.results.get(g.main);
     const [name, extra] = groupLabel(g);
-    bar.append(h('button', {
+    add(bar, h('button', {
       class: 'chip' + (S.active === g.main ? ' active' : '') + (r && r.error ? ' failed' : ''),
       title: g.files.map((f) => f + ' (' + bytes(S.plan.sizes[f]) + ')').join('\n'),
       onclick: () => openGroup(g),
@@ -245,10 +271,10 @@ function renderFilesBar() {
     }, name, extra ? h('span', { class: 'sub', text: '+ ' + extra }) : null));
   }
   if (S.plan.mappings && S.plan.mappings.length) {
-    bar.append(h('span', { class: 'badge gray', title: 'Used to decode unversioned properties; change it under Reading options', text: 'Mappings: ' + ($('opt-mappings').value || 'none') }));
+    add(bar, h('span', { class: 'badge gray', title: 'Used to decode unversioned properties; change it under Reading options', text: 'Mappings: ' + ($('opt-mappings').value || 'none') }));
   }
   if (S.plan.orphans && S.plan.orphans.length) {
-    bar.append(h('span', { class: 'warn', title: 'A .uexp/.ubulk is the second half of a cooked package: drop it together with the .uasset/.umap of the same name.', text: 'Not opened (main file missing): ' + S.plan.orphans.join(', ') }));
+    add(bar, h('span', { class: 'warn', title: 'A .uexp/.ubulk is the second half of a cooked package: drop it together with the .uasset/.umap of the same name.', text: 'Not opened (main file missing): ' + S.plan.orphans.join(', ') }));
   }
 }
 
@@ -288,8 +314,9 @@ function hintFor(msg) {
   if (m.includes('not a package upkg recognises')) return 'This file does not start like any Unreal package upkg knows (.uasset, .umap, UE1–UE3 packages, .utoc, .pak). Is it an asset file, or something else with a similar name?';
   if (m.includes('.uexp') && (m.includes('not exist') || m.includes('missing'))) return 'This is a cooked package whose data lives in a .uexp file: select the .uasset and the .uexp together.';
   if (m.includes('oodle')) return 'The data is Oodle-compressed; Oodle is proprietary and upkg has no decoder for it.';
-  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: the command line takes the game\'s key with --aes-key.';
+  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: enter the game\'s AES key under "Reading options" (top right) and click "Apply and re-read". The key stays in this page.';
   if (m.includes('unversioned') || m.includes('engine version')) return 'Cooked files often do not record their engine version. The command line accepts --engine to say which one.';
+  if (m.includes('exceeds remaining') || m.includes('unexpected eof') || m.includes('outside the file') || m.includes('past the end')) return 'A value in the file points past its end: the file looks cut short or damaged (or, for a cooked package, its .uexp is missing).';
   if (m.includes('internal error')) return 'This is a bug in upkg: please report it with the file if you can share it.';
   return 'If this is a valid file, upkg may not support this variant yet.';
 }
@@ -300,7 +327,7 @@ function showError(title, msg, hint) {
   $('viewer').hidden = true;
   $('error-panel').hidden = false;
   $('error-title').textContent = title;
-  $('error-text').textContent = msg;
+  $('error-text').textContent = msg.replace(/\/in\/\d+\//g, '');
   $('error-hint').textContent = (hint || hintFor(msg)) + ' The page is ready for the next file.';
 }
 
@@ -310,22 +337,40 @@ const TABS = [
   { id: 'names', label: 'Names', count: (p) => p.names.length },
   { id: 'imports', label: 'Imports', count: (p) => p.imports.length },
   { id: 'exports', label: 'Exports', count: (p) => p.exports.length },
-  { id: 'tree', label: 'Object tree', count: () => null },
+  { id: 'tree', label: 'Tree', count: () => null },
   { id: 'deps', label: 'Dependencies', count: (p) => Object.values(p.dependencies || {}).reduce((a, l) => a + (l ? l.length : 0), 0) + importPackages(p).length },
   { id: 'thumbs', label: 'Thumbnails', count: (p) => (p.thumbnails || []).length },
-  { id: 'text', label: 'Gatherable text', count: (p) => sectionCount(p, /gatherable/i) },
-  { id: 'registry', label: 'Asset registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
+  { id: 'text', label: 'Text', count: (p) => sectionCount(p, /gatherable/i) },
+  { id: 'registry', label: 'Registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
   { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|dataresource/i) },
   { id: 'props', label: 'Properties', count: () => null },
+  { id: 'content', label: 'Content', count: (p) => contentExports(p).length, only: (p) => p.format === 'legacy' },
   { id: 'container', label: 'Container', count: () => (S.container ? S.container.entries.length : null) },
   { id: 'hex', label: 'Hex', count: () => null },
-  { id: 'model', label: 'Full model (JSON)', count: () => null },
+  { id: 'model', label: 'JSON', count: () => null },
 ];
+// contentExports lists the exports whose content the format's exporter
+// converts (UE1–UE3: textures, sounds, music, script text).
+const CONTENT_CLASS = /Texture|^Sound$|^Music$|^TextBuffer$/;
+function contentExports(p) {
+  return p.format === 'legacy' ? p.exports.filter((e) => CONTENT_CLASS.test(shortPath(e.class))) : [];
+}
 function sectionCount(p, re) {
   let n = 0;
   let any = false;
   for (const s of p.sections || []) if (re.test(s.name)) { any = true; n += s.count || 0; }
   return any ? n : 0;
+}
+// rootPackage follows an import's outer chain up to the package it lives in.
+function rootPackage(p, o) {
+  if (o.package_name && o.package_name !== 'None') return o.package_name;
+  let cur = o;
+  for (let n = 0; cur && cur.outer_index < 0 && n < 64; n++) {
+    const up = p.imports[-cur.outer_index - 1];
+    if (!up || up === cur) break;
+    cur = up;
+  }
+  return cur ? cur.name : '';
 }
 function importPackages(p) {
   return (p.imports || []).filter((o) => !o.outer_index);
@@ -357,20 +402,21 @@ function showPackage(res, tab) {
 
 function renderTitle() {
   const bar = $('title-bar');
-  bar.replaceChildren();
+  put(bar, );
   if (!S.pkg) {
     const c = S.container;
-    bar.append(h('h1', { text: c.path.replace(/^\/in\/\d+\//, '') }),
+    add(bar, h('h1', { text: c.path.replace(/^\/in\/\d+\//, '') }),
       h('span', { class: 'badge', title: 'Container format', text: c.format === 'utoc' ? 'IoStore container (.utoc/.ucas)' : c.format === 'pak' ? '.pak archive' : c.format }),
       h('span', { class: 'badge gray', text: num(c.entries.length) + ' entries, ' + num(c.packages) + ' packages' }),
       h('span', { class: 'muted', id: 'render-time' }));
     return;
   }
   const p = S.pkg.package;
-  const asset = p.exports.find((e) => e.is_asset);
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
   const title = asset ? asset.name : p.path.split('/').pop();
   const kind = formatLabel(p);
-  bar.append(
+  add(bar, 
     S.container ? h('button', { class: 'btn small', text: '← Back to the container', onclick: () => { S.pkg = null; showPackage(null, 'container'); } }) : null,
     h('h1', { text: title, title: p.path }),
     asset ? h('span', { class: 'badge', title: 'Class of the asset: ' + asset.class, text: shortPath(asset.class) }) : null,
@@ -379,6 +425,23 @@ function renderTitle() {
     (p.warnings || []).length ? h('span', { class: 'badge warn', title: p.warnings.join('\n'), text: p.warnings.length + ' warning' + (p.warnings.length > 1 ? 's' : '') }) : null,
     h('span', { class: 'muted', title: 'Time from dropping the file to this view (reading + parsing + drawing); parsing alone took ' + S.pkg.parse_ms.toFixed(1) + ' ms', id: 'render-time' }),
   );
+}
+
+// plainSummary says in one sentence what the package is.
+function plainSummary(p) {
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
+  const what = asset ? asset.name + ' is ' + (/^[AEIOU]/i.test(shortPath(asset.class)) ? 'an ' : 'a ') + shortPath(asset.class) : base + ' is a package';
+  let how;
+  if (p.format === 'legacy') how = ' from an Unreal Engine 1–3 game';
+  else if (p.format === 'zen') how = ' cooked for a game (stored in an IoStore container)';
+  else if (isCooked(p)) how = ' cooked for a game' + (p.engine ? ' (engine ' + p.engine + (p.engine_source === 'detected' ? ', detected' : '') + ')' : '');
+  else how = ' saved by the Unreal Editor' + (p.engine ? ' ' + p.engine : '');
+  const pkgs = importPackages(p).length;
+  const thumbs = (p.thumbnails || []).filter((t) => t.format !== 'empty').length;
+  return what + how + '. It stores ' + num(p.exports.length) + ' object' + (p.exports.length === 1 ? '' : 's') +
+    ' and uses ' + num(p.imports.length) + ' from ' + num(pkgs) + ' other package' + (pkgs === 1 ? '' : 's') +
+    (thumbs ? ', and has a thumbnail' : '') + '.';
 }
 
 function isCooked(p) {
@@ -396,13 +459,14 @@ function formatLabel(p) {
 
 function renderTabs() {
   const nav = $('tabs');
-  nav.replaceChildren();
+  put(nav, );
   const p = S.pkg ? S.pkg.package : EMPTY_PKG;
   for (const t of TABS) {
     if (t.id === 'container' && !S.container) continue;
     if (!S.pkg && t.id !== 'container') continue;
+    if (t.only && !t.only(p)) continue;
     const n = t.count(p);
-    nav.append(h('button', {
+    add(nav, h('button', {
       role: 'tab', class: (S.tab === t.id ? 'active' : '') + (n === 0 ? ' empty' : ''), title: HELP.tabs[t.id] + (n === 0 ? ' (none in this file)' : ''),
       onclick: () => selectTab(t.id), dataset: { tab: t.id, count: n === null ? '' : String(n) },
     }, t.label, n !== null ? h('span', { class: 'n', text: '(' + num(n) + ')' }) : null));
@@ -413,12 +477,12 @@ function selectTab(id) {
   S.tab = id;
   renderTabs();
   const view = $('view');
-  view.replaceChildren();
+  put(view, );
   const fn = VIEWS[id];
   try {
-    view.append(fn());
+    add(view, fn());
   } catch (err) {
-    view.append(h('div', { class: 'pane' }, h('div', { class: 'errbox', text: 'This view failed: ' + err.message })));
+    add(view, h('div', { class: 'pane' }, h('div', { class: 'errbox', text: 'This view failed: ' + err.message })));
     console.error(err);
   }
 }
@@ -446,7 +510,7 @@ function vtable(opts) {
   const tmpl = cols.map((c) => c.w || '1fr').join(' ');
   const head = h('div', { class: 'vt-head' });
   head.style.gridTemplateColumns = tmpl;
-  cols.forEach((c, i) => head.append(h('div', { class: c.num ? 'num' : '', title: c.title || c.label, text: c.label, onclick: () => sortBy(i) })));
+  cols.forEach((c, i) => add(head, h('div', { class: c.num ? 'num' : '', title: c.title || c.label, text: c.label, onclick: () => sortBy(i) })));
   const spacer = h('div', { class: 'vt-spacer' });
   const body = h('div', { class: 'vt-body', tabindex: '0' }, spacer);
   const empty = h('div', { class: 'vt-empty', hidden: true, text: opts.empty || 'Nothing here.' });
@@ -500,11 +564,11 @@ function vtable(opts) {
         const t = text(row, c);
         const cell = c.render ? c.render(row) : h('div', { class: (c.num ? 'num ' : '') + (c.mono ? 'mono' : ''), text: t });
         if (!c.render) cell.title = c.full ? c.full(row) || t : t;
-        r.append(cell);
+        add(r, cell);
       }
-      frag.append(r);
+      add(frag, r);
     }
-    spacer.replaceChildren(frag);
+    put(spacer, frag);
   }
   body.addEventListener('scroll', () => { if (!raf) raf = requestAnimationFrame(draw); });
   body.addEventListener('click', (e) => {
@@ -548,9 +612,9 @@ function tree(opts) {
     const [name, cls, val] = opts.label(n);
     const li = h('li', { class: (opts.isAsset && opts.isAsset(n) ? 'asset' : '') + (keep && opts.match && opts.match(n) ? ' match' : '') });
     const tw = h('span', { class: 'tw', text: kids.length ? '▸' : '' });
-    li.append(tw, h('span', { class: 'nm', text: name, title: opts.title ? opts.title(n) : name }), cls ? h('span', { class: 'cls', text: cls }) : null, val !== undefined ? h('span', { class: 'val', text: val }) : null);
+    add(li, tw, h('span', { class: 'nm', text: name, title: opts.title ? opts.title(n) : name }), cls ? h('span', { class: 'cls', text: cls }) : null, val !== undefined ? h('span', { class: 'val', text: val }) : null);
     let ul = null;
-    const open = () => { ul = h('ul'); for (const k of kids) ul.append(node(k, keep, openAll, depth + 1)); li.append(ul); tw.textContent = '▾'; };
+    const open = () => { ul = h('ul'); for (const k of kids) add(ul, node(k, keep, openAll, depth + 1)); add(li, ul); tw.textContent = '▾'; };
     if (kids.length) {
       tw.addEventListener('click', () => { if (ul) { ul.remove(); ul = null; tw.textContent = '▸'; } else open(); });
       if (openAll || keep || depth < (opts.openDepth ?? 1)) open();
@@ -560,9 +624,9 @@ function tree(opts) {
   function render(keep, openAll) {
     const ul = h('ul');
     const roots = opts.roots().filter((r) => !keep || keep.has(r));
-    for (const r of roots) ul.append(node(r, keep, openAll, 0));
-    box.replaceChildren(ul);
-    if (!roots.length) box.append(h('div', { class: 'muted', text: keep ? 'Nothing matches the filter.' : 'Empty.' }));
+    for (const r of roots) add(ul, node(r, keep, openAll, 0));
+    put(box, ul);
+    if (!roots.length) add(box, h('div', { class: 'muted', text: keep ? 'Nothing matches the filter.' : 'Empty.' }));
   }
   let t = 0;
   input.addEventListener('input', () => {
@@ -599,7 +663,11 @@ function jsonTree(value, rootLabel) {
     if (v && typeof v === 'object') {
       const named = !Array.isArray(v) && (v.name || v.Name);
       const type = !Array.isArray(v) && (v.type || v.Type);
-      const simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      let simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      if (!simple && !Array.isArray(v) && v.value && typeof v.value === 'object') {
+        const j = JSON.stringify(v.value);
+        if (j.length <= 120) return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : '', j];
+      }
       const size = Array.isArray(v) ? v.length + ' items' : Object.keys(v).length + ' fields';
       return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : size, simple ? valueText(v.value) : undefined];
     }
@@ -616,7 +684,7 @@ const VIEWS = {
     const p = res.package;
     const out = pane(false);
     const cards = h('div', { class: 'cards' });
-    const card = (k, v, s, tip) => cards.append(h('div', { class: 'card', title: tip || '' }, h('div', { class: 'k', text: k }), h('div', { class: 'v', text: v }), s ? h('div', { class: 's', text: s }) : null));
+    const card = (k, v, s, tip) => add(cards, h('div', { class: 'card', title: tip || '' }, h('div', { class: 'k', text: k }), h('div', { class: 'v', text: v }), s ? h('div', { class: 's', text: s }) : null));
     const kind = formatLabel(p);
     card('Format', kind[0], p.big_endian ? 'big-endian' : '', kind[1]);
     card('Engine version', p.engine || 'unknown', { header: 'read from the file', flag: 'given with --engine', detected: 'detected by upkg' }[p.engine_source] || p.engine_source || '',
@@ -625,35 +693,36 @@ const VIEWS = {
     card('Imports', num(p.imports.length), '', HELP.tabs.imports);
     card('Exports', num(p.exports.length), '', HELP.tabs.exports);
     card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
-    out.append(cards);
-    if (p.engine_note || p.engine_candidates) out.append(h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || '', p.engine_candidates ? ' Could also be: ' + p.engine_candidates.join(', ') + '.' : ''));
+    add(out, h('p', { class: 'lead', text: plainSummary(p) }));
+    add(out, cards);
+    if (p.engine_note || p.engine_candidates) add(out, h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || 'could also be ' + p.engine_candidates.join(', ') + '.', ' Cooked files do not record their engine version; if you know it, pick it under Reading options.'));
     if ((p.warnings || []).length) {
-      out.append(h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
+      add(out, h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
     }
     const files = res.files;
     if (files.length > 1) {
-      out.append(h('h3', { text: 'Files' }), h('table', { class: 'kv' }, files.map((f) => h('tr', {},
+      add(out, h('h3', { text: 'Files' }), h('table', { class: 'kv' }, files.map((f) => h('tr', {},
         h('th', { text: f.name }), h('td', { class: 'v', text: bytes(f.size) }),
         h('td', { class: 'help', text: { main: 'the package', companion: 'read with the package', unused: 'dropped but not part of this package' }[f.role] })))));
     }
-    out.append(h('h3', { text: 'Header fields' }), intro('The package file summary, in file order. Hover a field (or read the grey text) for what it means.'));
+    add(out, h('h3', { text: 'Header fields' }), intro('The package file summary, in file order. Hover a field (or read the grey text) for what it means.'));
     const kv = h('table', { class: 'kv' });
     for (const f of p.summary || []) {
       const help = fieldHelp(f.key);
       const v = valueText(f.value);
-      const isFlags = /flags$/i.test(f.key) && /[A-Za-z_]{4,}/.test(v);
-      kv.append(h('tr', {}, h('th', { title: help || f.key, text: f.key }),
-        h('td', { class: 'v' }, isFlags ? flagChips(v.replace(/^0x[0-9a-f]+\s*/i, '').replace(/[()]/g, '')) : v, isFlags ? h('span', { class: 'muted', text: ' ' + (v.match(/^0x[0-9a-f]+/i) || [''])[0] }) : null),
+      const isFlags = /flags/i.test(f.key) && /[A-Za-z_]{4,}/.test(v);
+      add(kv, h('tr', {}, h('th', { title: help || f.key, text: f.key }),
+        h('td', { class: 'v' }, v === '' ? h('span', { class: 'muted', text: '(none)' }) : isFlags ? flagChips(v.replace(/^0x[0-9a-f]+\s*/i, '').replace(/[()]/g, '')) : v, isFlags ? h('span', { class: 'muted', text: ' ' + (v.match(/^0x[0-9a-f]+/i) || [''])[0] }) : null),
         h('td', { class: 'help', text: help })));
     }
-    out.append(kv);
+    add(out, kv);
     if ((p.custom_versions || []).length) {
-      out.append(h('h3', { text: 'Custom versions (' + p.custom_versions.length + ')' }), intro(HELP.fields.CustomVersions));
-      out.append(h('table', { class: 'kv' }, h('tr', {}, h('th', { text: 'Name' }), h('th', { text: 'Version' }), h('th', { text: 'GUID' })),
+      add(out, h('h3', { text: 'Custom versions (' + p.custom_versions.length + ')' }), intro(HELP.fields.CustomVersions));
+      add(out, h('table', { class: 'kv' }, h('tr', {}, h('th', { text: 'Name' }), h('th', { text: 'Version' }), h('th', { text: 'GUID' })),
         p.custom_versions.map((c) => h('tr', {}, h('th', { text: c.name || '(unknown to upkg)' }), h('td', { class: 'v', text: String(c.version) }), h('td', { class: 'v', text: c.guid })))));
     }
-    out.append(h('h3', { text: 'Sections' }), intro('Where each table sits in the file. Click "Show bytes" for its raw bytes.'));
-    out.append(h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
+    add(out, h('h3', { text: 'Sections' }), intro('Where each table sits in the file. Click "Show bytes" for its raw bytes.'));
+    add(out, h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
       (p.sections || []).map((s) => h('tr', {},
         h('th', { title: fieldHelp(s.name) || s.name, text: s.name }),
         h('td', { class: 'v', text: s.file || mainExt(res) }),
@@ -685,7 +754,7 @@ const VIEWS = {
       { label: 'Name', w: 'minmax(140px, 1.2fr)', get: (r) => r.name },
       { label: 'Class', w: 'minmax(100px, .8fr)', get: (r) => r.class, fmt: shortPath, full: (r) => r.class },
       { label: 'Full path', w: 'minmax(200px, 2fr)', get: (r) => r.path, title: 'The imported object\'s full path, resolved through its outers' },
-      { label: 'Package', w: 'minmax(120px, 1fr)', get: (r) => r.package_name || (r.outer ? '' : r.path), title: 'The package the object comes from' },
+      { label: 'From package', w: 'minmax(120px, 1fr)', get: (r) => rootPackage(p, r), title: 'The package the object comes from (the top of its outer chain)' },
     ];
     if (p.imports.some((o) => o.optional)) cols.push({ label: 'Optional', w: '70px', get: (r) => (r.optional ? 'yes' : ''), title: 'Optional import: loading continues if it is missing' });
     return pane(true, intro(HELP.tabs.imports + ' Top-level entries (with class Package) are the packages this one depends on.'), vtable({ columns: cols, rows: p.imports, placeholder: 'Filter imports…' }).el);
@@ -710,7 +779,7 @@ const VIEWS = {
       onSelect: (r) => showExportDetail(detail, r),
     });
     const asset = p.exports.find((e) => e.is_asset);
-    const out = pane(true, intro(HELP.tabs.exports + ' Highlighted in yellow: the asset itself.'), h('div', { class: 'split' }, vt.el, detail));
+    const out = pane(true, intro('The objects stored in this package. The asset itself (what the Content Browser shows) is highlighted in yellow. Click a row for its details, bytes and properties.'), h('div', { class: 'split' }, vt.el, detail));
     if (asset) setTimeout(() => vt.select(asset, true), 0);
     return out;
   },
@@ -738,9 +807,9 @@ const VIEWS = {
       search: (n) => n.o.name + ' ' + n.o.class,
       match: () => true,
     };
-    out.append(h('h3', { text: 'Exports (' + num(p.exports.length) + ')' }),
+    add(out, h('h3', { text: 'Exports (' + num(p.exports.length) + ')' }),
       tree(Object.assign({ roots: () => ex.roots, all: () => ex.nodes, isAsset: (n) => n.o.is_asset, openDepth: 2 }, common)));
-    out.append(h('h3', { text: 'Imports (' + num(p.imports.length) + ')' }),
+    add(out, h('h3', { text: 'Imports (' + num(p.imports.length) + ')' }),
       tree(Object.assign({ roots: () => im.roots, all: () => im.nodes, openDepth: 1 }, common)));
     return out;
   },
@@ -749,15 +818,16 @@ const VIEWS = {
     const p = S.pkg.package;
     const out = pane(false, intro(HELP.tabs.deps));
     const pk = importPackages(p).map((o) => ({ v: o.name, c: o.class }));
-    out.append(h('h3', { text: 'Hard references: packages imported (' + pk.length + ')' }),
+    add(out, h('h3', { text: 'Hard references: packages imported (' + pk.length + ')' }),
       intro('Loaded together with this package.'),
       vtable({ columns: [{ label: 'Package', get: (r) => r.v }], rows: pk, height: '220px', empty: 'No imported packages.' }).el);
     for (const [k, list] of Object.entries(p.dependencies || {})) {
       const rows = (list || []).map((v) => ({ v }));
-      out.append(h('h3', { text: k + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
+      const title = k.includes('_') ? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ') : k;
+      add(out, h('h3', { text: title + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
         vtable({ columns: [{ label: 'Entry', get: (r) => r.v }], rows, height: '220px' }).el);
     }
-    if (!Object.keys(p.dependencies || {}).length) out.append(h('p', { class: 'muted', text: 'The file records no soft references or searchable names.' }));
+    if (!Object.keys(p.dependencies || {}).length) add(out, h('p', { class: 'muted', text: 'The file records no soft references or searchable names.' }));
     return out;
   },
 
@@ -765,15 +835,15 @@ const VIEWS = {
     const p = S.pkg.package;
     const list = p.thumbnails || [];
     const out = pane(false, intro(HELP.tabs.thumbs));
-    if (!list.length) { out.append(h('p', { class: 'muted', text: 'This file has no thumbnails (cooked files never do; the editor saves them with most assets).' })); return out; }
+    if (!list.length) { add(out, h('p', { class: 'muted', text: 'This file has no thumbnails (cooked files never do; the editor saves them with most assets).' })); return out; }
     const grid = h('div', { class: 'thumbs' });
     list.forEach((t, i) => {
-      const imgBox = h('div', { class: 'img' }, h('span', { class: 'muted', text: t.format === 'empty' ? 'empty thumbnail' : 'loading…' }));
-      grid.append(h('div', { class: 'thumb' }, imgBox,
-        h('div', { class: 'cap' }, h('b', { text: t.object }), h('br'), t.format + ' · ' + t.width + '×' + t.height + ' · ' + bytes(t.size) + ' ', t.size ? hexButton({ kind: 'thumbnail', index: i }) : null)));
+      const imgBox = h('div', { class: 'img' }, h('span', { class: 'muted', text: t.format === 'empty' ? 'Empty: the editor stored no image (Blueprints and levels often draw theirs live).' : 'loading…' }));
+      add(grid, h('div', { class: 'thumb' }, imgBox,
+        h('div', { class: 'cap' }, h('b', { text: t.object }), h('br'), t.format + ' · ' + Math.abs(t.width) + '×' + Math.abs(t.height) + ' · ' + bytes(t.size) + ' ', t.size ? hexButton({ kind: 'thumbnail', index: i }) : null)));
       if (t.format !== 'empty' && t.size) loadThumb(S.pkg.handle, i, t, imgBox);
     });
-    out.append(grid);
+    add(out, grid);
     return out;
   },
 
@@ -785,8 +855,8 @@ const VIEWS = {
     const rows = [];
     for (const o of p.asset_registry || []) for (const [k, v] of Object.entries(o.tags || {})) rows.push({ o: o.object_path, c: o.class, k, v });
     const out = pane(true, intro(HELP.tabs.registry));
-    if (!(p.asset_registry || []).length) { out.append(h('p', { class: 'muted', text: 'No asset registry data in this file.' })); return out; }
-    out.append(vtable({
+    if (!(p.asset_registry || []).length) { add(out, h('p', { class: 'muted', text: 'No asset registry data in this file.' })); return out; }
+    add(out, vtable({
       columns: [
         { label: 'Object', w: 'minmax(120px, 1fr)', get: (r) => r.o, fmt: shortPath, full: (r) => r.o + ' (' + r.c + ')' },
         { label: 'Tag', w: 'minmax(120px, 1fr)', get: (r) => r.k },
@@ -801,46 +871,49 @@ const VIEWS = {
     const p = res.package;
     const out = pane(false, intro(HELP.tabs.props));
     if (!res.capabilities.props) {
-      out.append(h('p', { class: 'notice', text: 'Property decoding is not available for this kind of package in this build of upkg yet. The exports, their sizes and their raw bytes (Hex tab) are.' }));
+      add(out, h('p', { class: 'notice', text: 'Property decoding is not available for this kind of package in this build of upkg yet. The exports, their sizes and their raw bytes (Hex tab) are.' }));
       return out;
     }
     const sel = h('select', { 'aria-label': 'Export' }, p.exports.map((e, i) => h('option', { value: String(i), selected: e.is_asset ? true : null, text: (i + 1) + ': ' + e.name + ' (' + shortPath(e.class) + ')' + (e.is_asset ? ' — the asset' : '') })));
     const box = h('div');
     const load = async () => {
       const i = +sel.value;
-      box.replaceChildren(h('p', { class: 'muted', text: 'Decoding…' }));
+      put(box, h('p', { class: 'muted', text: 'Decoding…' }));
       try {
         const v = await call('props', [res.handle, i]);
-        box.replaceChildren(jsonTree(v, p.exports[i].name));
+        put(box, jsonTree(v, p.exports[i].name));
       } catch (err) {
-        box.replaceChildren(h('div', { class: 'errbox', text: err.message }));
+        put(box, h('div', { class: 'errbox', text: err.message }));
       }
     };
     sel.addEventListener('change', load);
-    out.append(h('div', { class: 'hex-tools' }, 'Export: ', sel), box);
+    add(out, h('div', { class: 'hex-tools' }, 'Export: ', sel), box);
     if (p.exports.length) load();
     return out;
   },
 
   container() {
     const c = S.container;
-    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it; sizes are uncompressed, "Stored" is the size in the container.'));
+    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it, any other file to preview it; sizes are uncompressed, "Stored" is the size in the container.'));
     if ((c.summary || []).length) {
-      out.append(h('details', {}, h('summary', { text: 'Container header' }), h('table', { class: 'kv' }, c.summary.map((f) => h('tr', {}, h('th', { text: f.key }), h('td', { class: 'v', text: valueText(f.value) }))))));
+      add(out, h('details', {}, h('summary', { text: 'Container header' }), h('table', { class: 'kv' }, c.summary.map((f) => h('tr', {}, h('th', { text: f.key }), h('td', { class: 'v', text: valueText(f.value) }))))));
     }
     const cols = [
       { label: 'Path', w: 'minmax(240px, 3fr)', get: (r) => r.path || '(chunk ' + (r.chunk_id || '') + ')' },
       { label: 'Size', w: '100px', num: true, get: (r) => r.size, fmt: bytes },
       { label: 'Stored', w: '100px', num: true, get: (r) => r.compressed_size, fmt: bytes },
-      { label: 'Compression', w: '100px', get: (r) => r.compression || '' },
-      { label: 'Encrypted', w: '80px', get: (r) => (r.encrypted ? 'yes' : '') },
+      { label: 'Compression', w: '110px', get: (r) => r.compression || '', title: 'Compression method of the stored data' },
+      { label: 'Encrypted', w: '90px', get: (r) => (r.encrypted ? 'yes' : ''), title: 'Encrypted with the game\'s AES key (set it under Reading options)' },
       { label: 'Type', w: '140px', get: (r) => r.chunk_type || '' },
       { label: 'Offset', w: '110px', num: true, mono: true, get: (r) => r.offset, fmt: (v) => hex(v) },
     ];
-    out.append(vtable({
+    const preview = h('div', { class: 'detail' }, h('div', { class: 'muted', text: 'Click a .uasset or .umap to open it, or any other file to preview it here.' }));
+    add(out, h('div', { class: 'split' }, vtable({
       columns: cols, rows: c.entries, placeholder: 'Filter paths…',
+      rowClass: (r) => (r.path ? 'clickable' : ''),
       onSelect: async (r) => {
-        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path || '')) return;
+        if (!r.path) return;
+        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path)) { previewEntry(c, r, preview); return; }
         busy(true, 'Opening ' + r.path);
         try {
           const res = await call('openFromContainer', [c.handle, r.path], progress);
@@ -849,10 +922,30 @@ const VIEWS = {
         } catch (err) {
           busy(false);
           showError('Could not read ' + r.path, err.message);
-          $('error-hint').append(' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
+          add($('error-hint'), ' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
         }
       },
-    }).el);
+    }).el, preview));
+    return out;
+  },
+
+  content() {
+    const res = S.pkg;
+    const list = contentExports(res.package);
+    const out = pane(false, intro('What the package holds, converted the way `upkg export` does: textures as PNG, sounds as WAV, music modules, script source. Textures load as they scroll into view; click a sound, music or script to open it.'));
+    if (!list.length) { add(out, h('p', { class: 'muted', text: 'No textures, sounds, music or scripts in this package.' })); return out; }
+    const grid = h('div', { class: 'thumbs' });
+    const io = new IntersectionObserver((entries) => {
+      for (const en of entries) if (en.isIntersecting) { io.unobserve(en.target); en.target.load(); }
+    });
+    for (const e of list) {
+      const box = h('div', { class: 'img' }, h('span', { class: 'muted', text: shortPath(e.class) }));
+      const card = h('div', { class: 'thumb' }, box, h('div', { class: 'cap' }, h('b', { text: e.name }), h('br'), shortPath(e.class) + ' · ' + bytes(e.serial_size)));
+      const load = () => loadContent(res.handle, e.index - 1, box, card);
+      if (/Texture/.test(e.class)) { card.load = load; io.observe(card); } else box.append(h('button', { class: 'btn small', text: 'Open', onclick: load }));
+      add(grid, card);
+    }
+    add(out, grid);
     return out;
   },
 
@@ -861,14 +954,14 @@ const VIEWS = {
   model() {
     const res = S.pkg;
     const out = pane(false, intro(HELP.tabs.model));
-    if (!res.capabilities.dump) { out.append(h('p', { class: 'muted', text: 'No detailed model for this file.' })); return out; }
+    if (!res.capabilities.dump) { add(out, h('p', { class: 'muted', text: 'No detailed model for this file.' })); return out; }
     const box = h('div', {}, h('p', { class: 'muted', text: 'Loading…' }));
-    out.append(box);
+    add(out, box);
     getDump().then((d) => {
       const blob = new Blob([JSON.stringify(d, null, 1)], { type: 'application/json' });
       const a = h('a', { class: 'btn small', href: URL.createObjectURL(blob), download: res.package.path.split('/').pop() + '.json', text: 'Download as JSON' });
-      box.replaceChildren(h('div', { class: 'row-actions' }, a), jsonTree(d, res.package.path.split('/').pop()));
-    }).catch((err) => box.replaceChildren(h('div', { class: 'errbox', text: err.message })));
+      put(box, h('div', { class: 'row-actions' }, a), jsonTree(d, res.package.path.split('/').pop()));
+    }).catch((err) => put(box, h('div', { class: 'errbox', text: err.message })));
     return out;
   },
 };
@@ -891,16 +984,16 @@ function dumpSectionView(re, title, help) {
   const out = pane(false, intro(help));
   const secs = (p.sections || []).filter((s) => re.test(s.name));
   if (secs.length) {
-    out.append(h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
+    add(out, h('table', { class: 'kv' }, h('tr', {}, ['Section', 'File', 'Offset', 'Size', 'Entries', ''].map((t) => h('th', { text: t }))),
       secs.map((s) => h('tr', {}, h('th', { text: s.name, title: fieldHelp(s.name) }), h('td', { class: 'v', text: s.file || mainExt(res) }), h('td', { class: 'v', text: hex(s.offset) }), h('td', { class: 'v', text: bytes(s.size) }), h('td', { class: 'v', text: s.count ? num(s.count) : '' }), h('td', {}, s.size > 0 ? hexButton({ kind: 'section', name: s.name }) : null)))));
   }
   const box = h('div');
-  out.append(box);
+  add(out, box);
   if (!res.capabilities.dump) {
-    if (!secs.length) box.append(h('p', { class: 'muted', text: 'None in this file.' }));
+    if (!secs.length) add(box, h('p', { class: 'muted', text: 'None in this file.' }));
     return out;
   }
-  box.append(h('p', { class: 'muted', text: 'Loading…' }));
+  add(box, h('p', { class: 'muted', text: 'Loading…' }));
   getDump().then((d) => {
     const found = [];
     const walk = (v, path, depth) => {
@@ -911,19 +1004,19 @@ function dumpSectionView(re, title, help) {
       }
     };
     walk(d, '', 0);
-    box.replaceChildren();
+    put(box, );
     for (const [k, x] of found) {
       const arr = Array.isArray(x) ? x : null;
-      box.append(h('h3', { text: k + (arr ? ' (' + arr.length + ')' : '') }));
+      add(box, h('h3', { text: k + (arr ? ' (' + arr.length + ')' : '') }));
       if (arr && arr.length && arr.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
         const keys = [...new Set(arr.flatMap((r) => Object.keys(r)))].slice(0, 8);
-        box.append(vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
+        add(box, vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
       } else {
-        box.append(jsonTree(x, k));
+        add(box, jsonTree(x, k));
       }
     }
-    if (!found.length && !secs.length) box.append(h('p', { class: 'muted', text: 'None in this file.' }));
-  }).catch((err) => box.replaceChildren(h('div', { class: 'errbox', text: err.message })));
+    if (!found.length && !secs.length) add(box, h('p', { class: 'muted', text: 'None in this file.' }));
+  }).catch((err) => put(box, h('div', { class: 'errbox', text: err.message })));
   return out;
 }
 
@@ -931,7 +1024,7 @@ function showExportDetail(box, e) {
   const res = S.pkg;
   const i = e.index - 1;
   const flags = String(e.flags || '');
-  box.replaceChildren(
+  put(box, 
     h('h4', {}, 'Export ' + e.index + ': ' + e.name, e.is_asset ? h('span', { class: 'badge', title: HELP.exportFlags.bIsAsset, text: 'the asset' }) : null),
     h('table', { class: 'kv' },
       [['Full path', e.path], ['Class', e.class], ['Outer', e.outer || '(the package)'], ['Super (parent class)', e.super], ['Template (archetype)', e.template],
@@ -941,8 +1034,61 @@ function showExportDetail(box, e) {
     flags ? h('div', { class: 'help' }, flags.split(/[|,\s]+/).filter((f) => flagHelp(f)).map((f) => h('div', { text: f + ': ' + flagHelp(f) }))) : null,
     h('div', { class: 'row-actions' },
       e.serial_size > 0 ? hexButton({ kind: 'export', index: i }, 'Show bytes') : null,
+      CONTENT_CLASS.test(shortPath(e.class)) && res.package.format === 'legacy' ? h('button', { class: 'btn small', text: 'Show content', onclick: () => selectTab('content') }) : null,
       res.capabilities.props ? h('button', { class: 'btn small', text: 'Show properties', onclick: () => { selectTab('props'); const s = document.querySelector('#view select'); if (s) { s.value = String(i); s.dispatchEvent(new Event('change')); } } }) : null),
   );
+}
+
+// previewEntry shows a file stored in a container: an image, text, or its
+// bytes, with a save link.
+async function previewEntry(c, r, box) {
+  put(box, h('div', { class: 'muted', text: 'Reading ' + r.path + '…' }));
+  try {
+    const { data } = await call('containerFile', [c.handle, r.path]);
+    const name = r.path.split('/').pop();
+    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    const type = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', wav: 'audio/wav', ogg: 'audio/ogg' }[ext] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    const head = h('h4', {}, r.path + ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save' }), data.length < r.size ? h('span', { class: 'muted', text: ' (first ' + bytes(data.length) + ' shown)' }) : null);
+    let body;
+    if (type.startsWith('image/')) {
+      body = h('img', { src: url, alt: name, class: 'preview-img', title: name });
+      // Small images are shown enlarged, pixel for pixel.
+      body.addEventListener('load', () => { if (body.naturalWidth && body.naturalWidth < 128) { body.style.width = Math.min(256, body.naturalWidth * 4) + 'px'; body.classList.add('pixelated'); } });
+    }
+    else if (type.startsWith('audio/')) body = h('audio', { controls: true, src: url });
+    else if (/^(txt|ini|json|csv|xml|log|md|uplugin|uproject|cfg|int|usf|ush|lua|py)$/.test(ext)) body = h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) });
+    else {
+      body = h('div', { class: 'hex preview-hex', tabindex: '0' });
+      setTimeout(() => hexView(body, { base: 0, start: 0, size: 0 }, data), 0);
+    }
+    put(box, head, body);
+  } catch (err) {
+    put(box, h('div', { class: 'errbox', text: err.message }));
+  }
+}
+
+// loadContent converts export i and shows it in box (image, audio player,
+// text) with a download link in card.
+let contentBusy = Promise.resolve();
+async function loadContent(handle, i, box, card) {
+  put(box, h('span', { class: 'muted', text: 'converting…' }));
+  // One conversion at a time keeps the worker free for the rest of the page.
+  const job = contentBusy.then(() => call('content', [handle, i]));
+  contentBusy = job.catch(() => {});
+  try {
+    const { meta, data } = await job;
+    const type = { texture: 'image/png', sound: 'audio/wav', script: 'text/plain', text: 'text/plain' }[meta.kind] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    if (meta.kind === 'texture') put(box, h('img', { src: url, alt: meta.object, title: meta.object }));
+    else if (meta.kind === 'sound') put(box, h('audio', { controls: true, src: url }));
+    else if (meta.kind === 'script' || meta.kind === 'text') put(box, h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) }));
+    else put(box, h('span', { class: 'muted', text: meta.kind + ', ' + bytes(meta.size) }));
+    const name = meta.name.split('/').pop();
+    add(card.querySelector('.cap'), ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save ' + name.slice(name.lastIndexOf('.')) }), meta.note ? h('div', { class: 'muted', text: meta.note }) : null);
+  } catch (err) {
+    put(box, h('span', { class: 'errbox', text: err.message }));
+  }
 }
 
 async function loadThumb(handle, i, t, box) {
@@ -957,11 +1103,11 @@ async function loadThumb(handle, i, t, box) {
     } else {
       const url = URL.createObjectURL(new Blob([data], { type: /jpe?g/i.test(meta.format) ? 'image/jpeg' : 'image/png' }));
       el = h('img', { alt: 'Thumbnail of ' + t.object, src: url, title: t.object });
-      el.addEventListener('error', () => box.replaceChildren(h('span', { class: 'errbox', text: 'The stored image does not decode.' })));
+      el.addEventListener('error', () => put(box, h('span', { class: 'errbox', text: 'The stored image does not decode.' })));
     }
-    box.replaceChildren(el);
+    put(box, el);
   } catch (err) {
-    box.replaceChildren(h('span', { class: 'errbox', text: err.message }));
+    put(box, h('span', { class: 'errbox', text: err.message }));
   }
 }
 
@@ -1002,7 +1148,7 @@ function hexPane() {
   });
   info.textContent = 'Loading…';
   call('hex', [res.handle, req]).then(({ meta, data }) => {
-    info.replaceChildren(
+    put(info, 
       h('b', { text: meta.title }), ' — ',
       meta.size ? 'bytes ' + hex(meta.start) + ' to ' + hex(meta.start + meta.size - 1) + ' (' + num(meta.size) + ' bytes, highlighted)' : 'empty range at ' + hex(meta.start),
       ' in ', h('span', { class: 'mono', text: meta.file }), ' (' + bytes(meta.file_size) + ').',
@@ -1011,7 +1157,7 @@ function hexPane() {
         h('button', { class: 'btn small', text: 'Go to range start', onclick: () => view.scrollTo(meta.start) }),
         h('button', { class: 'btn small', text: 'Go to range end', onclick: () => view.scrollTo(meta.start + Math.max(0, meta.size - 1)) })));
     view = hexView(box, meta, data);
-  }).catch((err) => { info.replaceChildren(h('div', { class: 'errbox', text: err.message })); });
+  }).catch((err) => { put(info, h('div', { class: 'errbox', text: err.message })); });
   return out;
 }
 
@@ -1024,13 +1170,13 @@ function hexView(box, meta, data) {
   const hi = meta.start + meta.size;
   const spacer = h('div', { class: 'vt-spacer' });
   spacer.style.height = rows * RH + 'px';
-  box.replaceChildren(spacer);
+  put(box, spacer);
   const HEX = [...Array(256)].map((_, i) => i.toString(16).padStart(2, '0').toUpperCase());
   function line(r) {
     const off = first + r * 16;
     const el = h('div', { class: 'hr' });
     el.style.top = r * RH + 'px';
-    el.append(h('span', { class: 'off', text: off.toString(16).padStart(8, '0').toUpperCase() + '  ' }));
+    add(el, h('span', { class: 'off', text: off.toString(16).padStart(8, '0').toUpperCase() + '  ' }));
     let cur = null; let curCls = null; let hexs = ''; let asc = '';
     const segs = [];
     const flush = () => { if (hexs) segs.push([curCls, hexs, asc]); hexs = ''; asc = ''; };
@@ -1047,9 +1193,9 @@ function hexView(box, meta, data) {
     }
     void cur;
     flush();
-    for (const [cls, hx] of segs) el.append(cls ? h('span', { class: cls, text: hx }) : hx);
-    el.append(' ');
-    for (const [cls, , a] of segs) el.append(cls ? h('span', { class: cls, text: a }) : a);
+    for (const [cls, hx] of segs) add(el, cls ? h('span', { class: cls, text: hx }) : hx);
+    add(el, ' ');
+    for (const [cls, , a] of segs) add(el, cls ? h('span', { class: cls, text: a }) : a);
     return el;
   }
   let raf = 0;
@@ -1058,8 +1204,8 @@ function hexView(box, meta, data) {
     const a = Math.max(0, Math.floor(box.scrollTop / RH) - 5);
     const b = Math.min(rows, Math.ceil((box.scrollTop + (box.clientHeight || 600)) / RH) + 5);
     const frag = document.createDocumentFragment();
-    for (let r = a; r < b; r++) frag.append(line(r));
-    spacer.replaceChildren(frag);
+    for (let r = a; r < b; r++) add(frag, line(r));
+    put(spacer, frag);
   }
   box.addEventListener('scroll', () => { if (!raf) raf = requestAnimationFrame(draw); });
   new ResizeObserver(() => draw()).observe(box);

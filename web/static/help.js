@@ -8,11 +8,14 @@ const HELP = {
   fields: {
     Tag: 'Magic number 0x9E2A83C1 that marks an Unreal package.',
     LegacyFileVersion: 'Negative number telling which layout of the header follows (-7 is UE4.x, -8 UE5.0–5.x, -9 newer UE5).',
+    FileVersion: 'Package file version of a UE1–UE3 package: about 61–69 for Unreal and UT99, 100–129 for UE2 games such as UT2004, several hundred for UE3.',
+    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     LegacyUE3Version: 'Leftover UE3 version field, kept for compatibility; usually 864 or 0.',
     FileVersionUE4: 'Object version of the engine that saved the file (the UE4 numbering). 0 means "unversioned": a cooked file that does not say which engine made it.',
     FileVersionUE5: 'UE5 object version: grows with every format change in UE5 (1000 = UE5.0, 1017 = UE5.6…). 0 for UE4 files and unversioned cooked files.',
     FileVersionLicenseeUE: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     CustomVersions: 'Per-subsystem version numbers (rendering, animation, Niagara…). Each engine module bumps its own number when its data layout changes.',
+    SavedHash: 'Hash of the package as saved (UE5.6 and later; it replaced the Guid).',
     TotalHeaderSize: 'Size in bytes of everything before the export data: the summary, name map, imports, exports and other tables.',
     PackageName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
     FolderName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
@@ -27,6 +30,10 @@ const HELP = {
     CellImport: 'Verse cell imports (UE5.5+).',
     MetaData: 'Editor metadata stored with the package.',
     Depends: 'For every export, the objects it must wait for when loading.',
+    DependsMap: 'For every export, the objects it needs loaded first ("A -> B": A depends on B).',
+    PreloadDependencies: 'Cooked packages: what each export must have created or serialized before it loads.',
+    GatherableText: 'Localisable text (FText) the localisation gatherer collects from this package.',
+    PackageBuildDependencies: 'Other packages the editor must build (cook) together with this one, recorded by the asset registry.',
     SoftPackageReferences: 'Packages referenced by path only (soft references): needed by the game but not loaded together with this one.',
     SearchableNames: 'Names the editor indexes so it can find where this package refers to them.',
     ThumbnailTable: 'Small preview images shown in the Content Browser.',
@@ -48,6 +55,14 @@ const HELP = {
     NamesReferencedFromExportData: 'How many names at the start of the name map are used by export data (the rest are only for the header).',
     PayloadToc: 'Table of contents of the package trailer (UE5 editor bulk data payloads).',
     DataResource: 'Table describing each bulk data blob (UE5.2+).',
+    HeaderSize: 'Size in bytes of the package header (names, imports, exports and other tables) before the export data.',
+    CookedHeaderSize: 'Size the header had as a regular cooked .uasset before it was converted to a Zen package.',
+    ExportBundleEntries: 'Zen packages: the order in which exports are created and serialized when loading.',
+    ZenVersion: 'Version of the Zen package header layout.',
+    HasVersioningInfo: 'Whether the package records its engine versions (1) or relies on the game\'s (0).',
+    Names: 'Number of names in the name map.',
+    Imports: 'Number of imports.',
+    Exports: 'Number of exports.',
     ImportTypeHierarchies: 'Class hierarchy of imported types (UE5.5+ editor packages).',
   },
   // Package flags (EPackageFlags).
@@ -80,7 +95,7 @@ const HELP = {
   },
   // Object flags (EObjectFlags) as shown on exports.
   objFlags: {
-    RF_Public: 'Public: other packages can reference this object.',
+    RF_Public: 'Other packages can reference this object.',
     RF_Standalone: 'Kept even when nothing references it (typical for assets).',
     RF_MarkAsNative: 'Marked as native.',
     RF_Transactional: 'Takes part in undo/redo in the editor.',
@@ -137,13 +152,14 @@ const HELP = {
     tree: 'Objects arranged by their Outer (the object that contains them).',
     deps: 'What this package needs: hard references (imports), soft references by path, searchable names.',
     thumbs: 'Preview images the editor stored for the Content Browser.',
-    text: 'Localisable text (FText) found in the package.',
-    registry: 'Asset registry tags: what the Content Browser knows without loading the asset.',
+    text: 'Gatherable text: localisable text (FText) the localisation gatherer collects from this package.',
+    registry: 'Asset registry tags: what the Content Browser knows and filters on without loading the asset.',
     bulk: 'Bulk data (texture mips, audio…) and the UE5 package trailer.',
     props: 'The property values of an export, decoded.',
     container: 'The files stored in the container.',
+    content: 'Textures, sounds, music and scripts stored in the package, converted to ordinary files.',
     hex: 'The raw bytes of the file with the selected part highlighted.',
-    model: 'Everything upkg read, as JSON (the same as `upkg dump --json`).',
+    model: 'The full model: everything upkg read, as a JSON tree (the same as `upkg dump --json`).',
   },
 };
 
@@ -151,6 +167,12 @@ const HELP = {
 // without its Count/Offset/Size suffix too ("NameCount" → "Name").
 function fieldHelp(key) {
   if (HELP.fields[key]) return HELP.fields[key];
+  if (/\s*\(.*\)$/.test(key)) return fieldHelp(key.replace(/\s*\(.*\)$/, ''));
+  if (key.includes('_') || /^[a-z]/.test(key)) {
+    // snake_case keys (Zen packages, containers): try the engine's spelling.
+    const camel = key.split(/[_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+    if (camel !== key) { const h = fieldHelp(camel); if (h) return h; }
+  }
   const m = /^(.*?)(Count|Offset|Size|Num)$/.exec(key);
   if (m && HELP.fields[m[1]]) {
     const what = { Count: 'Number of entries. ', Offset: 'File offset of the table. ', Size: 'Size in bytes. ', Num: 'Number of entries. ' }[m[2]];

@@ -1,0 +1,177 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+func init() { register(newExportCmd) }
+
+// exportFlags are the options of `upkg export`.
+type exportFlags struct {
+	out    string
+	export string
+	class  string
+	force  bool
+	quiet  bool
+}
+
+func newExportCmd(g *globalFlags) *cobra.Command {
+	ef := &exportFlags{}
+	c := &cobra.Command{
+		Use:   "export FILE...",
+		Short: "Write package content as files: textures as PNG, sounds as WAV, music modules, script source",
+		Long: `export converts the content of packages into files other programs open:
+textures become PNG, sounds their embedded WAV, music the embedded tracker
+module (.it .s3m .xm .mod) or Ogg file, and script text .uc source.
+
+Files go to DIR/PACKAGE/GROUP/NAME.ext. Nothing is ever written outside DIR,
+and existing files are kept unless --force is given. An export chosen with
+--export whose class has no converter is written as its raw bytes (.bin).`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runExport(cmd, g.options(), ef, args)
+		},
+	}
+	fl := c.Flags()
+	fl.StringVarP(&ef.out, "output", "o", ".", "output `DIR`")
+	fl.StringVar(&ef.export, "export", "", "only the export with this `NAME` or full path")
+	fl.StringVar(&ef.class, "class", "", "only exports of this `CLASS` (e.g. Texture, Sound)")
+	fl.BoolVar(&ef.force, "force", false, "overwrite existing files")
+	fl.BoolVarP(&ef.quiet, "quiet", "q", false, "do not list the files written")
+	return c
+}
+
+// runExport exports every file named in args.
+func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args []string) error {
+	if err := os.MkdirAll(ef.out, 0o755); err != nil {
+		return err
+	}
+	root, err := os.OpenRoot(ef.out)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	failed, written := 0, 0
+	for _, name := range args {
+		n, nf, err := exportOne(root, opts, ef, name, stdout, stderr)
+		written += n
+		failed += nf
+		if err != nil {
+			fmt.Fprintf(stderr, "upkg: %v\n", err)
+			failed++
+		}
+	}
+	if written == 0 && failed == 0 {
+		fmt.Fprintln(stderr, "upkg: nothing to export (no export with content matched)")
+		return &failedError{1}
+	}
+	if failed > 0 {
+		return &failedError{failed}
+	}
+	return nil
+}
+
+func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
+	in, err := inspect.OpenInput(name, opts)
+	if err != nil {
+		return 0, 0, err
+	}
+	if in.Close != nil {
+		defer in.Close()
+	}
+	pkg := safeComponent(strings.TrimSuffix(filepath.Base(in.Name), filepath.Ext(in.Name)))
+	filter := inspect.ExportFilter{Export: ef.export, Class: ef.class}
+	err = inspect.ExportContent(in, opts, filter, func(cf inspect.ContentFile, cerr error) error {
+		if cerr != nil {
+			fmt.Fprintf(stderr, "upkg: %s: %s (%s): %v\n", in.Name, cf.Object, cf.Class, cerr)
+			failed++
+			return nil
+		}
+		rel := path.Join(pkg, safeRel(cf.Name))
+		if err := writeConfined(root, rel, cf.Data, ef.force); err != nil {
+			fmt.Fprintf(stderr, "upkg: %s: %s: %v\n", in.Name, cf.Object, err)
+			failed++
+			return nil
+		}
+		written++
+		if !ef.quiet {
+			note := ""
+			if cf.Note != "" {
+				note = " (" + cf.Note + ")"
+			}
+			fmt.Fprintf(stdout, "%s\t%s\t%d bytes%s\n", filepath.Join(root.Name(), filepath.FromSlash(rel)), cf.Kind, len(cf.Data), note)
+		}
+		return nil
+	})
+	return written, failed, err
+}
+
+// safeRel turns an exporter's relative name into a clean relative path:
+// no absolute start, no "." or ".." components, no separators or control
+// characters inside a component.
+func safeRel(name string) string {
+	parts := strings.Split(strings.ReplaceAll(name, "\\", "/"), "/")
+	out := parts[:0]
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		out = append(out, safeComponent(p))
+	}
+	if len(out) == 0 {
+		return "_"
+	}
+	return strings.Join(out, "/")
+}
+
+func safeComponent(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 0x20 || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return '_'
+		}
+		return r
+	}, s)
+	if s == "" || s == "." || s == ".." {
+		return "_" + s
+	}
+	return s
+}
+
+// writeConfined writes data to rel inside root. os.Root refuses paths that
+// leave the directory, through ".." or symbolic links; without force an
+// existing file is an error.
+func writeConfined(root *os.Root, rel string, data []byte, force bool) error {
+	if dir := path.Dir(rel); dir != "." {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return err
+		}
+	}
+	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
+	if force {
+		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	}
+	f, err := root.OpenFile(rel, flags, 0o644)
+	if err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s exists (use --force to overwrite)", rel)
+		}
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

@@ -1,0 +1,211 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+// writePak builds a pak with the given paths (each file's content is its
+// path) into dir.
+func writePak(t *testing.T, dir string, version int, mount string, paths ...string) string {
+	t.Helper()
+	var files []paktest.File
+	for _, p := range paths {
+		files = append(files, paktest.File{Path: p, Data: []byte("content of " + p)})
+	}
+	b, err := paktest.Build(paktest.Options{Version: version, Mount: mount}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(dir, "crafted.pak")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// listFiles returns every file and symlink under root, relative.
+func listFiles(t *testing.T, root string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	return out
+}
+
+func runExtractTest(t *testing.T, o extractOpts, pakPath string) (string, string, error) {
+	t.Helper()
+	return runExtractTestArgs(t, o, []string{pakPath})
+}
+
+func runExtractTestArgs(t *testing.T, o extractOpts, args []string) (string, string, error) {
+	t.Helper()
+	errf, err := os.CreateTemp(t.TempDir(), "stderr")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer errf.Close()
+	var out bytes.Buffer
+	rerr := runExtract(&inspect.Options{}, o, args, &out, errf)
+	b, _ := os.ReadFile(errf.Name())
+	return out.String(), string(b), rerr
+}
+
+// TestExtractRefusesEscapes crafts paks whose paths try to leave the output
+// folder: nothing is written outside it, each is reported, exit status 1.
+func TestExtractRefusesEscapes(t *testing.T) {
+	hostile := []string{
+		"../../evil.txt",
+		"a/../../../evil2.txt",
+		`..\..\evil3.txt`,
+		"C:/Windows/evil4.txt",
+		"ok/../../evil5.txt",
+		"dir/./x.txt",
+		"nul\x00byte.txt",
+	}
+	for _, v := range []int{5, 8, 11} {
+		top := t.TempDir()
+		pakPath := writePak(t, top, v, "../../../", append(hostile, "Game/safe.txt")...)
+		out := filepath.Join(top, "out")
+		stdout, stderr, err := runExtractTest(t, extractOpts{out: out}, pakPath)
+		var fe *failedError
+		if !errors.As(err, &fe) || fe.n != len(hostile) {
+			t.Fatalf("v%d: err %v, want %d failures\nstderr:\n%s", v, err, len(hostile), stderr)
+		}
+		if got := listFiles(t, top); strings.Join(got, ",") != "crafted.pak,out/Game/safe.txt" {
+			t.Fatalf("v%d: files after extraction: %v", v, got)
+		}
+		if c := strings.Count(stderr, "refusing"); c != len(hostile) {
+			t.Errorf("v%d: %d refusals reported:\n%s", v, c, stderr)
+		}
+		if !strings.Contains(stdout, "extracted 1 files") || !strings.Contains(stdout, "7 unsafe paths refused") {
+			t.Errorf("v%d: summary %q", v, stdout)
+		}
+	}
+}
+
+// TestExtractSymlink: a symbolic link already in the output folder cannot
+// redirect a write outside it.
+func TestExtractSymlink(t *testing.T) {
+	top := t.TempDir()
+	outside := filepath.Join(top, "outside")
+	out := filepath.Join(top, "out")
+	os.MkdirAll(outside, 0o755)
+	os.MkdirAll(out, 0o755)
+	if err := os.Symlink(outside, filepath.Join(out, "link")); err != nil {
+		t.Skip("symlinks not supported:", err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "target.txt"), filepath.Join(out, "file-link.txt")); err != nil {
+		t.Fatal(err)
+	}
+	pakPath := writePak(t, top, 11, "", "link/pwned.txt", "file-link.txt", "fine.txt")
+	for _, force := range []bool{false, true} {
+		_, stderr, err := runExtractTest(t, extractOpts{out: out, force: force}, pakPath)
+		if err == nil {
+			t.Fatalf("force=%v: no error; stderr %s", force, stderr)
+		}
+		if got := listFiles(t, outside); len(got) != 0 {
+			t.Fatalf("force=%v: written outside the output folder: %v", force, got)
+		}
+	}
+	if b, err := os.ReadFile(filepath.Join(out, "fine.txt")); err != nil || string(b) != "content of fine.txt" {
+		t.Errorf("fine.txt: %q %v", b, err)
+	}
+	if fi, err := os.Lstat(filepath.Join(out, "file-link.txt")); err != nil || fi.Mode()&fs.ModeSymlink == 0 && !fi.Mode().IsRegular() {
+		t.Errorf("file-link.txt: %v %v", fi, err)
+	}
+}
+
+// TestExtractBadHash: a file whose stored bytes fail the SHA-1 check is
+// reported and not left behind.
+func TestExtractBadHash(t *testing.T) {
+	top := t.TempDir()
+	pakPath := writePak(t, top, 8, "../../../", "Game/a.txt", "Game/b.txt")
+	b, _ := os.ReadFile(pakPath)
+	i := bytes.Index(b, []byte("content of Game/b.txt"))
+	b[i] ^= 0xff
+	os.WriteFile(pakPath, b, 0o644)
+	out := filepath.Join(top, "out")
+	_, stderr, err := runExtractTest(t, extractOpts{out: out}, pakPath)
+	if err == nil || !strings.Contains(stderr, "Game/b.txt") || !strings.Contains(stderr, "SHA-1 hash mismatch") {
+		t.Fatalf("err %v, stderr %q", err, stderr)
+	}
+	if got := listFiles(t, out); strings.Join(got, ",") != "Game/a.txt" {
+		t.Errorf("files %v", got)
+	}
+}
+
+func TestSafeRelPath(t *testing.T) {
+	for name, want := range map[string]bool{
+		"a/b.txt": true, "Game/Content/X.uasset": true, "a..b/c": true,
+		"": false, "/a": false, "../a": false, "a/../b": false, "a//b": false, "./a": false,
+		`a\b`: false, "c:/x": false, "a/\x00": false, "a/.": false, "..": false,
+	} {
+		if got := safeRelPath(name); got != want {
+			t.Errorf("safeRelPath(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestSortMountOrder(t *testing.T) {
+	names := []string{"Paks/z_2_P.pak", "Paks/b.pak", "Paks/a_P.utoc", "Paks/c_10_P.pak", "Paks/a.pak", "Paks/global.utoc"}
+	sortMountOrder(names)
+	want := "Paks/a.pak,Paks/b.pak,Paks/global.utoc,Paks/a_P.utoc,Paks/z_2_P.pak,Paks/c_10_P.pak"
+	if got := strings.Join(names, ","); got != want {
+		t.Errorf("have %s\nwant %s", got, want)
+	}
+}
+
+// TestExtractPatchOrder: a folder with a base pak and a patch pak extracts
+// into one tree where the patch's files win and its delete records remove
+// base files, whatever order the names sort in.
+func TestExtractPatchOrder(t *testing.T) {
+	top := t.TempDir()
+	paks := filepath.Join(top, "Paks")
+	os.MkdirAll(paks, 0o755)
+	write := func(name string, files ...paktest.File) {
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(paks, name), b, 0o644)
+	}
+	// "A_0_P" sorts before "B" by name; mount order puts it last.
+	write("B-Windows.pak",
+		paktest.File{Path: "Content/Same.txt", Data: []byte("base")},
+		paktest.File{Path: "Content/Changed.txt", Data: []byte("old")},
+		paktest.File{Path: "Content/Removed.txt", Data: []byte("removed later")})
+	write("A-Windows_0_P.pak",
+		paktest.File{Path: "Content/Changed.txt", Data: []byte("new")},
+		paktest.File{Path: "Content/Removed.txt", Delete: true},
+		paktest.File{Path: "Content/Added.txt", Data: []byte("added")})
+	out := filepath.Join(top, "out")
+	stdout, stderr, err := runExtractTestArgs(t, extractOpts{out: out, quiet: true}, []string{paks})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got := strings.Join(listFiles(t, out), ","); got != "Game/Content/Added.txt,Game/Content/Changed.txt,Game/Content/Same.txt" {
+		t.Fatalf("files %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "Game/Content/Changed.txt")); string(b) != "new" {
+		t.Errorf("Changed.txt = %q", b)
+	}
+	if !strings.Contains(stdout, "from 2 containers; 1 replaced by later (patch) containers, 1 removed by delete records") {
+		t.Errorf("summary %q", stdout)
+	}
+	if _, _, err := runExtractTestArgs(t, extractOpts{}, []string{paks}); err == nil || !strings.Contains(err.Error(), "-o DIR") {
+		t.Errorf("no -o: %v", err)
+	}
+}

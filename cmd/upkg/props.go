@@ -1,0 +1,120 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/property"
+)
+
+func init() { register(newPropsCmd) }
+
+// propsExport is one export of `upkg props --json`.
+type propsExport struct {
+	Export int    `json:"export"` // 0-based
+	Name   string `json:"name"`
+	Class  string `json:"class"`
+	Path   string `json:"path"`
+	Object any    `json:"object,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+func newPropsCmd(g *globalFlags) *cobra.Command {
+	var asJSON bool
+	var export string
+	c := &cobra.Command{
+		Use:   "props [--export NAME] [--json] FILE",
+		Short: "Show the property values of a package's exports",
+		Long: `props decodes the serialized properties of each export (or of the one named
+with --export: its object name, full path, or 1-based index) and prints them
+as an indented tree: a Blueprint's defaults, a DataTable's rows, a material's
+parameters, a texture's settings. Data after the properties that is not
+decoded is listed with its size.
+
+Cooked packages with unversioned properties need the game's mappings:
+--mappings FILE.usmap.`,
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runProps(cmd.OutOrStdout(), g.options(), args[0], export, asJSON)
+		},
+	}
+	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
+	c.Flags().StringVar(&export, "export", "", "only this export (object name, path or 1-based index)")
+	return c
+}
+
+// selectExports returns the 0-based indices of the exports sel names (all
+// when sel is empty).
+func selectExports(p *inspect.Package, sel string) ([]int, error) {
+	var out []int
+	for i, e := range p.Exports {
+		if sel == "" || e.Name == sel || e.Path == sel || strconv.Itoa(i+1) == sel || strings.EqualFold(e.Name, sel) {
+			out = append(out, i)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no export named %q (see upkg exports)", sel)
+	}
+	return out, nil
+}
+
+func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) error {
+	p, release, err := openPackage(name, opts)
+	if err != nil {
+		return err
+	}
+	defer release()
+	if p.Props == nil {
+		return fmt.Errorf("%s: property decoding is not available for %s packages", name, p.Format)
+	}
+	idx, err := selectExports(p, sel)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	var out []propsExport
+	failed := 0
+	for _, i := range idx {
+		e := p.Exports[i]
+		pe := propsExport{Export: i, Name: e.Name, Class: e.Class, Path: e.Path}
+		v, err := p.Props(i)
+		if err != nil {
+			pe.Error = err.Error()
+			failed++
+		} else {
+			pe.Object = v
+			if o, ok := v.(*property.Object); ok && !o.Complete {
+				failed++
+			}
+		}
+		out = append(out, pe)
+	}
+	if failed == len(idx) && len(out) > 0 && out[0].Error != "" {
+		// Nothing decodes (missing mappings, say): one clear error.
+		return fmt.Errorf("%s: %s", name, out[0].Error)
+	}
+	if asJSON {
+		return writeJSON(w, out)
+	}
+	for _, pe := range out {
+		fmt.Fprintf(w, "%d %s (%s)\n", pe.Export+1, pe.Path, pe.Class)
+		if pe.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", pe.Error)
+			continue
+		}
+		// Any format's object that prints itself as a tree (UE4/UE5
+		// property.Object, legacy.Object).
+		if o, ok := pe.Object.(interface {
+			WriteTree(io.Writer, string) error
+		}); ok {
+			if err := o.WriteTree(w, "  "); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

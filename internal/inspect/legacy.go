@@ -1,0 +1,366 @@
+package inspect
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/legacy"
+)
+
+// This file connects package legacy (UE1, UE2, UE3 packages) to the
+// front ends.
+
+func init() {
+	RegisterOpener(Opener{Format: "legacy", Match: matchLegacy, Open: openLegacy, Priority: 10})
+}
+
+// matchLegacy accepts the package tag in either byte order followed by a
+// non-negative version (UE4 and UE5 packages store a negative
+// LegacyFileVersion there), and Lineage II's wrapper.
+func matchLegacy(head []byte, name string) bool {
+	if legacy.IsLineage2(head) {
+		return true
+	}
+	if len(head) < 8 {
+		return false
+	}
+	switch binary.LittleEndian.Uint32(head) {
+	case legacy.PackageTag:
+		return int32(binary.LittleEndian.Uint32(head[4:])) >= 0
+	case legacy.PackageTagSwapped:
+		return int32(binary.BigEndian.Uint32(head[4:])) >= 0
+	}
+	return false
+}
+
+// LegacyFile opens in as a legacy package (for commands that need the
+// format's own model, such as export).
+func LegacyFile(in *Input, opts *Options) (*legacy.File, error) {
+	if opts == nil {
+		opts = &Options{}
+	}
+	lopts := []legacy.Option{legacy.WithName(in.Name)}
+	if opts.AESKey != "" {
+		key, err := aeskey.Parse(opts.AESKey)
+		if err != nil {
+			return nil, fmt.Errorf("--aes-key: %w", err)
+		}
+		lopts = append(lopts, legacy.WithAESKey(key))
+	}
+	f, err := legacy.NewFile(in.R, in.Size, lopts...)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	return f, nil
+}
+
+func openLegacy(in *Input, opts *Options) (*Package, error) {
+	f, err := LegacyFile(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	return legacyPackage(in.Name, f, opts), nil
+}
+
+// legacyDump is what `upkg dump --json` prints for a legacy package.
+type legacyDump struct {
+	Wrapper     string          `json:"wrapper,omitempty"`
+	Game        string          `json:"game,omitempty"`
+	PackageName string          `json:"package_name"`
+	Summary     legacy.Summary  `json:"summary"`
+	Heritage    []string        `json:"heritage,omitempty"`
+	Names       []legacy.Name   `json:"names"`
+	Imports     []legacy.Import `json:"imports"`
+	Exports     []legacy.Export `json:"exports"`
+}
+
+func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
+	s := &f.Summary
+	ver, lic := int(s.FileVersion), int(s.LicenseeVersion)
+	gen := "UE3"
+	switch {
+	case ver < 100:
+		gen = "UE1"
+	case ver < 178:
+		gen = "UE2"
+	}
+	p := &Package{
+		Path:            name,
+		Format:          "legacy",
+		Engine:          fmt.Sprintf("%s (package version %s)", gen, s.Version()),
+		EngineSource:    "header",
+		BigEndian:       f.BigEndian,
+		PackageVersion:  &ver,
+		LicenseeVersion: &lic,
+	}
+	if f.Game != "" {
+		p.Engine += ", " + f.Game
+	}
+	add := func(k string, v any) { p.Summary = append(p.Summary, Field{Key: k, Value: v}) }
+	if f.Wrapper != "" {
+		add("Wrapper", f.Wrapper)
+	}
+	add("Tag", fmt.Sprintf("0x%08X", s.Tag))
+	add("FileVersion", ver)
+	add("LicenseeVersion", lic)
+	if ver >= 249 {
+		add("TotalHeaderSize", s.HeadersSize)
+	}
+	if ver >= 269 {
+		add("FolderName", s.FolderName)
+	}
+	add("PackageFlags", fmt.Sprintf("0x%08X %s", s.PackageFlags, legacy.PackageFlagString(s.PackageFlags)))
+	add("NameCount", s.NameCount)
+	add("NameOffset", s.NameOffset)
+	add("ExportCount", s.ExportCount)
+	add("ExportOffset", s.ExportOffset)
+	add("ImportCount", s.ImportCount)
+	add("ImportOffset", s.ImportOffset)
+	if len(f.Heritage) > 0 || s.HeritageCount != 0 {
+		add("HeritageCount", s.HeritageCount)
+		add("HeritageOffset", s.HeritageOffset)
+	}
+	if ver >= 415 {
+		add("DependsOffset", s.DependsOffset)
+	}
+	if ver >= 623 {
+		add("ImportExportGuidsOffset", s.ImportExportGuidsOffset)
+		add("ImportGuidsCount", s.ImportGuidsCount)
+		add("ExportGuidsCount", s.ExportGuidsCount)
+	}
+	if ver >= 584 {
+		add("ThumbnailTableOffset", s.ThumbnailTableOffset)
+	}
+	add("Guid", s.Guid.String())
+	if len(s.Generations) > 0 {
+		gens := make([]string, len(s.Generations))
+		for i, g := range s.Generations {
+			gens[i] = fmt.Sprintf("exports %d, names %d", g.ExportCount, g.NameCount)
+			if ver >= 322 {
+				gens[i] += fmt.Sprintf(", net objects %d", g.NetObjectCount)
+			}
+		}
+		add("Generations", gens)
+	}
+	if ver >= 245 {
+		add("EngineVersion", s.EngineVersion)
+	}
+	if ver >= 277 {
+		add("CookerVersion", s.CookerVersion)
+	}
+	if len(s.MassEffectExtra) > 0 {
+		add("MassEffectExtra", s.MassEffectExtra)
+	}
+	if ver >= 334 {
+		add("CompressionFlags", fmt.Sprintf("0x%X", s.CompressionFlags))
+		add("CompressedChunks", len(s.CompressedChunks))
+	}
+	if ver >= 482 {
+		add("PackageSource", fmt.Sprintf("0x%08X", s.PackageSource))
+	}
+	if len(s.AdditionalPackagesToCook) > 0 {
+		add("AdditionalPackagesToCook", s.AdditionalPackagesToCook)
+	}
+	if len(s.TextureAllocations) > 0 {
+		add("TextureAllocations", len(s.TextureAllocations))
+	}
+	if s.RocketLeague != nil {
+		add("RocketLeague", *s.RocketLeague)
+	}
+
+	p.Sections = append(p.Sections,
+		Section{Name: "Names", Offset: int64(s.NameOffset), Size: f.NameTableSize, Count: len(f.Names)},
+		Section{Name: "Imports", Offset: int64(s.ImportOffset), Size: f.ImportTableSize, Count: len(f.Imports)},
+		Section{Name: "Exports", Offset: int64(s.ExportOffset), Size: f.ExportTableSize, Count: len(f.Exports)})
+	if len(f.Heritage) > 0 {
+		p.Sections = append(p.Sections, Section{Name: "Heritage", Offset: int64(s.HeritageOffset), Size: int64(len(f.Heritage)) * 16, Count: len(f.Heritage)})
+	}
+	for i, c := range s.CompressedChunks {
+		p.Sections = append(p.Sections, Section{Name: fmt.Sprintf("CompressedChunk[%d]", i), Offset: c.CompressedOffset, Size: int64(c.CompressedSize)})
+	}
+
+	for _, n := range f.Names {
+		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
+	}
+	for i, im := range f.Imports {
+		ref := -int32(i) - 1
+		o := Object{
+			Index:        ref,
+			Name:         im.ObjectName,
+			Class:        im.ClassPackage + "." + im.ClassName,
+			ClassPackage: im.ClassPackage,
+			OuterIndex:   im.OuterIndex,
+			Path:         f.ObjectPath(ref),
+			PackageName:  outermost(f, ref),
+		}
+		if im.OuterIndex != 0 {
+			o.Outer = f.ObjectPath(im.OuterIndex)
+		} else if im.PackageName != "" {
+			o.Outer = im.PackageName
+		}
+		p.Imports = append(p.Imports, o)
+	}
+	for i, e := range f.Exports {
+		ref := int32(i) + 1
+		o := Object{
+			Index:        ref,
+			Name:         e.ObjectName,
+			Class:        f.ClassPath(i),
+			ClassIndex:   e.ClassIndex,
+			OuterIndex:   e.OuterIndex,
+			Path:         f.ObjectPath(ref),
+			ObjectFlags:  uint32(e.ObjectFlags),
+			Flags:        f.FlagString(e.ObjectFlags),
+			SerialOffset: e.SerialOffset,
+			SerialSize:   e.SerialSize,
+		}
+		if e.OuterIndex != 0 {
+			o.Outer = f.ObjectPath(e.OuterIndex)
+		} else if f.PackageName != "" {
+			o.Outer = f.PackageName
+		}
+		if e.SuperIndex != 0 {
+			o.Super = f.ObjectPath(e.SuperIndex)
+		}
+		if e.ArchetypeIndex != 0 {
+			o.Template = f.ObjectPath(e.ArchetypeIndex)
+		}
+		p.Exports = append(p.Exports, o)
+	}
+	if f.Wrapper != "" {
+		p.Warnings = append(p.Warnings, "read through "+f.Wrapper)
+	}
+
+	p.ExportData = f.Data
+	p.Props = func(i int) (any, error) {
+		if i < 0 || i >= len(f.Exports) {
+			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
+		}
+		o, err := f.Object(i)
+		if errors.Is(err, legacy.ErrNoProperties) {
+			hint := ""
+			if f.Exports[i].ClassIndex == 0 {
+				hint = " (its default properties were not found after the script)"
+				if f.Summary.FileVersion >= 178 {
+					hint = " (UE3 keeps a class's defaults in the export Default__" + f.Exports[i].ObjectName + ")"
+				}
+			}
+			return o, fmt.Errorf("%s (%s): %w%s", f.ExportPath(i), f.ClassName(i), err, hint)
+		}
+		return o, err
+	}
+	p.Raw = func(section string) ([]byte, error) {
+		for _, sec := range p.Sections {
+			if strings.EqualFold(sec.Name, section) {
+				if sec.Size <= 0 || sec.Offset < 0 || sec.Offset+sec.Size > f.Size() {
+					return nil, fmt.Errorf("section %s has no byte range", sec.Name)
+				}
+				b := make([]byte, sec.Size)
+				_, err := f.ReadAt(b, sec.Offset)
+				return b, err
+			}
+		}
+		return nil, fmt.Errorf("no section %q", section)
+	}
+	d := &legacyDump{Wrapper: f.Wrapper, Game: f.Game, PackageName: f.PackageName, Summary: *s, Names: f.Names, Imports: f.Imports, Exports: f.Exports}
+	for _, g := range f.Heritage {
+		d.Heritage = append(d.Heritage, g.String())
+	}
+	p.Dump = d
+	if opts != nil && (opts.Verify || opts.Properties) {
+		p.Properties = legacyStats(f)
+	}
+	return p
+}
+
+// maxFailures is how many failing exports a Stats lists by name.
+const maxFailures = 5
+
+// legacyStats decodes the properties of every export that has a leading
+// property list (all but UClass objects) and counts the results.
+// BytesUnaccounted sums the native data after the properties of exports
+// whose class has no reader in package legacy.
+func legacyStats(f *legacy.File) *Stats {
+	st := &Stats{}
+	for i := range f.Exports {
+		o, err := f.Object(i)
+		if errors.Is(err, legacy.ErrNoProperties) {
+			continue
+		}
+		st.ExportsWithProperties++
+		if err != nil {
+			st.Failed++
+			if len(st.Failures) < maxFailures {
+				st.Failures = append(st.Failures, err.Error())
+			}
+			continue
+		}
+		st.OK++
+		if f.ContentKind(i) == "" {
+			st.BytesUnaccounted += o.NativeSize
+		}
+	}
+	return st
+}
+
+// outermost returns the name of the outermost object of a reference (the
+// package an import lives in).
+func outermost(f *legacy.File, ref int32) string {
+	p := f.ObjectPath(ref)
+	if i := strings.IndexByte(p, '.'); i >= 0 {
+		return p[:i]
+	}
+	return p
+}
+
+func init() { RegisterExporter("legacy", exportLegacy) }
+
+// exportLegacy converts textures, sounds, music and script text. An export
+// selected by name whose class has no converter is written as its raw
+// serialized bytes.
+func exportLegacy(in *Input, opts *Options, filter ExportFilter, emit func(ContentFile, error) error) error {
+	f, err := LegacyFile(in, opts)
+	if err != nil {
+		return err
+	}
+	for i := range f.Exports {
+		path, class := f.ExportPath(i), f.ClassName(i)
+		if !filter.Matches(path, f.Exports[i].ObjectName, class) {
+			continue
+		}
+		cf := ContentFile{Export: i, Object: path, Class: class}
+		if f.ContentKind(i) == "palette" && filter.Class == "" && filter.Export == "" {
+			// Palettes are already applied to their textures; written only
+			// when asked for.
+			continue
+		}
+		if f.ContentKind(i) == "" {
+			if filter.Export == "" {
+				continue
+			}
+			data, err := f.Data(i)
+			if err == nil {
+				cf.Kind, cf.Data = "raw", data
+				cf.Name = strings.ReplaceAll(strings.TrimPrefix(path, f.PackageName+"."), ".", "/") + "." + class + ".bin"
+			}
+			if err := emit(cf, err); err != nil {
+				return err
+			}
+			continue
+		}
+		c, err := f.ExportContent(i)
+		if err == nil {
+			cf.Kind, cf.Name, cf.Data, cf.Note = c.Kind, c.Name, c.Data, c.Note
+			if len(c.Data) == 0 {
+				err = fmt.Errorf("%s: the %s stores no data (stripped package?)", path, c.Kind)
+			}
+		}
+		if err := emit(cf, err); err != nil {
+			return err
+		}
+	}
+	return nil
+}

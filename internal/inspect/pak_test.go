@@ -1,0 +1,228 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+func fixtures(t *testing.T, elem ...string) string {
+	return corpus.Path(t, append([]string{"pak", "FabianFG+CUE4Parse", "CUE4Parse.Tests", "Fixtures"}, elem...)...)
+}
+
+func TestPakContainer(t *testing.T) {
+	p := fixtures(t, "UE6_0", "LegacyPak", "Tagged", "Zlib", "CUE4ParseFixtures-Legacy-Tagged-Zlib.pak")
+	c, err := OpenContainer(p, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if c.Format() != "pak" {
+		t.Fatalf("format %q", c.Format())
+	}
+	entries := c.Entries()
+	if len(entries) != 11 {
+		t.Fatalf("%d entries", len(entries))
+	}
+	for i, e := range entries {
+		if e.Hash == "" || e.Size == 0 || !strings.HasPrefix(e.Path, "CUE4ParseFixtures/Content/Fixtures/") {
+			t.Errorf("entry %d: %+v", i, e)
+		}
+		if err := c.VerifyEntry(i); err != nil {
+			t.Error(err)
+		}
+	}
+	sum := map[string]any{}
+	for _, f := range c.Summary() {
+		sum[f.Key] = f.Value
+	}
+	if sum["Version"] != "15" || sum["FlatDirectoryIndex"] != true || sum["EncryptionMethod"] != "AES-ECB" {
+		t.Errorf("summary %v", sum)
+	}
+	if _, err := fs.ReadFile(c, "CUE4ParseFixtures/Content/Fixtures/Maps/Empty.umap"); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestPakInput resolves the ways a user names a package inside a pak.
+func TestPakInput(t *testing.T) {
+	p := fixtures(t, "UE5_8", "LegacyPak", "Unversioned", "Uncompressed", "CUE4ParseFixtures-Legacy-Unversioned-Uncompressed.pak")
+	const want = "CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uasset"
+	for _, inner := range []string{
+		"/" + want, want,
+		"/Game/Fixtures/Textures/T_Streaming",
+		"/Game/Fixtures/Textures/T_Streaming.T_Streaming",
+		"/Game/Fixtures/Textures/T_Streaming.uasset",
+		"Content/Fixtures/Textures/T_Streaming",
+		"../../../CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uasset",
+		"Textures/T_Streaming.uasset",
+		"/CUE4ParseFixtures/Fixtures/Textures/T_Streaming",
+		"/game/fixtures/textures/t_streaming",
+		"cue4parsefixtures/content/fixtures/textures/T_STREAMING.UASSET",
+	} {
+		in, err := OpenInput(p+ContainerSep+inner, &Options{})
+		if err != nil {
+			t.Errorf("%s: %v", inner, err)
+			continue
+		}
+		if in.Name != p+ContainerSep+want {
+			t.Errorf("%s: opened %s", inner, in.Name)
+		}
+		var tag [4]byte
+		in.R.ReadAt(tag[:], 0)
+		if tag != [4]byte{0xC1, 0x83, 0x2A, 0x9E} {
+			t.Errorf("%s: first bytes % x", inner, tag)
+		}
+		for _, ext := range []string{".uexp", ".ubulk"} {
+			r, n, err := in.Sibling(ext)
+			if err != nil || n == 0 {
+				t.Errorf("%s: sibling %s: %v", inner, ext, err)
+				continue
+			}
+			io.ReadAll(io.NewSectionReader(r, 0, n))
+		}
+		if _, _, err := in.Sibling(".uptnl"); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("missing sibling: %v", err)
+		}
+		in.Close()
+	}
+	for _, bad := range []string{"/Game/Nope", "T_Streaming.uexp.x"} {
+		if _, err := OpenInput(p+ContainerSep+bad, &Options{}); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("%s: %v", bad, err)
+		}
+	}
+	// Two Empty-named files would be ambiguous only by suffix; a unique
+	// suffix resolves.
+	if _, err := OpenInput(p+ContainerSep+"Empty", &Options{}); err != nil {
+		t.Errorf("Empty: %v", err)
+	}
+}
+
+func TestPakInputKeys(t *testing.T) {
+	p := fixtures(t, "UE6_0", "LegacyPak", "Tagged", "OodleEncrypted", "CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted.pak")
+	_, err := OpenInput(p+"::/Game/Fixtures/Maps/Empty", &Options{})
+	if err == nil || !strings.Contains(err.Error(), "--aes-key") {
+		t.Errorf("no key: %v", err)
+	}
+	_, err = OpenInput(p+"::/Game/Fixtures/Maps/Empty", &Options{AESKey: "0x" + strings.Repeat("00", 32)})
+	if err == nil || !strings.Contains(err.Error(), "wrong AES key") {
+		t.Errorf("wrong key: %v", err)
+	}
+	_, err = OpenInput(p+"::/Game/Fixtures/Maps/Empty", &Options{AESKey: "CUE4ParseFixtureAESKey0123456789"})
+	if err == nil || !strings.Contains(err.Error(), "Oodle") || !strings.Contains(err.Error(), "Empty.umap") {
+		t.Errorf("Oodle: %v", err)
+	}
+}
+
+// TestVerifyPak: one pak line with every hash checked, then a line per
+// package inside.
+func TestVerifyPak(t *testing.T) {
+	p := fixtures(t, "UE5_8", "LegacyPak", "Tagged", "Zlib", "CUE4ParseFixtures-Legacy-Tagged-Zlib.pak")
+	var got []VerifyResult
+	VerifyOne(p, &Options{}, func(r VerifyResult) { got = append(got, r) })
+	if len(got) != 1+5 {
+		t.Fatalf("%d results, want 6", len(got))
+	}
+	c := got[0]
+	if c.Format != "pak" || !c.OK || *c.Entries != 11 || *c.ChunksOK != 11 || *c.ChunksFailed != 0 {
+		t.Fatalf("container line %+v", c)
+	}
+	for _, r := range got[1:] {
+		if !strings.HasPrefix(r.Path, p+ContainerSep+"CUE4ParseFixtures/Content/Fixtures/") || filepath.Ext(r.Path) == ".uexp" {
+			t.Errorf("package line %+v", r)
+		}
+	}
+	got = nil
+	VerifyOne(fixtures(t, "UE5_8", "LegacyPak", "Tagged", "OodleEncrypted", "CUE4ParseFixtures-Legacy-Tagged-OodleEncrypted.pak"), &Options{}, func(r VerifyResult) { got = append(got, r) })
+	if len(got) != 1 || got[0].OK || !strings.Contains(got[0].Error, "AES key") {
+		t.Errorf("encrypted without key: %+v", got)
+	}
+}
+
+// TestPakPackages stores real cooked packages (with .uexp and .ubulk) in
+// synthetic paks (compressed, encrypted) and reads them through
+// "PAK::/Game/..." : the model equals the one read from the loose files,
+// and verify gives the same verdict.
+func TestPakPackages(t *testing.T) {
+	base := corpus.Path(t, "cooked", "LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector", "Saved", "Cooked", "Windows", "Battery_Collector")
+	pkgs := []string{"Content/StarterContent/Textures/T_Gradinet_01", "Content/Blueprints/BatteryMan_GameMode_BP"}
+	var files []paktest.File
+	for _, p := range pkgs {
+		for _, ext := range []string{".uasset", ".uexp", ".ubulk"} {
+			b, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(p+ext)))
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			files = append(files, paktest.File{Path: p + ext, Data: b, Compress: true, Encrypt: true, BlockSize: 4096})
+		}
+	}
+	key := "0x" + strings.Repeat("5a", 32)
+	keyBytes := bytes.Repeat([]byte{0x5a}, 32)
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Battery_Collector/", Key: keyBytes, EncryptIndex: true}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakPath := filepath.Join(t.TempDir(), "Battery-Windows.pak")
+	if err := os.WriteFile(pakPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &Options{AESKey: key}
+	for _, p := range pkgs {
+		loose, err := OpenInput(filepath.Join(base, filepath.FromSlash(p+".uasset")), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := OpenPackage(loose, opts)
+		loose.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		in, err := OpenInput(pakPath+"::/Game/"+strings.TrimPrefix(p, "Content/"), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := OpenPackage(in, opts)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s in pak: %v", p, err)
+		}
+		for _, c := range []struct {
+			what string
+			a, b any
+		}{{"names", got.Names, want.Names}, {"imports", got.Imports, want.Imports}, {"exports", got.Exports, want.Exports}, {"summary", got.Summary, want.Summary}} {
+			ja, _ := json.Marshal(c.a)
+			jb, _ := json.Marshal(c.b)
+			if !bytes.Equal(ja, jb) {
+				t.Errorf("%s: %s differ between the pak and the loose file", p, c.what)
+			}
+		}
+		if len(got.Exports) == 0 {
+			t.Errorf("%s: no exports", p)
+		}
+	}
+	var results []VerifyResult
+	VerifyOne(pakPath, opts, func(r VerifyResult) { results = append(results, r) })
+	if len(results) != 1+len(pkgs) || !results[0].OK || *results[0].ChunksOK != len(files) {
+		t.Fatalf("verify: %+v", results)
+	}
+	for _, r := range results[1:] {
+		rel := strings.TrimPrefix(r.Path, pakPath+"::Battery_Collector/")
+		var loose VerifyResult
+		VerifyOne(filepath.Join(base, filepath.FromSlash(rel)), opts, func(v VerifyResult) { loose = v })
+		if r.OK != loose.OK || r.Exports != loose.Exports || r.Format != loose.Format || (r.HeaderRoundtrip == nil) != (loose.HeaderRoundtrip == nil) {
+			t.Errorf("%s: verify in pak %+v, loose %+v", rel, r, loose)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package inspect
+
+// This file plugs the property decoder (packages property and assetprops)
+// into the UE4/UE5 package opener: Package.Props decodes an export on
+// demand, Package.Properties carries the verify statistics, and engine
+// inference drops candidate engines under which property streams fail.
+
+import (
+	"fmt"
+	"os"
+	"sync"
+
+	"github.com/upkg/upkg/assetprops"
+	"github.com/upkg/upkg/uasset"
+	"github.com/upkg/upkg/usmap"
+)
+
+func init() {
+	uassetHooks = append(uassetHooks, propsHook)
+	uassetOptions = append(uassetOptions, propsOptions)
+}
+
+// mappingsCache keeps parsed .usmap files by path: verify opens many
+// packages with the same mappings, and parsing takes tens of milliseconds.
+var mappingsCache sync.Map // path -> *mappingsEntry
+
+type mappingsEntry struct {
+	once sync.Once
+	f    *usmap.File
+	err  error
+}
+
+// loadMappings reads opts.Mappings (nil when none is set).
+func loadMappings(opts *Options) (*usmap.File, error) {
+	if opts == nil || opts.Mappings == "" {
+		return nil, nil
+	}
+	v, _ := mappingsCache.LoadOrStore(opts.Mappings, &mappingsEntry{})
+	e := v.(*mappingsEntry)
+	e.once.Do(func() {
+		read := opts.ReadFile
+		if read == nil {
+			read = os.ReadFile
+		}
+		b, err := read(opts.Mappings)
+		if err != nil {
+			e.err = fmt.Errorf("mappings: %w", err)
+			return
+		}
+		e.f, e.err = usmap.Parse(b)
+		if e.err != nil {
+			e.err = fmt.Errorf("mappings %s: %w", opts.Mappings, e.err)
+		}
+	})
+	return e.f, e.err
+}
+
+// propsOptions adds the property check to engine inference: a candidate
+// engine under which the first exports' property streams do not decode is
+// dropped. With --engine there is nothing to infer.
+func propsOptions(in *Input, opts *Options) []uasset.Option {
+	if opts.Engine != "" {
+		return nil
+	}
+	m, _ := loadMappings(opts)
+	loader := func(f *uasset.File) assetprops.Loader {
+		if _, _, ok := SplitContainerPath(in.Name); ok {
+			return nil
+		}
+		return assetprops.FileLoader(in.Name, f.PackagePath, opts.ReadFile, uasset.WithEngine(f.Engine.Version))
+	}
+	return []uasset.Option{uasset.WithCandidateCheck(assetprops.CandidateCheckWith(m, loader))}
+}
+
+func propsHook(f *uasset.File, p *Package, opts *Options) error {
+	m, merr := loadMappings(opts)
+	ctx := assetprops.ContextWith(f, m, packageLoader(f, p, opts))
+	var mu sync.Mutex // the context's schema cache is not safe for concurrent use
+	p.Props = func(i int) (any, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if merr != nil {
+			return nil, merr
+		}
+		o, err := assetprops.Decode(f, ctx, i)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	}
+	if !opts.Verify && !opts.Properties {
+		return merr
+	}
+	if merr == nil && ctx.Unversioned && m == nil {
+		// Nothing can be checked without the schema: say so, but do not
+		// fail the file for it.
+		return fmt.Errorf("properties not checked: %w", assetprops.ErrNeedMappings)
+	}
+	st := &Stats{}
+	p.Properties = st
+	if merr != nil {
+		st.Failed = len(f.Exports)
+		st.Failures = []string{merr.Error()}
+		return merr
+	}
+	mu.Lock()
+	_, s, err := assetprops.DecodeAll(f, ctx)
+	mu.Unlock()
+	if err != nil {
+		st.ExportsWithProperties = len(f.Exports)
+		st.Failed = len(f.Exports)
+		st.Failures = []string{err.Error()}
+		for i := range f.Exports {
+			st.BytesUnaccounted += f.Exports[i].SerialSize
+		}
+		return nil
+	}
+	st.ExportsWithProperties = s.Exports
+	st.OK = s.Complete
+	st.Failed = s.Failed + s.NoData
+	st.BytesUnaccounted = s.BytesUnaccounted
+	st.Failures = s.Failures
+	return nil
+}
+
+// packageLoader finds the packages a package imports its Blueprint classes
+// and user-defined structs from, beside it on disk, for their schemas.
+// Packages inside containers get none.
+func packageLoader(f *uasset.File, p *Package, opts *Options) assetprops.Loader {
+	if _, _, ok := SplitContainerPath(p.Path); ok || f.Summary.PackageFlags&uasset.PKG_UnversionedProperties == 0 {
+		return nil
+	}
+	var uopts []uasset.Option
+	if f.Engine.Source != "header" && f.Engine.Version != "" {
+		if _, ok := uasset.LookupEngine(f.Engine.Version); ok {
+			uopts = append(uopts, uasset.WithEngine(f.Engine.Version))
+		}
+	}
+	return assetprops.FileLoader(p.Path, f.PackagePath, opts.ReadFile, uopts...)
+}

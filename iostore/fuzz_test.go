@@ -1,0 +1,238 @@
+package iostore
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+)
+
+// seedTocs adds the small TOCs of the corpus (skipped when it is absent).
+func seedTocs(f *testing.F) [][]byte {
+	dir, ok := corpus.Find()
+	if !ok {
+		return nil
+	}
+	var out [][]byte
+	for _, p := range []string{
+		"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Patch/IoStore/CUE4ParseFixtures-PatchBase.utoc",
+		"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/IoStore/Tagged/global.utoc",
+		"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/IoStore/Tagged/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc",
+		"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/IoStore/Tagged/OodleEncrypted/CUE4ParseFixtures-Minimal-OodleEncrypted-Windows.utoc",
+		"iostore/GurnoorSan+Temple-of-Giants/global.utoc",
+	} {
+		b, err := os.ReadFile(dir + "/" + p)
+		if err != nil {
+			f.Fatalf("seed %s: %v", p, err)
+		}
+		out = append(out, b)
+	}
+	return out
+}
+
+// FuzzTOC parses arbitrary TOCs, lists them and reads every chunk from a
+// small fake .ucas: nothing may panic, and what parses must be consistent.
+func FuzzTOC(f *testing.F) {
+	for _, b := range seedTocs(f) {
+		f.Add(b)
+	}
+	for _, v := range []TocVersion{TocDirectoryIndex, TocPartitionSize, TocPerfectHash, TocLatest} {
+		toc, _ := buildToc(v, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
+		f.Add(toc)
+	}
+	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
+			return bytes.NewReader(cas), int64(len(cas)), nil
+		}))
+		if err != nil {
+			return
+		}
+		if len(tf.ChunkIDs) != int(tf.Header.TocEntryCount) || len(tf.metas) != len(tf.ChunkIDs)*tf.metaSize {
+			t.Fatalf("%d chunk IDs, %d metas for %d entries", len(tf.ChunkIDs), len(tf.metas), tf.Header.TocEntryCount)
+		}
+		for i := range tf.ChunkIDs {
+			tf.Info(i)
+			tf.PathOf(i)
+			tf.LookupPerfectHash(tf.ChunkIDs[i])
+			if tf.OffsetLengths[i].Length < 1<<22 {
+				tf.VerifyChunk(i)
+			}
+		}
+		if fsys, err := tf.FS(); err == nil {
+			fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+				if !fs.ValidPath(p) {
+					t.Fatalf("invalid path %q served", p)
+				}
+				return nil
+			})
+		}
+		tf.ContainerHeader()
+	})
+}
+
+// FuzzDirectoryIndex parses arbitrary (decrypted) directory indexes.
+func FuzzDirectoryIndex(f *testing.F) {
+	for _, b := range seedTocs(f) {
+		tf, err := NewReader(bytes.NewReader(b), int64(len(b)), WithAESKey([]byte(fixtureKey)))
+		if err != nil || tf.Header.DirectoryIndexSize == 0 {
+			continue
+		}
+		start := len(b) - len(tf.ChunkIDs)*metaSizeIoHash - int(tf.Header.DirectoryIndexSize)
+		if tf.Header.ContainerFlags&FlagEncrypted == 0 && start > 0 {
+			f.Add(b[start : start+int(tf.Header.DirectoryIndexSize)])
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		d, err := parseDirectoryIndex(data, 0, 1000)
+		if err != nil {
+			return
+		}
+		for _, fe := range d.Files {
+			// Valid paths are valid io/fs paths; names with backslashes
+			// are refused too (they would be separators on Windows).
+			if fe.Valid && (!fs.ValidPath(fe.Path) || fe.Path == "." || strings.Contains(fe.Path, "\\")) {
+				t.Fatalf("path %q: Valid = %v", fe.Path, fe.Valid)
+			}
+			if fe.Chunk < 0 || fe.Chunk >= 1000 {
+				t.Fatalf("chunk %d out of range", fe.Chunk)
+			}
+		}
+	})
+}
+
+// FuzzContainerHeader parses arbitrary container headers of every version.
+func FuzzContainerHeader(f *testing.F) {
+	if dir, ok := corpus.Find(); ok {
+		for _, p := range []string{"UE5.3/ContainerHeader_1.bin", "issues/issue18/header.bin"} {
+			b, err := os.ReadFile(dir + "/iostore/trumank+retoc/retoc/tests/" + p)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b[:min(len(b), 8192)])
+		}
+		// The container headers of the fixture containers, whole.
+		for _, v := range []string{"UE5_8", "UE6_0"} {
+			tf, err := Open(dir + "/iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/" + v + "/Patch/IoStore/CUE4ParseFixtures-PatchBase.utoc")
+			if err != nil {
+				f.Fatal(err)
+			}
+			if i, ok := tf.FindChunk(tf.Header.ContainerID, 0, ChunkContainerHeader); ok {
+				if b, err := tf.ReadChunk(i); err == nil {
+					f.Add(b)
+				}
+			}
+			tf.Close()
+		}
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, v := range []TocVersion{0, TocDirectoryIndex, TocPartitionSize, TocLatest} {
+			h, err := ParseContainerHeader(data, v)
+			if err != nil {
+				continue
+			}
+			if len(h.PackageIDs) != len(h.StoreEntries) {
+				t.Fatalf("%d package IDs, %d store entries", len(h.PackageIDs), len(h.StoreEntries))
+			}
+		}
+	})
+}
+
+const largestToc = "iostore/GAMEWayOfTheNinja+wayoftheninja.github.io/WayOfTheNinja-Windows.utoc"
+
+// BenchmarkOpenList opens the largest TOC of the corpus (5,370 entries) and
+// lists every entry as `upkg ls` does: path, chunk ID and size.
+func BenchmarkOpenList(b *testing.B) {
+	benchOpen(b, false)
+}
+
+// BenchmarkOpenListLong adds what `upkg ls --long` shows: compressed size
+// and method (from the compression block table) and the hash.
+func BenchmarkOpenListLong(b *testing.B) {
+	benchOpen(b, true)
+}
+
+// cpuNow returns process CPU time in ns where the platform tells it (see
+// cpu_linux_test.go), else 0.
+var cpuNow = func() int64 { return 0 }
+
+func reportCPU(b *testing.B, start int64, entries int) {
+	if c := cpuNow(); c > 0 && entries > 0 {
+		b.ReportMetric(float64(c-start)/float64(b.N)/float64(entries)/1000, "cpu-µs/entry")
+	}
+}
+
+func benchOpen(b *testing.B, long bool) {
+	p := corpus.Path(b, largestToc)
+	var entries int
+	start := cpuNow()
+	defer func() { reportCPU(b, start, entries) }()
+	for b.Loop() {
+		f, err := Open(p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var sum int64
+		for i, id := range f.ChunkIDs {
+			sum += int64(len(f.PathOf(i))) + int64(f.OffsetLengths[i].Length) + int64(id.Type())
+			if long {
+				sum += f.Info(i).CompressedSize + int64(f.Hash(i)[0])
+			}
+		}
+		entries = len(f.ChunkIDs)
+		f.Close()
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(entries)/1000, "µs/entry")
+}
+
+// BenchmarkExtract reads every chunk of the Zlib and uncompressed fixtures.
+func BenchmarkExtract(b *testing.B) {
+	for _, variant := range []string{"Uncompressed", "Zlib"} {
+		b.Run(variant, func(b *testing.B) {
+			f, err := Open(fixtures(b, "UE5_8", "Tagged", variant))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			var total int64
+			for i := range f.ChunkIDs {
+				total += int64(f.OffsetLengths[i].Length)
+			}
+			b.SetBytes(total)
+			for b.Loop() {
+				for i := range f.ChunkIDs {
+					if _, err := f.ReadChunkVerified(i); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkParseInMemory parses the largest TOC from memory (no file I/O):
+// the part of opening that is this package's own work.
+func BenchmarkParseInMemory(b *testing.B) {
+	data, err := os.ReadFile(corpus.Path(b, largestToc))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var entries int
+	start := cpuNow()
+	defer func() { reportCPU(b, start, entries) }()
+	for b.Loop() {
+		f, err := NewReader(bytes.NewReader(data), int64(len(data)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for i := range f.ChunkIDs {
+			_ = f.PathOf(i)
+		}
+		entries = len(f.ChunkIDs)
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(entries)/1000, "µs/entry")
+}

@@ -1,0 +1,121 @@
+package iostore
+
+import (
+	"crypto/sha1"
+	"fmt"
+	"hash"
+	"io"
+
+	"github.com/upkg/upkg/internal/blake3"
+)
+
+// chunkStream reads a chunk block by block, so a large chunk is never held
+// in memory whole, and checks the TOC hash when it reaches the end.
+type chunkStream struct {
+	f          *File
+	chunk      int
+	next, end  uint64 // in the container's uncompressed address space
+	buf        []byte // decoded bytes not yet returned
+	raw, plain []byte
+	sha        hash.Hash
+	b3         *blake3.Hasher
+	err        error
+}
+
+// OpenChunkStream returns a reader over chunk i that decodes one
+// compression block at a time and, at the end, returns an error wrapping
+// [ErrHash] instead of io.EOF when the data does not match the TOC's hash.
+func (f *File) OpenChunkStream(i int) (io.Reader, error) {
+	if i < 0 || i >= len(f.ChunkIDs) {
+		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
+	}
+	if err := f.loadBlocks(); err != nil {
+		return nil, f.chunkErr(i, err)
+	}
+	ol := f.OffsetLengths[i]
+	s := &chunkStream{f: f, chunk: i, next: ol.Offset, end: ol.Offset + ol.Length}
+	if s.end < s.next {
+		return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: "chunk range overflows"})
+	}
+	if f.HasHash(i) {
+		if f.Header.Version <= TocPerfectHash {
+			s.sha = sha1.New()
+		}
+		if f.Header.Version >= TocPerfectHash {
+			s.b3 = blake3.New()
+		}
+	}
+	return s, nil
+}
+
+func (s *chunkStream) Read(p []byte) (int, error) {
+	if s.err != nil {
+		return 0, s.err
+	}
+	for len(s.buf) == 0 {
+		if s.next >= s.end {
+			s.err = s.finish()
+			return 0, s.err
+		}
+		f := s.f
+		bs := uint64(f.Header.CompressionBlockSize)
+		b := s.next / bs
+		if b >= uint64(f.NumBlocks()) {
+			s.err = f.chunkErr(s.chunk, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d of %d", b, f.NumBlocks())})
+			return 0, s.err
+		}
+		var err error
+		var plain []byte
+		s.raw, plain, err = f.readBlock(int(b), f.Block(int(b)), s.raw, s.plain)
+		if len(plain) > 0 && (len(s.raw) == 0 || &plain[0] != &s.raw[0]) {
+			s.plain = plain
+		}
+		if err != nil {
+			s.err = f.chunkErr(s.chunk, err)
+			return 0, s.err
+		}
+		in := s.next % bs
+		if in >= uint64(len(plain)) {
+			s.err = f.chunkErr(s.chunk, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk continues at %d in it", b, len(plain), in)})
+			return 0, s.err
+		}
+		take := min(uint64(len(plain))-in, s.end-s.next)
+		s.buf = plain[in : in+take]
+		s.next += take
+		if s.sha != nil {
+			s.sha.Write(s.buf)
+		}
+		if s.b3 != nil {
+			s.b3.Write(s.buf)
+		}
+	}
+	n := copy(p, s.buf)
+	s.buf = s.buf[n:]
+	return n, nil
+}
+
+// finish checks the hash once all bytes were read.
+func (s *chunkStream) finish() error {
+	want := s.f.Hash(s.chunk)
+	var sums [][20]byte
+	if s.sha != nil {
+		var h [20]byte
+		copy(h[:], s.sha.Sum(nil))
+		sums = append(sums, h)
+	}
+	if s.b3 != nil {
+		full := s.b3.Sum256()
+		var h [20]byte
+		copy(h[:], full[:20])
+		sums = append(sums, h)
+	}
+	if len(sums) == 0 {
+		return io.EOF
+	}
+	for _, h := range sums {
+		if h == want {
+			return io.EOF
+		}
+	}
+	return s.f.chunkErr(s.chunk, fmt.Errorf("%w: %s %x, TOC has %x", ErrHash, s.f.HashKind(), sums[len(sums)-1], want))
+}

@@ -1,0 +1,184 @@
+package pak_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/pak"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+// fuzzLimits keep one fuzz input cheap: small blocks, few entries read.
+const (
+	fuzzMaxBlock   = 1 << 20
+	fuzzMaxEntries = 64
+)
+
+// addPakSeeds adds the small corpus paks and synthetic ones.
+func addPakSeeds(f *testing.F) {
+	if dir, ok := corpus.Find(); ok {
+		for _, name := range []string{"pack_v5_compress.pak", "pack_v7_encrypt.pak", "pack_v8a_compress_encryptindex.pak", "pack_v8b.pak", "pack_v9_compress_encrypt.pak", "pack_v11_compress.pak", "pack_v11_encrypt_encryptindex.pak"} {
+			b, err := os.ReadFile(filepath.Join(dir, "pak", "trumank+repak", "repak", "tests", "packs", name))
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+		for _, rel := range []string{"UE5_8/Patch/Pak/CUE4ParseFixtures-PatchBase_0_P.pak", "UE6_0/Patch/Pak/CUE4ParseFixtures-PatchBase_0_P.pak", "UE6_0/LegacyPak/Unversioned/Oodle/CUE4ParseFixtures-Legacy-Unversioned-Oodle.pak"} {
+			b, err := os.ReadFile(filepath.Join(dir, "pak", "FabianFG+CUE4Parse", "CUE4Parse.Tests", "Fixtures", rel))
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(b)
+		}
+	}
+	for _, v := range []int{3, 8, 11} {
+		files := synthFiles(true, v > 8)
+		b, err := paktest.Build(paktest.Options{Version: v, Mount: "../../../G/", Key: testKey}, []paktest.File{files[0], files[2], files[4]})
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+}
+
+// readSome opens a pak and reads its entries with the fuzz limits. A pak
+// that opens must give entries whose data, when it reads, has the recorded
+// size.
+func readSome(t *testing.T, b []byte, key []byte) {
+	opts := []pak.Option{pak.WithMaxBlockSize(fuzzMaxBlock)}
+	if key != nil {
+		opts = append(opts, pak.WithKey(key))
+	}
+	p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)), opts...)
+	if err != nil {
+		return
+	}
+	for i, e := range p.Entries {
+		if i >= fuzzMaxEntries {
+			break
+		}
+		e.Verify()
+		d, err := e.Data()
+		if err == nil && int64(len(d)) != e.UncompressedSize {
+			t.Fatalf("%s: %d bytes, recorded %d", e.Name, len(d), e.UncompressedSize)
+		}
+	}
+	p.Names()
+	p.ReadDir(".")
+}
+
+// FuzzReader feeds whole files (footer, index, entries) to the reader.
+func FuzzReader(f *testing.F) {
+	addPakSeeds(f)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		readSome(t, b, nil)
+		readSome(t, b, testKey)
+	})
+}
+
+// FuzzIndex wraps fuzzed bytes as the (unhashed, unencrypted) index of a
+// pak of each index layout, so that mutations reach the index parsers
+// instead of failing the index SHA-1 check.
+func FuzzIndex(f *testing.F) {
+	for _, v := range []int{5, 8, 11} {
+		b, err := paktest.Build(paktest.Options{Version: v, Mount: "../../../G/"}, synthFiles(v == 11, false)[:4])
+		if err != nil {
+			f.Fatal(err)
+		}
+		// Seed with the pak's real index (primary index and what follows).
+		off := int64(binary.LittleEndian.Uint64(b[len(b)-footerSize(v)+footerMagicPos(v)+8:]))
+		f.Add(uint8(v), b[off:len(b)-footerSize(v)])
+	}
+	f.Fuzz(func(t *testing.T, version uint8, index []byte) {
+		v := []int{5, 8, 10, 11, 12}[int(version)%5]
+		b := wrapIndex(v, index)
+		readSome(t, b, nil)
+	})
+}
+
+func footerMagicPos(v int) int {
+	if v >= 7 {
+		return 17
+	}
+	return 1
+}
+
+func footerSize(v int) int {
+	n := footerMagicPos(v) + 44
+	if v == 9 {
+		n++
+	}
+	if v >= 8 {
+		n += 5 * 32
+	}
+	return n
+}
+
+// wrapIndex builds a file of 64 bytes of data, the index and a footer of
+// version v with a zero index hash (no check).
+func wrapIndex(v int, index []byte) []byte {
+	b := make([]byte, 64, 64+len(index)+300)
+	b = append(b, index...)
+	if v >= 7 {
+		b = append(b, make([]byte, 16)...)
+	}
+	b = append(b, 0) // not encrypted
+	b = binary.LittleEndian.AppendUint32(b, pak.Magic)
+	b = binary.LittleEndian.AppendUint32(b, uint32(v))
+	b = binary.LittleEndian.AppendUint64(b, 64)
+	b = binary.LittleEndian.AppendUint64(b, uint64(len(index)))
+	b = append(b, make([]byte, 20)...)
+	if v >= 8 {
+		names := make([]byte, 5*32)
+		copy(names, "Zlib")
+		copy(names[32:], "Gzip")
+		b = append(b, names...)
+	}
+	return b
+}
+
+// TestTruncated: every prefix of real paks fails cleanly (the footer is at
+// the end, so each prefix exercises the footer search on other bytes).
+func TestTruncated(t *testing.T) {
+	dir := corpus.Path(t, "pak")
+	for _, rel := range []string{
+		"trumank+repak/repak/tests/packs/pack_v5_compress_encrypt.pak",
+		"trumank+repak/repak/tests/packs/pack_v8a_compress.pak",
+		"trumank+repak/repak/tests/packs/pack_v11_compress_encrypt_encryptindex.pak",
+		"FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/Patch/Pak/CUE4ParseFixtures-PatchBase.pak",
+	} {
+		b, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for n := range len(b) {
+			p, err := pak.NewReader(bytes.NewReader(b[:n]), int64(n), pak.WithKeyString(keyFor(rel)))
+			if err == nil {
+				t.Fatalf("%s: prefix of %d bytes opened (%d entries)", rel, n, len(p.Entries))
+			}
+		}
+	}
+}
+
+// TestCorruptIndex flips every byte of a v11 index (hash check disabled):
+// the reader never panics, and a pak that still opens reads cleanly.
+func TestCorruptIndex(t *testing.T) {
+	src, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../G/"}, synthFiles(true, false)[:4])
+	if err != nil {
+		t.Fatal(err)
+	}
+	off := int64(binary.LittleEndian.Uint64(src[len(src)-footerSize(11)+17+8:]))
+	index := src[off : len(src)-footerSize(11)]
+	for i := range index {
+		for _, x := range []byte{0x01, 0x80, 0xff} {
+			mut := append([]byte(nil), index...)
+			mut[i] ^= x
+			readSome(t, wrapIndex(11, mut), nil)
+		}
+	}
+}
