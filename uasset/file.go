@@ -461,7 +461,6 @@ func (f *File) read(v Versions) error {
 	if err := br.Err(); err != nil {
 		return formatErr("summary", err)
 	}
-	s := &f.Summary
 	f.loadHeader(br.Offset())
 	f.addSection("summary", 0, br.Offset(), 1, nil)
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
@@ -485,7 +484,6 @@ func (f *File) read(v Versions) error {
 	}
 	f.readOptionalSections()
 	f.sortSections()
-	_ = s
 	return nil
 }
 
