@@ -63,8 +63,8 @@ type File struct {
 	PreloadDependencies   []PackageIndex
 	DataResources         *DataResources
 	ImportTypeHierarchies []ImportTypeHierarchy
-	CellExports           *RawSection
-	CellImports           *RawSection
+	CellImports           []CellImport
+	CellExports           []CellExport
 	MetaData              *MetaData
 	Trailer               *PackageTrailer
 

@@ -101,6 +101,16 @@ func TestSectionRoundTrips(t *testing.T) {
 		ver := Versions{UE4: 522, UE5: 1013}
 		roundTrip(t, "AssetRegistryDeps", deps, func(a archive, v *AssetRegistryData) { v.serializeDeps(a, &ver) })
 	})
+	t.Run("verse cells", func(t *testing.T) {
+		imps := []CellImport{{PackageIndex: -2, VersePath: "/Verse.org/Simulation/creative_device"}, {PackageIndex: -1}}
+		roundTrip(t, "CellImports", imps, func(a archive, v *[]CellImport) {
+			serializeN(a, "CellImports", v, 2, cellImportMinSize, func(a archive, c *CellImport) { c.serialize(a) })
+		})
+		exps := []CellExport{{CppClassInfo: Name{3, 0}, VersePath: "(/x:)y", SerialOffset: 4096, SerialLayoutSize: 16, SerialSize: 64, FirstExportDependency: -1}}
+		roundTrip(t, "CellExports", exps, func(a archive, v *[]CellExport) {
+			serializeN(a, "CellExports", v, 1, cellExportMinSize, func(a archive, c *CellExport) { c.serialize(a) })
+		})
+	})
 	t.Run("custom versions", func(t *testing.T) {
 		for _, f := range []customVersionFormat{cvfEnums, cvfGuids, cvfOptimized} {
 			v := CustomVersion{Key: CustomVersionKeyMust("EditorObjectVersion"), Version: 40}
