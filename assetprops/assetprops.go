@@ -25,8 +25,28 @@ var ErrNeedMappings = errors.New("this package stores unversioned properties (co
 // errNoData marks an export whose serialized bytes could not be read.
 var errNoData = errors.New("export data unavailable")
 
+// Loader opens another package by its long package name ("/Game/Data/S_Row")
+// so that the schemas of the classes and structs it defines can be used for
+// unversioned data that refers to them. It returns an error when the
+// package is not available.
+type Loader func(packagePath string) (*uasset.File, error)
+
 // Context returns the decoder context for f. mappings may be nil.
 func Context(f *uasset.File, mappings *usmap.File) *property.Context {
+	return ContextWith(f, mappings, nil)
+}
+
+// maxLoadDepth bounds chains of packages loaded for their schemas (a struct
+// whose members are structs of yet other packages); it also stops cycles.
+const maxLoadDepth = 8
+
+// ContextWith is Context with a loader for schemas defined in other
+// packages (Blueprint classes and user-defined structs the package imports).
+func ContextWith(f *uasset.File, mappings *usmap.File, load Loader) *property.Context {
+	return contextDepth(f, mappings, load, 0, map[string]*property.Context{})
+}
+
+func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
 	names := make([]string, len(f.Names))
 	for i := range f.Names {
 		names[i] = f.Names[i].Name.S
@@ -57,7 +77,22 @@ func Context(f *uasset.File, mappings *usmap.File) *property.Context {
 		}
 		return f.ObjectPath(uasset.PackageIndex(i))
 	}
-	ctx.LocalSchema = localSchemas(f, ctx)
+	local := localSchemas(f, ctx)
+	var imported func(string) *usmap.Struct
+	if load != nil && depth < maxLoadDepth {
+		imported = importedSchemas(f, mappings, load, depth, seen)
+	}
+	ctx.LocalSchema = func(name string) *usmap.Struct {
+		if local != nil {
+			if s := local(name); s != nil {
+				return s
+			}
+		}
+		if imported != nil && mappings.Struct(name) == nil {
+			return imported(name)
+		}
+		return nil
+	}
 	for _, p := range f.SoftObjectPaths {
 		pkg := f.NameString(p.PackageName)
 		asset := f.NameString(p.AssetName)
@@ -119,6 +154,9 @@ type Stats struct {
 	NativeRaw map[string]int
 	// Bytes is the export data decoded.
 	Bytes int64
+	// TailBytes counts the bytes after the decoded parts that are kept as a
+	// labelled raw tail (class-specific data without a decoder).
+	TailBytes int64
 }
 
 // maxFailures bounds Stats.Failures.
@@ -153,6 +191,9 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 		objs[i] = o
 		st.Bytes += o.Size
 		st.BytesUnaccounted += o.Unaccounted
+		if o.Tail != nil {
+			st.TailBytes += o.Tail.Size
+		}
 		for k, v := range o.NativeStructs {
 			if st.NativeRaw == nil {
 				st.NativeRaw = map[string]int{}
@@ -178,8 +219,20 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 // read, or the package would not open at all.) Unversioned packages are
 // checked only with mappings.
 func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
+	return CandidateCheckWith(mappings, nil)
+}
+
+// CandidateCheckWith is CandidateCheck with a loader for schemas of other
+// packages (made for each candidate reading of the package). Exports that
+// fail only for want of a schema say nothing about the layout and are not
+// counted.
+func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) func(*uasset.File) error {
 	return func(f *uasset.File) error {
-		ctx := Context(f, mappings)
+		var load Loader
+		if loader != nil {
+			load = loader(f)
+		}
+		ctx := ContextWith(f, mappings, load)
 		if ctx.Unversioned && mappings == nil {
 			return nil
 		}
@@ -190,8 +243,8 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 		var first error
 		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
 			o, err := Decode(f, ctx, i)
-			if err != nil {
-				continue // no data (a missing .uexp) says nothing about the layout
+			if err != nil || missingSchema(o) {
+				continue // no data (a missing .uexp) or no schema says nothing about the layout
 			}
 			tried++
 			if o.Complete {
@@ -253,5 +306,75 @@ func localSchemas(f *uasset.File, ctx *property.Context) func(string) *usmap.Str
 		delete(busy, i)
 		cache[i] = s
 		return s
+	}
+}
+
+// missingSchema reports an export that failed only because a schema was
+// not available (a struct or class neither in the mappings nor found).
+func missingSchema(o *property.Object) bool {
+	if o.Complete || len(o.Issues) == 0 {
+		return false
+	}
+	for _, is := range o.Issues {
+		if !strings.Contains(is.Msg, "no schema for") && !strings.Contains(is.Msg, "need a .usmap") {
+			return false
+		}
+	}
+	return true
+}
+
+// importedSchemas returns a lookup of schemas defined by the packages f
+// imports: an imported object named like the struct, whose outermost outer
+// is a package, is looked up in that package (loaded with load).
+func importedSchemas(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) func(string) *usmap.Struct {
+	pkgOf := map[string]string{}
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		name := strings.ToLower(f.NameString(im.ObjectName))
+		// Walk to the outermost import: the package.
+		p := uasset.PackageIndex(-int32(i) - 1)
+		for range 32 {
+			o := f.Outer(p)
+			if o.IsNull() {
+				break
+			}
+			p = o
+		}
+		if p == uasset.PackageIndex(-int32(i)-1) {
+			continue // a package itself
+		}
+		pkg := f.ObjectName(p)
+		if strings.HasPrefix(pkg, "/") && !strings.HasPrefix(pkg, "/Script/") {
+			if _, dup := pkgOf[name]; !dup {
+				pkgOf[name] = pkg
+			}
+		}
+	}
+	if len(pkgOf) == 0 {
+		return nil
+	}
+	var mu sync.Mutex
+	return func(name string) *usmap.Struct {
+		mu.Lock()
+		pkg, ok := pkgOf[strings.ToLower(name)]
+		if !ok {
+			mu.Unlock()
+			return nil
+		}
+		ctx, done := seen[pkg]
+		if !done {
+			seen[pkg] = nil // in progress: a cycle finds nothing
+			mu.Unlock()
+			if g, err := load(pkg); err == nil {
+				ctx = contextDepth(g, mappings, load, depth+1, seen)
+			}
+			mu.Lock()
+			seen[pkg] = ctx
+		}
+		mu.Unlock()
+		if ctx == nil || ctx.LocalSchema == nil {
+			return nil
+		}
+		return ctx.LocalSchema(name)
 	}
 }

@@ -221,6 +221,15 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 		return d.stringTable(r)
 	case "CurveTable", "CompositeCurveTable":
 		return d.curveTable(r)
+	case "UserDefinedEnum", "Enum":
+		return d.tryClassData(r, d.enumData)
+	case "MetaData":
+		return d.tryClassData(r, d.metaData)
+	case "Level":
+		if ex.ObjectFlags&rfClassDefaultObject == 0 {
+			return d.tryClassData(r, d.levelData)
+		}
+		return nil
 	}
 	if IsStructClass(ex.Class) {
 		start := r.Offset()
@@ -232,6 +241,22 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 			r.ClearErr()
 			r.SeekTo(start, "Struct")
 			return nil
+		}
+		// The function or class part: kept only when it reads cleanly.
+		mid := r.Offset()
+		switch {
+		case strings.HasSuffix(ex.Class, "Function"):
+			if f := d.readFunction(r); r.Err() == nil {
+				h.Function = f
+			}
+		case ex.Class == "Class" || strings.HasSuffix(ex.Class, "GeneratedClass"):
+			if c := d.readClass(r); r.Err() == nil {
+				h.Class = c
+			}
+		}
+		if r.Err() != nil {
+			r.ClearErr()
+			r.SeekTo(mid, "Struct")
 		}
 		return h
 	}
@@ -248,6 +273,136 @@ func IsStructClass(class string) bool {
 		return true
 	}
 	return strings.HasSuffix(class, "BlueprintGeneratedClass")
+}
+
+// tryClassData runs a class-data reader; when it fails, the bytes stay
+// for the labelled tail and no issue is recorded (the data is optional to
+// decode, and never mis-read).
+func (d *decoder) tryClassData(r *binread.Reader, fn func(*binread.Reader) any) any {
+	start := r.Offset()
+	mark := len(d.issues)
+	v := fn(r)
+	if r.Err() != nil || len(d.issues) > mark {
+		d.issues = d.issues[:mark]
+		r.ClearErr()
+		r.SeekTo(start, "ClassData")
+		return nil
+	}
+	return v
+}
+
+// UEnum versions.
+const (
+	verUE4EnumClassSupport         = 390
+	verUE4TightlyPackedEnums       = 463
+	coreEnumProperties             = 2
+	fortniteEnumUnderlyingType     = 255
+	releaseLevelTransArrayToTArray = 3
+)
+
+// enumData reads UEnum::Serialize: the entries (names only before
+// VER_UE4_TIGHTLY_PACKED_ENUMS, with a byte value before FCoreObjectVersion
+// EnumProperties, an int64 after), the C++ form and, from
+// FFortniteMainBranchObjectVersion EnumUnderlyingType, the underlying type.
+func (d *decoder) enumData(r *binread.Reader) any {
+	d.readUFieldNext(r)
+	n := r.Count("Enum.Names", 8)
+	entries := make([]MapEntry, 0, n)
+	for i := range n {
+		name := d.name(r, "Enum.Name")
+		var v int64
+		switch {
+		case !d.ctx.ue4(verUE4TightlyPackedEnums):
+			v = int64(i)
+		case d.ctx.customVersion(cvCore) < coreEnumProperties:
+			v = int64(r.U8("Enum.Value"))
+		default:
+			v = r.I64("Enum.Value")
+		}
+		entries = append(entries, MapEntry{name, v})
+	}
+	fs := Fields{{"Names", entries}}
+	if d.ctx.ue4(verUE4EnumClassSupport) {
+		fs = append(fs, Field{"CppForm", uint64(r.U8("Enum.CppForm"))})
+	} else {
+		fs = append(fs, Field{"IsNamespace", r.U32("Enum.bIsNamespace") != 0})
+	}
+	if v, ok := d.ctx.lookupCustom(cvFortniteMain); ok && v >= fortniteEnumUnderlyingType {
+		fs = append(fs, Field{"UnderlyingType", uint64(r.U8("Enum.UnderlyingType"))})
+	}
+	return fs
+}
+
+// metaData reads UMetaData (editor packages): per object a map of metadata
+// keys to strings, and from FEditorObjectVersion RootMetaDataSupport the
+// package's own metadata.
+func (d *decoder) metaData(r *binread.Reader) any {
+	const editorRootMetaDataSupport = 3
+	readMap := func(field string) []MapEntry {
+		n := r.Count(field, 12)
+		out := make([]MapEntry, 0, n)
+		for range n {
+			k := d.name(r, field+".Key")
+			out = append(out, MapEntry{k, r.FString(field + ".Value")})
+		}
+		return out
+	}
+	n := r.Count("MetaData.ObjectMetaDataMap", 8)
+	objs := make([]MapEntry, 0, n)
+	for range n {
+		o := d.objectRef(r, "MetaData.Object")
+		objs = append(objs, MapEntry{o, readMap("MetaData.Values")})
+		if r.Err() != nil {
+			return nil
+		}
+	}
+	fs := Fields{{"ObjectMetaData", objs}}
+	if d.ctx.customVersion(cvEditor) >= editorRootMetaDataSupport {
+		fs = append(fs, Field{"RootMetaData", readMap("MetaData.Root")})
+	}
+	return fs
+}
+
+// readUFieldNext reads UField's Next pointer, which packages before
+// FFrameworkObjectVersion RemoveUField_Next carry.
+func (d *decoder) readUFieldNext(r *binread.Reader) {
+	if v := d.ctx.customVersion(cvFramework); v >= 0 && v < frameworkRemoveUFieldNext {
+		d.objectRef(r, "Field.Next")
+	}
+}
+
+// levelData reads the start of ULevel::Serialize: the actor list, the URL,
+// the model and its components and the level script actor. What follows
+// (navigation list, precomputed lighting and visibility) stays in the tail.
+func (d *decoder) levelData(r *binread.Reader) any {
+	if v := d.ctx.customVersion(cvRelease); v >= 0 && v < releaseLevelTransArrayToTArray {
+		r.Skip(4, "Level.TransArrayOwner")
+	}
+	n := r.Count("Level.Actors", 4)
+	actors := make([]any, 0, n)
+	for range n {
+		actors = append(actors, d.objectRef(r, "Level.Actor"))
+	}
+	url := Fields{
+		{"Protocol", r.FString("Level.URL.Protocol")},
+		{"Host", r.FString("Level.URL.Host")},
+		{"Map", r.FString("Level.URL.Map")},
+		{"Portal", r.FString("Level.URL.Portal")},
+	}
+	on := r.Count("Level.URL.Op", 4)
+	ops := make([]string, 0, on)
+	for range on {
+		ops = append(ops, r.FString("Level.URL.Op"))
+	}
+	url = append(url, Field{"Op", ops}, Field{"Port", int64(r.I32("Level.URL.Port"))}, Field{"Valid", r.U32("Level.URL.Valid") != 0})
+	fs := Fields{{"Actors", actors}, {"URL", url}, {"Model", d.objectRef(r, "Level.Model")}}
+	mn := r.Count("Level.ModelComponents", 4)
+	mcs := make([]any, 0, mn)
+	for range mn {
+		mcs = append(mcs, d.objectRef(r, "Level.ModelComponent"))
+	}
+	fs = append(fs, Field{"ModelComponents", mcs}, Field{"LevelScriptActor", d.objectRef(r, "Level.LevelScriptActor")})
+	return fs
 }
 
 // Row is one named row of a DataTable or CurveTable.

@@ -213,68 +213,79 @@ var natives map[string]nativeFunc
 
 func init() {
 	natives = map[string]nativeFunc{
-		"Vector":                    fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize":        fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize10":      fixed(cLWC, "", xyz...),
-		"Vector_NetQuantize100":     fixed(cLWC, "", xyz...),
-		"Vector_NetQuantizeNormal":  fixed(cLWC, "", xyz...),
-		"Vector2D":                  fixed(cLWC, "", xy...),
-		"Vector4":                   fixed(cLWC, "", xyzw...),
-		"Rotator":                   fixed(cLWC, "", pyr...),
-		"Quat":                      fixed(cLWC, "", xyzw...),
-		"Plane":                     fixed(cLWC, "", xyzw...),
-		"Vector3f":                  fixed(cF32, "", xyz...),
-		"Vector3d":                  fixed(cF64, "", xyz...),
-		"Vector2f":                  fixed(cF32, "", xy...),
-		"DeprecateSlateVector2D":    fixed(cF32, "", xy...),
-		"Vector4f":                  fixed(cF32, "", xyzw...),
-		"Vector4d":                  fixed(cF64, "", xyzw...),
-		"Rotator3f":                 fixed(cF32, "", pyr...),
-		"Rotator3d":                 fixed(cF64, "", pyr...),
-		"Quat4f":                    fixed(cF32, "", xyzw...),
-		"Quat4d":                    fixed(cF64, "", xyzw...),
-		"Plane4f":                   fixed(cF32, "", xyzw...),
-		"Plane4d":                   fixed(cF64, "", xyzw...),
-		"IntPoint":                  fixed(cI32, "", xy...),
-		"Int32Point":                fixed(cI32, "", xy...),
-		"IntVector2":                fixed(cI32, "", xy...),
-		"Int32Vector2":              fixed(cI32, "", xy...),
-		"IntVector":                 fixed(cI32, "", xyz...),
-		"Int32Vector":               fixed(cI32, "", xyz...),
-		"IntVector4":                fixed(cI32, "", xyzw...),
-		"Int32Vector4":              fixed(cI32, "", xyzw...),
-		"UintVector2":               fixed(cU32, "", xy...),
-		"Uint32Point":               fixed(cU32, "", xy...),
-		"UintVector":                fixed(cU32, "", xyz...),
-		"UintVector4":               fixed(cU32, "", xyzw...),
-		"Int64Point":                fixed(cI64, "", xy...),
-		"Int64Vector2":              fixed(cI64, "", xy...),
-		"Int64Vector":               fixed(cI64, "", xyz...),
-		"Int64Vector4":              fixed(cI64, "", xyzw...),
-		"UInt64Point":               fixed(cU64, "", xy...),
-		"UInt64Vector2":             fixed(cU64, "", xy...),
-		"UInt64Vector":              fixed(cU64, "", xyz...),
-		"UInt64Vector4":             fixed(cU64, "", xyzw...),
-		"Box":                       fixed(cLWC, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box3f":                     fixed(cF32, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box3d":                     fixed(cF64, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
-		"Box2D":                     fixed(cLWC, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
-		"Box2f":                     fixed(cF32, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
-		"Sphere":                    fixed(cLWC, "", "X", "Y", "Z", "W"),
-		"Sphere3f":                  fixed(cF32, "", "X", "Y", "Z", "W"),
-		"Sphere3d":                  fixed(cF64, "", "X", "Y", "Z", "W"),
-		"TwoVectors":                fixed(cLWC, "", "V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"),
-		"Matrix":                    fixed(cLWC, "", matrixNames...),
-		"Matrix44f":                 fixed(cF32, "", matrixNames...),
-		"Matrix44d":                 fixed(cF64, "", matrixNames...),
-		"LinearColor":               fixed(cF32, "", "R", "G", "B", "A"),
-		"Color":                     fixed(cU8, "", "B", "G", "R", "A"),
-		"FrameNumber":               fixed(cI32, "", "Value"),
-		"NavAgentSelector":          fixed(cU32, "", "PackedBits"),
-		"SimpleCurveKey":            fixed(cF32, "", "Time", "Value"),
-		"MovieSceneSequenceID":      fixed(cU32, "", "Value"),
-		"MovieSceneTrackIdentifier": fixed(cU32, "", "Value"),
-		"MovieSceneEvaluationKey":   fixed(cU32, "", "SequenceID", "TrackIdentifier", "SectionIndex"),
+		"Vector":                   fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize":       fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize10":     fixed(cLWC, "", xyz...),
+		"Vector_NetQuantize100":    fixed(cLWC, "", xyz...),
+		"Vector_NetQuantizeNormal": fixed(cLWC, "", xyz...),
+		"Vector2D":                 fixed(cLWC, "", xy...),
+		"Vector4":                  fixed(cLWC, "", xyzw...),
+		"Rotator":                  fixed(cLWC, "", pyr...),
+		"Quat":                     fixed(cLWC, "", xyzw...),
+		"Plane":                    fixed(cLWC, "", xyzw...),
+		"Vector3f":                 fixed(cF32, "", xyz...),
+		"Vector3d":                 fixed(cF64, "", xyz...),
+		"Vector2f":                 fixed(cF32, "", xy...),
+		"DeprecateSlateVector2D":   fixed(cF32, "", xy...),
+		"Vector4f":                 fixed(cF32, "", xyzw...),
+		"Vector4d":                 fixed(cF64, "", xyzw...),
+		"Rotator3f":                fixed(cF32, "", pyr...),
+		"Rotator3d":                fixed(cF64, "", pyr...),
+		"Quat4f":                   fixed(cF32, "", xyzw...),
+		"Quat4d":                   fixed(cF64, "", xyzw...),
+		"Plane4f":                  fixed(cF32, "", xyzw...),
+		"Plane4d":                  fixed(cF64, "", xyzw...),
+		"IntPoint":                 fixed(cI32, "", xy...),
+		"Int32Point":               fixed(cI32, "", xy...),
+		"IntVector2":               fixed(cI32, "", xy...),
+		"Int32Vector2":             fixed(cI32, "", xy...),
+		"IntVector":                fixed(cI32, "", xyz...),
+		"Int32Vector":              fixed(cI32, "", xyz...),
+		"IntVector4":               fixed(cI32, "", xyzw...),
+		"Int32Vector4":             fixed(cI32, "", xyzw...),
+		"UintVector2":              fixed(cU32, "", xy...),
+		"Uint32Point":              fixed(cU32, "", xy...),
+		"UintVector":               fixed(cU32, "", xyz...),
+		"UintVector4":              fixed(cU32, "", xyzw...),
+		"Int64Point":               fixed(cI64, "", xy...),
+		"Int64Vector2":             fixed(cI64, "", xy...),
+		"Int64Vector":              fixed(cI64, "", xyz...),
+		"Int64Vector4":             fixed(cI64, "", xyzw...),
+		"UInt64Point":              fixed(cU64, "", xy...),
+		"UInt64Vector2":            fixed(cU64, "", xy...),
+		"UInt64Vector":             fixed(cU64, "", xyz...),
+		"UInt64Vector4":            fixed(cU64, "", xyzw...),
+		"Box":                      fixed(cLWC, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box3d":                    fixed(cF64, "IsValid", "MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"),
+		"Box2D":                    fixed(cLWC, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Box2f":                    fixed(cF32, "IsValid", "MinX", "MinY", "MaxX", "MaxY"),
+		"Sphere":                   fixed(cLWC, "", "X", "Y", "Z", "W"),
+		"Sphere3f":                 fixed(cF32, "", "X", "Y", "Z", "W"),
+		"Sphere3d":                 fixed(cF64, "", "X", "Y", "Z", "W"),
+		"TwoVectors":               fixed(cLWC, "", "V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"),
+		"Matrix":                   fixed(cLWC, "", matrixNames...),
+		"Matrix44f":                fixed(cF32, "", matrixNames...),
+		"Matrix44d":                fixed(cF64, "", matrixNames...),
+		"LinearColor":              fixed(cF32, "", "R", "G", "B", "A"),
+		"Color":                    fixed(cU8, "", "B", "G", "R", "A"),
+		"FrameNumber":              fixed(cI32, "", "Value"),
+		"NavAgentSelector":         fixed(cU32, "", "PackedBits"),
+		"SimpleCurveKey":           fixed(cF32, "", "Time", "Value"),
+		"NameCurveKey": func(d *decoder, r *binread.Reader, _ int64) any {
+			return Fields{{"Time", f32(r, "NameCurveKey.Time")}, {"Value", d.name(r, "NameCurveKey.Value")}}
+		},
+		"NiagaraVariableBase":        niagaraVariable(""),
+		"NiagaraDataChannelVariable": niagaraVariable(""),
+		"NiagaraVariable":            niagaraVariable("VarData"),
+		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
+		"FontData":                   fontData,
+		"ClothLODData":               clothLODData,
+		"MovieSceneFloatChannel":     movieSceneChannel(4),
+		"MovieSceneDoubleChannel":    movieSceneChannel(8),
+		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
+		"MovieSceneTrackIdentifier":  fixed(cU32, "", "Value"),
+		"MovieSceneEvaluationKey":    fixed(cU32, "", "SequenceID", "TrackIdentifier", "SectionIndex"),
 		"MovieSceneFrameRange": func(d *decoder, r *binread.Reader, _ int64) any {
 			return Fields{
 				{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
@@ -401,6 +412,115 @@ func perQuality(val func(*binread.Reader) any) nativeFunc {
 		}
 		return append(fs, Field{"PerQuality", m})
 	}
+}
+
+// propsStruct reads a struct serialized by its properties inside a native
+// struct (tagged or unversioned, as the package stores properties).
+func (d *decoder) propsStruct(r *binread.Reader, name string) *Struct {
+	if d.ctx.Unversioned {
+		return &Struct{Type: name, Properties: d.unversioned(r, name)}
+	}
+	props, done := d.tagged(r)
+	if !done && r.Err() == nil {
+		r.Failf(name, "property stream did not end")
+	}
+	return &Struct{Type: name, Properties: props}
+}
+
+// niagaraVariable reads FNiagaraVariableBase (a name and the
+// NiagaraTypeDefinition struct) and, for FNiagaraVariable, the value bytes
+// or, for FNiagaraVariableWithOffset, the offset.
+func niagaraVariable(extra string) nativeFunc {
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		fs := Fields{{"Name", d.name(r, "NiagaraVariable.Name")}, {"TypeDef", d.propsStruct(r, "NiagaraTypeDefinition")}}
+		switch extra {
+		case "VarData":
+			n := r.Count("NiagaraVariable.VarData", 1)
+			fs = append(fs, Field{"VarData", fmt.Sprintf("%x", r.Bytes(int64(n), "NiagaraVariable.VarData"))})
+		case "Offset":
+			fs = append(fs, Field{"Offset", int64(r.I32("NiagaraVariableWithOffset.Offset"))})
+		}
+		return fs
+	}
+}
+
+// fontData reads FFontData: property-serialized before FEditorObjectVersion
+// AddedFontFaceAssets; then bIsCooked and, for cooked data, the font face
+// asset (or, without one, the file name, hinting and loading policy) and the
+// sub-face index.
+func fontData(d *decoder, r *binread.Reader, _ int64) any {
+	const editorAddedFontFaceAssets = 14
+	if d.ctx.customVersion(cvEditor) < editorAddedFontFaceAssets {
+		return d.propsStruct(r, "FontData").Properties
+	}
+	cooked := r.U32("FontData.bIsCooked") != 0
+	fs := Fields{{"Cooked", cooked}}
+	if cooked {
+		face := d.objectRef(r, "FontData.LocalFontFaceAsset")
+		fs = append(fs, Field{"LocalFontFaceAsset", face})
+		if face.Index == 0 {
+			fs = append(fs, Field{"FontFilename", r.FString("FontData.FontFilename")},
+				Field{"Hinting", uint64(r.U8("FontData.Hinting"))}, Field{"LoadingPolicy", uint64(r.U8("FontData.LoadingPolicy"))})
+		}
+		fs = append(fs, Field{"SubFaceIndex", int64(r.I32("FontData.SubFaceIndex"))})
+	}
+	return fs
+}
+
+// movieSceneChannel reads FMovieSceneFloatChannel / DoubleChannel as the
+// engine serializes them completely: the extrapolations, the key times and
+// values (bulk arrays with their element size; the values are kept raw),
+// the default value, the tick resolution and, from
+// FFortniteMainBranchObjectVersion SerializeFloatChannelShowCurve, bShowCurve.
+// (Older data is property-serialized; the tag's size check then picks that.)
+func movieSceneChannel(valueSize int) nativeFunc {
+	const fortniteSerializeFloatChannelShowCurve = 53
+	return func(d *decoder, r *binread.Reader, _ int64) any {
+		fs := Fields{{"PreInfinityExtrap", uint64(r.U8("MovieSceneChannel.PreInfinityExtrap"))},
+			{"PostInfinityExtrap", uint64(r.U8("MovieSceneChannel.PostInfinityExtrap"))}}
+		if es := r.I32("MovieSceneChannel.Times.ElementSize"); r.Err() == nil && es != 4 {
+			r.Failf("MovieSceneChannel.Times.ElementSize", "element size %d, want 4", es)
+			return nil
+		}
+		n := r.Count("MovieSceneChannel.Times", 4)
+		times := make([]any, 0, n)
+		for range n {
+			times = append(times, int64(r.I32("MovieSceneChannel.Time")))
+		}
+		es := r.I32("MovieSceneChannel.Values.ElementSize")
+		if r.Err() == nil && (es <= 0 || es > 64) {
+			r.Failf("MovieSceneChannel.Values.ElementSize", "element size %d", es)
+			return nil
+		}
+		vn := r.Count("MovieSceneChannel.Values", int64(max(es, 1)))
+		vals := r.Bytes(int64(vn)*int64(es), "MovieSceneChannel.Values")
+		fs = append(fs, Field{"Times", times}, Field{"Values", &Raw{Reason: fmt.Sprintf("%d key values of %d bytes", vn, es), Size: int64(len(vals)), Data: vals}})
+		if valueSize == 8 {
+			fs = append(fs, Field{"DefaultValue", jsonFloat(r.F64("MovieSceneChannel.DefaultValue"))})
+		} else {
+			fs = append(fs, Field{"DefaultValue", f32(r, "MovieSceneChannel.DefaultValue")})
+		}
+		fs = append(fs, Field{"HasDefaultValue", r.U32("MovieSceneChannel.bHasDefaultValue") != 0}, Field{"TickResolution", frameRate(r)})
+		if d.ctx.customVersion(cvFortniteMain) >= fortniteSerializeFloatChannelShowCurve {
+			fs = append(fs, Field{"ShowCurve", r.U32("MovieSceneChannel.bShowCurve") != 0})
+		}
+		return fs
+	}
+}
+
+// clothLODData reads FClothLODData: its properties, then the transition
+// skinning data up and down, arrays of FMeshToMeshVertData (three Vector4f,
+// four uint16 vertex indices, a float weight and padding: 64 bytes), kept
+// raw with their counts.
+func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
+	const vertDataSize = 64
+	fs := Fields{{"Properties", d.propsStruct(r, "ClothLODData")}}
+	for _, n := range []string{"TransitionUpSkinData", "TransitionDownSkinData"} {
+		c := r.Count("ClothLODData."+n, vertDataSize)
+		b := r.Bytes(int64(c)*vertDataSize, "ClothLODData."+n)
+		fs = append(fs, Field{n, &Raw{Reason: fmt.Sprintf("%d FMeshToMeshVertData", c), Size: int64(len(b)), Data: b}})
+	}
+	return fs
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {

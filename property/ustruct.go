@@ -38,6 +38,92 @@ type StructHeader struct {
 	BytecodeSize   int32       `json:"bytecode_size"`
 	ScriptSize     int32       `json:"script_storage_size"`
 	ScriptBytecode *Raw        `json:"script_bytecode,omitempty"`
+	// Function holds UFunction's fields, Class UClass's (when the export
+	// is one).
+	Function *FunctionInfo `json:"function,omitempty"`
+	Class    *ClassInfo    `json:"class,omitempty"`
+}
+
+// FunctionInfo is what UFunction::Serialize adds to the struct.
+type FunctionInfo struct {
+	Flags                uint32    `json:"function_flags"`
+	RepOffset            *int16    `json:"rep_offset,omitempty"`
+	EventGraphFunction   ObjectRef `json:"event_graph_function"`
+	EventGraphCallOffset int32     `json:"event_graph_call_offset"`
+}
+
+// ClassInfo is what UClass::Serialize adds to the struct.
+type ClassInfo struct {
+	FuncMap            []MapEntry  `json:"func_map,omitempty"`
+	ClassFlags         uint32      `json:"class_flags"`
+	ClassWithin        ObjectRef   `json:"class_within"`
+	ClassConfigName    string      `json:"class_config_name"`
+	ClassGeneratedBy   ObjectRef   `json:"class_generated_by"`
+	Interfaces         []Interface `json:"interfaces,omitempty"`
+	Cooked             bool        `json:"cooked"`
+	ClassDefaultObject ObjectRef   `json:"class_default_object"`
+}
+
+// Interface is FImplementedInterface.
+type Interface struct {
+	Class           ObjectRef `json:"class"`
+	PointerOffset   int32     `json:"pointer_offset"`
+	ImplementedByK2 bool      `json:"implemented_by_k2"`
+}
+
+// UFunction and UClass versions.
+const (
+	funcNet                            = 0x40 // FUNC_Net
+	verUE4NoInterfaceProperty          = 182
+	verUE4AddCookedToUClass            = 241
+	verUE4BlueprintEventgraphFastcalls = 451
+)
+
+// readFunction reads UFunction's part after the struct.
+func (d *decoder) readFunction(r *binread.Reader) *FunctionInfo {
+	f := &FunctionInfo{Flags: r.U32("Function.FunctionFlags")}
+	if f.Flags&funcNet != 0 {
+		v := r.I16("Function.RepOffset")
+		f.RepOffset = &v
+	}
+	if d.ctx.ue4(verUE4BlueprintEventgraphFastcalls) {
+		f.EventGraphFunction = d.objectRef(r, "Function.EventGraphFunction")
+		f.EventGraphCallOffset = r.I32("Function.EventGraphCallOffset")
+	}
+	return f
+}
+
+// readClass reads UClass's part after the struct.
+func (d *decoder) readClass(r *binread.Reader) *ClassInfo {
+	c := &ClassInfo{}
+	n := r.Count("Class.FuncMap", 12)
+	for range n {
+		k := d.name(r, "Class.FuncMap.Name")
+		c.FuncMap = append(c.FuncMap, MapEntry{k, d.objectRef(r, "Class.FuncMap.Function")})
+	}
+	c.ClassFlags = r.U32("Class.ClassFlags")
+	c.ClassWithin = d.objectRef(r, "Class.ClassWithin")
+	c.ClassConfigName = d.name(r, "Class.ClassConfigName")
+	c.ClassGeneratedBy = d.objectRef(r, "Class.ClassGeneratedBy")
+	in := r.Count("Class.Interfaces", 12)
+	for range in {
+		var it Interface
+		it.Class = d.objectRef(r, "Class.Interface.Class")
+		if d.ctx.ue4(verUE4NoInterfaceProperty) {
+			it.PointerOffset = r.I32("Class.Interface.PointerOffset")
+		} else {
+			d.objectRef(r, "Class.Interface.PointerProperty")
+		}
+		it.ImplementedByK2 = r.U32("Class.Interface.bImplementedByK2") != 0
+		c.Interfaces = append(c.Interfaces, it)
+	}
+	r.U32("Class.bDeprecatedForceScriptOrder")
+	d.name(r, "Class.Dummy")
+	if d.ctx.ue4(verUE4AddCookedToUClass) {
+		c.Cooked = r.U32("Class.bCooked") != 0
+	}
+	c.ClassDefaultObject = d.objectRef(r, "Class.ClassDefaultObject")
+	return c
 }
 
 // maxFieldDepth bounds nested FProperty definitions (Map<Array<...>>).
@@ -53,6 +139,7 @@ const (
 // readStructHeader reads a UStruct's serialization after its UObject part.
 func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 	h := &StructHeader{}
+	d.readUFieldNext(r)
 	h.SuperStruct = d.objectRef(r, "Struct.SuperStruct")
 	if v := d.ctx.customVersion(cvFramework); v >= 0 && v < frameworkRemoveUFieldNext {
 		c := d.objectRef(r, "Struct.Children")

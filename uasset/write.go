@@ -120,3 +120,28 @@ func (f *File) originalBytes(off, n int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// HeaderRoundTrip rewrites the header from the model and reports whether it
+// equals the file's bytes, with the offset of the first difference (-1 when
+// equal).
+func (f *File) HeaderRoundTrip() (bool, int64, error) {
+	hdr, err := f.WriteHeader()
+	if err != nil {
+		return false, 0, err
+	}
+	orig := f.hdr
+	if int64(len(orig)) < int64(len(hdr)) {
+		if orig, err = f.originalBytes(0, int64(len(hdr))); err != nil {
+			return false, 0, err
+		}
+	}
+	orig = orig[:len(hdr)]
+	if bytes.Equal(hdr, orig) {
+		return true, -1, nil
+	}
+	i := 0
+	for i < len(hdr) && hdr[i] == orig[i] {
+		i++
+	}
+	return false, int64(i), nil
+}

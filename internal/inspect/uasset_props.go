@@ -63,12 +63,18 @@ func propsOptions(in *Input, opts *Options) []uasset.Option {
 		return nil
 	}
 	m, _ := loadMappings(opts)
-	return []uasset.Option{uasset.WithCandidateCheck(assetprops.CandidateCheck(m))}
+	loader := func(f *uasset.File) assetprops.Loader {
+		if _, _, ok := SplitContainerPath(in.Name); ok {
+			return nil
+		}
+		return assetprops.FileLoader(in.Name, f.PackagePath, opts.ReadFile, uasset.WithEngine(f.Engine.Version))
+	}
+	return []uasset.Option{uasset.WithCandidateCheck(assetprops.CandidateCheckWith(m, loader))}
 }
 
 func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	m, merr := loadMappings(opts)
-	ctx := assetprops.Context(f, m)
+	ctx := assetprops.ContextWith(f, m, packageLoader(f, p, opts))
 	var mu sync.Mutex // the context's schema cache is not safe for concurrent use
 	p.Props = func(i int) (any, error) {
 		mu.Lock()
@@ -84,6 +90,11 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	}
 	if !opts.Verify && !opts.Properties {
 		return merr
+	}
+	if merr == nil && ctx.Unversioned && m == nil {
+		// Nothing can be checked without the schema: say so, but do not
+		// fail the file for it.
+		return fmt.Errorf("properties not checked: %w", assetprops.ErrNeedMappings)
 	}
 	st := &Stats{}
 	p.Properties = st
@@ -110,4 +121,20 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	st.BytesUnaccounted = s.BytesUnaccounted
 	st.Failures = s.Failures
 	return nil
+}
+
+// packageLoader finds the packages a package imports its Blueprint classes
+// and user-defined structs from, beside it on disk, for their schemas.
+// Packages inside containers get none.
+func packageLoader(f *uasset.File, p *Package, opts *Options) assetprops.Loader {
+	if _, _, ok := SplitContainerPath(p.Path); ok || f.Summary.PackageFlags&uasset.PKG_UnversionedProperties == 0 {
+		return nil
+	}
+	var uopts []uasset.Option
+	if f.Engine.Source != "header" && f.Engine.Version != "" {
+		if _, ok := uasset.LookupEngine(f.Engine.Version); ok {
+			uopts = append(uopts, uasset.WithEngine(f.Engine.Version))
+		}
+	}
+	return assetprops.FileLoader(p.Path, f.PackagePath, opts.ReadFile, uopts...)
 }

@@ -1,0 +1,173 @@
+package inspect
+
+// This file adds property decoding to zen packages (IoStore and loose zen
+// files) without touching the zen opener: an opener of higher priority with
+// the same Match runs openZen and then attaches Props and the verify
+// statistics, building the decoder's context from the Package model (names,
+// import and export paths) and the zen header's versions.
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/upkg/upkg/property"
+	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/zen"
+)
+
+func init() {
+	RegisterOpener(Opener{Format: "zen", Match: matchZen, Open: openZenProps, Priority: 1})
+}
+
+// zenUnversionedUE5 is assumed for zen packages without versioning info:
+// their property serialization does not depend on later versions than this
+// one (large world coordinates, soft object paths by package and asset).
+const zenUnversionedUE5 = 1012
+
+const (
+	pkgUnversionedProperties = 0x00002000
+	pkgFilterEditorOnly      = 0x80000000
+)
+
+func openZenProps(in *Input, opts *Options) (*Package, error) {
+	p, err := openZen(in, opts)
+	if err != nil {
+		return nil, err
+	}
+	zp, ok := p.Dump.(*zen.Package)
+	if !ok {
+		return p, nil
+	}
+	m, merr := loadMappings(opts)
+	ctx := zenContext(p, zp)
+	ctx.Mappings = m
+	decode := func(i int) (*property.Object, error) {
+		if i < 0 || i >= len(zp.Exports) {
+			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
+		}
+		if merr != nil {
+			return nil, merr
+		}
+		if ctx.Unversioned && ctx.Mappings == nil {
+			return nil, errNeedMappings
+		}
+		data, err := zenExportData(in, zp, i)
+		if err != nil {
+			return nil, fmt.Errorf("export %d data: %w", i, err)
+		}
+		e := &zp.Exports[i]
+		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), ObjectFlags: e.ObjectFlags}
+		ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
+		return property.ReadExport(ctx, data, ex), nil
+	}
+	p.Props = func(i int) (any, error) {
+		o, err := decode(i)
+		if err != nil {
+			return nil, err
+		}
+		return o, nil
+	}
+	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
+		p.Warnings = append(p.Warnings, "properties not checked: "+errNeedMappings.Error())
+	} else if opts.Verify || opts.Properties {
+		st := &Stats{}
+		p.Properties = st
+		for i := range zp.Exports {
+			st.ExportsWithProperties++
+			o, err := decode(i)
+			switch {
+			case err != nil:
+				st.Failed++
+				st.BytesUnaccounted += int64(zp.Exports[i].CookedSerialSize)
+				if len(st.Failures) < 20 {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, zp.Exports[i].Name, err))
+				}
+			case o.Complete:
+				st.OK++
+			default:
+				st.Failed++
+				st.BytesUnaccounted += o.Unaccounted
+				if len(st.Failures) < 20 {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, zp.Exports[i].Name, o.Err()))
+				}
+			}
+		}
+	}
+	return p, nil
+}
+
+// zenExportData reads export i's bytes. Export data follows the header in
+// the order of the exports' CookedSerialOffset, which counts from the end of
+// the header in UE5 packages. (The order of the bundles' Serialize commands
+// differs from it in UE5.8 packages.)
+func zenExportData(in *Input, zp *zen.Package, i int) ([]byte, error) {
+	if zp.Layout <= zen.HeaderInitial {
+		// UE4 zen packages store exports in the order of their bundles'
+		// Serialize commands.
+		return zp.ExportData(i)
+	}
+	e := &zp.Exports[i]
+	rel := int64(e.CookedSerialOffset)
+	off := int64(zp.Summary.HeaderSize) + rel
+	size := int64(e.CookedSerialSize)
+	if rel < 0 || size < 0 || off > in.Size || size > in.Size-off {
+		return zp.ExportData(i)
+	}
+	b := make([]byte, size)
+	if n, err := in.R.ReadAt(b, off); int64(n) != size {
+		return nil, fmt.Errorf("reading %d bytes at 0x%x: %w", size, off, err)
+	}
+	return b, nil
+}
+
+// errNeedMappings is assetprops.ErrNeedMappings without importing the uasset
+// side: the message users ask for.
+var errNeedMappings = fmt.Errorf("this package stores unversioned properties (cooked with PKG_UnversionedProperties): " +
+	"their names and types are not in the file; decoding them needs the game's .usmap mappings file (--mappings FILE)")
+
+func propsLastElem(path string) string {
+	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
+		return path[i+1:]
+	}
+	return path
+}
+
+// zenContext builds the decoder context of a zen package.
+func zenContext(p *Package, zp *zen.Package) *property.Context {
+	names := make([]string, len(p.Names))
+	for i := range p.Names {
+		names[i] = p.Names[i].Name
+	}
+	ctx := &property.Context{
+		FileVersionUE4:   522,
+		FileVersionUE5:   zenUnversionedUE5,
+		Names:            names,
+		Unversioned:      zp.Summary.PackageFlags&pkgUnversionedProperties != 0,
+		FilterEditorOnly: zp.Summary.PackageFlags&pkgFilterEditorOnly != 0 || true, // zen packages are always cooked
+	}
+	if v := zp.Versioning; v != nil {
+		ctx.FileVersionUE4, ctx.FileVersionUE5 = v.FileVersionUE4, v.FileVersionUE5
+		cvs := v.CustomVersions
+		ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
+			for _, c := range cvs {
+				if c.Key == key {
+					return c.Version, true
+				}
+			}
+			return 0, false
+		}
+	} else if zp.Layout <= zen.HeaderInitial {
+		ctx.FileVersionUE5 = 0
+	}
+	imports, exports := p.Imports, p.Exports
+	ctx.Object = func(i int32) string {
+		switch {
+		case i < 0 && int(-i-1) < len(imports):
+			return imports[-i-1].Path
+		case i > 0 && int(i-1) < len(exports):
+			return exports[i-1].Path
+		}
+		return ""
+	}
+	return ctx
+}
