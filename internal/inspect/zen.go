@@ -228,6 +228,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
+	out.Dependencies = zr.dependencies(out)
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
 		for _, s := range out.Sections {
@@ -238,6 +239,62 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		return nil, fmt.Errorf("no section %q", section)
 	}
 	return out, nil
+}
+
+// dependencies renders the package's dependency data: imported packages,
+// the dependency bundles of each export (5.3+), the arcs of older layouts,
+// and the bulk data map.
+func (zr *zenResolver) dependencies(out *Package) map[string][]string {
+	p := zr.p
+	d := map[string][]string{}
+	for i := range p.ImportedPackageNames {
+		d["imported_packages"] = append(d["imported_packages"], p.ImportedPackageNames[i])
+	}
+	if len(d["imported_packages"]) == 0 && zr.ctx != nil && zr.ctx.header != nil {
+		if e, ok := zr.ctx.header.StoreEntry(zen.PackageID(p.Name)); ok {
+			for i := range e.ImportedPackages {
+				n, _ := zr.importedPackage(i)
+				d["imported_packages"] = append(d["imported_packages"], n)
+			}
+		}
+	}
+	ref := func(x int32) string {
+		switch {
+		case x < 0 && int(-x-1) < len(out.Imports):
+			return out.Imports[-x-1].Path
+		case x > 0 && int(x-1) < len(out.Exports):
+			return out.Exports[x-1].Path
+		}
+		return fmt.Sprintf("<index %d>", x)
+	}
+	kinds := [4]string{"create before create", "serialize before create", "create before serialize", "serialize before serialize"}
+	for i, h := range p.DependencyHeaders {
+		at := int(h.FirstEntryIndex)
+		for k, n := range h.EntryCount {
+			for j := 0; j < int(n) && at >= 0 && at < len(p.DependencyEntries); j++ {
+				d["dependency_bundles"] = append(d["dependency_bundles"], fmt.Sprintf("%s -> %s (%s)", out.Exports[i].Path, ref(p.DependencyEntries[at]), kinds[k]))
+				at++
+			}
+		}
+	}
+	for _, pa := range p.PackageArcs {
+		for _, a := range pa.Arcs {
+			d["package_arcs"] = append(d["package_arcs"], fmt.Sprintf("package 0x%016x bundle %d -> bundle %d", pa.PackageID, a.From, a.To))
+		}
+		for _, a := range pa.External {
+			d["package_arcs"] = append(d["package_arcs"], fmt.Sprintf("package 0x%016x import %d (command %d) -> bundle %d", pa.PackageID, a.FromImportIndex, a.FromCommandType, a.ToExportBundle))
+		}
+	}
+	for _, a := range p.InternalArcs {
+		d["internal_arcs"] = append(d["internal_arcs"], fmt.Sprintf("bundle %d -> bundle %d", a.From, a.To))
+	}
+	for _, b := range p.BulkData {
+		d["bulk_data"] = append(d["bulk_data"], fmt.Sprintf("offset %d size %d flags 0x%x cooked index %d", b.SerialOffset, b.SerialSize, b.Flags, b.CookedIndex))
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return d
 }
 
 // zenEngine names the engine versions of a layout.
