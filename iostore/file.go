@@ -9,6 +9,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/upkg/upkg/internal/aeskey"
 )
@@ -299,9 +300,12 @@ func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File,
 	if err != nil {
 		return nil, err
 	}
-	f.ChunkIDs = make([]ChunkID, n)
-	for i := range f.ChunkIDs {
-		copy(f.ChunkIDs[i][:], b[i*chunkIDSize:])
+	// ChunkID is a byte array (alignment 1): the IDs are used in place in
+	// this File's private copy of the TOC, which nothing writes to.
+	if n > 0 {
+		f.ChunkIDs = unsafe.Slice((*ChunkID)(unsafe.Pointer(&b[0])), n)
+	} else {
+		f.ChunkIDs = []ChunkID{}
 	}
 
 	// Offsets and lengths (5-byte big-endian pairs).

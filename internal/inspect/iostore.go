@@ -117,12 +117,17 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	}
 	add("ChunkMetas", metaSize*n, int(n))
 	entries := c.Entries()
+	var ch *iostore.ContainerHeader
+	if f.HasData() {
+		ch, _ = f.ContainerHeader()
+	}
 	p.Dump = struct {
-		Header             iostore.TocHeader `json:"header"`
-		CompressionMethods []string          `json:"compression_methods"`
-		MountPoint         string            `json:"mount_point,omitempty"`
-		Entries            []ContainerEntry  `json:"entries"`
-	}{f.Header, f.CompressionMethods, mountPoint(f), entries}
+		Header             iostore.TocHeader        `json:"header"`
+		CompressionMethods []string                 `json:"compression_methods"`
+		MountPoint         string                   `json:"mount_point,omitempty"`
+		Entries            []ContainerEntry         `json:"entries"`
+		ContainerHeader    *iostore.ContainerHeader `json:"container_header,omitempty"`
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries, ch}
 	return p, nil
 }
 
