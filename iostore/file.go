@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"unsafe"
@@ -115,9 +116,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	base := strings.TrimSuffix(name, ".utoc")
-	if base == name {
-		base = strings.TrimSuffix(name, ".UTOC")
+	base := name
+	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
+		base = name[:len(name)-len(ext)]
 	}
 	var opened []io.Closer
 	var mu sync.Mutex
