@@ -129,6 +129,8 @@ type zenResolver struct {
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
+	// pkgID is the package's ID: its chunk's ID inside a container.
+	pkgID uint64
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -147,7 +149,8 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var warnings []string
 	if zc, ok := in.R.(*zenChunk); ok {
 		zr.ctx = zc.c.context()
-		zopts = zr.ctx.zenOptions(zc.c.f.ChunkIDs[zc.chunk].ID())
+		zr.pkgID = zc.c.f.ChunkIDs[zc.chunk].ID()
+		zopts = zr.ctx.zenOptions(zr.pkgID)
 		zr.script = zr.ctx.script
 		if zr.ctx.scriptErr != nil {
 			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
@@ -162,6 +165,9 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	zr.p = p
+	if zr.pkgID == 0 {
+		zr.pkgID = zen.PackageID(p.Name)
+	}
 	if zr.script == nil {
 		zr.byHash = nameMapScriptHashes(p)
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
@@ -251,7 +257,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 		d["imported_packages"] = append(d["imported_packages"], p.ImportedPackageNames[i])
 	}
 	if len(d["imported_packages"]) == 0 && zr.ctx != nil && zr.ctx.header != nil {
-		if e, ok := zr.ctx.header.StoreEntry(zen.PackageID(p.Name)); ok {
+		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok {
 			for i := range e.ImportedPackages {
 				n, _ := zr.importedPackage(i)
 				d["imported_packages"] = append(d["imported_packages"], n)
@@ -490,7 +496,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	case zen.KindPackageImport:
 		if zr.p.Layout <= zen.HeaderInitial {
 			if zr.ctx != nil {
-				if le, ok := zr.ctx.legacyImports()[x]; ok {
+				if le, ok := zr.ctx.legacyImport(zr.pkgID, x); ok {
 					return Object{Name: lastElem(le.path), Path: le.path, PackageName: le.pkg}
 				}
 			}
@@ -506,7 +512,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 			if ip, err := zr.ctx.parsePackage(pkgID); err == nil {
 				for i, e := range ip.Exports {
 					if e.PublicExportHash == hash {
-						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash}
+						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash, pkgID: pkgID}
 						return Object{Name: e.Name, Path: exportPath(ip, i, 0), PackageName: ip.Name, Class: sub.ref(e.ClassIndex)}
 					}
 				}
@@ -545,8 +551,7 @@ func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 		return n, zen.PackageID(n)
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
-		id := zen.PackageID(zr.p.Name)
-		if e, ok := zr.ctx.header.StoreEntry(id); ok && i < len(e.ImportedPackages) {
+		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
 			pid := e.ImportedPackages[i]
 			if n, ok := zr.ctx.pkgName[pid]; ok {
 				return n, pid
