@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/upkg/upkg/internal/aeskey"
 )
@@ -114,9 +116,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	base := strings.TrimSuffix(name, ".utoc")
-	if base == name {
-		base = strings.TrimSuffix(name, ".UTOC")
+	base := name
+	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
+		base = name[:len(name)-len(ext)]
 	}
 	var opened []io.Closer
 	var mu sync.Mutex
@@ -299,9 +301,12 @@ func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File,
 	if err != nil {
 		return nil, err
 	}
-	f.ChunkIDs = make([]ChunkID, n)
-	for i := range f.ChunkIDs {
-		copy(f.ChunkIDs[i][:], b[i*chunkIDSize:])
+	// ChunkID is a byte array (alignment 1): the IDs are used in place in
+	// this File's private copy of the TOC, which nothing writes to.
+	if n > 0 {
+		f.ChunkIDs = unsafe.Slice((*ChunkID)(unsafe.Pointer(&b[0])), n)
+	} else {
+		f.ChunkIDs = []ChunkID{}
 	}
 
 	// Offsets and lengths (5-byte big-endian pairs).

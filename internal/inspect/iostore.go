@@ -117,12 +117,17 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	}
 	add("ChunkMetas", metaSize*n, int(n))
 	entries := c.Entries()
+	var ch *iostore.ContainerHeader
+	if f.HasData() {
+		ch, _ = f.ContainerHeader()
+	}
 	p.Dump = struct {
-		Header             iostore.TocHeader `json:"header"`
-		CompressionMethods []string          `json:"compression_methods"`
-		MountPoint         string            `json:"mount_point,omitempty"`
-		Entries            []ContainerEntry  `json:"entries"`
-	}{f.Header, f.CompressionMethods, mountPoint(f), entries}
+		Header             iostore.TocHeader        `json:"header"`
+		CompressionMethods []string                 `json:"compression_methods"`
+		MountPoint         string                   `json:"mount_point,omitempty"`
+		Entries            []ContainerEntry         `json:"entries"`
+		ContainerHeader    *iostore.ContainerHeader `json:"container_header,omitempty"`
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries, ch}
 	return p, nil
 }
 
@@ -304,14 +309,13 @@ type utocContext struct {
 	mu       sync.Mutex
 	packages map[uint64]*zen.Package
 	legacy   map[zen.ObjectIndex]legacyExport
-	legacyOK bool
 }
 
 type legacyExport struct{ pkg, path string }
 
 func (c *utocContainer) context() *utocContext {
 	c.ctxOnce.Do(func() {
-		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}}
+		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
 			for _, fe := range d.Files {
@@ -446,32 +450,41 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	return p, nil
 }
 
-// legacyImports builds, once, the map from UE4 global import indices to the
-// public exports of every package in the container.
-func (x *utocContext) legacyImports() map[zen.ObjectIndex]legacyExport {
+// legacyImport names a UE 4.26/4.27 package import: the global import
+// index of a public export of one of the packages the package store lists
+// as imported by pkg. Only those packages are read (and cached).
+func (x *utocContext) legacyImport(pkg uint64, gi zen.ObjectIndex) (legacyExport, bool) {
 	x.mu.Lock()
-	done := x.legacyOK
-	x.mu.Unlock()
-	if done {
-		return x.legacy
+	if e, ok := x.legacy[gi]; ok {
+		x.mu.Unlock()
+		return e, true
 	}
-	m := map[zen.ObjectIndex]legacyExport{}
-	for id := range x.pkgChunk {
+	x.mu.Unlock()
+	if x.header == nil {
+		return legacyExport{}, false
+	}
+	entry, ok := x.header.StoreEntry(pkg)
+	if !ok {
+		return legacyExport{}, false
+	}
+	for _, id := range entry.ImportedPackages {
 		p, err := x.parsePackage(id)
 		if err != nil {
 			continue
 		}
+		x.mu.Lock()
 		for i, e := range p.Exports {
-			gi := zen.ObjectIndex(e.PublicExportHash)
-			if gi.Kind() == zen.KindPackageImport {
-				m[gi] = legacyExport{pkg: p.Name, path: exportPath(p, i, 0)}
+			if g := zen.ObjectIndex(e.PublicExportHash); g.Kind() == zen.KindPackageImport {
+				x.legacy[g] = legacyExport{pkg: p.Name, path: exportPath(p, i, 0)}
 			}
 		}
+		e, found := x.legacy[gi]
+		x.mu.Unlock()
+		if found {
+			return e, true
+		}
 	}
-	x.mu.Lock()
-	x.legacy, x.legacyOK = m, true
-	x.mu.Unlock()
-	return m
+	return legacyExport{}, false
 }
 
 // openUtocInner resolves "GAME.utoc::/Game/Path/Asset" (a package name, with
