@@ -281,6 +281,7 @@ func init() {
 		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
 		"FontData":                   fontData,
 		"ClothLODData":               clothLODData,
+		"MovieSceneTimeWarpVariant":  timeWarpVariant,
 		"MovieSceneFloatChannel":     movieSceneChannel(4),
 		"MovieSceneDoubleChannel":    movieSceneChannel(8),
 		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
@@ -521,6 +522,35 @@ func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
 		fs = append(fs, Field{n, &Raw{Reason: fmt.Sprintf("%d FMeshToMeshVertData", c), Size: int64(len(b)), Data: b}})
 	}
 	return fs
+}
+
+// timeWarpVariantStructs names the payload struct of each
+// EMovieSceneTimeWarpType from FixedTime on.
+var timeWarpVariantStructs = map[uint8]string{
+	2: "MovieSceneTimeWarpFixedFrame", 3: "FrameRate", 4: "MovieSceneTimeWarpLoop",
+	5: "MovieSceneTimeWarpClamp", 6: "MovieSceneTimeWarpLoopFloat", 7: "MovieSceneTimeWarpClampFloat",
+}
+
+// timeWarpVariant reads FMovieSceneTimeWarpVariant (UE5.5+): a literal
+// play rate, or a type byte and its payload (an object for Custom, else a
+// property-serialized struct).
+func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
+	if r.U32("MovieSceneTimeWarpVariant.bIsLiteral") != 0 {
+		return Fields{{"Type", "FixedPlayRate"}, {"PlayRate", jsonFloat(r.F64("MovieSceneTimeWarpVariant.PlayRate"))}}
+	}
+	t := r.U8("MovieSceneTimeWarpVariant.Type")
+	switch t {
+	case 0:
+		return Fields{{"Type", "FixedPlayRate"}, {"PlayRate", jsonFloat(r.F64("MovieSceneTimeWarpVariant.PlayRate"))}}
+	case 1:
+		return Fields{{"Type", "Custom"}, {"Custom", d.objectRef(r, "MovieSceneTimeWarpVariant.Custom")}}
+	}
+	name, ok := timeWarpVariantStructs[t]
+	if !ok {
+		r.Failf("MovieSceneTimeWarpVariant.Type", "unknown time warp type %d", t)
+		return nil
+	}
+	return Fields{{"Type", name}, {"Variant", d.propsStruct(r, name)}}
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
