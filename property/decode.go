@@ -36,8 +36,11 @@ type decoder struct {
 	// steps counts values read; budget bounds it (see maxStepsPerByte).
 	steps, budget int64
 	// types caches schema types converted for decoding.
-	types     map[*usmap.Type]*Type
-	typeNames map[*Type]string
+	// noFieldFlags reads FField definitions without their object flags,
+	// which UE5.8 cooked data leaves out.
+	noFieldFlags bool
+	types        map[*usmap.Type]*Type
+	typeNames    map[*Type]string
 }
 
 // typeOf converts a schema type once per decode.
