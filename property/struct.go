@@ -282,6 +282,7 @@ func init() {
 		"FontData":                   fontData,
 		"ClothLODData":               clothLODData,
 		"MovieSceneTimeWarpVariant":  timeWarpVariant,
+		"MidiEvent":                  midiEvent,
 		"MovieSceneFloatChannel":     movieSceneChannel(4),
 		"MovieSceneDoubleChannel":    movieSceneChannel(8),
 		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
@@ -551,6 +552,33 @@ func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
 		return nil
 	}
 	return Fields{{"Type", name}, {"Variant", d.propsStruct(r, name)}}
+}
+
+// midiEvent reads Harmonix's FMidiEvent: the tick and an FMidiMsg, whose
+// type byte (1 standard, 2 tempo, 4 time signature, 8 text, 16 runtime)
+// selects the payload.
+func midiEvent(d *decoder, r *binread.Reader, _ int64) any {
+	fs := Fields{{"Tick", int64(r.I32("MidiEvent.Tick"))}}
+	t := r.U8("MidiMsg.Type")
+	switch t {
+	case 1:
+		fs = append(fs, Field{"Type", "Std"}, Field{"Status", uint64(r.U8("MidiMsg.Status"))},
+			Field{"Data1", uint64(r.U8("MidiMsg.Data1"))}, Field{"Data2", uint64(r.U8("MidiMsg.Data2"))})
+	case 2:
+		fs = append(fs, Field{"Type", "Tempo"}, Field{"MicsPerQuarterNoteH", uint64(r.U8("MidiMsg.MicsPerQuarterNoteH"))},
+			Field{"MicsPerQuarterNoteL", uint64(r.U16("MidiMsg.MicsPerQuarterNoteL"))})
+	case 4:
+		fs = append(fs, Field{"Type", "TimeSig"}, Field{"Numerator", uint64(r.U8("MidiMsg.Numerator"))},
+			Field{"Denominator", uint64(r.U8("MidiMsg.Denominator"))})
+	case 8:
+		fs = append(fs, Field{"Type", "Text"}, Field{"TextType", uint64(r.U8("MidiMsg.TextType"))},
+			Field{"TextIndex", uint64(r.U16("MidiMsg.TextIndex"))})
+	case 16:
+		fs = append(fs, Field{"Type", "Runtime"})
+	default:
+		r.Failf("MidiMsg.Type", "unknown MIDI message type %d", t)
+	}
+	return fs
 }
 
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
