@@ -26,7 +26,7 @@ type decoder struct {
 	ctx    *Context
 	issues []Issue
 	depth  int
-	path   []string
+	path   []pathElem
 	// rawNative counts the native structs kept raw because no decoder knows them.
 	rawNative map[string]int
 	// notTagged remembers regions (absolute offset, length) that failed to
@@ -36,8 +36,11 @@ type decoder struct {
 	// steps counts values read; budget bounds it (see maxStepsPerByte).
 	steps, budget int64
 	// types caches schema types converted for decoding.
-	types     map[*usmap.Type]*Type
-	typeNames map[*Type]string
+	// noFieldFlags reads FField definitions without their object flags,
+	// which UE5.8 cooked data leaves out.
+	noFieldFlags bool
+	types        map[*usmap.Type]*Type
+	typeNames    map[*Type]string
 }
 
 // typeOf converts a schema type once per decode.
@@ -64,14 +67,35 @@ func newDecoder(ctx *Context) *decoder {
 	return &decoder{ctx: ctx}
 }
 
-func (d *decoder) where() string { return strings.Join(d.path, ".") }
+// pathElem is one step of the path to the value being decoded: a property
+// name, or an element index (idx >= 0) that is formatted only when needed.
+type pathElem struct {
+	name string
+	idx  int
+}
+
+func (d *decoder) where() string {
+	var b strings.Builder
+	for i, e := range d.path {
+		if e.idx >= 0 {
+			fmt.Fprintf(&b, "[%d]", e.idx)
+			continue
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(e.name)
+	}
+	return b.String()
+}
 
 func (d *decoder) issue(off int64, format string, args ...any) {
 	d.issues = append(d.issues, Issue{Offset: off, Path: d.where(), Msg: fmt.Sprintf(format, args...)})
 }
 
-func (d *decoder) push(s string) { d.path = append(d.path, s) }
-func (d *decoder) pop()          { d.path = d.path[:len(d.path)-1] }
+func (d *decoder) push(s string)   { d.path = append(d.path, pathElem{name: s, idx: -1}) }
+func (d *decoder) pushIndex(i int) { d.path = append(d.path, pathElem{idx: i}) }
+func (d *decoder) pop()            { d.path = d.path[:len(d.path)-1] }
 
 // errDepth reports nesting beyond MaxDepth.
 var errDepth = errors.New("values nested too deeply")
@@ -436,7 +460,7 @@ func (d *decoder) array(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	}
 	out := make([]any, 0, n)
 	for i := range n {
-		d.push(fmt.Sprintf("[%d]", i))
+		d.pushIndex(i)
 		if inner.Name == "StructProperty" && !d.ctx.Unversioned {
 			v, all := d.taggedElemStruct(r, inner, n-i)
 			d.pop()
@@ -485,7 +509,7 @@ func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		size = r.Remaining() / int64(n)
 	}
 	for i := range n {
-		d.push(fmt.Sprintf("[%d]", i))
+		d.pushIndex(i)
 		v, all := d.elem(r, inner, size)
 		d.pop()
 		s.Elements = append(s.Elements, v)
@@ -541,7 +565,7 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	}
 	mv := &Map{}
 	if !d.ctx.Unversioned && (t.Inner.Struct == "" || t.Value.Struct == "") && len(d.path) > 0 {
-		if kv, ok := mapStructTypes[d.path[len(d.path)-1]]; ok {
+		if kv, ok := mapStructTypes[d.path[len(d.path)-1].name]; ok {
 			c := *t
 			if kv[0] != "" && c.Inner.Name == "StructProperty" && c.Inner.Struct == "" {
 				c.Inner = &Type{Name: "StructProperty", Struct: kv[0]}
@@ -581,7 +605,7 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		}
 	}
 	for i := range n {
-		d.push(fmt.Sprintf("[%d]", i))
+		d.pushIndex(i)
 		k, all := d.elem(r, t.Inner, ks)
 		var v any
 		if !all && r.Err() == nil {

@@ -235,6 +235,15 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 		start := r.Offset()
 		mark := len(d.issues)
 		h := d.readStructHeader(r)
+		if r.Err() != nil && d.ctx.FilterEditorOnly {
+			// UE5.8 cooks FField definitions without their flags, and
+			// its package versions do not say so: try that layout.
+			r.ClearErr()
+			r.SeekTo(start, "Struct")
+			d.noFieldFlags = true
+			h = d.readStructHeader(r)
+			d.noFieldFlags = false
+		}
 		if r.Err() != nil {
 			// Keep the bytes labelled rather than half-read.
 			d.issues = d.issues[:mark]

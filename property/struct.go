@@ -281,6 +281,8 @@ func init() {
 		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
 		"FontData":                   fontData,
 		"ClothLODData":               clothLODData,
+		"MovieSceneTimeWarpVariant":  timeWarpVariant,
+		"MidiEvent":                  midiEvent,
 		"MovieSceneFloatChannel":     movieSceneChannel(4),
 		"MovieSceneDoubleChannel":    movieSceneChannel(8),
 		"MovieSceneSequenceID":       fixed(cU32, "", "Value"),
@@ -519,6 +521,62 @@ func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
 		c := r.Count("ClothLODData."+n, vertDataSize)
 		b := r.Bytes(int64(c)*vertDataSize, "ClothLODData."+n)
 		fs = append(fs, Field{n, &Raw{Reason: fmt.Sprintf("%d FMeshToMeshVertData", c), Size: int64(len(b)), Data: b}})
+	}
+	return fs
+}
+
+// timeWarpVariantStructs names the payload struct of each
+// EMovieSceneTimeWarpType from FixedTime on.
+var timeWarpVariantStructs = map[uint8]string{
+	2: "MovieSceneTimeWarpFixedFrame", 3: "FrameRate", 4: "MovieSceneTimeWarpLoop",
+	5: "MovieSceneTimeWarpClamp", 6: "MovieSceneTimeWarpLoopFloat", 7: "MovieSceneTimeWarpClampFloat",
+}
+
+// timeWarpVariant reads FMovieSceneTimeWarpVariant (UE5.5+): a literal
+// play rate, or a type byte and its payload (an object for Custom, else a
+// property-serialized struct).
+func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
+	if r.U32("MovieSceneTimeWarpVariant.bIsLiteral") != 0 {
+		return Fields{{"Type", "FixedPlayRate"}, {"PlayRate", jsonFloat(r.F64("MovieSceneTimeWarpVariant.PlayRate"))}}
+	}
+	t := r.U8("MovieSceneTimeWarpVariant.Type")
+	switch t {
+	case 0:
+		return Fields{{"Type", "FixedPlayRate"}, {"PlayRate", jsonFloat(r.F64("MovieSceneTimeWarpVariant.PlayRate"))}}
+	case 1:
+		return Fields{{"Type", "Custom"}, {"Custom", d.objectRef(r, "MovieSceneTimeWarpVariant.Custom")}}
+	}
+	name, ok := timeWarpVariantStructs[t]
+	if !ok {
+		r.Failf("MovieSceneTimeWarpVariant.Type", "unknown time warp type %d", t)
+		return nil
+	}
+	return Fields{{"Type", name}, {"Variant", d.propsStruct(r, name)}}
+}
+
+// midiEvent reads Harmonix's FMidiEvent: the tick and an FMidiMsg, whose
+// type byte (1 standard, 2 tempo, 4 time signature, 8 text, 16 runtime)
+// selects the payload.
+func midiEvent(d *decoder, r *binread.Reader, _ int64) any {
+	fs := Fields{{"Tick", int64(r.I32("MidiEvent.Tick"))}}
+	t := r.U8("MidiMsg.Type")
+	switch t {
+	case 1:
+		fs = append(fs, Field{"Type", "Std"}, Field{"Status", uint64(r.U8("MidiMsg.Status"))},
+			Field{"Data1", uint64(r.U8("MidiMsg.Data1"))}, Field{"Data2", uint64(r.U8("MidiMsg.Data2"))})
+	case 2:
+		fs = append(fs, Field{"Type", "Tempo"}, Field{"MicsPerQuarterNoteH", uint64(r.U8("MidiMsg.MicsPerQuarterNoteH"))},
+			Field{"MicsPerQuarterNoteL", uint64(r.U16("MidiMsg.MicsPerQuarterNoteL"))})
+	case 4:
+		fs = append(fs, Field{"Type", "TimeSig"}, Field{"Numerator", uint64(r.U8("MidiMsg.Numerator"))},
+			Field{"Denominator", uint64(r.U8("MidiMsg.Denominator"))})
+	case 8:
+		fs = append(fs, Field{"Type", "Text"}, Field{"TextType", uint64(r.U8("MidiMsg.TextType"))},
+			Field{"TextIndex", uint64(r.U16("MidiMsg.TextIndex"))})
+	case 16:
+		fs = append(fs, Field{"Type", "Runtime"})
+	default:
+		r.Failf("MidiMsg.Type", "unknown MIDI message type %d", t)
 	}
 	return fs
 }

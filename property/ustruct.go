@@ -191,7 +191,9 @@ func (d *decoder) readField(r *binread.Reader, depth int) *FieldDef {
 	}
 	f := &FieldDef{Type: typ}
 	f.Name = d.name(r, "Field.Name")
-	f.Flags = r.U32("Field.Flags")
+	if !d.noFieldFlags {
+		f.Flags = r.U32("Field.Flags")
+	}
 	if !d.ctx.FilterEditorOnly {
 		// Editor data: bHasMetaData and the metadata map.
 		if r.U32("Field.bHasMetaData") != 0 {

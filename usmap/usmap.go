@@ -697,10 +697,12 @@ func (f *File) readExtension(id string, p *payloadReader) {
 
 func (f *File) readMODL(p *payloadReader) {
 	n := int(p.U16("MODL.Count"))
-	n = p.CheckCount(p.Offset(), int64(n), 4, "MODL.Paths")
+	n = p.CheckCount(p.Offset(), int64(n), 1, "MODL.Paths")
 	paths := make([]string, 0, n)
 	for range n {
-		paths = append(paths, p.FString("MODL.Path"))
+		// A byte length and the characters (no terminator).
+		l := int64(p.U8("MODL.Path.Length"))
+		paths = append(paths, string(p.Bytes(l, "MODL.Path")))
 	}
 	for _, s := range f.Structs {
 		var i int
@@ -714,6 +716,9 @@ func (f *File) readMODL(p *payloadReader) {
 		}
 		if i < len(paths) {
 			s.ModulePath = paths[i]
+			if _, dup := f.structs[strings.ToLower(s.ModulePath+"."+s.Name)]; !dup {
+				f.structs[strings.ToLower(s.ModulePath+"."+s.Name)] = s
+			}
 		}
 	}
 }

@@ -217,3 +217,47 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestExtensions checks what the CEXT extensions add (LiesOfP's mappings
+// carry PPTH, EATR and ENVP): module paths, flags and explicit enum values.
+func TestExtensions(t *testing.T) {
+	f, err := Open(corpus.Path(t, "uassetapi/TestManyAssets/LiesOfP/LiesOfP.usmap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(f.Extensions, ",") != "PPTH,EATR,ENVP" || len(f.Warnings) != 0 {
+		t.Fatalf("extensions %v warnings %v", f.Extensions, f.Warnings)
+	}
+	e := f.Enum("ELBladeShapeType")
+	if e == nil || e.ModulePath != "/Script/ProjectPContentInfo" {
+		t.Fatalf("ELBladeShapeType: %+v", e)
+	}
+	if n, ok := e.ValueName(4); !ok || n != "E_BLUNT" {
+		t.Errorf("ELBladeShapeType value 4 = %q %v, want E_BLUNT", n, ok)
+	}
+	s := f.Struct("/Script/ProjectPContentInfo.ItemInfoAsset")
+	if s == nil || s.ModulePath != "/Script/ProjectPContentInfo" || s.Kind != 2 {
+		t.Errorf("ItemInfoAsset by module path: %+v", s)
+	}
+}
+
+// TestLegacyMODL checks the legacy module-path block (flagged by a uint32 1
+// after the schemas) of Palia's mappings.
+func TestLegacyMODL(t *testing.T) {
+	f, err := Open(corpus.Path(t, "uassetapi/TestManyAssets/Palia/Palia.usmap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Warnings) != 0 || strings.Join(f.Extensions, ",") != "MODL" {
+		t.Fatalf("extensions %v warnings %v", f.Extensions, f.Warnings)
+	}
+	withPath := 0
+	for _, s := range f.Structs {
+		if strings.HasPrefix(s.ModulePath, "/") {
+			withPath++
+		}
+	}
+	if withPath != len(f.Structs) {
+		t.Errorf("%d of %d structs have a module path", withPath, len(f.Structs))
+	}
+}

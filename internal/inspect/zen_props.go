@@ -12,6 +12,7 @@ import (
 
 	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/ue"
+	"github.com/upkg/upkg/usmap"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -41,6 +42,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	m, merr := loadMappings(opts)
 	ctx := zenContext(p, zp)
 	ctx.Mappings = m
+	ctx.LocalSchema = zenLocalSchemas(in, p, zp, ctx)
 	decode := func(i int) (*property.Object, error) {
 		if i < 0 || i >= len(zp.Exports) {
 			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
@@ -118,6 +120,42 @@ func zenExportData(in *Input, zp *zen.Package, i int) ([]byte, error) {
 		return nil, fmt.Errorf("reading %d bytes at 0x%x: %w", size, off, err)
 	}
 	return b, nil
+}
+
+// zenLocalSchemas returns the schemas of the classes and structs the zen
+// package defines, read from their exports, for unversioned data.
+func zenLocalSchemas(in *Input, p *Package, zp *zen.Package, ctx *property.Context) func(string) *usmap.Struct {
+	byName := map[string]int{}
+	for i := range zp.Exports {
+		if property.IsStructClass(propsLastElem(p.Exports[i].Class)) {
+			byName[strings.ToLower(zp.Exports[i].Name)] = i
+		}
+	}
+	if len(byName) == 0 {
+		return nil
+	}
+	cache := map[int]*usmap.Struct{}
+	busy := map[int]bool{}
+	return func(name string) *usmap.Struct {
+		i, ok := byName[strings.ToLower(name)]
+		if !ok || busy[i] {
+			return nil
+		}
+		if s, done := cache[i]; done {
+			return s
+		}
+		busy[i] = true
+		defer delete(busy, i)
+		var s *usmap.Struct
+		if data, err := zenExportData(in, zp, i); err == nil {
+			ex := property.Export{Class: propsLastElem(p.Exports[i].Class), ObjectFlags: zp.Exports[i].ObjectFlags}
+			if h, ok := property.ReadExport(ctx, data, ex).ClassData.(*property.StructHeader); ok {
+				s = h.Schema(zp.Exports[i].Name)
+			}
+		}
+		cache[i] = s
+		return s
+	}
 }
 
 // errNeedMappings is assetprops.ErrNeedMappings without importing the uasset
