@@ -1013,6 +1013,14 @@ function dumpSectionView(re, title, help) {
         add(box, vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
       } else {
         add(box, jsonTree(x, k));
+        // Lists of records inside (a trailer's payloads…) also as tables.
+        if (!arr) for (const [ck, cv] of Object.entries(x)) {
+          if (Array.isArray(cv) && cv.length && cv.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+            const keys = [...new Set(cv.flatMap((r) => Object.keys(r)))].slice(0, 10);
+            add(box, h('h3', { text: k + '.' + ck + ' (' + cv.length + ')' }),
+              vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: cv, height: Math.min(420, 90 + cv.length * 24) + 'px' }).el);
+          }
+        }
       }
     }
     if (!found.length && !secs.length) add(box, h('p', { class: 'muted', text: 'None in this file.' }));
