@@ -286,6 +286,27 @@ func TestBrowserSample(t *testing.T) {
 	p.screenshot("sample-thumbnail")
 	p.tab("props")
 	p.screenshot("sample-props")
+
+	// Dropping (a drop event with a DataTransfer, as a file manager sends)
+	// takes the same path as picking.
+	before = p.counters()
+	p.do(chromedp.Evaluate[chromedp.Void](`(async () => {
+		const b = await (await fetch('sample/upkgSample.uasset')).blob();
+		const dt = new DataTransfer();
+		dt.items.add(new File([b], 'Dropped.uasset'));
+		document.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+		document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`, chromedp.EvalAwaitPromise))
+	p.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if p.counters().Errors > before.Errors {
+		t.Fatalf("dropped sample: %s", p.text("#error-text"))
+	}
+	if s := p.text("#files-bar"); !strings.Contains(s, "Dropped.uasset") {
+		t.Errorf("files bar %q does not show the dropped file", s)
+	}
+	if js[bool](p, `!document.getElementById('drop-overlay').hidden`) {
+		t.Error("drop overlay still shown after the drop")
+	}
 }
 
 // expect opens a file the way the CLI does (upkg dump --json) for the counts
