@@ -473,6 +473,18 @@ function renderTabs() {
   }
 }
 
+// Left/right arrows move between tabs when one has the focus.
+$('tabs').addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const btns = [...$('tabs').querySelectorAll('button')];
+  const i = btns.indexOf(document.activeElement);
+  if (i < 0) return;
+  const next = btns[(i + (e.key === 'ArrowRight' ? 1 : btns.length - 1)) % btns.length];
+  selectTab(next.dataset.tab);
+  const again = $('tabs').querySelector('button[data-tab="' + next.dataset.tab + '"]');
+  if (again) again.focus();
+});
+
 function selectTab(id) {
   S.tab = id;
   renderTabs();
