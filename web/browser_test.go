@@ -637,3 +637,37 @@ func TestBrowserEncryptedPak(t *testing.T) {
 	}
 	pg.screenshot("with-key")
 }
+
+// TestBrowserManyFiles drops a folder's worth of packages: a list replaces
+// the chips, the first package opens, and picking another opens it.
+func TestBrowserManyFiles(t *testing.T) {
+	dir := corpus.Path(t, "uassetapi/TestManyAssets/Clay/Engine/Content/EngineMaterials")
+	paths, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mains := 0
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".uasset") || strings.HasSuffix(p, ".umap") {
+			mains++
+		}
+	}
+	if mains < 13 {
+		t.Fatalf("need 13+ packages in %s, found %d", dir, mains)
+	}
+	pg := newPage(t)
+	if pg.drop(paths...) {
+		t.Fatalf("first package: %s", pg.text("#error-text"))
+	}
+	if n := js[int](pg, `document.querySelectorAll('#files-bar select option').length`); n != mains {
+		t.Errorf("list has %d entries, want %d", n, mains)
+	}
+	before := pg.counters()
+	pg.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#files-bar select'); s.selectedIndex = 5; s.dispatchEvent(new Event('change')); })()`))
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	want := js[string](pg, `document.querySelector('#files-bar select').value`)
+	if s := pg.text("#title-bar"); pg.counters().Errors == before.Errors && !strings.Contains(s, strings.TrimSuffix(want, ".uasset")) {
+		t.Errorf("title %q after picking %s", s, want)
+	}
+	pg.screenshot("many-files")
+}

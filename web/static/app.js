@@ -259,8 +259,18 @@ function renderFilesBar() {
   put(bar, );
   if (!S.plan) { bar.hidden = true; return; }
   bar.hidden = false;
-  add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
-  for (const g of S.plan.groups) {
+  if (S.plan.groups.length > 12) {
+    // Many files (a dropped folder): a list to pick from instead of chips.
+    const sel = h('select', { 'aria-label': 'Dropped packages', title: 'Pick a package to open' },
+      S.plan.groups.map((g) => {
+        const r = S.results.get(g.main);
+        const [name, extra] = groupLabel(g);
+        return h('option', { value: g.main, selected: S.active === g.main ? true : null, text: (r && r.error ? '✗ ' : '') + name + (extra ? '  + ' + extra : '') });
+      }));
+    sel.addEventListener('change', () => { const g = S.plan.groups.find((x) => x.main === sel.value); if (g) { S.t0 = performance.now(); openGroup(g); } });
+    add(bar, h('span', { class: 'label', text: num(S.plan.groups.length) + ' packages and containers dropped; showing:' }), sel);
+  } else add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
+  if (S.plan.groups.length <= 12) for (const g of S.plan.groups) {
     const r = S.results.get(g.main);
     const [name, extra] = groupLabel(g);
     add(bar, h('button', {
@@ -707,7 +717,13 @@ const VIEWS = {
     card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
     add(out, h('p', { class: 'lead', text: plainSummary(p) }));
     add(out, cards);
-    if (p.engine_note || p.engine_candidates) add(out, h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || 'could also be ' + p.engine_candidates.join(', ') + '.', ' Cooked files do not record their engine version; if you know it, pick it under Reading options.'));
+    const others = (p.engine_candidates || []).filter((c) => c !== p.engine);
+    if (p.engine_source === 'detected' || p.engine_note || others.length) {
+      add(out, h('div', { class: 'notice' },
+        p.engine_source === 'detected' ? 'upkg worked out the engine version from the file\'s layout: cooked files do not record it. ' : '',
+        p.engine_note ? p.engine_note + ' ' : others.length ? 'It could also be ' + others.join(', ') + '. ' : '',
+        'If you know the game\'s engine version, pick it under Reading options.'));
+    }
     if ((p.warnings || []).length) {
       add(out, h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
     }
