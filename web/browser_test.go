@@ -286,6 +286,27 @@ func TestBrowserSample(t *testing.T) {
 	p.screenshot("sample-thumbnail")
 	p.tab("props")
 	p.screenshot("sample-props")
+
+	// Dropping (a drop event with a DataTransfer, as a file manager sends)
+	// takes the same path as picking.
+	before = p.counters()
+	p.do(chromedp.Evaluate[chromedp.Void](`(async () => {
+		const b = await (await fetch('sample/upkgSample.uasset')).blob();
+		const dt = new DataTransfer();
+		dt.items.add(new File([b], 'Dropped.uasset'));
+		document.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+		document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`, chromedp.EvalAwaitPromise))
+	p.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if p.counters().Errors > before.Errors {
+		t.Fatalf("dropped sample: %s", p.text("#error-text"))
+	}
+	if s := p.text("#files-bar"); !strings.Contains(s, "Dropped.uasset") {
+		t.Errorf("files bar %q does not show the dropped file", s)
+	}
+	if js[bool](p, `!document.getElementById('drop-overlay').hidden`) {
+		t.Error("drop overlay still shown after the drop")
+	}
 }
 
 // expect opens a file the way the CLI does (upkg dump --json) for the counts
@@ -615,4 +636,38 @@ func TestBrowserEncryptedPak(t *testing.T) {
 		t.Errorf("test.png from the pak does not decode")
 	}
 	pg.screenshot("with-key")
+}
+
+// TestBrowserManyFiles drops a folder's worth of packages: a list replaces
+// the chips, the first package opens, and picking another opens it.
+func TestBrowserManyFiles(t *testing.T) {
+	dir := corpus.Path(t, "uassetapi/TestManyAssets/Clay/Engine/Content/EngineMaterials")
+	paths, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mains := 0
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".uasset") || strings.HasSuffix(p, ".umap") {
+			mains++
+		}
+	}
+	if mains < 13 {
+		t.Fatalf("need 13+ packages in %s, found %d", dir, mains)
+	}
+	pg := newPage(t)
+	if pg.drop(paths...) {
+		t.Fatalf("first package: %s", pg.text("#error-text"))
+	}
+	if n := js[int](pg, `document.querySelectorAll('#files-bar select option').length`); n != mains {
+		t.Errorf("list has %d entries, want %d", n, mains)
+	}
+	before := pg.counters()
+	pg.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#files-bar select'); s.selectedIndex = 5; s.dispatchEvent(new Event('change')); })()`))
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	want := js[string](pg, `document.querySelector('#files-bar select').value`)
+	if s := pg.text("#title-bar"); pg.counters().Errors == before.Errors && !strings.Contains(s, strings.TrimSuffix(want, ".uasset")) {
+		t.Errorf("title %q after picking %s", s, want)
+	}
+	pg.screenshot("many-files")
 }

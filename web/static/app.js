@@ -259,8 +259,18 @@ function renderFilesBar() {
   put(bar, );
   if (!S.plan) { bar.hidden = true; return; }
   bar.hidden = false;
-  add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
-  for (const g of S.plan.groups) {
+  if (S.plan.groups.length > 12) {
+    // Many files (a dropped folder): a list to pick from instead of chips.
+    const sel = h('select', { 'aria-label': 'Dropped packages', title: 'Pick a package to open' },
+      S.plan.groups.map((g) => {
+        const r = S.results.get(g.main);
+        const [name, extra] = groupLabel(g);
+        return h('option', { value: g.main, selected: S.active === g.main ? true : null, text: (r && r.error ? '✗ ' : '') + name + (extra ? '  + ' + extra : '') });
+      }));
+    sel.addEventListener('change', () => { const g = S.plan.groups.find((x) => x.main === sel.value); if (g) { S.t0 = performance.now(); openGroup(g); } });
+    add(bar, h('span', { class: 'label', text: num(S.plan.groups.length) + ' packages and containers dropped; showing:' }), sel);
+  } else add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
+  if (S.plan.groups.length <= 12) for (const g of S.plan.groups) {
     const r = S.results.get(g.main);
     const [name, extra] = groupLabel(g);
     add(bar, h('button', {
@@ -472,6 +482,18 @@ function renderTabs() {
     }, t.label, n !== null ? h('span', { class: 'n', text: '(' + num(n) + ')' }) : null));
   }
 }
+
+// Left/right arrows move between tabs when one has the focus.
+$('tabs').addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const btns = [...$('tabs').querySelectorAll('button')];
+  const i = btns.indexOf(document.activeElement);
+  if (i < 0) return;
+  const next = btns[(i + (e.key === 'ArrowRight' ? 1 : btns.length - 1)) % btns.length];
+  selectTab(next.dataset.tab);
+  const again = $('tabs').querySelector('button[data-tab="' + next.dataset.tab + '"]');
+  if (again) again.focus();
+});
 
 function selectTab(id) {
   S.tab = id;
@@ -695,7 +717,13 @@ const VIEWS = {
     card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
     add(out, h('p', { class: 'lead', text: plainSummary(p) }));
     add(out, cards);
-    if (p.engine_note || p.engine_candidates) add(out, h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || 'could also be ' + p.engine_candidates.join(', ') + '.', ' Cooked files do not record their engine version; if you know it, pick it under Reading options.'));
+    const others = (p.engine_candidates || []).filter((c) => c !== p.engine);
+    if (p.engine_source === 'detected' || p.engine_note || others.length) {
+      add(out, h('div', { class: 'notice' },
+        p.engine_source === 'detected' ? 'upkg worked out the engine version from the file\'s layout: cooked files do not record it. ' : '',
+        p.engine_note ? p.engine_note + ' ' : others.length ? 'It could also be ' + others.join(', ') + '. ' : '',
+        'If you know the game\'s engine version, pick it under Reading options.'));
+    }
     if ((p.warnings || []).length) {
       add(out, h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
     }
@@ -1013,6 +1041,14 @@ function dumpSectionView(re, title, help) {
         add(box, vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
       } else {
         add(box, jsonTree(x, k));
+        // Lists of records inside (a trailer's payloads…) also as tables.
+        if (!arr) for (const [ck, cv] of Object.entries(x)) {
+          if (Array.isArray(cv) && cv.length && cv.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+            const keys = [...new Set(cv.flatMap((r) => Object.keys(r)))].slice(0, 10);
+            add(box, h('h3', { text: k + '.' + ck + ' (' + cv.length + ')' }),
+              vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: cv, height: Math.min(420, 90 + cv.length * 24) + 'px' }).el);
+          }
+        }
       }
     }
     if (!found.length && !secs.length) add(box, h('p', { class: 'muted', text: 'None in this file.' }));

@@ -148,11 +148,21 @@ const started = start().catch((e) => {
   throw e;
 });
 
+// exactInts keeps integers beyond 2^53 (64-bit hashes, tags, offsets) as
+// their exact decimal text instead of a rounded number (the reviver's third
+// argument gives the source text in current browsers).
+function exactInts(key, value, context) {
+  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context && typeof context.source === 'string') {
+    return context.source;
+  }
+  return value;
+}
+
 // unwrap turns a Go result object into a value or a thrown Error.
 function unwrap(r) {
   if (!r) throw new Error('no answer from the reader');
   if (r.error !== undefined) throw new Error(r.error);
-  const out = JSON.parse(r.json);
+  const out = JSON.parse(r.json, exactInts);
   if (r.data !== undefined) return { meta: out, data: r.data };
   return out;
 }
