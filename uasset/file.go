@@ -89,6 +89,7 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
+	strict      bool // inference: fail early on layout invariants
 	hdr         []byte  // the header bytes, read once
 	hdrCache    *[]byte // shared between inference candidates
 	fileBase    string  // file name without extension, when known (Open)
@@ -466,6 +467,11 @@ func (f *File) read(v Versions) error {
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 	if err := f.checkSummary(); err != nil {
 		return err
+	}
+	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != br.Offset() {
+		// Inference: the engine writes the name map right after the
+		// summary, so this layout is wrong; fail before reading tables.
+		return formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, br.Offset(), f.Summary.NameOffset)
 	}
 	if err := f.readNames(); err != nil {
 		return err
