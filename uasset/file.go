@@ -89,7 +89,7 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
-	strict      bool // inference: fail early on layout invariants
+	strict      bool    // inference: fail early on layout invariants
 	hdr         []byte  // the header bytes, read once
 	hdrCache    *[]byte // shared between inference candidates
 	fileBase    string  // file name without extension, when known (Open)
