@@ -330,6 +330,9 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			// name the release from the object versions.
 			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
 		}
+		if o.engine != "" {
+			f.Engine.Note = "the package records its versions; engine " + o.engine + " was not needed"
+		}
 		if v.UE4 > VerUE4Latest || v.UE5 > VerUE5Latest {
 			f.Engine.Note = fmt.Sprintf("object versions %d/%d are newer than this reader knows (%d/%d); read with the newest known layout",
 				v.UE4, v.UE5, VerUE4Latest, VerUE5Latest)
