@@ -234,6 +234,11 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 		}
 		return nil
 	}
+	if strings.HasSuffix(ex.Class, "DataTable") {
+		// Game subclasses of UDataTable (ImalVersionizedDataTable) keep
+		// its layout; decoded only when the rows read cleanly.
+		return d.tryClassData(r, func(r *binread.Reader) any { return d.dataTable(r, o) })
+	}
 	if IsStructClass(ex.Class) {
 		start := r.Offset()
 		mark := len(d.issues)
@@ -486,7 +491,6 @@ func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
 		}
 	}
 	if r.Err() != nil {
-		o.Complete = false
 		d.issue(r.Base()+start, "data table rows: %v", r.Err())
 	}
 	return Fields{{"RowStruct", rowStruct}, {"Rows", rows}}
