@@ -115,6 +115,7 @@ type dirReader struct {
 	off  int
 	base int64
 	s    string // the whole buffer as one string; ASCII names are substrings of it
+	elem bool   // the last fstring is a safe path element (see validElem)
 }
 
 func (r *dirReader) fail(msg string, args ...any) error {
@@ -166,9 +167,15 @@ func (r *dirReader) fstring(what string) (string, error) {
 		}
 		s := r.s[r.off : r.off+int(n)-1]
 		r.off += int(n)
+		r.elem = s != "" && s != "." && s != ".."
 		for i := 0; i < len(s); i++ {
-			if s[i] >= utf8.RuneSelf || s[i] < 0x20 {
-				return latin1(s), nil
+			switch c := s[i]; {
+			case c >= utf8.RuneSelf || c < 0x20:
+				l := latin1(s)
+				r.elem = validElem(l)
+				return l, nil
+			case c == '/' || c == '\\':
+				r.elem = false
 			}
 		}
 		return s, nil
@@ -185,7 +192,9 @@ func (r *dirReader) fstring(what string) (string, error) {
 		if u[len(u)-1] != 0 {
 			return "", r.fail("%s: UTF-16 string not NUL-terminated", what)
 		}
-		return string(utf16.Decode(u[:len(u)-1])), nil
+		s := string(utf16.Decode(u[:len(u)-1]))
+		r.elem = validElem(s)
+		return s, nil
 	}
 }
 
@@ -238,10 +247,12 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 		return nil, err
 	}
 	d.Strings = make([]string, ns)
+	elemOK := make([]bool, ns)
 	for i := range d.Strings {
 		if d.Strings[i], err = r.fstring("StringTable"); err != nil {
 			return nil, err
 		}
+		elemOK[i] = r.elem
 	}
 	// The engine pads the index to the AES block size; anything else left
 	// over means we misread it.
@@ -268,7 +279,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if nd == 0 {
 		return d, nil
 	}
-	if err := d.walk(base); err != nil {
+	if err := d.walk(base, elemOK); err != nil {
 		return nil, err
 	}
 	d.chunkFile = make([]int32, chunks)
@@ -283,31 +294,25 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	return d, nil
 }
 
-// walk builds Files from the trees, refusing cycles and shared nodes. All
-// paths share one string; each name of the string table is checked once for
-// being a safe path element.
-func (d *DirectoryIndex) walk(base int64) error {
-	seenDir := make([]bool, len(d.Directories))
-	seenFile := make([]bool, len(d.FileEntries))
+// walk builds Files from the trees, refusing cycles and shared nodes. A
+// first pass sizes the paths exactly, so that all of them are written into
+// one buffer and are substrings of it (a strings.Builder never changes
+// bytes once written, so earlier String results stay valid).
+func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
-	elemOK := make([]bool, len(d.Strings))
-	for i, s := range d.Strings {
-		elemOK[i] = validElem(s)
-	}
-	var sb strings.Builder
-	sb.Grow(len(mount) + 96*len(d.FileEntries))
-	type span struct {
-		start, end, chunk int
-		ok                bool
-	}
-	spans := make([]span, 0, len(d.FileEntries))
 	type frame struct {
 		dir  uint32
-		path string
+		path string // full path of the parent directory (second pass)
+		n    int    // its length (first pass)
 		ok   bool
 	}
-	fr := []frame{{0, mount, mountOK}}
+	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
+	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
+	// Pass 1: check the links and count the bytes of every path.
+	total := 0
+	nfiles := 0
+	fr := []frame{{dir: 0, n: len(mount)}}
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
 		fr = fr[:len(fr)-1]
@@ -316,22 +321,49 @@ func (d *DirectoryIndex) walk(base int64) error {
 		}
 		seenDir[it.dir] = true
 		e := d.Directories[it.dir]
-		p, ok := it.path, it.ok
+		n := it.n
 		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
-			p = joinPath(p, d.Strings[e.Name])
-			ok = ok && elemOK[e.Name]
+			if n > 0 {
+				n++
+			}
+			n += len(d.Strings[e.Name])
 		}
 		if e.NextSiblingEntry != invalidHandle {
-			fr = append(fr, frame{e.NextSiblingEntry, it.path, it.ok})
+			fr = append(fr, frame{dir: e.NextSiblingEntry, n: it.n})
 		}
 		if e.FirstChildEntry != invalidHandle {
-			fr = append(fr, frame{e.FirstChildEntry, p, ok})
+			fr = append(fr, frame{dir: e.FirstChildEntry, n: n})
 		}
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			if seenFile[fi] {
 				return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: file entry %d is reached twice (cycle)", fi)}
 			}
 			seenFile[fi] = true
+			total += n + 1 + len(d.Strings[d.FileEntries[fi].Name])
+			nfiles++
+		}
+	}
+	// Pass 2: write the paths.
+	var sb strings.Builder
+	sb.Grow(total)
+	d.Files = make([]FileEntry, 0, nfiles)
+	fr = append(fr[:0], frame{dir: 0, path: mount, ok: mountOK})
+	for len(fr) > 0 {
+		it := fr[len(fr)-1]
+		fr = fr[:len(fr)-1]
+		e := d.Directories[it.dir]
+		p, ok := it.path, it.ok
+		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
+			p = joinPath(p, d.Strings[e.Name])
+			ok = ok && elemOK[e.Name]
+		}
+		if e.NextSiblingEntry != invalidHandle {
+			fr = append(fr, frame{dir: e.NextSiblingEntry, path: it.path, ok: it.ok})
+		}
+		if e.FirstChildEntry != invalidHandle {
+			fr = append(fr, frame{dir: e.FirstChildEntry, path: p, ok: ok})
+		}
+		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			fe := d.FileEntries[fi]
 			start := sb.Len()
 			sb.WriteString(p)
@@ -339,18 +371,14 @@ func (d *DirectoryIndex) walk(base int64) error {
 				sb.WriteByte('/')
 			}
 			sb.WriteString(d.Strings[fe.Name])
-			spans = append(spans, span{start, sb.Len(), int(fe.UserData), ok && elemOK[fe.Name]})
+			path := sb.String()[start:]
+			valid := ok && elemOK[fe.Name]
+			if len(path) > 0 && path[0] == '/' {
+				path = strings.TrimLeft(path, "/")
+				valid = validPath(path)
+			}
+			d.Files = append(d.Files, FileEntry{Path: path, Chunk: int(fe.UserData), Valid: valid && path != ""})
 		}
-	}
-	all := sb.String()
-	d.Files = make([]FileEntry, len(spans))
-	for i, s := range spans {
-		p := all[s.start:s.end]
-		if len(p) > 0 && p[0] == '/' {
-			p = strings.TrimLeft(p, "/")
-			s.ok = validPath(p)
-		}
-		d.Files[i] = FileEntry{Path: p, Chunk: s.chunk, Valid: s.ok && p != ""}
 	}
 	return nil
 }

@@ -7,8 +7,10 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/upkg/upkg/internal/aeskey"
 )
@@ -114,9 +116,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		f.Close()
 		return nil, err
 	}
-	base := strings.TrimSuffix(name, ".utoc")
-	if base == name {
-		base = strings.TrimSuffix(name, ".UTOC")
+	base := name
+	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
+		base = name[:len(name)-len(ext)]
 	}
 	var opened []io.Closer
 	var mu sync.Mutex
@@ -150,6 +152,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		var ue *UnsupportedError
 		if errors.As(err, &ue) && ue.File == "" {
 			ue.File = name
+		}
+		if fe == nil && ue == nil {
+			err = fmt.Errorf("%s: %w", name, err)
 		}
 		return nil, err
 	}
@@ -296,9 +301,12 @@ func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File,
 	if err != nil {
 		return nil, err
 	}
-	f.ChunkIDs = make([]ChunkID, n)
-	for i := range f.ChunkIDs {
-		copy(f.ChunkIDs[i][:], b[i*chunkIDSize:])
+	// ChunkID is a byte array (alignment 1): the IDs are used in place in
+	// this File's private copy of the TOC, which nothing writes to.
+	if n > 0 {
+		f.ChunkIDs = unsafe.Slice((*ChunkID)(unsafe.Pointer(&b[0])), n)
+	} else {
+		f.ChunkIDs = []ChunkID{}
 	}
 
 	// Offsets and lengths (5-byte big-endian pairs).
@@ -570,8 +578,22 @@ func (f *File) Info(i int) ChunkInfo {
 	return ci
 }
 
-// ChunkIndex returns the TOC entry index of id.
+// ChunkIndex returns the TOC entry index of id: through the perfect hash
+// when the TOC has one (no index to build, as the engine resolves chunks),
+// else through a map built on first use.
 func (f *File) ChunkIndex(id ChunkID) (int, bool) {
+	if len(f.PerfectHashSeeds) > 0 {
+		if i, ok := f.LookupPerfectHash(id); ok {
+			return i, true
+		}
+		// A TOC whose seeds do not cover id (or lie) is searched directly.
+		for i, c := range f.ChunkIDs {
+			if c == id {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	f.idOnce.Do(func() {
 		f.idIndex = make(map[ChunkID]int, len(f.ChunkIDs))
 		for i, c := range f.ChunkIDs {

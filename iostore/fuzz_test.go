@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
@@ -38,6 +39,10 @@ func seedTocs(f *testing.F) [][]byte {
 func FuzzTOC(f *testing.F) {
 	for _, b := range seedTocs(f) {
 		f.Add(b)
+	}
+	for _, v := range []TocVersion{TocDirectoryIndex, TocPartitionSize, TocPerfectHash, TocLatest} {
+		toc, _ := buildToc(v, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
+		f.Add(toc)
 	}
 	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -88,7 +93,9 @@ func FuzzDirectoryIndex(f *testing.F) {
 			return
 		}
 		for _, fe := range d.Files {
-			if fe.Valid != (fs.ValidPath(fe.Path) && fe.Path != ".") {
+			// Valid paths are valid io/fs paths; names with backslashes
+			// are refused too (they would be separators on Windows).
+			if fe.Valid && (!fs.ValidPath(fe.Path) || fe.Path == "." || strings.Contains(fe.Path, "\\")) {
 				t.Fatalf("path %q: Valid = %v", fe.Path, fe.Valid)
 			}
 			if fe.Chunk < 0 || fe.Chunk >= 1000 {
@@ -107,6 +114,19 @@ func FuzzContainerHeader(f *testing.F) {
 				f.Fatal(err)
 			}
 			f.Add(b[:min(len(b), 8192)])
+		}
+		// The container headers of the fixture containers, whole.
+		for _, v := range []string{"UE5_8", "UE6_0"} {
+			tf, err := Open(dir + "/iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/" + v + "/Patch/IoStore/CUE4ParseFixtures-PatchBase.utoc")
+			if err != nil {
+				f.Fatal(err)
+			}
+			if i, ok := tf.FindChunk(tf.Header.ContainerID, 0, ChunkContainerHeader); ok {
+				if b, err := tf.ReadChunk(i); err == nil {
+					f.Add(b)
+				}
+			}
+			tf.Close()
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

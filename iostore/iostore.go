@@ -5,11 +5,18 @@
 //
 // The format is defined by the engine's IoStore.h / IoStore.cpp
 // (FIoStoreTocHeader, FIoStoreTocResource, FIoDirectoryIndexResource) and
-// IoContainerHeader.h (FIoContainerHeader). [Open] reads the whole TOC
-// eagerly (it is a few MiB at most); chunk data is read lazily with
-// [File.ReadChunk], which decrypts (AES-256 ECB or CTR), decompresses through
-// the [compression] registry and can verify the stored hash (SHA-1 before TOC
-// version 8, BLAKE3-160 FIoHash from version 8).
+// IoContainerHeader.h (FIoContainerHeader). [Open] reads the TOC eagerly
+// except its compression block table, the bulk of a large TOC, which is read
+// on first use; chunk data is read lazily with [File.ReadChunk] or streamed
+// block by block with [File.OpenChunkStream]. Reads decrypt (AES-256 ECB, or
+// CTR with per-block IVs from TOC version 10), check block signatures of
+// signed containers, decompress through the [compression] registry (Oodle
+// reports an [UnsupportedError] naming the chunk) and verify the chunk hash:
+// SHA-1 for UE 4.25–4.27, BLAKE3 (FIoHash) for UE5.
+//
+// The package store (container header) is [File.ContainerHeader], the
+// global container's script objects [File.ScriptObjects]; the zen packages
+// themselves are read by package zen.
 //
 // # Security
 //
@@ -90,6 +97,9 @@ var (
 	ErrNoCas = errors.New("iostore: no .ucas beside the .utoc: chunk data is not available")
 	// ErrHash reports chunk data whose hash differs from the TOC's.
 	ErrHash = errors.New("iostore: chunk hash mismatch")
+	// ErrSignature reports a compression block whose SHA-1 differs from the
+	// signed container's block signature (tampered or corrupt data).
+	ErrSignature = errors.New("iostore: block signature mismatch")
 	// ErrNotFound reports a chunk ID or path the container does not hold.
 	ErrNotFound = errors.New("iostore: no such chunk")
 )

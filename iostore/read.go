@@ -121,7 +121,11 @@ func (f *File) checkHash(i int, data []byte) error {
 		return nil
 	}
 	if got != f.Hash(i) {
-		return f.chunkErr(i, fmt.Errorf("%w: %s %x, TOC has %x", ErrHash, f.HashKind(), got, f.Hash(i)))
+		hint := ""
+		if f.Header.ContainerFlags&FlagEncrypted != 0 {
+			hint = " (wrong AES key?)"
+		}
+		return f.chunkErr(i, fmt.Errorf("%w%s: %s %x, TOC has %x", ErrHash, hint, f.HashKind(), got, f.Hash(i)))
 	}
 	return nil
 }
@@ -185,7 +189,10 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 		return raw, plain, ErrNeedKey
 	}
 	size := uint64(blk.CompressedSize)
-	if encrypted && f.Header.EncryptionMethod == EncryptAESECB {
+	signed := f.Signature != nil && b < len(f.Signature.ChunkBlockSignature)
+	if (encrypted && f.Header.EncryptionMethod == EncryptAESECB) || signed {
+		// The writer pads every block to the AES block size on disk; the
+		// padding is part of what is encrypted and signed.
 		size = (size + 15) &^ 15
 	}
 	p := int(blk.Offset / f.Header.PartitionSize)
@@ -193,6 +200,9 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	r, psize, err := f.partition(p)
 	if err != nil {
 		return raw, plain, err
+	}
+	if signed && !encrypted && poff >= 0 && uint64(poff)+size > uint64(psize) {
+		size = uint64(blk.CompressedSize) // an unpadded last block
 	}
 	if poff < 0 || uint64(poff)+size > uint64(psize) {
 		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d: [0x%x, +0x%x) outside partition %d of %d bytes", b, poff, size, p, psize)}
@@ -206,6 +216,14 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 			err = io.ErrUnexpectedEOF
 		}
 		return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+	}
+	if signed {
+		// FIoStoreWriter signs the block as stored: SHA-1 of the padded,
+		// encrypted bytes.
+		want := f.Signature.ChunkBlockSignature[b]
+		if sha1.Sum(raw) != want && sha1.Sum(raw[:blk.CompressedSize]) != want {
+			return raw, plain, fmt.Errorf("%w: compression block %d", ErrSignature, b)
+		}
 	}
 	if encrypted {
 		switch f.Header.EncryptionMethod {

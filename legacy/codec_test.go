@@ -50,3 +50,14 @@ func FuzzLZMA(f *testing.F) {
 		decompressLZMA(make([]byte, n), src)
 	})
 }
+
+func FuzzLZX(f *testing.F) {
+	f.Add([]byte{0x00, 0x04, 0x0f, 0x20, 0x84, 0x6e}, 64)
+	f.Add([]byte{0xFF, 0x00, 0x10, 0x00, 0x04, 0x30, 0x00, 0x00, 0x10}, 16)
+	f.Fuzz(func(t *testing.T, src []byte, n int) {
+		if n < 0 || n > 1<<17 {
+			return
+		}
+		decompressXMemLZX(make([]byte, n), src)
+	})
+}

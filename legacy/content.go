@@ -456,6 +456,9 @@ func (f *File) Music(i int) (fileType string, data []byte, err error) {
 // the properties of Sound and Music objects.
 func (f *File) embeddedFile(i int, what string) (string, []byte, error) {
 	if f.ue3() {
+		if what == "Sound" {
+			return f.soundNodeWave(i)
+		}
 		return "", nil, &UnsupportedError{Feature: "UE3 " + what + " payloads are not decoded"}
 	}
 	_, r, err := f.nativeReader(i)
@@ -556,4 +559,28 @@ func (f *File) levelActors(native []byte) ([]int32, error) {
 		refs = append(refs, ref)
 	}
 	return refs, r.Err()
+}
+
+// soundNodeWave reads a UE3 SoundNodeWave: the RawData bulk (the imported
+// WAV file, kept in editor packages), else the PC Ogg Vorbis data.
+func (f *File) soundNodeWave(i int) (string, []byte, error) {
+	if f.BigEndian {
+		return "", nil, &UnsupportedError{Feature: "console sound data"}
+	}
+	_, r, err := f.nativeReader(i)
+	if err != nil {
+		return "", nil, err
+	}
+	raw, err := f.readBulk(r, "SoundNodeWave.RawData")
+	if err != nil {
+		return "", nil, fmt.Errorf("legacy: sound %s: %w", f.ExportPath(i), err)
+	}
+	if len(raw.Data) > 0 {
+		return "wav", raw.Data, nil
+	}
+	pc, err := f.readBulk(r, "SoundNodeWave.CompressedPCData")
+	if err != nil {
+		return "", nil, fmt.Errorf("legacy: sound %s: %w", f.ExportPath(i), err)
+	}
+	return "ogg", pc.Data, nil
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"image"
 	"image/png"
 	"strings"
 )
@@ -14,7 +15,7 @@ type Content struct {
 	// Name is the suggested relative file name: the object's groups as
 	// directories, then its name and the extension ("Skins/Wall1.png").
 	Name string
-	Kind string // "texture", "sound", "music", "script", "text"
+	Kind string // "texture", "palette", "sound", "music", "script", "text"
 	Data []byte
 	// Width and Height are the image size of a texture.
 	Width, Height int
@@ -44,12 +45,16 @@ func (f *File) ContentKind(i int) string {
 			return "script"
 		case "Texture2D", "LightMapTexture2D", "ShadowMapTexture2D", "TerrainWeightMapTexture":
 			return "texture"
+		case "SoundNodeWave":
+			return "sound"
 		}
 		return ""
 	}
 	switch c := f.ClassName(i); {
 	case IsTextureClass(c):
 		return "texture"
+	case c == "Palette":
+		return "palette"
 	case c == "Sound":
 		return "sound"
 	case c == "Music":
@@ -119,6 +124,23 @@ func (f *File) ExportContent(i int) (*Content, error) {
 		if t.Format == TexP8 && t.Palette == nil {
 			c.Note = "grey ramp used: " + t.PaletteNote
 		}
+	case "palette":
+		pal, err := f.Palette(i)
+		if err != nil {
+			return nil, err
+		}
+		// A 16-wide swatch, one pixel per colour, row by row.
+		h := max(1, (len(pal)+15)/16)
+		img := image.NewNRGBA(image.Rect(0, 0, 16, h))
+		for j, col := range pal {
+			img.SetNRGBA(j%16, j/16, col)
+		}
+		var buf bytes.Buffer
+		if err := png.Encode(&buf, img); err != nil {
+			return nil, err
+		}
+		c.Data, c.Width, c.Height = buf.Bytes(), 16, h
+		c.Name = f.relName(i, "palette.png")
 	case "sound", "music":
 		var ft string
 		var data []byte

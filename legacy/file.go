@@ -93,9 +93,9 @@ type options struct {
 	aesKey []byte
 }
 
-// WithName gives the file name, which supplies the package name for export
-// paths and, for Lineage II, nothing more (the XOR key is derived from the
-// data itself).
+// WithName gives the file name, which supplies the package name that
+// starts export paths. (Lineage II's XOR key is derived from the data, so
+// renamed files still open.)
 func WithName(name string) Option { return func(o *options) { o.name = name } }
 
 // WithAESKey supplies the AES-256 key for Rocket League's encrypted headers.
@@ -184,7 +184,12 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if s := &f.Summary; s.CompressionFlags != 0 && len(s.CompressedChunks) > 0 {
 		img, isize, desc, err := decompressChunks(f.img, f.size, f.order, s, f.game)
 		if err != nil {
-			return nil, err
+			// The summary did read: say what the package is.
+			what := "package version " + s.Version()
+			if f.Game != "" {
+				what = f.Game + " " + what
+			}
+			return nil, fmt.Errorf("%s: %w", what, err)
 		}
 		f.img, f.size = img, isize
 		if f.Wrapper != "" {

@@ -8,10 +8,15 @@
 //
 // The layout follows Go's debug/* packages: [NewFile] parses the summary and
 // the three tables eagerly; object payloads are read lazily through
-// [Export.Data]. UE3 packages with a compressed chunk table, fully compressed
-// console packages and Lineage II's XOR-wrapped files are turned into their
-// plain image in memory first; Rocket League's AES-encrypted headers need a
-// key ([WithAESKey]).
+// [File.Data], [File.Object] (object header and tagged properties, including
+// the default properties at the end of UE1/UE2 classes) and
+// [File.ExportContent] (PNG, WAV/Ogg, tracker modules, .uc source). UE3
+// packages with a compressed chunk table (zlib, and the pure-Go LZO, LZMA and
+// Xbox 360 LZX decoders of this package, registered in package compression),
+// fully compressed console packages and Lineage II's XOR-wrapped files are
+// turned into their plain image in memory first; Rocket League's
+// AES-encrypted headers need the game's key ([WithAESKey]). Oodle (Mass
+// Effect Legendary Edition) has no decoder and is reported as unsupported.
 //
 // Format references: the Unreal Wiki "Package File Format" pages and
 // Antonio Cordero Balcazar's "Unreal Tournament Package File Format" for UE1;

@@ -41,6 +41,7 @@ var headerTests = []struct {
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME3/BIOGame/CookedPCConsole/entry.pcc", 684, 194, 0xA28A0009, 106, 33, 59, "CDD028714ADF95DD028DBD97AE93BDA2", false, "compressed chunks (Zlib)", "Mass Effect 3", 1},
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX", 684, 150, 0xA4A80009, 277, 39, 102, "D545AA9C485AB3471EF9B4AD7BA1995A", true, "fully compressed (LZMA)", "Mass Effect 2 (PS3)", 1},
 	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/WiiU/ME3/BioD_CitHub_VolusPlot.xxx", 845, 194, 0xA28A0009, 758, 111, 195, "1242E507475EB66EAB94608A174BB57A", true, "compressed chunks (LZMA)", "Mass Effect 3", 1},
+	{"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx", 684, 194, 0xA28A0009, 1447, 325, 1087, "C2DE827B47800C51ED96F29247E0966A", true, "compressed chunks (LZX)", "Mass Effect 3", 1},
 	{"RossM+XCOM2ShadowOps/Content/Perk_ShadowOps_ShieldProtocol.upk", 845, 108, 0x20000001, 57, 12, 4, "3D376E9F45F111457393A89902EE70E6", false, "", "", 1},
 	{"provokingastorm+Tarp/UDKGame/Script/Core.u", 820, 0, 0x600001, 800, 20, 1506, "8D5933944FE711F66DDD32ABD87C0C5B", false, "", "", 1},
 	{"EliotVU+Unreal-Library/Test/upk/TestUC3/TestUC3.u", 868, 0, 0x200001, 127, 36, 143, "BCFA3FC7445846CE72235EA1E80765A3", false, "", "", 1},
@@ -79,7 +80,6 @@ var expectedFailures = map[string]string{
 	"LE2/BioGame/CookedPCConsole/WwiseAudio.pcc":     "Oodle",
 	"LE3/BioGame/CookedPCConsole/Core.pcc":           "Oodle",
 	"LE3/BioGame/CookedPCConsole/GFxUI.pcc":          "Oodle",
-	"Xenon/ME3/biod_nor.xxx":                         "LZX",
 	"RocketPass_Premium_T_SF.upk":                    "Rocket League AES-256-ECB",
 	"UELibTest/TestData/AkAudio.upk":                 "Rocket League AES-256-ECB",
 }
@@ -228,7 +228,7 @@ func TestTexturesPNG(t *testing.T) {
 // TestContent exports sounds, music and script text of the corpus.
 func TestContent(t *testing.T) {
 	counts := map[string]int{}
-	for _, p := range corpus.Files(t, "legacy_ue123", ".uax", ".umx", ".u") {
+	for _, p := range corpus.Files(t, "legacy_ue123", ".uax", ".umx", ".u", ".upk") {
 		if _, bad := expectedFailure(p); bad {
 			continue
 		}
@@ -248,7 +248,7 @@ func TestContent(t *testing.T) {
 				continue
 			}
 			counts[c.Kind]++
-			if c.Kind == "sound" && len(c.Data) > 0 && !strings.HasSuffix(c.Name, ".wav") {
+			if c.Kind == "sound" && len(c.Data) > 0 && !strings.HasSuffix(c.Name, ".wav") && !strings.HasSuffix(c.Name, ".ogg") {
 				t.Errorf("%s: %s: sound exported as %s", p, f.ExportPath(i), c.Name)
 			}
 		}
@@ -495,5 +495,47 @@ func TestTexture2D(t *testing.T) {
 	t.Logf("UE3 textures: %d PNG, %d unsupported, %d without pixels in the package", ok, unsupported, noPixels)
 	if ok == 0 {
 		t.Error("no UE3 texture exported")
+	}
+}
+
+// TestClassDefaults checks default properties found after the script of
+// UE1/UE2 classes against the values in the games' UnrealScript sources.
+func TestClassDefaults(t *testing.T) {
+	tests := []struct {
+		rel, class, prop string
+		want             any
+	}{
+		{"Deaod+UT99/System/Engine.u", "Engine.Actor", "RemoteRole", uint8(1)},
+		{"Deaod+UT99/System/Engine.u", "Engine.Pawn", "GroundSpeed", float32(320)},
+		{"Deaod+UT99/System/Engine.u", "Engine.Pawn", "WaterSpeed", float32(200)},
+		{"nrempel+ut-server/System/IpDrv.u", "IpDrv.UdpBeacon", "ServerBeaconPort", int32(8777)},
+		{"nrempel+ut-server/System/IpDrv.u", "IpDrv.UdpBeacon", "BeaconPort", int32(9777)},
+	}
+	for _, tt := range tests {
+		t.Run(tt.class+"."+tt.prop, func(t *testing.T) {
+			f, err := Open(corpus.Path(t, "legacy_ue123", tt.rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			for i := range f.Exports {
+				if f.ExportPath(i) != tt.class {
+					continue
+				}
+				o, err := f.Object(i)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if !o.ClassDefaults {
+					t.Fatal("not marked as class defaults")
+				}
+				p := o.Prop(tt.prop)
+				if p == nil || p.Value != tt.want {
+					t.Fatalf("%s = %+v, want %v", tt.prop, p, tt.want)
+				}
+				return
+			}
+			t.Fatal("class not found")
+		})
 	}
 }

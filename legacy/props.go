@@ -46,6 +46,9 @@ type Object struct {
 	// NativeSize is what follows the properties: the class's own
 	// serialized data.
 	NativeSize int64 `json:"native_size"`
+	// ClassDefaults is set for a UClass export whose default properties
+	// (at the end of the export, after the script) were found.
+	ClassDefaults bool `json:"class_defaults,omitempty"`
 	// Actors is the actor list of a Level object (null entries are
 	// deleted actors), when it could be read.
 	Actors []string `json:"actors,omitempty"`
@@ -110,6 +113,9 @@ type propReader struct {
 	f     *File
 	r     *binread.Reader
 	depth int
+	// budget, when set, bounds the tags read across many attempts (the
+	// class-defaults search), so crafted data cannot make it quadratic.
+	budget *int
 }
 
 // Object decodes the object header and tagged properties of export i.
@@ -125,6 +131,11 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 	e := &f.Exports[i]
 	o := &Object{Export: i, Class: f.ClassName(i)}
 	if e.ClassIndex == 0 {
+		if props, start, ok := f.classDefaults(data); ok {
+			o.Properties, o.PropertiesStart, o.PropertiesEnd = props, start, int64(len(data))
+			o.ClassDefaults = true
+			return o, nil
+		}
 		return o, ErrNoProperties
 	}
 	if len(data) == 0 {
@@ -257,6 +268,12 @@ func (p *propReader) list() ([]Property, error) {
 	for {
 		if len(props) >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
+		}
+		if p.budget != nil {
+			if *p.budget <= 0 {
+				return props, errors.New("search budget exhausted")
+			}
+			*p.budget--
 		}
 		prop, done, err := p.tag()
 		if err != nil {
@@ -553,7 +570,7 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
 		sr := binread.FromBytes(b)
 		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1}
+		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
 		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
 			return props, nil
 		}

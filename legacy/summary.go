@@ -159,7 +159,6 @@ const (
 	maxGenerations  = 1 << 16 // real packages have a handful; bounds a lying count
 	maxChunks       = 1 << 20
 	maxCookPackages = 1 << 16
-	minSummarySize  = 36 // tag, version, flags and three count/offset pairs
 )
 
 // readSummary reads the summary at the start of r. r's byte order is set by

@@ -97,8 +97,8 @@ var ue3PixelFormatOrder = []string{"PF_Unknown", "PF_A32B32G32R32F", "PF_A8R8G8B
 // texture3 reads a UE3 Texture2D: the UTexture source art, then the mip
 // maps, each a bulk data block with its size.
 func (f *File) texture3(i int) (*Texture, error) {
-	if f.BigEndian {
-		return nil, &UnsupportedError{Feature: "console (big-endian, tiled) texture data"}
+	if f.BigEndian && !f.isXbox360() {
+		return nil, &UnsupportedError{Feature: "PS3 / Wii U texture layout"}
 	}
 	o, r, err := f.nativeReader(i)
 	if err != nil {
@@ -155,5 +155,16 @@ func (f *File) texture3(i int) (*Texture, error) {
 		return nil, &UnsupportedError{Feature: fmt.Sprintf("texture pixel format %q", format)}
 	}
 	t.Format = fmtNo
+	if f.isXbox360() {
+		for k := range t.Mips {
+			m := &t.Mips[k]
+			if len(m.Data) == 0 {
+				continue
+			}
+			if m.Data, err = untile360(m.Data, m.Width, m.Height, fmtNo); err != nil {
+				return nil, fmt.Errorf("legacy: texture %s mip %d: %w", f.ExportPath(i), k, err)
+			}
+		}
+	}
 	return t, nil
 }

@@ -128,7 +128,7 @@ func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
 		return e.Hash, true, nil
 	}
 	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
-	h := p.readEntry(r, "FPakEntry (data header)")
+	h := p.readEntry(r)
 	if err := r.Err(); err != nil {
 		return ue.SHAHash{}, false, e.errorf(e.Offset, err)
 	}

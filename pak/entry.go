@@ -107,6 +107,10 @@ func isFSPath(name string) bool {
 	return true
 }
 
+// blockSlack is how much a compressed block may exceed the block size
+// limit (codec headers on incompressible data).
+const blockSlack = 64 << 10
+
 func align(n int64) int64 { return (n + aesBlock - 1) &^ (aesBlock - 1) }
 
 // entrySize is the serialized size of an FPakEntry header for a pak of
@@ -133,42 +137,42 @@ func entrySize(v int32, is8A, compressed bool, blocks int) int64 {
 
 // readEntry decodes a full FPakEntry (the legacy index form, the
 // non-encoded entries of v10+, and the header before each file's data).
-func (p *Reader) readEntry(r *binread.Reader, what string) Entry {
+func (p *Reader) readEntry(r *binread.Reader) Entry {
 	f := &p.Footer
 	start := r.Abs()
 	var e Entry
-	e.Offset = r.I64(what + ".Offset")
-	e.CompressedSize = r.I64(what + ".Size")
-	e.UncompressedSize = r.I64(what + ".UncompressedSize")
+	e.Offset = r.I64("FPakEntry.Offset")
+	e.CompressedSize = r.I64("FPakEntry.Size")
+	e.UncompressedSize = r.I64("FPakEntry.UncompressedSize")
 	if f.Version == VersionFNameBasedCompressionMethod && f.SubVersion8A {
-		e.CompressionSlot = uint32(r.U8(what + ".CompressionMethodIndex"))
+		e.CompressionSlot = uint32(r.U8("FPakEntry.CompressionMethodIndex"))
 	} else {
-		e.CompressionSlot = r.U32(what + ".CompressionMethodIndex")
+		e.CompressionSlot = r.U32("FPakEntry.CompressionMethodIndex")
 	}
 	if f.Version < VersionNoTimestamps {
-		e.Timestamp = r.U64(what + ".Timestamp")
+		e.Timestamp = r.U64("FPakEntry.Timestamp")
 	}
-	r.Fixed(e.Hash[:], what+".Hash")
+	r.Fixed(e.Hash[:], "FPakEntry.Hash")
 	e.hasHash = true
 	if r.Err() != nil {
 		return e
 	}
 	method, err := p.methodFor(e.CompressionSlot)
 	if err != nil {
-		r.FailAt(r.Offset()-20-4, what+".CompressionMethodIndex", err)
+		r.FailAt(r.Offset()-20-4, "FPakEntry.CompressionMethodIndex", err)
 		return e
 	}
 	e.CompressionMethod = method
 	if f.Version >= VersionCompressionEncryption {
 		if method != "" {
-			n := r.Count(what+".CompressionBlocks", 16)
+			n := r.Count("FPakEntry.CompressionBlocks", 16)
 			e.Blocks = make([]Block, 0, binread.SliceCap(n))
 			for range n {
-				e.Blocks = append(e.Blocks, Block{Start: r.I64(what + ".CompressedStart"), End: r.I64(what + ".CompressedEnd")})
+				e.Blocks = append(e.Blocks, Block{Start: r.I64("FPakEntry.CompressedStart"), End: r.I64("FPakEntry.CompressedEnd")})
 			}
 		}
-		e.Flags = r.U8(what + ".Flags")
-		e.CompressionBlockSize = r.U32(what + ".CompressionBlockSize")
+		e.Flags = r.U8("FPakEntry.Flags")
+		e.CompressionBlockSize = r.U32("FPakEntry.CompressionBlockSize")
 	}
 	e.headerSize = r.Abs() - start
 	if f.Version >= VersionRelativeChunkOffsets {
@@ -325,6 +329,11 @@ func (p *Reader) validate(e *Entry) error {
 			if b.Start < 0 || b.End < b.Start || b.End > p.size {
 				return bad("compression block %d [0x%x, 0x%x) outside the file", i, b.Start, b.End)
 			}
+			// A stored block is read whole: it can exceed its uncompressed
+			// size only by a codec's small overhead.
+			if b.End-b.Start > p.maxBlock+blockSlack {
+				return bad("compression block %d of %d stored bytes exceeds the limit of %d", i, b.End-b.Start, p.maxBlock+blockSlack)
+			}
 			if e.Encrypted() && align(b.End-b.Start) > p.size-b.Start {
 				return bad("encrypted compression block %d runs past the end of the file", i)
 			}
@@ -340,9 +349,11 @@ func (p *Reader) validate(e *Entry) error {
 	return nil
 }
 
-// mountedName joins the mount point and an index path, dropping the mount
-// point's leading "../" and "/" (shipped paks mount at "../../../Game/").
-func mountedName(mount, p string) string {
+// mountPrefix returns the mount point as the prefix of entry names: its
+// leading "../", "./" and "/" dropped (shipped paks mount at
+// "../../../Game/"), backslashes turned into slashes, and a trailing slash
+// added when it is not empty.
+func mountPrefix(mount string) string {
 	m := strings.ReplaceAll(mount, "\\", "/")
 	for {
 		switch {
@@ -356,11 +367,7 @@ func mountedName(mount, p string) string {
 			if m != "" && !strings.HasSuffix(m, "/") {
 				m += "/"
 			}
-			name := m + strings.TrimPrefix(p, "/")
-			if strings.HasPrefix(p, "/") && m == "" {
-				name = p[1:]
-			}
-			return name
+			return m
 		}
 	}
 }

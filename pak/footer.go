@@ -11,6 +11,10 @@ import (
 	"github.com/upkg/upkg/ue"
 )
 
+// ReadFooter reads only the footer (FPakInfo) of a pak of the given size:
+// the cheap path for "which version, is it encrypted, where is the index".
+func ReadFooter(r io.ReaderAt, size int64) (*Footer, error) { return readFooter(r, size) }
+
 // readFooter finds and decodes FPakInfo at the end of a file of the given
 // size. The footer has no length field, so each known layout is tried in
 // turn (newest first), like the engine's own reader does.
@@ -97,10 +101,10 @@ func decodeFooter(b []byte, base int64, l footerLayout, v int32) (*Footer, error
 		}
 		f.CompressionMethods = append(f.CompressionMethods, strings.TrimSpace(s))
 	}
-	if v >= VersionPakchunkIndex {
+	if l.chunk {
 		f.PakchunkIndex = br.I32("FPakInfo.PakchunkIndex")
 	}
-	if v >= VersionEncryptionMethod {
+	if l.encMethod {
 		f.EncryptionMethod = br.U8("FPakInfo.EncryptionMethod")
 		br.Fixed(f.IndexIV[:], "FPakInfo.IndexIV")
 		br.Fixed(f.PathHashIndexIV[:], "FPakInfo.PathHashIndexIV")

@@ -74,3 +74,43 @@ func FuzzEncodedEntry(f *testing.F) {
 		}
 	})
 }
+
+// FuzzDirectoryIndex feeds full directory indexes, both the TMap form
+// (v10–v12) and the flat form (v13+), seeded from the corpus's UE5.8 and
+// UE6.0 paks.
+func FuzzDirectoryIndex(f *testing.F) {
+	if dir, ok := corpus.Find(); ok {
+		for _, ue := range []string{"UE5_8", "UE6_0"} {
+			for _, rel := range []string{"Pak/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed.pak", "AndroidPak/CUE4ParseFixtures-Android-Textures.pak"} {
+				name := filepath.Join(dir, "pak", "FabianFG+CUE4Parse", "CUE4Parse.Tests", "Fixtures", ue, rel)
+				p, err := OpenReader(name)
+				if err != nil {
+					f.Fatal(err)
+				}
+				rng := p.FullDirectoryIndexRange
+				b := make([]byte, rng[1])
+				if err := readAtFull(p.r, b, rng[0]); err != nil {
+					f.Fatal(err)
+				}
+				p.Close()
+				f.Add(b)
+			}
+		}
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p := &Reader{}
+		p.Footer.Version = VersionLatest
+		for _, flat := range []bool{false, true} {
+			var files []dirFile
+			var err error
+			if flat {
+				files, err = p.readFlatDirectoryIndex(memReader(b, 0, ""))
+			} else {
+				files, err = p.readDirectoryIndex(memReader(b, 0, ""))
+			}
+			if err == nil && int64(len(files)) > int64(len(b)) {
+				t.Fatalf("%d files from %d bytes", len(files), len(b))
+			}
+		}
+	})
+}

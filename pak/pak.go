@@ -19,6 +19,13 @@
 // index eagerly; file data is read lazily by [Entry.Open] / [Entry.Data], and
 // [Reader] implements [io/fs.FS].
 //
+// Keys: an encrypted index is checked with its SHA-1 after decryption, so a
+// wrong key is reported as [ErrWrongKey]. When only the entries are
+// encrypted, the key is checked on the entries themselves (compressed blocks
+// must decompress, packages must start with their tag, AES padding must
+// follow UnrealPak's pattern); paks from UnrealPak 4.20 and earlier whose
+// encrypted entries are all uncompressed non-packages give nothing to check.
+//
 // References: the engine's IPlatformFilePak.h (FPakInfo, FPakEntry,
 // FPakFile::DecodePakEntry), repak (trumank/repak) and CUE4Parse
 // (FabianFG/CUE4Parse, CUE4Parse/UE4/Pak).
@@ -28,13 +35,12 @@
 // Pak files are untrusted input. Every count and size read from the file is
 // checked against the bytes that exist before anything is allocated; entry
 // offsets must lie inside the file; a decompressed block is at most
-// [maxBlockSize] bytes. Entry paths are reported as stored: a path with ".."
+// 64 MiB (see [WithMaxBlockSize]). Entry paths are reported as stored: a path with ".."
 // elements is listed by [Reader.Entries] but is not reachable through the
 // [io/fs.FS] view, and extraction code must check [Entry.SafePath].
 package pak
 
 import (
-	"encoding/hex"
 	"errors"
 	"fmt"
 
@@ -133,25 +139,29 @@ func (f *Footer) VersionName() string {
 
 // footerLayout is one candidate footer size and the versions that use it.
 type footerLayout struct {
-	size     int64
-	magicPos int64 // offset of Magic from the footer start
-	minV     int32
-	maxV     int32
-	names    int // compression method names
-	is8A     bool
+	size      int64
+	magicPos  int64 // offset of Magic from the footer start
+	minV      int32
+	maxV      int32
+	names     int // compression method names
+	is8A      bool
+	chunk     bool // has PakchunkIndex
+	encMethod bool // has EncryptionMethod and the three index IVs
 }
 
 // footerLayouts are tried in this order; a layout matches when Magic sits at
-// its position and the version is one that writes that layout.
+// its position and the version is one that writes that layout. (The match
+// is strict: a v15 pak cut short by its 41 trailing bytes must not read as
+// a v14 layout.)
 var footerLayouts = []footerLayout{
-	{17 + footerBase + 5*compressionName + 4 + 1 + 3*ivSize, 17, 15, 15, nameSlots, false}, // v15: + PakchunkIndex, EncryptionMethod, 3 IVs
-	{17 + footerBase + 5*compressionName + 4, 17, 14, 14, nameSlots, false},                // v14: + PakchunkIndex
-	{17 + footerBase + 1 + 5*compressionName, 17, 9, 9, nameSlots, false},                  // v9: + bIndexIsFrozen
-	{17 + footerBase + 5*compressionName, 17, 8, 13, nameSlots, false},                     // v8B, v10–v13
-	{17 + footerBase + 4*compressionName, 17, 8, 8, legacyNameSlots8, true},                // v8A
-	{17 + footerBase, 17, 7, 7, 0, false},                                                  // v7: + EncryptionKeyGuid
-	{1 + footerBase, 1, 4, 6, 0, false},                                                    // v4–v6: + bEncryptedIndex
-	{footerBase, 0, 1, 3, 0, false},                                                        // v1–v3
+	{17 + footerBase + 5*compressionName + 4 + 1 + 3*ivSize, 17, 15, 15, nameSlots, false, true, true}, // v15: + PakchunkIndex, EncryptionMethod, 3 IVs
+	{17 + footerBase + 5*compressionName + 4, 17, 14, 14, nameSlots, false, true, false},               // v14: + PakchunkIndex
+	{17 + footerBase + 1 + 5*compressionName, 17, 9, 9, nameSlots, false, false, false},                // v9: + bIndexIsFrozen
+	{17 + footerBase + 5*compressionName, 17, 8, 13, nameSlots, false, false, false},                   // v8B, v10–v13
+	{17 + footerBase + 4*compressionName, 17, 8, 8, legacyNameSlots8, true, false, false},              // v8A
+	{17 + footerBase, 17, 7, 7, 0, false, false, false},                                                // v7: + EncryptionKeyGuid
+	{1 + footerBase, 1, 4, 6, 0, false, false, false},                                                  // v4–v6: + bEncryptedIndex
+	{footerBase, 0, 1, 3, 0, false, false, false},                                                      // v1–v3
 }
 
 // legacyMethods are the compression methods of paks before version 8, which
@@ -172,8 +182,6 @@ var (
 	ErrWrongKey = errors.New("wrong AES key")
 	// ErrChecksum reports stored data whose SHA-1 differs from the entry's hash.
 	ErrChecksum = errors.New("pak: SHA-1 hash mismatch")
-	// ErrNotExist reports a path that is not in the pak.
-	ErrNotExist = errors.New("pak: no such file")
 )
 
 // FormatError reports a pak that is corrupt or not a pak.
@@ -224,5 +232,3 @@ func (e *KeyError) Error() string {
 }
 
 func (e *KeyError) Unwrap() error { return e.Err }
-
-func hexString(b []byte) string { return hex.EncodeToString(b) }

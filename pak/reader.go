@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strings"
 	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
@@ -22,6 +23,12 @@ import (
 // before decompressing it. Unreal writes 64 KiB blocks by default, repak
 // 124 KiB; games raise it to a few MiB at most.
 const maxBlockSize = 64 << 20
+
+// maxIndexSize bounds one index blob (primary index, path hash index or
+// directory index), which is read into memory whole. The largest shipped
+// indexes (hundreds of thousands of files) are tens of MiB; a claim beyond
+// 1 GiB in a large file is corruption, not a pak worth the memory.
+const maxIndexSize = 1 << 30
 
 // maxMountPoint bounds a plausible mount point; a longer one in an encrypted
 // index means the key is wrong (the engine's own check is similar).
@@ -188,6 +195,9 @@ func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, wha
 	if off < 0 || size < 0 || off > p.size || size > p.size-off {
 		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("range [0x%x, +0x%x) outside the file of 0x%x bytes", off, size, p.size)}
 	}
+	if size > maxIndexSize {
+		return nil, &FormatError{Offset: off, What: what, Err: fmt.Errorf("%d bytes exceed the limit of %d", size, maxIndexSize)}
+	}
 	b := make([]byte, size)
 	if err := readAtFull(p.r, b, off); err != nil {
 		return nil, &FormatError{Offset: off, What: what, Err: err}
@@ -316,17 +326,22 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
 	n := r.Count("Index.NumEntries", minRecord)
 	p.Entries = make([]*Entry, 0, binread.SliceCap(n))
+	backing := make([]Entry, 0, binread.SliceCap(n))
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path = name
-		p.Entries = append(p.Entries, &e)
+		if len(backing) == cap(backing) {
+			backing = make([]Entry, 0, 1024)
+		}
+		backing = append(backing, e)
+		p.Entries = append(p.Entries, &backing[len(backing)-1])
 	}
 	if err := r.Err(); err != nil {
 		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
@@ -373,7 +388,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	}
 	plain := make([]Entry, 0, binread.SliceCap(nFiles))
 	for range nFiles {
-		e := p.readEntry(r, "FPakEntry")
+		e := p.readEntry(r)
 		if f.EncryptionMethod == EncryptionAESCTR && e.Encrypted() {
 			r.Fixed(e.IV[:], "FPakEntry.EncryptionIV")
 		}
@@ -617,10 +632,15 @@ func joinDir(dir, name string) string {
 // finish validates the entries and builds the name lookup.
 func (p *Reader) finish() error {
 	p.byName = make(map[string]*Entry, len(p.Entries))
+	prefix := mountPrefix(p.MountPoint)
 	for _, e := range p.Entries {
 		e.p = p
 		if e.Path != "" {
-			e.Name = mountedName(p.MountPoint, e.Path)
+			if prefix == "" {
+				e.Name = strings.TrimPrefix(e.Path, "/")
+			} else {
+				e.Name = prefix + strings.TrimPrefix(e.Path, "/")
+			}
 		}
 		if err := p.validate(e); err != nil {
 			return err
@@ -638,19 +658,26 @@ func (p *Reader) finish() error {
 // Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
 // its index path ("Content/X.uasset"), or the path with the mount point
 // as stored ("../../../Game/Content/X.uasset"). A leading "/" is ignored.
+// Unreal paths are case-insensitive: when no name matches exactly, a
+// case-insensitive match is returned.
 func (p *Reader) Lookup(name string) (*Entry, bool) {
 	if e, ok := p.byName[trimSlash(name)]; ok {
 		return e, true
 	}
+	var fold *Entry
+	t := trimSlash(name)
 	for _, e := range p.Entries {
 		if e.Deleted() || e.Path == "" {
 			continue
 		}
-		if e.Path == trimSlash(name) || p.MountPoint+e.Path == name {
+		if e.Path == t || p.MountPoint+e.Path == name {
 			return e, true
 		}
+		if fold == nil && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
+			fold = e
+		}
 	}
-	return nil, false
+	return fold, fold != nil
 }
 
 func trimSlash(s string) string {

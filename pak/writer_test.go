@@ -154,3 +154,53 @@ func TestNotAPak(t *testing.T) {
 		t.Errorf("version 99: %v", err)
 	}
 }
+
+// TestDeleteRecords: a patch pak's delete records are listed but are not
+// files.
+func TestDeleteRecords(t *testing.T) {
+	for _, v := range []int{6, 8, 11} {
+		b, err := paktest.Build(paktest.Options{Version: v, Mount: "../../../Game/"}, []paktest.File{
+			{Path: "Content/Kept.txt", Data: []byte("kept")},
+			{Path: "Content/Gone.uasset", Delete: true},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatalf("v%d: %v", v, err)
+		}
+		if len(p.Entries) != 2 || strings.Join(p.Names(), ",") != "Game/Content/Kept.txt" {
+			t.Fatalf("v%d: %d entries, names %v", v, len(p.Entries), p.Names())
+		}
+		var del *pak.Entry
+		for _, e := range p.Entries {
+			if e.Deleted() {
+				del = e
+			}
+		}
+		if del == nil || del.Name != "Game/Content/Gone.uasset" || del.Encoded {
+			t.Fatalf("v%d: delete record %+v", v, del)
+		}
+		if _, err := del.Data(); err == nil || !strings.Contains(err.Error(), "delete record") {
+			t.Errorf("v%d: Data of a delete record: %v", v, err)
+		}
+		if err := del.Verify(); err != nil {
+			t.Errorf("v%d: %v", v, err)
+		}
+	}
+}
+
+func TestReadFooter(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 8, Is8A: true, Mount: "/", Key: testKey, EncryptIndex: true}, synthFiles(true, true)[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := pak.ReadFooter(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.VersionName() != "8A" || !f.EncryptedIndex || f.Size != 17+44+4*32 || len(f.CompressionMethods) != 4 || f.CompressionMethods[0] != "Zlib" {
+		t.Errorf("footer %+v", f)
+	}
+}

@@ -63,8 +63,8 @@ type File struct {
 	PreloadDependencies   []PackageIndex
 	DataResources         *DataResources
 	ImportTypeHierarchies []ImportTypeHierarchy
-	CellExports           *RawSection
-	CellImports           *RawSection
+	CellImports           []CellImport
+	CellExports           []CellExport
 	MetaData              *MetaData
 	Trailer               *PackageTrailer
 
@@ -123,15 +123,16 @@ type EngineInfo struct {
 }
 
 type options struct {
-	engine   string
-	versions *Versions
-	uexp     io.ReaderAt
-	uexpSize int64
-	sibling  func(ext string) (io.ReaderAt, int64, error)
-	checks   []func(*File) error
-	pkgName  string
-	fileBase string
-	hdrCache *[]byte
+	engine     string
+	versions   *Versions
+	uexp       io.ReaderAt
+	uexpSize   int64
+	sibling    func(ext string) (io.ReaderAt, int64, error)
+	checks     []func(*File) error
+	pkgName    string
+	fileBase   string
+	hdrCache   *[]byte
+	companions []string
 }
 
 // Option configures NewFile.
@@ -194,7 +195,7 @@ func WithFileName(name string) Option {
 }
 
 // Open opens the named package and its .uexp companion when present.
-func Open(name string) (*File, error) {
+func Open(name string, opts ...Option) (*File, error) {
 	fh, err := os.Open(name)
 	if err != nil {
 		return nil, err
@@ -219,7 +220,7 @@ func Open(name string) (*File, error) {
 		opened = append(opened, sf)
 		return sf, sst.Size(), nil
 	}
-	f, err := NewFile(fh, st.Size(), WithSibling(sib), WithFileName(name))
+	f, err := NewFile(fh, st.Size(), append([]Option{WithSibling(sib), WithFileName(name)}, opts...)...)
 	if err != nil {
 		for _, s := range opened {
 			s.Close()
@@ -261,6 +262,18 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if o.uexp == nil && o.sibling != nil {
 		if ur, us, err := o.sibling(".uexp"); err == nil {
 			o.uexp, o.uexpSize = ur, us
+		}
+	}
+	if o.uexp != nil {
+		o.companions = append(o.companions, ".uexp")
+	}
+	if o.sibling != nil {
+		// Bulk data companions are only noted; their payloads are read by
+		// the exports that reference them.
+		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
+			if _, _, err := o.sibling(ext); err == nil {
+				o.companions = append(o.companions, ext)
+			}
 		}
 	}
 	var head [4]byte
@@ -316,6 +329,10 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			// name the release from the object versions.
 			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
 		}
+		if v.UE4 > VerUE4Latest || v.UE5 > VerUE5Latest {
+			f.Engine.Note = fmt.Sprintf("object versions %d/%d are newer than this reader knows (%d/%d); read with the newest known layout",
+				v.UE4, v.UE5, VerUE4Latest, VerUE5Latest)
+		}
 		return f, nil
 	}
 	switch {
@@ -340,17 +357,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
 	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
-	if o.uexp != nil {
-		f.Companions = append(f.Companions, ".uexp")
-	}
-	if o.sibling != nil {
-		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
-			if sr, _, err := o.sibling(ext); err == nil {
-				_ = sr
-				f.Companions = append(f.Companions, ext)
-			}
-		}
-	}
+	f.Companions = o.companions
 	f.PackagePath = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
@@ -387,6 +394,11 @@ func (f *File) headBytes() []byte {
 	return b
 }
 
+// maxHeaderBuffer bounds the header kept in memory. Real headers are a few
+// KiB to a few MiB; a larger TotalHeaderSize (a huge map, or a lying field)
+// is read through the file in windows instead.
+const maxHeaderBuffer = 64 << 20
+
 // loadHeader keeps the header bytes in memory (TotalHeaderSize, bounded by
 // the file size) so that every table and section is read from one buffer,
 // without a read window per section.
@@ -394,8 +406,8 @@ func (f *File) loadHeader(minLen int64) {
 	n := int64(f.Summary.TotalHeaderSize)
 	n = max(n, minLen)
 	n = min(n, f.size)
-	if n <= 0 {
-		return
+	if n <= 0 || n > maxHeaderBuffer {
+		return // read through the file's window instead
 	}
 	if c := f.hdrCache; c != nil && int64(len(*c)) >= n {
 		f.hdr = (*c)[:n]
@@ -449,7 +461,6 @@ func (f *File) read(v Versions) error {
 	if err := br.Err(); err != nil {
 		return formatErr("summary", err)
 	}
-	s := &f.Summary
 	f.loadHeader(br.Offset())
 	f.addSection("summary", 0, br.Offset(), 1, nil)
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
@@ -473,7 +484,6 @@ func (f *File) read(v Versions) error {
 	}
 	f.readOptionalSections()
 	f.sortSections()
-	_ = s
 	return nil
 }
 
@@ -674,7 +684,8 @@ func (f *File) checkExport(i int, e *ObjectExport) error {
 	if e.SerialSize < 0 || e.SerialOffset < 0 {
 		return fmt.Errorf("negative serial range (offset %d, size %d)", e.SerialOffset, e.SerialSize)
 	}
-	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) {
+	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) &&
+		(e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset) {
 		// The data lies in a .uexp companion that is not there; the
 		// range cannot be checked (ExportData reports it missing).
 		f.missingUexp = true

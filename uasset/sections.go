@@ -82,11 +82,15 @@ func (f *File) readOptionalSections() {
 		f.readSection("metadata", int64(s.MetaDataOffset), func(a archive) { f.MetaData.serialize(a) },
 			func() int { return len(f.MetaData.ObjectMetaData) + len(f.MetaData.RootMetaData) })
 	}
-	if s.CellExportCount > 0 {
-		f.CellExports = f.readRaw("cell exports", int64(s.CellExportOffset), int(s.CellExportCount))
-	}
 	if s.CellImportCount > 0 {
-		f.CellImports = f.readRaw("cell imports", int64(s.CellImportOffset), int(s.CellImportCount))
+		f.readSection("cell imports", int64(s.CellImportOffset), func(a archive) {
+			serializeN(a, "CellImports", &f.CellImports, int(s.CellImportCount), cellImportMinSize, func(a archive, c *CellImport) { c.serialize(a) })
+		}, func() int { return len(f.CellImports) })
+	}
+	if s.CellExportCount > 0 {
+		f.readSection("cell exports", int64(s.CellExportOffset), func(a archive) {
+			serializeN(a, "CellExports", &f.CellExports, int(s.CellExportCount), cellExportMinSize, func(a archive, c *CellExport) { c.serialize(a) })
+		}, func() int { return len(f.CellExports) })
 	}
 	f.readDepends()
 	if s.SoftPackageReferencesCount > 0 {

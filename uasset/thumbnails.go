@@ -120,7 +120,7 @@ func (f *File) serializeThumbnailData(a archive) {
 		a.i32("ObjectThumbnail.ImageWidth", &t.Width)
 		a.i32("ObjectThumbnail.ImageHeight", &t.Height)
 		a.count("ObjectThumbnail.CompressedImageData", int(t.DataSize), 1)
-		b, err := t.Data()
+		b, err := f.headerBytes(t.DataOffset, t.DataSize)
 		if err != nil {
 			a.fail("ObjectThumbnail.CompressedImageData", err)
 			return

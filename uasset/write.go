@@ -24,33 +24,43 @@ func (f *File) WriteHeader() ([]byte, error) {
 	if f.BigEndian {
 		order = binary.BigEndian
 	}
-	out := make([]byte, 0, end)
+	// One writer for the whole header: sections are written at their
+	// offsets, gaps copied from the file between them.
+	sv := newSaver(order, 0)
 	for _, rec := range recs {
 		if rec.off >= end {
 			continue
 		}
-		if rec.off < int64(len(out)) {
-			return nil, fmt.Errorf("uasset: rewrite: section %s at 0x%x overlaps the previous one (ending at 0x%x)", rec.name, rec.off, len(out))
+		pos := int64(sv.w.Len())
+		if rec.off < pos {
+			return nil, fmt.Errorf("uasset: rewrite: section %s at 0x%x overlaps the previous one (ending at 0x%x)", rec.name, rec.off, pos)
 		}
-		if gap := rec.off - int64(len(out)); gap > 0 {
-			b, err := f.originalBytes(int64(len(out)), gap)
+		if gap := rec.off - pos; gap > 0 {
+			b, err := f.headerBytes(pos, gap)
 			if err != nil {
 				return nil, err
 			}
-			out = append(out, b...)
+			sv.w.Raw(b)
 		}
-		sv := newSaver(order, rec.off)
 		rec.ser(sv)
-		out = append(out, sv.w.Bytes()...)
 	}
-	if int64(len(out)) < end {
-		b, err := f.originalBytes(int64(len(out)), end-int64(len(out)))
+	if pos := int64(sv.w.Len()); pos < end {
+		b, err := f.headerBytes(pos, end-pos)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, b...)
+		sv.w.Raw(b)
 	}
-	return out, nil
+	return sv.w.Bytes(), nil
+}
+
+// headerBytes returns original bytes [off, off+n), from the header buffer
+// when it holds them (without copying), else read from the file.
+func (f *File) headerBytes(off, n int64) ([]byte, error) {
+	if off >= 0 && n >= 0 && off+n <= int64(len(f.hdr)) {
+		return f.hdr[off : off+n], nil
+	}
+	return f.originalBytes(off, n)
 }
 
 // headerEnd is where the rewritten header stops: TotalHeaderSize, or the end
@@ -119,4 +129,29 @@ func (f *File) originalBytes(off, n int64) ([]byte, error) {
 		return nil, formatErr("rewrite", err)
 	}
 	return b, nil
+}
+
+// HeaderRoundTrip rewrites the header from the model and reports whether it
+// equals the file's bytes, with the offset of the first difference (-1 when
+// equal).
+func (f *File) HeaderRoundTrip() (bool, int64, error) {
+	hdr, err := f.WriteHeader()
+	if err != nil {
+		return false, 0, err
+	}
+	orig := f.hdr
+	if int64(len(orig)) < int64(len(hdr)) {
+		if orig, err = f.originalBytes(0, int64(len(hdr))); err != nil {
+			return false, 0, err
+		}
+	}
+	orig = orig[:len(hdr)]
+	if bytes.Equal(hdr, orig) {
+		return true, -1, nil
+	}
+	i := 0
+	for i < len(hdr) && hdr[i] == orig[i] {
+		i++
+	}
+	return false, int64(i), nil
 }

@@ -17,6 +17,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"runtime/debug"
 	"syscall/js"
 
@@ -37,6 +38,7 @@ func main() {
 		"hex":               fn(hex),
 		"thumbnail":         fn(thumbnail),
 		"props":             fn(props),
+		"content":           fn(content),
 		"dump":              fn(dump),
 		"close":             fn(closeHandle),
 	}
@@ -50,34 +52,36 @@ func main() {
 // fn wraps a handler so that argument mistakes and panics become
 // {error: ...} results instead of killing the instance.
 func fn(h func(args []js.Value) (any, []byte, error)) js.Func {
-	return js.FuncOf(func(this js.Value, args []js.Value) (ret any) {
-		defer func() {
-			if r := recover(); r != nil {
-				ret = errResult(fmt.Errorf("internal error (please report this file): %v\n%s", r, debug.Stack()))
-			}
-		}()
-		v, data, err := h(args)
+	return js.FuncOf(func(this js.Value, args []js.Value) any { return invoke(h, args) })
+}
+
+func invoke(h func(args []js.Value) (any, []byte, error), args []js.Value) (ret any) {
+	defer func() {
+		if r := recover(); r != nil {
+			ret = errResult(fmt.Errorf("internal error (please report this file): %v\n%s", r, debug.Stack()))
+		}
+	}()
+	v, data, err := h(args)
+	if err != nil {
+		return errResult(err)
+	}
+	var s string
+	if raw, ok := v.(json.RawMessage); ok {
+		s = string(raw)
+	} else {
+		b, err := json.Marshal(v)
 		if err != nil {
 			return errResult(err)
 		}
-		var s string
-		if raw, ok := v.(json.RawMessage); ok {
-			s = string(raw)
-		} else {
-			b, err := json.Marshal(v)
-			if err != nil {
-				return errResult(err)
-			}
-			s = string(b)
-		}
-		out := map[string]any{"json": s}
-		if data != nil {
-			u := js.Global().Get("Uint8Array").New(len(data))
-			js.CopyBytesToJS(u, data)
-			out["data"] = u
-		}
-		return js.ValueOf(out)
-	})
+		s = string(b)
+	}
+	out := map[string]any{"json": s}
+	if data != nil {
+		u := js.Global().Get("Uint8Array").New(len(data))
+		js.CopyBytesToJS(u, data)
+		out["data"] = u
+	}
+	return js.ValueOf(out)
 }
 
 func errResult(err error) js.Value {
@@ -94,11 +98,7 @@ func arg(args []js.Value, i int, t js.Type) (js.Value, error) {
 }
 
 func version(args []js.Value) (any, []byte, error) {
-	v := "devel"
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		v = bi.GoVersion
-	}
-	return map[string]any{"go": v, "engines": webapi.Engines()}, nil, nil
+	return map[string]any{"go": runtime.Version(), "engines": webapi.Engines()}, nil, nil
 }
 
 func plan(args []js.Value) (any, []byte, error) {
@@ -117,20 +117,26 @@ func plan(args []js.Value) (any, []byte, error) {
 	return map[string]any{"groups": groups, "orphans": orphans, "mappings": mappings}, nil, nil
 }
 
-// options reads the page's settings object (argument i, JSON).
-func options(args []js.Value, i int) (webapi.OpenOptions, error) {
-	var o webapi.OpenOptions
-	a, err := arg(args, i, js.TypeString)
-	if err != nil {
-		return o, err
+// str returns the string property k of object o, "" when absent.
+func str(o js.Value, k string) string {
+	if v := o.Get(k); v.Type() == js.TypeString {
+		return v.String()
 	}
-	if err := json.Unmarshal([]byte(a.String()), &o); err != nil {
-		return o, fmt.Errorf("settings: %w", err)
-	}
-	return o, nil
+	return ""
 }
 
-// openPackage(main string, files {name: Uint8Array}, settings JSON).
+// options reads the page's settings object {engine, aes_key, mappings}
+// (argument i). The page's objects are read field by field rather than as
+// JSON, which keeps encoding/json's decoder out of the WebAssembly.
+func options(args []js.Value, i int) (webapi.OpenOptions, error) {
+	a, err := arg(args, i, js.TypeObject)
+	if err != nil {
+		return webapi.OpenOptions{}, err
+	}
+	return webapi.OpenOptions{Engine: str(a, "engine"), AESKey: str(a, "aes_key"), Mappings: str(a, "mappings")}, nil
+}
+
+// openPackage(main string, files {name: Uint8Array}, settings object).
 func openPackage(args []js.Value) (any, []byte, error) {
 	m, err := arg(args, 0, js.TypeString)
 	if err != nil {
@@ -202,13 +208,13 @@ func hex(args []js.Value) (any, []byte, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := arg(args, 1, js.TypeString)
+	r, err := arg(args, 1, js.TypeObject)
 	if err != nil {
 		return nil, nil, err
 	}
-	var req webapi.HexRequest
-	if err := json.Unmarshal([]byte(r.String()), &req); err != nil {
-		return nil, nil, fmt.Errorf("hex request: %w", err)
+	req := webapi.HexRequest{Kind: str(r, "kind"), Name: str(r, "name")}
+	if v := r.Get("index"); v.Type() == js.TypeNumber {
+		req.Index = v.Int()
 	}
 	res, err := session.Hex(h.Int(), req)
 	if err != nil {
@@ -228,6 +234,20 @@ func thumbnail(args []js.Value) (any, []byte, error) {
 	}
 	t, data, err := session.Thumbnail(h.Int(), i.Int())
 	return t, data, err
+}
+
+// content(handle, export) converts an export's content (texture → PNG …).
+func content(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	i, err := arg(args, 1, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, data, err := session.Content(h.Int(), i.Int())
+	return info, data, err
 }
 
 func props(args []js.Value) (any, []byte, error) {

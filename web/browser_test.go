@@ -30,7 +30,24 @@ var (
 	assetsOnce sync.Once
 	assets     *Assets
 	assetsErr  error
+
+	browserOnce sync.Once
+	browserCtx  context.Context
+	browserStop func()
+	browserDir  string
+	browserErr  error
 )
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if browserStop != nil {
+		browserStop()
+	}
+	if browserDir != "" {
+		os.RemoveAll(browserDir)
+	}
+	os.Exit(code)
+}
 
 func testAssets(t testing.TB) *Assets {
 	t.Helper()
@@ -99,23 +116,40 @@ func newPage(t testing.TB) *page {
 	srv.Start()
 	t.Cleanup(srv.Close)
 
-	opts := []chromedp.ExecAllocatorOption{
-		chromedp.ExecPath(chrome),
-		chromedp.Flag("headless", true),
-		chromedp.Flag("no-sandbox", true),
-		chromedp.Flag("disable-gpu", true),
-		chromedp.Flag("disable-background-networking", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.Flag("disable-sync", true),
-		chromedp.Flag("no-first-run", true),
-		chromedp.Flag("disable-dev-shm-usage", true),
-		chromedp.UserDataDir(t.TempDir()),
-		chromedp.WindowSize(1400, 900),
+	// One browser for the package's tests (started by the first); each
+	// test gets its own tab.
+	browserOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "upkg-chromium-*")
+		if err != nil {
+			browserErr = err
+			return
+		}
+		browserDir = dir
+		opts := []chromedp.ExecAllocatorOption{
+			chromedp.ExecPath(chrome),
+			chromedp.Flag("headless", true),
+			chromedp.Flag("no-sandbox", true),
+			chromedp.Flag("disable-gpu", true),
+			chromedp.Flag("disable-background-networking", true),
+			chromedp.Flag("disable-component-update", true),
+			chromedp.Flag("disable-sync", true),
+			chromedp.Flag("no-first-run", true),
+			chromedp.Flag("disable-dev-shm-usage", true),
+			chromedp.UserDataDir(dir),
+			chromedp.WindowSize(1400, 900),
+		}
+		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
+		bctx, bcancel := chromedp.NewContext(actx)
+		browserStop = func() { bcancel(); acancel() }
+		// The first run starts the browser; it must not carry a timeout.
+		browserErr = chromedp.Do(bctx)
+		browserCtx = bctx
+	})
+	if browserErr != nil {
+		t.Fatal(browserErr)
 	}
-	actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	ctx, cancel := chromedp.NewContext(actx)
-	t.Cleanup(func() { cancel(); acancel() })
-	// The first run starts the browser; it must not carry a timeout.
+	ctx, cancel := chromedp.NewContext(browserCtx)
+	t.Cleanup(cancel)
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -252,6 +286,27 @@ func TestBrowserSample(t *testing.T) {
 	p.screenshot("sample-thumbnail")
 	p.tab("props")
 	p.screenshot("sample-props")
+
+	// Dropping (a drop event with a DataTransfer, as a file manager sends)
+	// takes the same path as picking.
+	before = p.counters()
+	p.do(chromedp.Evaluate[chromedp.Void](`(async () => {
+		const b = await (await fetch('sample/upkgSample.uasset')).blob();
+		const dt = new DataTransfer();
+		dt.items.add(new File([b], 'Dropped.uasset'));
+		document.dispatchEvent(new DragEvent('dragenter', { dataTransfer: dt, bubbles: true }));
+		document.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+	})()`, chromedp.EvalAwaitPromise))
+	p.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if p.counters().Errors > before.Errors {
+		t.Fatalf("dropped sample: %s", p.text("#error-text"))
+	}
+	if s := p.text("#files-bar"); !strings.Contains(s, "Dropped.uasset") {
+		t.Errorf("files bar %q does not show the dropped file", s)
+	}
+	if js[bool](p, `!document.getElementById('drop-overlay').hidden`) {
+		t.Error("drop overlay still shown after the drop")
+	}
 }
 
 // expect opens a file the way the CLI does (upkg dump --json) for the counts
@@ -372,6 +427,53 @@ func TestBrowserCorpus(t *testing.T) {
 	pg.screenshot("cooked-summary")
 	pg.tab("exports")
 	pg.screenshot("cooked-exports")
+	// The first export's bytes are in the .uexp: the hex view says so.
+	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.waitJS(`document.querySelector('.detail button') !== null`)
+	pg.do(chromedp.Click(chromedp.CSS(`.detail button`)))
+	pg.waitJS(`document.querySelector('.hex .first') !== null`)
+	if s := pg.text(".hex-info"); !strings.Contains(s, ".uexp") {
+		t.Errorf("cooked export hex: %q, want the .uexp file", s)
+	}
+	pg.screenshot("cooked-hex")
+
+	// A UT99 map (UE1 package version 68).
+	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")
+	want = expect(t, ut)
+	if pg.drop(ut) {
+		t.Fatalf("%s: error shown: %s", ut, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.screenshot("ut99-summary")
+	// Tables render only the rows in view, and the filter narrows them.
+	pg.tab("names")
+	if n := js[int](pg, `document.querySelectorAll('.vt-row').length`); n == 0 || n >= len(want.Names) || n > 120 {
+		t.Errorf("names table has %d row elements for %d names; want only the visible ones", n, len(want.Names))
+	}
+	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "Light"))
+	pg.waitJS(`/ of 715 rows/.test(document.querySelector('.vt-count').textContent)`)
+	pg.screenshot("ut99-names-filtered")
+	pg.tab("exports")
+	pg.screenshot("ut99-exports")
+	pg.tab("props")
+	pg.waitJS(`document.querySelector('#view .tree, #view .errbox, #view .notice') !== null`)
+	pg.screenshot("ut99-props")
+
+	// A UT99 texture package: the Content tab shows its textures as images.
+	utx := filepath.Join(dir, "legacy_ue123/nrempel+ut-server/Textures/Crypt.utx")
+	want = expect(t, utx)
+	if pg.drop(utx) {
+		t.Fatalf("%s: error shown: %s", utx, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	if n := pg.tab("content"); n <= 0 {
+		t.Fatalf("content tab shows %d items", n)
+	}
+	pg.waitJS(`document.querySelector('.thumb img') !== null && document.querySelector('.thumb img').complete`)
+	if w := js[int](pg, `document.querySelector('.thumb img').naturalWidth`); w <= 0 {
+		t.Errorf("texture does not decode (naturalWidth %d)", w)
+	}
+	pg.screenshot("ut99-textures")
 }
 
 // TestBrowserTiming measures drop → first render of the largest uncooked
@@ -395,14 +497,22 @@ func TestBrowserTiming(t *testing.T) {
 		pg.waitJS(fmt.Sprintf(`upkgState.timings.length > %d`, i))
 	}
 	checkCounts(t, pg, want)
+	// A package over 1 MB: UT99's Engine.u (1.1 MB, thousands of names).
+	big := filepath.Join(dir, "legacy_ue123/Deaod+UT99/System/Engine.u")
+	if pg.drop(big) {
+		t.Fatalf("%s: %s", big, pg.text("#error-text"))
+	}
+	pg.waitJS(`upkgState.timings.length > 5`)
+	t.Logf("largest uncooked corpus file: %s (%d bytes)", largest, size)
 	type timing struct {
+		File   string  `json:"file"`
 		Render float64 `json:"drop_to_render_ms"`
 		Parse  float64 `json:"parse_ms"`
 		Worker float64 `json:"total_ms"`
 	}
 	ts := js[[]timing](pg, `upkgState.timings`)
 	for _, tm := range ts {
-		t.Logf("%s (%d bytes): drop → first render %.1f ms (in the worker %.1f ms, of which parsing %.1f ms)", largest, size, tm.Render, tm.Worker, tm.Parse)
+		t.Logf("%s: drop → first render %.1f ms (in the worker %.1f ms, of which parsing %.1f ms)", tm.File, tm.Render, tm.Worker, tm.Parse)
 	}
 }
 
@@ -484,4 +594,80 @@ func TestBrowserContainers(t *testing.T) {
 		checkCounts(t, pg, want)
 		pg.screenshot(tc.name + "-package")
 	}
+}
+
+// TestBrowserEncryptedPak drops a pak with an encrypted index: the page
+// asks for the key; given under Reading options, the listing appears.
+func TestBrowserEncryptedPak(t *testing.T) {
+	dir := corpus.Dir(t)
+	pak := filepath.Join(dir, "pak/trumank+repak/repak/tests/packs/pack_v11_compress_encrypt_encryptindex.pak")
+	const key = "lNJbw660IOC+kU7cnVQ1oeqrXyhk4J6UAZrCBbcnp94="
+	c, err := inspect.OpenContainer(pak, &inspect.Options{AESKey: key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := len(c.Entries())
+	c.Close()
+	pg := newPage(t)
+	if !pg.drop(pak) {
+		t.Fatal("encrypted pak without a key: no error shown")
+	}
+	if s := pg.text("#error-hint"); !strings.Contains(s, "Reading options") {
+		t.Errorf("hint %q does not point to Reading options", s)
+	}
+	pg.screenshot("needs-key")
+	before := pg.counters()
+	pg.do(chromedp.Click(chromedp.ID("settings-btn")),
+		chromedp.SendKeys(chromedp.ID("opt-aes"), key),
+		chromedp.Click(chromedp.ID("settings-apply")))
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if pg.counters().Errors > before.Errors {
+		t.Fatalf("with the key: %s", pg.text("#error-text"))
+	}
+	if n := js[string](pg, `document.querySelector('#tabs button[data-tab="container"]').dataset.count`); n != strconv.Itoa(entries) {
+		t.Errorf("listing shows %s entries, want %d", n, entries)
+	}
+	// A PNG stored in the pak previews as an image (decrypted, inflated).
+	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "test.png"))
+	pg.waitJS(`document.querySelectorAll('.vt-row').length === 1`)
+	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.waitJS(`document.querySelector('.preview-img') !== null && document.querySelector('.preview-img').complete`)
+	if w := js[int](pg, `document.querySelector('.preview-img').naturalWidth`); w <= 0 {
+		t.Errorf("test.png from the pak does not decode")
+	}
+	pg.screenshot("with-key")
+}
+
+// TestBrowserManyFiles drops a folder's worth of packages: a list replaces
+// the chips, the first package opens, and picking another opens it.
+func TestBrowserManyFiles(t *testing.T) {
+	dir := corpus.Path(t, "uassetapi/TestManyAssets/Clay/Engine/Content/EngineMaterials")
+	paths, err := filepath.Glob(filepath.Join(dir, "*"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	mains := 0
+	for _, p := range paths {
+		if strings.HasSuffix(p, ".uasset") || strings.HasSuffix(p, ".umap") {
+			mains++
+		}
+	}
+	if mains < 13 {
+		t.Fatalf("need 13+ packages in %s, found %d", dir, mains)
+	}
+	pg := newPage(t)
+	if pg.drop(paths...) {
+		t.Fatalf("first package: %s", pg.text("#error-text"))
+	}
+	if n := js[int](pg, `document.querySelectorAll('#files-bar select option').length`); n != mains {
+		t.Errorf("list has %d entries, want %d", n, mains)
+	}
+	before := pg.counters()
+	pg.do(chromedp.Evaluate[chromedp.Void](`(() => { const s = document.querySelector('#files-bar select'); s.selectedIndex = 5; s.dispatchEvent(new Event('change')); })()`))
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	want := js[string](pg, `document.querySelector('#files-bar select').value`)
+	if s := pg.text("#title-bar"); pg.counters().Errors == before.Errors && !strings.Contains(s, strings.TrimSuffix(want, ".uasset")) {
+		t.Errorf("title %q after picking %s", s, want)
+	}
+	pg.screenshot("many-files")
 }

@@ -29,10 +29,11 @@ var static embed.FS
 
 // CSP is the Content-Security-Policy of every response: scripts, styles,
 // the worker and fetches only from the page's own origin; WebAssembly may
-// be compiled ('wasm-unsafe-eval'); images also from blob: URLs (thumbnails
-// decoded in the page). Nothing can be sent anywhere else.
+// be compiled ('wasm-unsafe-eval'); images and sounds also from blob: URLs
+// (thumbnails and converted content made in the page). Nothing can be sent
+// anywhere else.
 const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-src 'self'; " +
-	"connect-src 'self'; img-src 'self' blob: data:; style-src 'self'; font-src 'self'; " +
+	"connect-src 'self'; img-src 'self' blob: data:; media-src blob:; style-src 'self'; font-src 'self'; " +
 	"base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 // metaCSP is CSP minus the directives a <meta> element cannot carry.

@@ -13,7 +13,7 @@ func FuzzZenSummary(f *testing.F) {
 		if err != nil {
 			f.Fatal(err)
 		}
-		if len(b) < 32<<10 {
+		if len(b) < 8<<10 {
 			f.Add(b)
 		}
 	}

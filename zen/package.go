@@ -186,8 +186,10 @@ type Options struct {
 	// package came from. Unknown (Auto) tries the layouts in turn.
 	HeaderVersion HeaderVersion
 	Auto          bool
-	// Store is the package's entry in its container's package store, used
-	// to cross-check; nil for a loose file.
+	// StoreExportBundleCount and StoreImportedPackages come from the
+	// package's entry in its container's package store (zero for a loose
+	// file). They cross-check the export bundle headers of UE4 and 5.0–5.2
+	// packages and name the packages of 5.0–5.2 external arcs.
 	StoreExportBundleCount int32
 	StoreImportedPackages  []uint64
 }
@@ -215,19 +217,36 @@ var ErrNotZen = errors.New("zen: not a zen package (no summary layout fits)")
 // Parse reads a zen package from its bytes (header and export data).
 func Parse(data []byte, opts Options) (*Package, error) {
 	if !opts.Auto {
-		return parse(data, opts.HeaderVersion)
+		p, err := parse(data, opts.HeaderVersion)
+		if err != nil {
+			return nil, err
+		}
+		return p, p.checkStore(opts)
 	}
 	var firstErr error
 	for _, v := range []HeaderVersion{HeaderSoftPackageReferencesOffset, HeaderNoExportInfo, HeaderOptionalSegmentPackages, HeaderInitial} {
 		p, err := parse(data, v)
 		if err == nil {
-			return p, nil
+			return p, p.checkStore(opts)
 		}
 		if firstErr == nil {
 			firstErr = err
 		}
 	}
 	return nil, fmt.Errorf("%w; as the newest layout: %v", ErrNotZen, firstErr)
+}
+
+// checkStore compares the package with its package store entry.
+func (p *Package) checkStore(opts Options) error {
+	if n := opts.StoreExportBundleCount; n > 0 && len(p.BundleHeaders) > 0 && int(n) != len(p.BundleHeaders) {
+		return &FormatError{Offset: int64(p.Summary.ExportBundleEntriesOffset), Msg: fmt.Sprintf("%d export bundles, the package store says %d", len(p.BundleHeaders), n)}
+	}
+	if ids := opts.StoreImportedPackages; p.Layout > HeaderInitial && len(ids) == len(p.PackageArcs) {
+		for i := range p.PackageArcs {
+			p.PackageArcs[i].PackageID = ids[i]
+		}
+	}
+	return nil
 }
 
 func ferr(r *binread.Reader) error {

@@ -8,6 +8,9 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/schollz/progressbar/v3"
@@ -36,8 +39,8 @@ const (
 func newExtractCmd(g *globalFlags) *cobra.Command {
 	var o extractOpts
 	c := &cobra.Command{
-		Use:   "extract [-o DIR] [--include GLOB] [--force] CONTAINER",
-		Short: "Extract the files of a .pak or .utoc container",
+		Use:   "extract [-o DIR] [--include GLOB] [--force] CONTAINER|DIR...",
+		Short: "Extract the files of .pak and .utoc containers",
 		Long: `extract writes the files of a container under DIR (default: a folder named after
 the container, in the current directory), keeping their container paths.
 
@@ -47,15 +50,21 @@ file's stored hash is checked while it is written; a file that fails is
 removed and reported. Existing files are never overwritten unless --force is
 given. Chunks without a path are skipped.
 
+Several containers (or a game's Paks/ folder) extract into one DIR, which
+must then be given with -o. They are processed in the engine's mount order:
+patch containers (_P, _1_P, ...) come last, replace the files earlier ones
+wrote in the same run, and their delete records remove them.
+
 Exit status: 0 when every selected file was written, 1 otherwise.`,
 		Example: `  upkg extract Game-Windows.pak -o out/
-  upkg extract --include '**/*.uasset' --include '**/*.uexp' Game-Windows.utoc`,
-		Args: cobra.ExactArgs(1),
+  upkg extract --include '**/*.uasset' --include '**/*.uexp' Game-Windows.utoc
+  upkg extract --aes-key 0x... -o out/ Game/Content/Paks/`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if err := o.glob.validate(); err != nil {
 				return usagef(cmd.CommandPath(), "bad pattern: %v", err)
 			}
-			return runExtract(g.options(), o, args[0], cmd.OutOrStdout(), os.Stderr)
+			return runExtract(g.options(), o, args, cmd.OutOrStdout(), os.Stderr)
 		},
 	}
 	f := c.Flags()
@@ -69,19 +78,22 @@ Exit status: 0 when every selected file was written, 1 otherwise.`,
 
 // extractStats counts the outcome of an extraction.
 type extractStats struct {
-	written, exists, refused, failed, noPath int
-	bytes                                    int64
+	written, replaced, deleted, exists, refused, failed, noPath int
+	bytes                                                       int64
 }
 
-func runExtract(opts *inspect.Options, o extractOpts, container string, stdout io.Writer, stderr *os.File) error {
-	c, err := inspect.OpenContainer(container, opts)
+func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.Writer, stderr *os.File) error {
+	containers, err := containerArgs(args)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	sortMountOrder(containers)
 	dir := o.out
 	if dir == "" {
-		base := filepath.Base(container)
+		if len(args) != 1 || len(containers) != 1 {
+			return fmt.Errorf("several containers: give the output folder with -o DIR")
+		}
+		base := filepath.Base(containers[0])
 		dir = strings.TrimSuffix(base, filepath.Ext(base))
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -92,80 +104,33 @@ func runExtract(opts *inspect.Options, o extractOpts, container string, stdout i
 		return err
 	}
 	defer root.Close()
-
-	var st extractStats
-	var todo []int
-	var total int64
-	entries := c.Entries()
-	for i, e := range entries {
-		if e.ChunkType == "deleted" || !o.glob.match(entryName(e)) {
-			continue
-		}
-		if e.Path == "" {
-			st.noPath++
-			continue
-		}
-		todo = append(todo, i)
-		total += e.Size
-	}
-	var bar *progressbar.ProgressBar
-	if term.IsTerminal(int(stderr.Fd())) && (total >= progressMinBytes || len(todo) >= progressMinEntries) {
-		bar = progressbar.NewOptions64(total,
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("extract"),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100_000_000))
-	}
-	report := func(format string, args ...any) {
-		if bar != nil {
-			bar.Clear()
-		}
-		fmt.Fprintf(stderr, "upkg: "+format+"\n", args...)
-	}
-	for _, i := range todo {
-		e := entries[i]
-		name := e.Path
-		if !safeRelPath(name) {
-			st.refused++
-			report("refusing %q: it would land outside %s", name, dir)
-			continue
-		}
-		n, err := extractOne(c, root, i, e, o.force)
-		switch {
-		case errors.Is(err, fs.ErrExist):
-			st.exists++
-			report("%s: exists in %s (use --force to overwrite)", name, dir)
-		case err != nil:
-			st.failed++
-			report("%s: %v", name, err)
-		default:
-			st.written++
-			st.bytes += n
-			if !o.quiet && bar == nil {
-				fmt.Fprintln(stdout, name)
-			}
-		}
-		if bar != nil {
-			bar.Add64(e.Size)
+	x := &extraction{o: o, dir: dir, root: root, stdout: stdout, stderr: stderr, written: map[string]bool{}}
+	for _, name := range containers {
+		if err := x.container(opts, name); err != nil {
+			x.st.failed++
+			x.report("%v", err)
 		}
 	}
-	if bar != nil {
-		bar.Finish()
-	}
+	st := x.st
 	fmt.Fprintf(stdout, "extracted %d files (%d bytes) to %s", st.written, st.bytes, dir)
+	if len(containers) > 1 {
+		fmt.Fprintf(stdout, " from %d containers", len(containers))
+	}
 	var notes []string
-	if st.exists > 0 {
-		notes = append(notes, fmt.Sprintf("%d existing not overwritten", st.exists))
-	}
-	if st.refused > 0 {
-		notes = append(notes, fmt.Sprintf("%d unsafe paths refused", st.refused))
-	}
-	if st.failed > 0 {
-		notes = append(notes, fmt.Sprintf("%d failed", st.failed))
-	}
-	if st.noPath > 0 {
-		notes = append(notes, fmt.Sprintf("%d chunks without a path skipped", st.noPath))
+	for _, n := range []struct {
+		n    int
+		what string
+	}{
+		{st.replaced, "replaced by later (patch) containers"},
+		{st.deleted, "removed by delete records"},
+		{st.exists, "existing not overwritten"},
+		{st.refused, "unsafe paths refused"},
+		{st.failed, "failed"},
+		{st.noPath, "chunks without a path skipped"},
+	} {
+		if n.n > 0 {
+			notes = append(notes, fmt.Sprintf("%d %s", n.n, n.what))
+		}
 	}
 	if len(notes) > 0 {
 		fmt.Fprintf(stdout, "; %s", strings.Join(notes, ", "))
@@ -175,6 +140,140 @@ func runExtract(opts *inspect.Options, o extractOpts, container string, stdout i
 		return &failedError{n: bad}
 	}
 	return nil
+}
+
+// extraction is one run of extract over one or more containers.
+type extraction struct {
+	o       extractOpts
+	dir     string
+	root    *os.Root
+	stdout  io.Writer
+	stderr  *os.File
+	bar     *progressbar.ProgressBar
+	st      extractStats
+	written map[string]bool // paths written by this run (later containers may replace them)
+}
+
+func (x *extraction) report(format string, args ...any) {
+	if x.bar != nil {
+		x.bar.Clear()
+	}
+	fmt.Fprintf(x.stderr, "upkg: "+format+"\n", args...)
+}
+
+// container extracts one container's selected files.
+func (x *extraction) container(opts *inspect.Options, name string) error {
+	c, err := inspect.OpenContainer(name, opts)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	var todo []int
+	var total int64
+	entries := c.Entries()
+	for i, e := range entries {
+		if !x.o.glob.match(entryName(e)) {
+			continue
+		}
+		if e.ChunkType == "deleted" {
+			// A patch container's delete record removes what an earlier
+			// container of this run wrote.
+			if x.written[strings.ToLower(e.Path)] && safeRelPath(e.Path) {
+				if err := x.root.Remove(e.Path); err == nil {
+					delete(x.written, strings.ToLower(e.Path))
+					x.st.deleted++
+				}
+			}
+			continue
+		}
+		if e.Path == "" {
+			x.st.noPath++
+			continue
+		}
+		todo = append(todo, i)
+		total += e.Size
+	}
+	x.bar = nil
+	if term.IsTerminal(int(x.stderr.Fd())) && (total >= progressMinBytes || len(todo) >= progressMinEntries) {
+		x.bar = progressbar.NewOptions64(total,
+			progressbar.OptionSetWriter(x.stderr),
+			progressbar.OptionSetDescription(filepath.Base(name)),
+			progressbar.OptionShowBytes(true),
+			progressbar.OptionClearOnFinish(),
+			progressbar.OptionThrottle(100_000_000))
+	}
+	for _, i := range todo {
+		e := entries[i]
+		path := e.Path
+		if !safeRelPath(path) {
+			x.st.refused++
+			x.report("refusing %q: it would land outside %s", path, x.dir)
+			continue
+		}
+		key := strings.ToLower(path)
+		replace := x.written[key]
+		n, err := extractOne(c, x.root, i, e, x.o.force || replace)
+		switch {
+		case errors.Is(err, fs.ErrExist):
+			x.st.exists++
+			x.report("%s: exists in %s (use --force to overwrite)", path, x.dir)
+		case err != nil:
+			x.st.failed++
+			if strings.Contains(err.Error(), path) {
+				x.report("%v", err) // the error names the file already
+			} else {
+				x.report("%s: %v", path, err)
+			}
+		default:
+			if replace {
+				x.st.replaced++
+			} else {
+				x.st.written++
+			}
+			x.written[key] = true
+			x.st.bytes += n
+			if !x.o.quiet && x.bar == nil {
+				fmt.Fprintln(x.stdout, path)
+			}
+		}
+		if x.bar != nil {
+			x.bar.Add64(e.Size)
+		}
+	}
+	if x.bar != nil {
+		x.bar.Finish()
+		x.bar = nil
+	}
+	return nil
+}
+
+// patchSuffix matches the names of patch containers ("Game-Windows_0_P.pak",
+// "Game-Windows_P.utoc"), which mount after (and override) the others.
+var patchSuffix = regexp.MustCompile(`(?i)(?:_(\d+))?_p\.(?:pak|utoc)$`)
+
+// sortMountOrder orders containers as the engine mounts them for
+// precedence: regular containers by name, then patch containers by patch
+// number.
+func sortMountOrder(names []string) {
+	rank := func(n string) (int, int) {
+		m := patchSuffix.FindStringSubmatch(filepath.Base(n))
+		if m == nil {
+			return 0, 0
+		}
+		k, _ := strconv.Atoi(m[1])
+		return 1, k
+	}
+	sort.SliceStable(names, func(i, j int) bool {
+		pi, ki := rank(names[i])
+		pj, kj := rank(names[j])
+		if pi != pj {
+			return pi < pj
+		}
+		if ki != kj {
+			return ki < kj
+		}
+		return names[i] < names[j]
+	})
 }
 
 // safeRelPath reports whether a container path may be joined to the output

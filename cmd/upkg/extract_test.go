@@ -47,13 +47,18 @@ func listFiles(t *testing.T, root string) []string {
 
 func runExtractTest(t *testing.T, o extractOpts, pakPath string) (string, string, error) {
 	t.Helper()
+	return runExtractTestArgs(t, o, []string{pakPath})
+}
+
+func runExtractTestArgs(t *testing.T, o extractOpts, args []string) (string, string, error) {
+	t.Helper()
 	errf, err := os.CreateTemp(t.TempDir(), "stderr")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer errf.Close()
 	var out bytes.Buffer
-	rerr := runExtract(&inspect.Options{}, o, pakPath, &out, errf)
+	rerr := runExtract(&inspect.Options{}, o, args, &out, errf)
 	b, _ := os.ReadFile(errf.Name())
 	return out.String(), string(b), rerr
 }
@@ -151,5 +156,56 @@ func TestSafeRelPath(t *testing.T) {
 		if got := safeRelPath(name); got != want {
 			t.Errorf("safeRelPath(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+func TestSortMountOrder(t *testing.T) {
+	names := []string{"Paks/z_2_P.pak", "Paks/b.pak", "Paks/a_P.utoc", "Paks/c_10_P.pak", "Paks/a.pak", "Paks/global.utoc"}
+	sortMountOrder(names)
+	want := "Paks/a.pak,Paks/b.pak,Paks/global.utoc,Paks/a_P.utoc,Paks/z_2_P.pak,Paks/c_10_P.pak"
+	if got := strings.Join(names, ","); got != want {
+		t.Errorf("have %s\nwant %s", got, want)
+	}
+}
+
+// TestExtractPatchOrder: a folder with a base pak and a patch pak extracts
+// into one tree where the patch's files win and its delete records remove
+// base files, whatever order the names sort in.
+func TestExtractPatchOrder(t *testing.T) {
+	top := t.TempDir()
+	paks := filepath.Join(top, "Paks")
+	os.MkdirAll(paks, 0o755)
+	write := func(name string, files ...paktest.File) {
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(paks, name), b, 0o644)
+	}
+	// "A_0_P" sorts before "B" by name; mount order puts it last.
+	write("B-Windows.pak",
+		paktest.File{Path: "Content/Same.txt", Data: []byte("base")},
+		paktest.File{Path: "Content/Changed.txt", Data: []byte("old")},
+		paktest.File{Path: "Content/Removed.txt", Data: []byte("removed later")})
+	write("A-Windows_0_P.pak",
+		paktest.File{Path: "Content/Changed.txt", Data: []byte("new")},
+		paktest.File{Path: "Content/Removed.txt", Delete: true},
+		paktest.File{Path: "Content/Added.txt", Data: []byte("added")})
+	out := filepath.Join(top, "out")
+	stdout, stderr, err := runExtractTestArgs(t, extractOpts{out: out, quiet: true}, []string{paks})
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got := strings.Join(listFiles(t, out), ","); got != "Game/Content/Added.txt,Game/Content/Changed.txt,Game/Content/Same.txt" {
+		t.Fatalf("files %s", got)
+	}
+	if b, _ := os.ReadFile(filepath.Join(out, "Game/Content/Changed.txt")); string(b) != "new" {
+		t.Errorf("Changed.txt = %q", b)
+	}
+	if !strings.Contains(stdout, "from 2 containers; 1 replaced by later (patch) containers, 1 removed by delete records") {
+		t.Errorf("summary %q", stdout)
+	}
+	if _, _, err := runExtractTestArgs(t, extractOpts{}, []string{paks}); err == nil || !strings.Contains(err.Error(), "-o DIR") {
+		t.Errorf("no -o: %v", err)
 	}
 }

@@ -106,7 +106,11 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 			fmt.Fprintf(w, "  error: %s\n", pe.Error)
 			continue
 		}
-		if o, ok := pe.Object.(*property.Object); ok {
+		// Any format's object that prints itself as a tree (UE4/UE5
+		// property.Object, legacy.Object).
+		if o, ok := pe.Object.(interface {
+			WriteTree(io.Writer, string) error
+		}); ok {
 			if err := o.WriteTree(w, "  "); err != nil {
 				return err
 			}

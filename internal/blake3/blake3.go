@@ -28,53 +28,486 @@ var iv = [8]uint32{
 	0x510E527F, 0x9B05688C, 0x1F83D9AB, 0x5BE0CD19,
 }
 
-// perm is the message word permutation applied between rounds.
-var perm = [16]int{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}
+// The message word permutation applied between rounds is
+// {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}; compress has it
+// resolved into each round's word indices.
 
-func g(s *[16]uint32, a, b, c, d int, mx, my uint32) {
-	s[a] += s[b] + mx
-	s[d] = bits.RotateLeft32(s[d]^s[a], -16)
-	s[c] += s[d]
-	s[b] = bits.RotateLeft32(s[b]^s[c], -12)
-	s[a] += s[b] + my
-	s[d] = bits.RotateLeft32(s[d]^s[a], -8)
-	s[c] += s[d]
-	s[b] = bits.RotateLeft32(s[b]^s[c], -7)
-}
-
-// compress runs the compression function and returns the full 16-word state.
+// compress runs the compression function and returns the full 16-word
+// state. The seven rounds are unrolled with the message schedule (the
+// permutation applied round after round) resolved in advance, and the
+// state kept in locals; this file is generated in that shape for speed.
 func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [16]uint32 {
-	s := [16]uint32{
-		cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7],
-		iv[0], iv[1], iv[2], iv[3],
-		uint32(counter), uint32(counter >> 32), n, flags,
+	v0, v1, v2, v3, v4, v5, v6, v7 := cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]
+	v8, v9, v10, v11 := iv[0], iv[1], iv[2], iv[3]
+	v12, v13, v14, v15 := uint32(counter), uint32(counter>>32), n, flags
+	// Round 1.
+	v0 += v4 + m[0]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[1]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[2]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[3]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[4]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[5]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[6]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[7]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[8]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[9]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[10]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[11]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[12]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[13]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[14]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[15]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 2.
+	v0 += v4 + m[2]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[6]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[3]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[10]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[7]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[0]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[4]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[13]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[1]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[11]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[12]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[5]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[9]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[14]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[15]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[8]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 3.
+	v0 += v4 + m[3]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[4]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[10]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[12]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[13]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[2]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[7]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[14]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[6]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[5]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[9]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[0]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[11]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[15]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[8]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[1]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 4.
+	v0 += v4 + m[10]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[7]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[12]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[9]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[14]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[3]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[13]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[15]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[4]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[0]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[11]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[2]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[5]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[8]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[1]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[6]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 5.
+	v0 += v4 + m[12]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[13]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[9]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[11]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[15]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[10]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[14]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[8]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[7]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[2]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[5]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[3]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[0]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[1]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[6]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[4]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 6.
+	v0 += v4 + m[9]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[14]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[11]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[5]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[8]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[12]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[15]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[1]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[13]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[3]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[0]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[10]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[2]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[6]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[4]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[7]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	// Round 7.
+	v0 += v4 + m[11]
+	v12 = bits.RotateLeft32(v12^v0, -16)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -12)
+	v0 += v4 + m[15]
+	v12 = bits.RotateLeft32(v12^v0, -8)
+	v8 += v12
+	v4 = bits.RotateLeft32(v4^v8, -7)
+	v1 += v5 + m[5]
+	v13 = bits.RotateLeft32(v13^v1, -16)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -12)
+	v1 += v5 + m[0]
+	v13 = bits.RotateLeft32(v13^v1, -8)
+	v9 += v13
+	v5 = bits.RotateLeft32(v5^v9, -7)
+	v2 += v6 + m[1]
+	v14 = bits.RotateLeft32(v14^v2, -16)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -12)
+	v2 += v6 + m[9]
+	v14 = bits.RotateLeft32(v14^v2, -8)
+	v10 += v14
+	v6 = bits.RotateLeft32(v6^v10, -7)
+	v3 += v7 + m[8]
+	v15 = bits.RotateLeft32(v15^v3, -16)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -12)
+	v3 += v7 + m[6]
+	v15 = bits.RotateLeft32(v15^v3, -8)
+	v11 += v15
+	v7 = bits.RotateLeft32(v7^v11, -7)
+	v0 += v5 + m[14]
+	v15 = bits.RotateLeft32(v15^v0, -16)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -12)
+	v0 += v5 + m[10]
+	v15 = bits.RotateLeft32(v15^v0, -8)
+	v10 += v15
+	v5 = bits.RotateLeft32(v5^v10, -7)
+	v1 += v6 + m[2]
+	v12 = bits.RotateLeft32(v12^v1, -16)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -12)
+	v1 += v6 + m[12]
+	v12 = bits.RotateLeft32(v12^v1, -8)
+	v11 += v12
+	v6 = bits.RotateLeft32(v6^v11, -7)
+	v2 += v7 + m[3]
+	v13 = bits.RotateLeft32(v13^v2, -16)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -12)
+	v2 += v7 + m[4]
+	v13 = bits.RotateLeft32(v13^v2, -8)
+	v8 += v13
+	v7 = bits.RotateLeft32(v7^v8, -7)
+	v3 += v4 + m[7]
+	v14 = bits.RotateLeft32(v14^v3, -16)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -12)
+	v3 += v4 + m[13]
+	v14 = bits.RotateLeft32(v14^v3, -8)
+	v9 += v14
+	v4 = bits.RotateLeft32(v4^v9, -7)
+	return [16]uint32{
+		v0 ^ v8, v1 ^ v9, v2 ^ v10, v3 ^ v11, v4 ^ v12, v5 ^ v13, v6 ^ v14, v7 ^ v15,
+		v8 ^ cv[0], v9 ^ cv[1], v10 ^ cv[2], v11 ^ cv[3], v12 ^ cv[4], v13 ^ cv[5], v14 ^ cv[6], v15 ^ cv[7],
 	}
-	msg := *m
-	for round := 0; round < 7; round++ {
-		g(&s, 0, 4, 8, 12, msg[0], msg[1])
-		g(&s, 1, 5, 9, 13, msg[2], msg[3])
-		g(&s, 2, 6, 10, 14, msg[4], msg[5])
-		g(&s, 3, 7, 11, 15, msg[6], msg[7])
-		g(&s, 0, 5, 10, 15, msg[8], msg[9])
-		g(&s, 1, 6, 11, 12, msg[10], msg[11])
-		g(&s, 2, 7, 8, 13, msg[12], msg[13])
-		g(&s, 3, 4, 9, 14, msg[14], msg[15])
-		if round < 6 {
-			var next [16]uint32
-			for i, p := range perm {
-				next[i] = msg[p]
-			}
-			msg = next
-		}
-	}
-	for i := 0; i < 8; i++ {
-		s[i] ^= s[i+8]
-		s[i+8] ^= cv[i]
-	}
-	return s
 }
 
 func words(b []byte) (m [16]uint32) {
+	if len(b) == blockLen {
+		for i := range m {
+			m[i] = binary.LittleEndian.Uint32(b[4*i:])
+		}
+		return m
+	}
 	var buf [blockLen]byte
 	copy(buf[:], b)
 	for i := range m {
@@ -128,6 +561,23 @@ func (c *chunkState) startFlag() uint32 {
 }
 
 func (c *chunkState) update(p []byte) {
+	// Whole blocks straight from p, keeping at least one byte back: the
+	// last block of a chunk is compressed only at output time.
+	if c.bufLen == blockLen && len(p) > 0 {
+		m := words(c.buf[:])
+		s := compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
+		copy(c.cv[:], s[:8])
+		c.blocks++
+		c.bufLen = 0
+	}
+	for c.bufLen == 0 && len(p) > blockLen {
+		m := words(p[:blockLen])
+		s := compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
+		copy(c.cv[:], s[:8])
+		c.blocks++
+		c.inputLen += blockLen
+		p = p[blockLen:]
+	}
 	for len(p) > 0 {
 		if c.bufLen == blockLen {
 			m := words(c.buf[:])

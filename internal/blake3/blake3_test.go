@@ -46,3 +46,11 @@ func TestIncremental(t *testing.T) {
 		}
 	}
 }
+
+func BenchmarkSum256(b *testing.B) {
+	data := input(1 << 20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		Sum256(data)
+	}
+}

@@ -117,12 +117,17 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	}
 	add("ChunkMetas", metaSize*n, int(n))
 	entries := c.Entries()
+	var ch *iostore.ContainerHeader
+	if f.HasData() {
+		ch, _ = f.ContainerHeader()
+	}
 	p.Dump = struct {
-		Header             iostore.TocHeader `json:"header"`
-		CompressionMethods []string          `json:"compression_methods"`
-		MountPoint         string            `json:"mount_point,omitempty"`
-		Entries            []ContainerEntry  `json:"entries"`
-	}{f.Header, f.CompressionMethods, mountPoint(f), entries}
+		Header             iostore.TocHeader        `json:"header"`
+		CompressionMethods []string                 `json:"compression_methods"`
+		MountPoint         string                   `json:"mount_point,omitempty"`
+		Entries            []ContainerEntry         `json:"entries"`
+		ContainerHeader    *iostore.ContainerHeader `json:"container_header,omitempty"`
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries, ch}
 	return p, nil
 }
 
@@ -248,6 +253,9 @@ func (c *utocContainer) Summary() []Field {
 	if h.ContainerFlags&iostore.FlagEncrypted != 0 {
 		fields = append(fields, Field{"encryption", h.EncryptionMethod.String()}, Field{"encryption_key_guid", h.EncryptionKeyGuid.String()})
 	}
+	if f.Signature != nil {
+		fields = append(fields, Field{"block_signatures", fmt.Sprintf("%d (SHA-1 of each stored block, checked on read; the RSA signature of the TOC is not checked)", len(f.Signature.ChunkBlockSignature))})
+	}
 	if len(f.PerfectHashSeeds) > 0 {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
@@ -301,14 +309,13 @@ type utocContext struct {
 	mu       sync.Mutex
 	packages map[uint64]*zen.Package
 	legacy   map[zen.ObjectIndex]legacyExport
-	legacyOK bool
 }
 
 type legacyExport struct{ pkg, path string }
 
 func (c *utocContainer) context() *utocContext {
 	c.ctxOnce.Do(func() {
-		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}}
+		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
 			for _, fe := range d.Files {
@@ -402,6 +409,21 @@ func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
 	return 0, false
 }
 
+// zenOptions returns the layout and package store facts for package id.
+func (x *utocContext) zenOptions(id uint64) zen.Options {
+	opts := zen.Options{Auto: true}
+	if v, ok := x.headerVersion(); ok {
+		opts = zen.Options{HeaderVersion: v}
+	}
+	if x.header != nil {
+		if e, ok := x.header.StoreEntry(id); ok {
+			opts.StoreExportBundleCount = e.ExportBundleCount
+			opts.StoreImportedPackages = e.ImportedPackages
+		}
+	}
+	return opts
+}
+
 // parsePackage reads and parses the package with id (cached).
 func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.mu.Lock()
@@ -418,11 +440,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	opts := zen.Options{Auto: true}
-	if v, ok := x.headerVersion(); ok {
-		opts = zen.Options{HeaderVersion: v}
-	}
-	p, err := zen.Parse(data, opts)
+	p, err := zen.Parse(data, x.zenOptions(id))
 	if err != nil {
 		return nil, err
 	}
@@ -432,32 +450,41 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	return p, nil
 }
 
-// legacyImports builds, once, the map from UE4 global import indices to the
-// public exports of every package in the container.
-func (x *utocContext) legacyImports() map[zen.ObjectIndex]legacyExport {
+// legacyImport names a UE 4.26/4.27 package import: the global import
+// index of a public export of one of the packages the package store lists
+// as imported by pkg. Only those packages are read (and cached).
+func (x *utocContext) legacyImport(pkg uint64, gi zen.ObjectIndex) (legacyExport, bool) {
 	x.mu.Lock()
-	done := x.legacyOK
-	x.mu.Unlock()
-	if done {
-		return x.legacy
+	if e, ok := x.legacy[gi]; ok {
+		x.mu.Unlock()
+		return e, true
 	}
-	m := map[zen.ObjectIndex]legacyExport{}
-	for id := range x.pkgChunk {
+	x.mu.Unlock()
+	if x.header == nil {
+		return legacyExport{}, false
+	}
+	entry, ok := x.header.StoreEntry(pkg)
+	if !ok {
+		return legacyExport{}, false
+	}
+	for _, id := range entry.ImportedPackages {
 		p, err := x.parsePackage(id)
 		if err != nil {
 			continue
 		}
+		x.mu.Lock()
 		for i, e := range p.Exports {
-			gi := zen.ObjectIndex(e.PublicExportHash)
-			if gi.Kind() == zen.KindPackageImport {
-				m[gi] = legacyExport{pkg: p.Name, path: exportPath(p, i, 0)}
+			if g := zen.ObjectIndex(e.PublicExportHash); g.Kind() == zen.KindPackageImport {
+				x.legacy[g] = legacyExport{pkg: p.Name, path: exportPath(p, i, 0)}
 			}
 		}
+		e, found := x.legacy[gi]
+		x.mu.Unlock()
+		if found {
+			return e, true
+		}
 	}
-	x.mu.Lock()
-	x.legacy, x.legacyOK = m, true
-	x.mu.Unlock()
-	return m
+	return legacyExport{}, false
 }
 
 // openUtocInner resolves "GAME.utoc::/Game/Path/Asset" (a package name, with
@@ -702,9 +729,9 @@ func tocEngine(v iostore.TocVersion) string {
 	case iostore.TocOnDemandMetaData:
 		return "5.4"
 	case iostore.TocRemovedOnDemandMetaData, iostore.TocReplaceIoChunkHashWithIoHash:
-		return "5.5-5.7"
+		return "5.5-5.8"
 	}
-	return "5.8+"
+	return "5.8+ (6.0)"
 }
 
 func partitionSize(n uint64) any {

@@ -241,7 +241,14 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		}
 		o, err := f.Object(i)
 		if errors.Is(err, legacy.ErrNoProperties) {
-			return o, fmt.Errorf("%s (%s): %w", f.ExportPath(i), f.ClassName(i), err)
+			hint := ""
+			if f.Exports[i].ClassIndex == 0 {
+				hint = " (its default properties were not found after the script)"
+				if f.Summary.FileVersion >= 178 {
+					hint = " (UE3 keeps a class's defaults in the export Default__" + f.Exports[i].ObjectName + ")"
+				}
+			}
+			return o, fmt.Errorf("%s (%s): %w%s", f.ExportPath(i), f.ClassName(i), err, hint)
 		}
 		return o, err
 	}
@@ -325,6 +332,11 @@ func exportLegacy(in *Input, opts *Options, filter ExportFilter, emit func(Conte
 			continue
 		}
 		cf := ContentFile{Export: i, Object: path, Class: class}
+		if f.ContentKind(i) == "palette" && filter.Class == "" && filter.Export == "" {
+			// Palettes are already applied to their textures; written only
+			// when asked for.
+			continue
+		}
 		if f.ContentKind(i) == "" {
 			if filter.Export == "" {
 				continue

@@ -236,26 +236,28 @@ func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
 			matches = append(matches, e)
 		}
 	}
-	root, rest, _ := strings.Cut(inner, "/")
+	// Unreal paths are case-insensitive.
+	lowerInner := strings.ToLower(inner)
+	root, rest, _ := strings.Cut(lowerInner, "/")
 	for _, e := range r.Entries {
 		if e.Deleted() || e.Name == "" {
 			continue
 		}
+		name := strings.ToLower(e.Name)
 		for _, ext := range exts {
-			want := inner + ext
+			want := lowerInner + ext
 			if rest != "" {
 				// Package path: the first element is a mount root.
-				suffix := "/Content/" + rest + ext
-				if strings.HasSuffix(e.Name, suffix) {
-					prefix := strings.TrimSuffix(e.Name, suffix)
+				suffix := "/content/" + rest + ext
+				if strings.HasSuffix(name, suffix) {
+					prefix := strings.TrimSuffix(name, suffix)
 					last := path.Base(prefix)
-					if strings.EqualFold(root, "Game") && !strings.Contains(prefix, "/Plugins/") && prefix != "Engine" ||
-						strings.EqualFold(last, root) {
+					if root == "game" && !strings.Contains(prefix, "/plugins/") && prefix != "engine" || last == root {
 						match(e)
 					}
 				}
 			}
-			if strings.HasSuffix(e.Name, "/"+want) {
+			if strings.HasSuffix(name, "/"+want) {
 				match(e)
 			}
 		}

@@ -66,6 +66,8 @@ func TestPakInput(t *testing.T) {
 		"../../../CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uasset",
 		"Textures/T_Streaming.uasset",
 		"/CUE4ParseFixtures/Fixtures/Textures/T_Streaming",
+		"/game/fixtures/textures/t_streaming",
+		"cue4parsefixtures/content/fixtures/textures/T_STREAMING.UASSET",
 	} {
 		in, err := OpenInput(p+ContainerSep+inner, &Options{})
 		if err != nil {

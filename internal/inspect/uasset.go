@@ -6,8 +6,8 @@ package inspect
 // through uassetHooks and uassetOptions, without editing this one.
 
 import (
-	"bytes"
 	"encoding/binary"
+	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
@@ -113,16 +113,8 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 // headerRoundtrip rewrites the header from the model and compares it with
 // the file's first bytes.
 func headerRoundtrip(f *uasset.File) bool {
-	hdr, err := f.WriteHeader()
-	if err != nil {
-		return false
-	}
-	orig := make([]byte, len(hdr))
-	r, _ := f.Reader()
-	if n, _ := r.ReadAt(orig, 0); n != len(orig) {
-		return false
-	}
-	return bytes.Equal(hdr, orig)
+	ok, _, err := f.HeaderRoundTrip()
+	return ok && err == nil
 }
 
 func packageFromUasset(f *uasset.File, name string) *Package {
@@ -200,6 +192,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			p.Names[i].Hash = fmt.Sprintf("%04x%04x", n.NonCasePreservingHash, n.CasePreservingHash)
 		}
 	}
+	paths := newPathCache(f)
 	p.Imports = make([]Object, len(f.Imports))
 	for i := range f.Imports {
 		im := &f.Imports[i]
@@ -208,9 +201,9 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			Index:        int32(idx),
 			Name:         f.NameString(im.ObjectName),
 			Class:        f.ClassPath(idx),
-			Outer:        f.ObjectPath(im.OuterIndex),
+			Outer:        paths.get(im.OuterIndex),
 			OuterIndex:   int32(im.OuterIndex),
-			Path:         f.ObjectPath(idx),
+			Path:         paths.get(idx),
 			ClassPackage: f.NameString(im.ClassPackage),
 			Optional:     im.ImportOptional,
 		}
@@ -227,13 +220,13 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 		o := Object{
 			Index:        int32(idx),
 			Name:         f.NameString(e.ObjectName),
-			Class:        f.ClassPath(idx),
+			Class:        paths.class(idx),
 			ClassIndex:   int32(e.ClassIndex),
-			Outer:        f.ObjectPath(e.OuterIndex),
+			Outer:        paths.get(e.OuterIndex),
 			OuterIndex:   int32(e.OuterIndex),
-			Path:         f.ObjectPath(idx),
-			Super:        f.ObjectPath(e.SuperIndex),
-			Template:     f.ObjectPath(e.TemplateIndex),
+			Path:         paths.get(idx),
+			Super:        paths.get(e.SuperIndex),
+			Template:     paths.get(e.TemplateIndex),
 			ObjectFlags:  e.ObjectFlags,
 			Flags:        uasset.ObjectFlagsString(e.ObjectFlags),
 			SerialOffset: e.SerialOffset,
@@ -279,9 +272,50 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			p.AssetRegistry = append(p.AssetRegistry, AssetRegistryObject{ObjectPath: o.ObjectPath.S, Class: o.ObjectClassName.S, Tags: tags})
 		}
 	}
-	p.Dump = newUassetDump(f)
+	p.Dump = lazyDump{f}
 	return p
 }
+
+// pathCache computes each object path once.
+type pathCache struct {
+	f        *uasset.File
+	imp, exp []string
+}
+
+func newPathCache(f *uasset.File) *pathCache {
+	return &pathCache{f: f, imp: make([]string, len(f.Imports)), exp: make([]string, len(f.Exports))}
+}
+
+func (c *pathCache) get(p uasset.PackageIndex) string {
+	var slot *string
+	switch {
+	case p.IsImport() && p.ToImport() < len(c.imp):
+		slot = &c.imp[p.ToImport()]
+	case p.IsExport() && p.ToExport() < len(c.exp):
+		slot = &c.exp[p.ToExport()]
+	default:
+		return c.f.ObjectPath(p)
+	}
+	if *slot == "" {
+		*slot = c.f.ObjectPath(p)
+	}
+	return *slot
+}
+
+// class returns the class path of export or import p.
+func (c *pathCache) class(p uasset.PackageIndex) string {
+	if p.IsExport() && p.ToExport() < len(c.f.Exports) {
+		if ci := c.f.Exports[p.ToExport()].ClassIndex; !ci.IsNull() {
+			return c.get(ci)
+		}
+	}
+	return c.f.ClassPath(p)
+}
+
+// lazyDump builds the complete model only when it is printed.
+type lazyDump struct{ f *uasset.File }
+
+func (d lazyDump) MarshalJSON() ([]byte, error) { return json.Marshal(newUassetDump(d.f)) }
 
 func sortSections(s []Section) {
 	for i := 1; i < len(s); i++ {

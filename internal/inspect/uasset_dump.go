@@ -29,8 +29,8 @@ type uassetDump struct {
 	PreloadDependencies   []uasset.PackageIndex        `json:"preload_dependencies,omitempty"`
 	DataResources         *uasset.DataResources        `json:"data_resources,omitempty"`
 	ImportTypeHierarchies []uasset.ImportTypeHierarchy `json:"import_type_hierarchies,omitempty"`
-	CellExports           *uasset.RawSection           `json:"cell_exports,omitempty"`
-	CellImports           *uasset.RawSection           `json:"cell_imports,omitempty"`
+	CellImports           []uasset.CellImport          `json:"cell_imports,omitempty"`
+	CellExports           []uasset.CellExport          `json:"cell_exports,omitempty"`
 	MetaData              *uasset.MetaData             `json:"metadata,omitempty"`
 	Trailer               *uasset.PackageTrailer       `json:"package_trailer,omitempty"`
 }

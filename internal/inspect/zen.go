@@ -129,6 +129,8 @@ type zenResolver struct {
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
+	// pkgID is the package's ID: its chunk's ID inside a container.
+	pkgID uint64
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -147,9 +149,8 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var warnings []string
 	if zc, ok := in.R.(*zenChunk); ok {
 		zr.ctx = zc.c.context()
-		if v, ok := zr.ctx.headerVersion(); ok {
-			zopts = zen.Options{HeaderVersion: v}
-		}
+		zr.pkgID = zc.c.f.ChunkIDs[zc.chunk].ID()
+		zopts = zr.ctx.zenOptions(zr.pkgID)
 		zr.script = zr.ctx.script
 		if zr.ctx.scriptErr != nil {
 			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
@@ -164,6 +165,9 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	zr.p = p
+	if zr.pkgID == 0 {
+		zr.pkgID = zen.PackageID(p.Name)
+	}
 	if zr.script == nil {
 		zr.byHash = nameMapScriptHashes(p)
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
@@ -230,6 +234,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
+	out.Dependencies = zr.dependencies(out)
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
 		for _, s := range out.Sections {
@@ -242,10 +247,66 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	return out, nil
 }
 
+// dependencies renders the package's dependency data: imported packages,
+// the dependency bundles of each export (5.3+), the arcs of older layouts,
+// and the bulk data map.
+func (zr *zenResolver) dependencies(out *Package) map[string][]string {
+	p := zr.p
+	d := map[string][]string{}
+	for i := range p.ImportedPackageNames {
+		d["imported_packages"] = append(d["imported_packages"], p.ImportedPackageNames[i])
+	}
+	if len(d["imported_packages"]) == 0 && zr.ctx != nil && zr.ctx.header != nil {
+		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok {
+			for i := range e.ImportedPackages {
+				n, _ := zr.importedPackage(i)
+				d["imported_packages"] = append(d["imported_packages"], n)
+			}
+		}
+	}
+	ref := func(x int32) string {
+		switch {
+		case x < 0 && int(-x-1) < len(out.Imports):
+			return out.Imports[-x-1].Path
+		case x > 0 && int(x-1) < len(out.Exports):
+			return out.Exports[x-1].Path
+		}
+		return fmt.Sprintf("<index %d>", x)
+	}
+	kinds := [4]string{"create before create", "serialize before create", "create before serialize", "serialize before serialize"}
+	for i, h := range p.DependencyHeaders {
+		at := int(h.FirstEntryIndex)
+		for k, n := range h.EntryCount {
+			for j := 0; j < int(n) && at >= 0 && at < len(p.DependencyEntries); j++ {
+				d["dependency_bundles"] = append(d["dependency_bundles"], fmt.Sprintf("%s -> %s (%s)", out.Exports[i].Path, ref(p.DependencyEntries[at]), kinds[k]))
+				at++
+			}
+		}
+	}
+	for _, pa := range p.PackageArcs {
+		for _, a := range pa.Arcs {
+			d["package_arcs"] = append(d["package_arcs"], fmt.Sprintf("package 0x%016x bundle %d -> bundle %d", pa.PackageID, a.From, a.To))
+		}
+		for _, a := range pa.External {
+			d["package_arcs"] = append(d["package_arcs"], fmt.Sprintf("package 0x%016x import %d (command %d) -> bundle %d", pa.PackageID, a.FromImportIndex, a.FromCommandType, a.ToExportBundle))
+		}
+	}
+	for _, a := range p.InternalArcs {
+		d["internal_arcs"] = append(d["internal_arcs"], fmt.Sprintf("bundle %d -> bundle %d", a.From, a.To))
+	}
+	for _, b := range p.BulkData {
+		d["bulk_data"] = append(d["bulk_data"], fmt.Sprintf("offset %d size %d flags 0x%x cooked index %d", b.SerialOffset, b.SerialSize, b.Flags, b.CookedIndex))
+	}
+	if len(d) == 0 {
+		return nil
+	}
+	return d
+}
+
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return fmt.Sprintf("UE5 (package version %d/%d)", v.FileVersionUE4, v.FileVersionUE5)
+		return fmt.Sprintf("%s (package version %d/%d)", ue5Release(v.FileVersionUE5), v.FileVersionUE4, v.FileVersionUE5)
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:
@@ -266,6 +327,24 @@ func zenEngine(p *zen.Package) string {
 		return "5.3-5.5"
 	}
 	return "5.6+"
+}
+
+// ue5Release names the first engine release whose newest
+// EUnrealEngineObjectUE5Version is at least v (5.0 ends at
+// LargeWorldCoordinates 1004, 5.1 at AddSoftObjectPathList 1008, 5.2 at
+// DataResources 1009, 5.3 at 1011, 5.4 at PropertyTagCompleteTypeName 1012,
+// 5.5 at AssetRegistryPackageBuildDependencies 1013, 5.6 at
+// OsSubObjectShadowSerialization 1017; 1018 ImportTypeHierarchies is 5.7+).
+func ue5Release(v int32) string {
+	for _, r := range []struct {
+		last int32
+		name string
+	}{{1004, "5.0"}, {1008, "5.1"}, {1009, "5.2"}, {1011, "5.3"}, {1012, "5.4"}, {1013, "5.5"}, {1017, "5.6"}} {
+		if v <= r.last {
+			return r.name
+		}
+	}
+	return "5.7+"
 }
 
 func zenSummary(p *zen.Package) []Field {
@@ -417,7 +496,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	case zen.KindPackageImport:
 		if zr.p.Layout <= zen.HeaderInitial {
 			if zr.ctx != nil {
-				if le, ok := zr.ctx.legacyImports()[x]; ok {
+				if le, ok := zr.ctx.legacyImport(zr.pkgID, x); ok {
 					return Object{Name: lastElem(le.path), Path: le.path, PackageName: le.pkg}
 				}
 			}
@@ -433,7 +512,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 			if ip, err := zr.ctx.parsePackage(pkgID); err == nil {
 				for i, e := range ip.Exports {
 					if e.PublicExportHash == hash {
-						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash}
+						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash, pkgID: pkgID}
 						return Object{Name: e.Name, Path: exportPath(ip, i, 0), PackageName: ip.Name, Class: sub.ref(e.ClassIndex)}
 					}
 				}
@@ -472,8 +551,7 @@ func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 		return n, zen.PackageID(n)
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
-		id := zen.PackageID(zr.p.Name)
-		if e, ok := zr.ctx.header.StoreEntry(id); ok && i < len(e.ImportedPackages) {
+		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
 			pid := e.ImportedPackages[i]
 			if n, ok := zr.ctx.pkgName[pid]; ok {
 				return n, pid

@@ -90,3 +90,73 @@ func TestLooseZen(t *testing.T) {
 		t.Errorf("only %d of %d script imports, %d of %d imports named", scriptNamed, scriptTotal, named, total)
 	}
 }
+
+// TestZenMatchesLegacy compares retoc's zen samples with the legacy
+// .uasset/.uexp retoc converted from them: same exports (names, classes,
+// serial sizes) and the same imports. (A loose legacy file does not know its
+// mount, so local class paths are compared by object name.) The imports
+// that differ are UE 4.27 package imports, which need the other packages of
+// the container, and game-module script classes absent from the sample
+// global data.
+func TestZenMatchesLegacy(t *testing.T) {
+	globals := corpus.Path(t, "iostore/trumank+retoc/retoc/tests")
+	t.Setenv(GlobalEnv, filepath.Join(globals, "UE5.3", "ScriptObjects.bin"))
+	pairs, exportsSame, importsSame := 0, 0, 0
+	for _, p := range corpus.Files(t, "cooked/trumank+retoc", ".uzenasset") {
+		legacy := strings.TrimSuffix(p, ".uzenasset") + ".uasset"
+		if _, err := os.Stat(legacy); err != nil {
+			continue
+		}
+		open := func(name string) *Package {
+			in, err := OpenFile(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer in.Close()
+			pkg, err := OpenPackage(in, &Options{})
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return pkg
+		}
+		z, l := open(p), open(legacy)
+		if l.Format == "zen" {
+			continue
+		}
+		pairs++
+		if len(z.Exports) != len(l.Exports) {
+			t.Errorf("%s: %d exports, legacy %d", filepath.Base(p), len(z.Exports), len(l.Exports))
+			continue
+		}
+		same := true
+		for i := range z.Exports {
+			ze, le := z.Exports[i], l.Exports[i]
+			if ze.Name != le.Name || ze.SerialSize != le.SerialSize || lastElem(ze.Class) != lastElem(le.Class) {
+				t.Logf("%s export %d: zen %s %s %d, legacy %s %s %d", filepath.Base(p), i, ze.Name, ze.Class, ze.SerialSize, le.Name, le.Class, le.SerialSize)
+				same = false
+			}
+		}
+		if same {
+			exportsSame++
+		}
+		zi := map[string]bool{}
+		for _, o := range z.Imports {
+			zi[o.Path] = true
+		}
+		missing := 0
+		for _, o := range l.Imports {
+			if !zi[o.Path] && !strings.HasPrefix(o.Class, "/Script/CoreUObject.Package") && o.Class != "Package" {
+				missing++
+			}
+		}
+		if missing == 0 {
+			importsSame++
+		} else {
+			t.Logf("%s: %d legacy imports not among the zen imports", filepath.Base(p), missing)
+		}
+	}
+	t.Logf("%d pairs: exports agree in %d, imports in %d", pairs, exportsSame, importsSame)
+	if pairs != 11 || exportsSame != pairs || importsSame < 9 {
+		t.Errorf("%d pairs, exports agree in %d, imports in %d", pairs, exportsSame, importsSame)
+	}
+}

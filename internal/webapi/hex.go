@@ -79,15 +79,21 @@ func (s *Session) Hex(id int, req HexRequest) (res *HexResult, err error) {
 			want, _ = p.ExportData(req.Index)
 		}
 		off := e.SerialOffset
+		note := ""
 		f, ok := h.files[strings.ToLower(e.File)]
 		if ok && strings.EqualFold(e.File, ".uexp") && off >= h.files[""].size {
 			// Cooked packages count .uexp offsets from the start of the
 			// .uasset: the .uexp continues the header.
 			off -= h.files[""].size
+			note = fmt.Sprintf("SerialOffset 0x%X counts from the start of the .uasset (%d bytes); the .uexp continues it, so the data starts at 0x%X in the .uexp.", e.SerialOffset, h.files[""].size, off)
 		}
 		if ok && off >= 0 && e.SerialSize >= 0 && off <= f.size && e.SerialSize <= f.size-off {
 			if want == nil || matches(f, off, want) {
-				return window(f, off, e.SerialSize, title)
+				res, err := window(f, off, e.SerialSize, title)
+				if res != nil && note != "" {
+					res.Note = strings.TrimSpace(note + " " + res.Note)
+				}
+				return res, err
 			}
 		}
 		if want != nil {

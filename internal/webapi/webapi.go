@@ -113,6 +113,11 @@ type handle struct {
 	container inspect.Container
 	cpath     string      // path the container was opened from
 	opts      OpenOptions // settings the container was opened with
+
+	// reopen gives a fresh Input over the same bytes (content exporters
+	// read the package again); nil for packages read from a container.
+	reopen  func() *inspect.Input
+	pkgOpts *inspect.Options
 }
 
 // sourceFile is a file a package was read from, kept for the hex view.
@@ -284,6 +289,7 @@ func (s *Session) OpenPackage(main string, files map[string][]byte, oo OpenOptio
 	}
 	in := inspect.BytesInput(main, files)
 	h := &handle{name: main, files: map[string]sourceFile{"": {name: main, r: in.R, size: in.Size}}}
+	h.reopen = func() *inspect.Input { return inspect.BytesInput(main, files) }
 	sibling := in.Sibling
 	in.Sibling = func(ext string) (io.ReaderAt, int64, error) {
 		r, n, err := sibling(ext)
@@ -303,6 +309,7 @@ func (s *Session) open(h *handle, in *inspect.Input, files map[string][]byte, op
 		return nil, &Error{Op: "open", File: in.Name, Err: err}
 	}
 	h.pkg = p
+	h.pkgOpts = opts
 	res := &PackageResult{
 		Package:     p,
 		ParseMillis: float64(elapsed.Microseconds()) / 1000,

@@ -242,3 +242,41 @@ func TestCorpusSameAsDisk(t *testing.T) {
 		}
 	}
 }
+
+// TestContentUT99 converts a texture of a UT99 texture package, as the
+// page's Content tab does.
+func TestContentUT99(t *testing.T) {
+	dir := corpus.Dir(t)
+	p := filepath.Join(dir, "legacy_ue123/nrempel+ut-server/Textures/Crypt.utx")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := NewSession()
+	res, err := s.OpenPackage("Crypt.utx", map[string][]byte{"Crypt.utx": b}, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, e := range res.Package.Exports {
+		if !strings.Contains(e.Class, "Texture") {
+			continue
+		}
+		info, data, err := s.Content(res.Handle, i)
+		if err != nil {
+			t.Fatalf("export %d %s: %v", i, e.Name, err)
+		}
+		if info.Kind != "texture" || !bytes.HasPrefix(data, []byte("\x89PNG")) {
+			t.Errorf("export %d %s: kind %q, %d bytes", i, e.Name, info.Kind, len(data))
+		}
+		if n++; n == 3 {
+			break
+		}
+	}
+	if n == 0 {
+		t.Fatal("no texture in Crypt.utx")
+	}
+	if _, _, err := s.Content(res.Handle, 999999); err == nil {
+		t.Error("bad index: no error")
+	}
+}

@@ -21,10 +21,13 @@ import (
 
 // File is one file to store.
 type File struct {
-	Path      string // index path, relative to the mount point
-	Data      []byte
-	Compress  bool // Zlib, in blocks of BlockSize
-	Encrypt   bool
+	Path     string // index path, relative to the mount point
+	Data     []byte
+	Compress bool // Zlib, in blocks of BlockSize
+	Encrypt  bool
+	// Delete makes a delete record (a patch pak removing the file): no
+	// data, the Deleted flag; from version 10 it is a non-encoded entry.
+	Delete    bool
 	BlockSize int // default 64 KiB
 }
 
@@ -179,6 +182,14 @@ func Build(o Options, files []File) ([]byte, error) {
 		if f.Encrypt {
 			e.flags = 1
 		}
+		if f.Delete {
+			if o.Version < 6 {
+				return nil, fmt.Errorf("paktest: delete records need version 6+")
+			}
+			e.flags |= 2
+			f.Data = nil
+			e.usize = 0
+		}
 		var stored []byte
 		if f.Compress && len(f.Data) > 0 {
 			bs := f.BlockSize
@@ -248,8 +259,17 @@ func Build(o Options, files []File) ([]byte, error) {
 	} else {
 		idx.u64(0) // PathHashSeed
 		var enc writer
+		plain := writer{o: o}
+		nPlain := 0
 		locs := make([]int32, len(entries))
 		for i, e := range entries {
+			if e.flags&2 != 0 {
+				// Delete records are not encodable (FPakFile::EncodePakEntry).
+				nPlain++
+				locs[i] = -int32(nPlain)
+				plain.entry(e, e.offset)
+				continue
+			}
 			locs[i] = int32(enc.Len())
 			enc.encoded(e)
 		}
@@ -285,7 +305,7 @@ func Build(o Options, files []File) ([]byte, error) {
 		if !o.NoFullDirectoryIndex {
 			blobs[1] = w.seal(fdi.Bytes())
 		}
-		primarySize := int64(idx.Len()) + 4 + int64(enc.Len()) + 4
+		primarySize := int64(idx.Len()) + 4 + int64(enc.Len()) + 4 + int64(plain.Len())
 		for _, b := range blobs {
 			primarySize += 4
 			if b != nil {
@@ -310,7 +330,8 @@ func Build(o Options, files []File) ([]byte, error) {
 		}
 		idx.i32(int32(enc.Len()))
 		idx.Write(enc.Bytes())
-		idx.i32(0) // non-encoded entries
+		idx.i32(int32(nPlain)) // non-encoded entries
+		idx.Write(plain.Bytes())
 	}
 	primary := w.seal(idx.Bytes())
 	hash := w.plainHash(primary)

@@ -78,6 +78,7 @@ function startWorker() {
       if (m.type === 'fatal') {
         for (const p of pending.values()) p.reject(new Error(m.error));
         pending.clear();
+        S.results.clear(); // the handles died with the instance
         showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
         worker.terminate();
         startWorker();
@@ -258,8 +259,18 @@ function renderFilesBar() {
   put(bar, );
   if (!S.plan) { bar.hidden = true; return; }
   bar.hidden = false;
-  add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
-  for (const g of S.plan.groups) {
+  if (S.plan.groups.length > 12) {
+    // Many files (a dropped folder): a list to pick from instead of chips.
+    const sel = h('select', { 'aria-label': 'Dropped packages', title: 'Pick a package to open' },
+      S.plan.groups.map((g) => {
+        const r = S.results.get(g.main);
+        const [name, extra] = groupLabel(g);
+        return h('option', { value: g.main, selected: S.active === g.main ? true : null, text: (r && r.error ? '✗ ' : '') + name + (extra ? '  + ' + extra : '') });
+      }));
+    sel.addEventListener('change', () => { const g = S.plan.groups.find((x) => x.main === sel.value); if (g) { S.t0 = performance.now(); openGroup(g); } });
+    add(bar, h('span', { class: 'label', text: num(S.plan.groups.length) + ' packages and containers dropped; showing:' }), sel);
+  } else add(bar, h('span', { class: 'label', text: S.plan.groups.length > 1 ? 'Opened files (click to switch):' : 'Opened:' }));
+  if (S.plan.groups.length <= 12) for (const g of S.plan.groups) {
     const r = S.results.get(g.main);
     const [name, extra] = groupLabel(g);
     add(bar, h('button', {
@@ -313,7 +324,7 @@ function hintFor(msg) {
   if (m.includes('not a package upkg recognises')) return 'This file does not start like any Unreal package upkg knows (.uasset, .umap, UE1–UE3 packages, .utoc, .pak). Is it an asset file, or something else with a similar name?';
   if (m.includes('.uexp') && (m.includes('not exist') || m.includes('missing'))) return 'This is a cooked package whose data lives in a .uexp file: select the .uasset and the .uexp together.';
   if (m.includes('oodle')) return 'The data is Oodle-compressed; Oodle is proprietary and upkg has no decoder for it.';
-  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: the command line takes the game\'s key with --aes-key.';
+  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: enter the game\'s AES key under "Reading options" (top right) and click "Apply and re-read". The key stays in this page.';
   if (m.includes('unversioned') || m.includes('engine version')) return 'Cooked files often do not record their engine version. The command line accepts --engine to say which one.';
   if (m.includes('exceeds remaining') || m.includes('unexpected eof') || m.includes('outside the file') || m.includes('past the end')) return 'A value in the file points past its end: the file looks cut short or damaged (or, for a cooked package, its .uexp is missing).';
   if (m.includes('internal error')) return 'This is a bug in upkg: please report it with the file if you can share it.';
@@ -343,15 +354,33 @@ const TABS = [
   { id: 'registry', label: 'Registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
   { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|dataresource/i) },
   { id: 'props', label: 'Properties', count: () => null },
+  { id: 'content', label: 'Content', count: (p) => contentExports(p).length, only: (p) => p.format === 'legacy' },
   { id: 'container', label: 'Container', count: () => (S.container ? S.container.entries.length : null) },
   { id: 'hex', label: 'Hex', count: () => null },
   { id: 'model', label: 'JSON', count: () => null },
 ];
+// contentExports lists the exports whose content the format's exporter
+// converts (UE1–UE3: textures, sounds, music, script text).
+const CONTENT_CLASS = /Texture|^Sound$|^Music$|^TextBuffer$/;
+function contentExports(p) {
+  return p.format === 'legacy' ? p.exports.filter((e) => CONTENT_CLASS.test(shortPath(e.class))) : [];
+}
 function sectionCount(p, re) {
   let n = 0;
   let any = false;
   for (const s of p.sections || []) if (re.test(s.name)) { any = true; n += s.count || 0; }
   return any ? n : 0;
+}
+// rootPackage follows an import's outer chain up to the package it lives in.
+function rootPackage(p, o) {
+  if (o.package_name && o.package_name !== 'None') return o.package_name;
+  let cur = o;
+  for (let n = 0; cur && cur.outer_index < 0 && n < 64; n++) {
+    const up = p.imports[-cur.outer_index - 1];
+    if (!up || up === cur) break;
+    cur = up;
+  }
+  return cur ? cur.name : '';
 }
 function importPackages(p) {
   return (p.imports || []).filter((o) => !o.outer_index);
@@ -393,7 +422,8 @@ function renderTitle() {
     return;
   }
   const p = S.pkg.package;
-  const asset = p.exports.find((e) => e.is_asset);
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
   const title = asset ? asset.name : p.path.split('/').pop();
   const kind = formatLabel(p);
   add(bar, 
@@ -405,6 +435,23 @@ function renderTitle() {
     (p.warnings || []).length ? h('span', { class: 'badge warn', title: p.warnings.join('\n'), text: p.warnings.length + ' warning' + (p.warnings.length > 1 ? 's' : '') }) : null,
     h('span', { class: 'muted', title: 'Time from dropping the file to this view (reading + parsing + drawing); parsing alone took ' + S.pkg.parse_ms.toFixed(1) + ' ms', id: 'render-time' }),
   );
+}
+
+// plainSummary says in one sentence what the package is.
+function plainSummary(p) {
+  const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
+  const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
+  const what = asset ? asset.name + ' is ' + (/^[AEIOU]/i.test(shortPath(asset.class)) ? 'an ' : 'a ') + shortPath(asset.class) : base + ' is a package';
+  let how;
+  if (p.format === 'legacy') how = ' from an Unreal Engine 1–3 game';
+  else if (p.format === 'zen') how = ' cooked for a game (stored in an IoStore container)';
+  else if (isCooked(p)) how = ' cooked for a game' + (p.engine ? ' (engine ' + p.engine + (p.engine_source === 'detected' ? ', detected' : '') + ')' : '');
+  else how = ' saved by the Unreal Editor' + (p.engine ? ' ' + p.engine : '');
+  const pkgs = importPackages(p).length;
+  const thumbs = (p.thumbnails || []).filter((t) => t.format !== 'empty').length;
+  return what + how + '. It stores ' + num(p.exports.length) + ' object' + (p.exports.length === 1 ? '' : 's') +
+    ' and uses ' + num(p.imports.length) + ' from ' + num(pkgs) + ' other package' + (pkgs === 1 ? '' : 's') +
+    (thumbs ? ', and has a thumbnail' : '') + '.';
 }
 
 function isCooked(p) {
@@ -427,6 +474,7 @@ function renderTabs() {
   for (const t of TABS) {
     if (t.id === 'container' && !S.container) continue;
     if (!S.pkg && t.id !== 'container') continue;
+    if (t.only && !t.only(p)) continue;
     const n = t.count(p);
     add(nav, h('button', {
       role: 'tab', class: (S.tab === t.id ? 'active' : '') + (n === 0 ? ' empty' : ''), title: HELP.tabs[t.id] + (n === 0 ? ' (none in this file)' : ''),
@@ -434,6 +482,18 @@ function renderTabs() {
     }, t.label, n !== null ? h('span', { class: 'n', text: '(' + num(n) + ')' }) : null));
   }
 }
+
+// Left/right arrows move between tabs when one has the focus.
+$('tabs').addEventListener('keydown', (e) => {
+  if (e.key !== 'ArrowLeft' && e.key !== 'ArrowRight') return;
+  const btns = [...$('tabs').querySelectorAll('button')];
+  const i = btns.indexOf(document.activeElement);
+  if (i < 0) return;
+  const next = btns[(i + (e.key === 'ArrowRight' ? 1 : btns.length - 1)) % btns.length];
+  selectTab(next.dataset.tab);
+  const again = $('tabs').querySelector('button[data-tab="' + next.dataset.tab + '"]');
+  if (again) again.focus();
+});
 
 function selectTab(id) {
   S.tab = id;
@@ -625,7 +685,11 @@ function jsonTree(value, rootLabel) {
     if (v && typeof v === 'object') {
       const named = !Array.isArray(v) && (v.name || v.Name);
       const type = !Array.isArray(v) && (v.type || v.Type);
-      const simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      let simple = !Array.isArray(v) && v.value !== undefined && (v.value === null || typeof v.value !== 'object');
+      if (!simple && !Array.isArray(v) && v.value && typeof v.value === 'object') {
+        const j = JSON.stringify(v.value);
+        if (j.length <= 120) return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : '', j];
+      }
       const size = Array.isArray(v) ? v.length + ' items' : Object.keys(v).length + ' fields';
       return [n.k + (named && n.k.startsWith('[') ? ' ' + named : ''), type ? String(type) : size, simple ? valueText(v.value) : undefined];
     }
@@ -651,8 +715,15 @@ const VIEWS = {
     card('Imports', num(p.imports.length), '', HELP.tabs.imports);
     card('Exports', num(p.exports.length), '', HELP.tabs.exports);
     card('Size', bytes(res.files.reduce((a, f) => a + (f.role !== 'unused' ? f.size : 0), 0)), res.files.filter((f) => f.role !== 'unused').map((f) => f.name.slice(f.name.lastIndexOf('.'))).join(' + '));
+    add(out, h('p', { class: 'lead', text: plainSummary(p) }));
     add(out, cards);
-    if (p.engine_note || p.engine_candidates) add(out, h('div', { class: 'notice' }, 'Engine version: ', p.engine_note || 'could also be ' + p.engine_candidates.join(', ') + '.', ' Cooked files do not record their engine version; if you know it, pick it under Reading options.'));
+    const others = (p.engine_candidates || []).filter((c) => c !== p.engine);
+    if (p.engine_source === 'detected' || p.engine_note || others.length) {
+      add(out, h('div', { class: 'notice' },
+        p.engine_source === 'detected' ? 'upkg worked out the engine version from the file\'s layout: cooked files do not record it. ' : '',
+        p.engine_note ? p.engine_note + ' ' : others.length ? 'It could also be ' + others.join(', ') + '. ' : '',
+        'If you know the game\'s engine version, pick it under Reading options.'));
+    }
     if ((p.warnings || []).length) {
       add(out, h('h3', { text: 'Warnings' }), h('ul', {}, p.warnings.map((w) => h('li', { text: w }))));
     }
@@ -711,7 +782,7 @@ const VIEWS = {
       { label: 'Name', w: 'minmax(140px, 1.2fr)', get: (r) => r.name },
       { label: 'Class', w: 'minmax(100px, .8fr)', get: (r) => r.class, fmt: shortPath, full: (r) => r.class },
       { label: 'Full path', w: 'minmax(200px, 2fr)', get: (r) => r.path, title: 'The imported object\'s full path, resolved through its outers' },
-      { label: 'Package', w: 'minmax(120px, 1fr)', get: (r) => r.package_name || (r.outer ? '' : r.path), title: 'The package the object comes from' },
+      { label: 'From package', w: 'minmax(120px, 1fr)', get: (r) => rootPackage(p, r), title: 'The package the object comes from (the top of its outer chain)' },
     ];
     if (p.imports.some((o) => o.optional)) cols.push({ label: 'Optional', w: '70px', get: (r) => (r.optional ? 'yes' : ''), title: 'Optional import: loading continues if it is missing' });
     return pane(true, intro(HELP.tabs.imports + ' Top-level entries (with class Package) are the packages this one depends on.'), vtable({ columns: cols, rows: p.imports, placeholder: 'Filter imports…' }).el);
@@ -780,7 +851,8 @@ const VIEWS = {
       vtable({ columns: [{ label: 'Package', get: (r) => r.v }], rows: pk, height: '220px', empty: 'No imported packages.' }).el);
     for (const [k, list] of Object.entries(p.dependencies || {})) {
       const rows = (list || []).map((v) => ({ v }));
-      add(out, h('h3', { text: k + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
+      const title = k.includes('_') ? k.charAt(0).toUpperCase() + k.slice(1).replace(/_/g, ' ') : k;
+      add(out, h('h3', { text: title + ' (' + rows.length + ')' }), fieldHelp(k) ? intro(fieldHelp(k)) : null,
         vtable({ columns: [{ label: 'Entry', get: (r) => r.v }], rows, height: '220px' }).el);
     }
     if (!Object.keys(p.dependencies || {}).length) add(out, h('p', { class: 'muted', text: 'The file records no soft references or searchable names.' }));
@@ -850,7 +922,7 @@ const VIEWS = {
 
   container() {
     const c = S.container;
-    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it; sizes are uncompressed, "Stored" is the size in the container.'));
+    const out = pane(true, intro('The files stored in ' + c.path.replace(/^\/in\/\d+\//, '') + '. Click a .uasset or .umap to open it, any other file to preview it; sizes are uncompressed, "Stored" is the size in the container.'));
     if ((c.summary || []).length) {
       add(out, h('details', {}, h('summary', { text: 'Container header' }), h('table', { class: 'kv' }, c.summary.map((f) => h('tr', {}, h('th', { text: f.key }), h('td', { class: 'v', text: valueText(f.value) }))))));
     }
@@ -863,11 +935,13 @@ const VIEWS = {
       { label: 'Type', w: '140px', get: (r) => r.chunk_type || '' },
       { label: 'Offset', w: '110px', num: true, mono: true, get: (r) => r.offset, fmt: (v) => hex(v) },
     ];
-    add(out, vtable({
+    const preview = h('div', { class: 'detail' }, h('div', { class: 'muted', text: 'Click a .uasset or .umap to open it, or any other file to preview it here.' }));
+    add(out, h('div', { class: 'split' }, vtable({
       columns: cols, rows: c.entries, placeholder: 'Filter paths…',
-      rowClass: (r) => (/\.(uasset|umap|uzenasset)$/i.test(r.path || '') ? 'clickable' : ''),
+      rowClass: (r) => (r.path ? 'clickable' : ''),
       onSelect: async (r) => {
-        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path || '')) return;
+        if (!r.path) return;
+        if (!/\.(uasset|umap|uzenasset)$/i.test(r.path)) { previewEntry(c, r, preview); return; }
         busy(true, 'Opening ' + r.path);
         try {
           const res = await call('openFromContainer', [c.handle, r.path], progress);
@@ -879,7 +953,27 @@ const VIEWS = {
           add($('error-hint'), ' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
         }
       },
-    }).el);
+    }).el, preview));
+    return out;
+  },
+
+  content() {
+    const res = S.pkg;
+    const list = contentExports(res.package);
+    const out = pane(false, intro('What the package holds, converted the way `upkg export` does: textures as PNG, sounds as WAV, music modules, script source. Textures load as they scroll into view; click a sound, music or script to open it.'));
+    if (!list.length) { add(out, h('p', { class: 'muted', text: 'No textures, sounds, music or scripts in this package.' })); return out; }
+    const grid = h('div', { class: 'thumbs' });
+    const io = new IntersectionObserver((entries) => {
+      for (const en of entries) if (en.isIntersecting) { io.unobserve(en.target); en.target.load(); }
+    });
+    for (const e of list) {
+      const box = h('div', { class: 'img' }, h('span', { class: 'muted', text: shortPath(e.class) }));
+      const card = h('div', { class: 'thumb' }, box, h('div', { class: 'cap' }, h('b', { text: e.name }), h('br'), shortPath(e.class) + ' · ' + bytes(e.serial_size)));
+      const load = () => loadContent(res.handle, e.index - 1, box, card);
+      if (/Texture/.test(e.class)) { card.load = load; io.observe(card); } else box.append(h('button', { class: 'btn small', text: 'Open', onclick: load }));
+      add(grid, card);
+    }
+    add(out, grid);
     return out;
   },
 
@@ -947,6 +1041,14 @@ function dumpSectionView(re, title, help) {
         add(box, vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: arr, height: Math.min(420, 90 + arr.length * 24) + 'px' }).el);
       } else {
         add(box, jsonTree(x, k));
+        // Lists of records inside (a trailer's payloads…) also as tables.
+        if (!arr) for (const [ck, cv] of Object.entries(x)) {
+          if (Array.isArray(cv) && cv.length && cv.every((r) => r && typeof r === 'object' && !Array.isArray(r))) {
+            const keys = [...new Set(cv.flatMap((r) => Object.keys(r)))].slice(0, 10);
+            add(box, h('h3', { text: k + '.' + ck + ' (' + cv.length + ')' }),
+              vtable({ columns: keys.map((key) => ({ label: key, get: (r) => valueText(r[key]) })), rows: cv, height: Math.min(420, 90 + cv.length * 24) + 'px' }).el);
+          }
+        }
       }
     }
     if (!found.length && !secs.length) add(box, h('p', { class: 'muted', text: 'None in this file.' }));
@@ -968,8 +1070,61 @@ function showExportDetail(box, e) {
     flags ? h('div', { class: 'help' }, flags.split(/[|,\s]+/).filter((f) => flagHelp(f)).map((f) => h('div', { text: f + ': ' + flagHelp(f) }))) : null,
     h('div', { class: 'row-actions' },
       e.serial_size > 0 ? hexButton({ kind: 'export', index: i }, 'Show bytes') : null,
+      CONTENT_CLASS.test(shortPath(e.class)) && res.package.format === 'legacy' ? h('button', { class: 'btn small', text: 'Show content', onclick: () => selectTab('content') }) : null,
       res.capabilities.props ? h('button', { class: 'btn small', text: 'Show properties', onclick: () => { selectTab('props'); const s = document.querySelector('#view select'); if (s) { s.value = String(i); s.dispatchEvent(new Event('change')); } } }) : null),
   );
+}
+
+// previewEntry shows a file stored in a container: an image, text, or its
+// bytes, with a save link.
+async function previewEntry(c, r, box) {
+  put(box, h('div', { class: 'muted', text: 'Reading ' + r.path + '…' }));
+  try {
+    const { data } = await call('containerFile', [c.handle, r.path]);
+    const name = r.path.split('/').pop();
+    const ext = name.slice(name.lastIndexOf('.') + 1).toLowerCase();
+    const type = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', bmp: 'image/bmp', gif: 'image/gif', wav: 'audio/wav', ogg: 'audio/ogg' }[ext] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    const head = h('h4', {}, r.path + ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save' }), data.length < r.size ? h('span', { class: 'muted', text: ' (first ' + bytes(data.length) + ' shown)' }) : null);
+    let body;
+    if (type.startsWith('image/')) {
+      body = h('img', { src: url, alt: name, class: 'preview-img', title: name });
+      // Small images are shown enlarged, pixel for pixel.
+      body.addEventListener('load', () => { if (body.naturalWidth && body.naturalWidth < 128) { body.style.width = Math.min(256, body.naturalWidth * 4) + 'px'; body.classList.add('pixelated'); } });
+    }
+    else if (type.startsWith('audio/')) body = h('audio', { controls: true, src: url });
+    else if (/^(txt|ini|json|csv|xml|log|md|uplugin|uproject|cfg|int|usf|ush|lua|py)$/.test(ext)) body = h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) });
+    else {
+      body = h('div', { class: 'hex preview-hex', tabindex: '0' });
+      setTimeout(() => hexView(body, { base: 0, start: 0, size: 0 }, data), 0);
+    }
+    put(box, head, body);
+  } catch (err) {
+    put(box, h('div', { class: 'errbox', text: err.message }));
+  }
+}
+
+// loadContent converts export i and shows it in box (image, audio player,
+// text) with a download link in card.
+let contentBusy = Promise.resolve();
+async function loadContent(handle, i, box, card) {
+  put(box, h('span', { class: 'muted', text: 'converting…' }));
+  // One conversion at a time keeps the worker free for the rest of the page.
+  const job = contentBusy.then(() => call('content', [handle, i]));
+  contentBusy = job.catch(() => {});
+  try {
+    const { meta, data } = await job;
+    const type = { texture: 'image/png', sound: 'audio/wav', script: 'text/plain', text: 'text/plain' }[meta.kind] || 'application/octet-stream';
+    const url = URL.createObjectURL(new Blob([data], { type }));
+    if (meta.kind === 'texture') put(box, h('img', { src: url, alt: meta.object, title: meta.object }));
+    else if (meta.kind === 'sound') put(box, h('audio', { controls: true, src: url }));
+    else if (meta.kind === 'script' || meta.kind === 'text') put(box, h('pre', { class: 'content-text', text: new TextDecoder().decode(data.subarray(0, 200000)) }));
+    else put(box, h('span', { class: 'muted', text: meta.kind + ', ' + bytes(meta.size) }));
+    const name = meta.name.split('/').pop();
+    add(card.querySelector('.cap'), ' ', h('a', { class: 'btn small', href: url, download: name, text: 'Save ' + name.slice(name.lastIndexOf('.')) }), meta.note ? h('div', { class: 'muted', text: meta.note }) : null);
+  } catch (err) {
+    put(box, h('span', { class: 'errbox', text: err.message }));
+  }
 }
 
 async function loadThumb(handle, i, t, box) {

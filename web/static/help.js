@@ -8,11 +8,14 @@ const HELP = {
   fields: {
     Tag: 'Magic number 0x9E2A83C1 that marks an Unreal package.',
     LegacyFileVersion: 'Negative number telling which layout of the header follows (-7 is UE4.x, -8 UE5.0–5.x, -9 newer UE5).',
+    FileVersion: 'Package file version of a UE1–UE3 package: about 61–69 for Unreal and UT99, 100–129 for UE2 games such as UT2004, several hundred for UE3.',
+    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     LegacyUE3Version: 'Leftover UE3 version field, kept for compatibility; usually 864 or 0.',
     FileVersionUE4: 'Object version of the engine that saved the file (the UE4 numbering). 0 means "unversioned": a cooked file that does not say which engine made it.',
     FileVersionUE5: 'UE5 object version: grows with every format change in UE5 (1000 = UE5.0, 1017 = UE5.6…). 0 for UE4 files and unversioned cooked files.',
     FileVersionLicenseeUE: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     CustomVersions: 'Per-subsystem version numbers (rendering, animation, Niagara…). Each engine module bumps its own number when its data layout changes.',
+    SavedHash: 'Hash of the package as saved (UE5.6 and later; it replaced the Guid).',
     TotalHeaderSize: 'Size in bytes of everything before the export data: the summary, name map, imports, exports and other tables.',
     PackageName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
     FolderName: 'The package path the editor saved under, e.g. /Game/Characters/BP_Hero.',
@@ -27,6 +30,10 @@ const HELP = {
     CellImport: 'Verse cell imports (UE5.5+).',
     MetaData: 'Editor metadata stored with the package.',
     Depends: 'For every export, the objects it must wait for when loading.',
+    DependsMap: 'For every export, the objects it needs loaded first ("A -> B": A depends on B).',
+    PreloadDependencies: 'Cooked packages: what each export must have created or serialized before it loads.',
+    GatherableText: 'Localisable text (FText) the localisation gatherer collects from this package.',
+    PackageBuildDependencies: 'Other packages the editor must build (cook) together with this one, recorded by the asset registry.',
     SoftPackageReferences: 'Packages referenced by path only (soft references): needed by the game but not loaded together with this one.',
     SearchableNames: 'Names the editor indexes so it can find where this package refers to them.',
     ThumbnailTable: 'Small preview images shown in the Content Browser.',
@@ -56,7 +63,6 @@ const HELP = {
     Names: 'Number of names in the name map.',
     Imports: 'Number of imports.',
     Exports: 'Number of exports.',
-    LicenseeVersion: 'Version number a studio with a modified engine (a licensee) can bump. 0 for stock engines.',
     ImportTypeHierarchies: 'Class hierarchy of imported types (UE5.5+ editor packages).',
   },
   // Package flags (EPackageFlags).
@@ -151,6 +157,7 @@ const HELP = {
     bulk: 'Bulk data (texture mips, audio…) and the UE5 package trailer.',
     props: 'The property values of an export, decoded.',
     container: 'The files stored in the container.',
+    content: 'Textures, sounds, music and scripts stored in the package, converted to ordinary files.',
     hex: 'The raw bytes of the file with the selected part highlighted.',
     model: 'The full model: everything upkg read, as a JSON tree (the same as `upkg dump --json`).',
   },
@@ -160,6 +167,7 @@ const HELP = {
 // without its Count/Offset/Size suffix too ("NameCount" → "Name").
 function fieldHelp(key) {
   if (HELP.fields[key]) return HELP.fields[key];
+  if (/\s*\(.*\)$/.test(key)) return fieldHelp(key.replace(/\s*\(.*\)$/, ''));
   if (key.includes('_') || /^[a-z]/.test(key)) {
     // snake_case keys (Zen packages, containers): try the engine's spelling.
     const camel = key.split(/[_\s]+/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');

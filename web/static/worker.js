@@ -148,16 +148,29 @@ const started = start().catch((e) => {
   throw e;
 });
 
+// exactInts keeps integers beyond 2^53 (64-bit hashes, tags, offsets) as
+// their exact decimal text instead of a rounded number (the reviver's third
+// argument gives the source text in current browsers).
+function exactInts(key, value, context) {
+  if (typeof value === 'number' && !Number.isSafeInteger(value) && Number.isInteger(value) && context && typeof context.source === 'string') {
+    return context.source;
+  }
+  return value;
+}
+
 // unwrap turns a Go result object into a value or a thrown Error.
 function unwrap(r) {
   if (!r) throw new Error('no answer from the reader');
   if (r.error !== undefined) throw new Error(r.error);
-  const out = JSON.parse(r.json);
+  const out = JSON.parse(r.json, exactInts);
   if (r.data !== undefined) return { meta: out, data: r.data };
   return out;
 }
 
 const dropped = new Map(); // name -> File, for the current drop
+// MAX_PACKAGE_FILE matches webapi's maxPackageFile: package files are copied
+// into the WebAssembly memory, containers are not.
+const MAX_PACKAGE_FILE = 1 << 30;
 let dropSeq = 0;
 
 async function readAll(file, id, label) {
@@ -197,7 +210,7 @@ const ops = {
   // open a container. settings: {engine, aes_key, mappings}.
   async openGroup(group, settings, id) {
     const t0 = performance.now();
-    const opts = JSON.stringify(settings || {});
+    const opts = settings || {};
     if (group.kind === 'container') {
       const dir = '/in/' + dropSeq + '/';
       for (const n of [...dropped.keys()]) memfs.add(dir + n, dropped.get(n));
@@ -212,6 +225,7 @@ const ops = {
     for (const n of names) {
       const f = dropped.get(n);
       if (!f) throw new Error(n + ': no longer available; drop it again');
+      if (f.size > MAX_PACKAGE_FILE) throw new Error(n + ': ' + f.size + ' bytes is more than a package file can be here (1 GiB); containers (.utoc/.ucas, .pak) are read without that limit');
       files[n] = await readAll(f, id, 'Reading ' + n);
     }
     postMessage({ id, progress: { phase: 'Parsing ' + group.main } });
@@ -226,9 +240,10 @@ const ops = {
     return unwrap(upkg.openFromContainer(handle, path));
   },
   async containerFile(handle, path) { return unwrap(upkg.containerFile(handle, path)); },
-  async hex(handle, req) { return unwrap(upkg.hex(handle, JSON.stringify(req))); },
+  async hex(handle, req) { return unwrap(upkg.hex(handle, req)); },
   async thumbnail(handle, i) { return unwrap(upkg.thumbnail(handle, i)); },
   async props(handle, i) { return unwrap(upkg.props(handle, i)); },
+  async content(handle, i) { return unwrap(upkg.content(handle, i)); },
   async dump(handle) { return unwrap(upkg.dump(handle)); },
   async close(handle) { return unwrap(upkg.close(handle)); },
   async version() { return unwrap(upkg.version()); },

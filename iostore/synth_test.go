@@ -1,0 +1,292 @@
+package iostore
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
+	"errors"
+	"io"
+	"io/fs"
+	"testing"
+
+	"github.com/upkg/upkg/internal/blake3"
+)
+
+// synthFile is one file of a synthetic container: a directory path, a file
+// name and its data.
+type synthFile struct {
+	dir, name string
+	data      []byte
+}
+
+// buildToc writes a small uncompressed, unencrypted container of TOC
+// version v holding files, one directory level deep, and returns the .utoc
+// and .ucas bytes. It follows the layout parseToc reads (FIoStoreTocHeader,
+// chunk IDs, offsets, seeds, blocks, method names, directory index, metas).
+func buildToc(v TocVersion, mount string, files []synthFile) (toc, cas []byte) {
+	le := binary.LittleEndian
+	const blockSize = 0x100
+	var ids, ols, blocks, metas bytes.Buffer
+	var ucas bytes.Buffer
+	var addr uint64 // uncompressed address space
+	nblocks := 0
+	exportType := ChunkExportBundleData
+	if UsesUE4ChunkTypes(v) {
+		exportType = ChunkUE4ExportBundleData
+	}
+	for i, f := range files {
+		id := NewChunkID(uint64(i+1)*0x1111, 0, exportType)
+		ids.Write(id[:])
+		var ol [10]byte
+		for k := 0; k < 5; k++ {
+			ol[4-k] = byte(addr >> (8 * k))
+			ol[9-k] = byte(uint64(len(f.data)) >> (8 * k))
+		}
+		ols.Write(ol[:])
+		for off := 0; off < len(f.data); off += blockSize {
+			chunk := f.data[off:min(off+blockSize, len(f.data))]
+			var be [12]byte
+			pos := uint64(ucas.Len())
+			for k := 0; k < 5; k++ {
+				be[k] = byte(pos >> (8 * k))
+			}
+			be[5], be[6], be[7] = byte(len(chunk)), byte(len(chunk)>>8), byte(len(chunk)>>16)
+			be[8], be[9], be[10] = byte(len(chunk)), byte(len(chunk)>>8), byte(len(chunk)>>16)
+			blocks.Write(be[:])
+			ucas.Write(chunk)
+			for ucas.Len()%16 != 0 {
+				ucas.WriteByte(0)
+			}
+			nblocks++
+		}
+		addr += (uint64(len(f.data)) + blockSize - 1) / blockSize * blockSize
+		var h [20]byte
+		if v <= TocPartitionSize {
+			h = sha1.Sum(f.data)
+		} else {
+			s := blake3.Sum256(f.data)
+			copy(h[:], s[:20])
+		}
+		metas.Write(h[:])
+		if v >= TocReplaceIoChunkHashWithIoHash {
+			metas.Write([]byte{0, 0, 0, 0})
+		} else {
+			metas.Write(make([]byte, 12))
+			metas.WriteByte(0)
+		}
+	}
+	// Directory index: root → one directory per distinct dir, files below.
+	var strs []string
+	str := func(s string) uint32 {
+		for i, x := range strs {
+			if x == s {
+				return uint32(i)
+			}
+		}
+		strs = append(strs, s)
+		return uint32(len(strs) - 1)
+	}
+	type dirEnt struct{ name, child, sib, file uint32 }
+	type fileEnt struct{ name, next, data uint32 }
+	dirs := []dirEnt{{invalidHandle, invalidHandle, invalidHandle, invalidHandle}}
+	var fents []fileEnt
+	dirIndex := map[string]int{}
+	for i, f := range files {
+		di := 0
+		if f.dir != "" {
+			var ok bool
+			if di, ok = dirIndex[f.dir]; !ok {
+				di = len(dirs)
+				dirIndex[f.dir] = di
+				dirs = append(dirs, dirEnt{str(f.dir), invalidHandle, dirs[0].child, invalidHandle})
+				dirs[0].child = uint32(di)
+			}
+		}
+		fents = append(fents, fileEnt{str(f.name), dirs[di].file, uint32(i)})
+		dirs[di].file = uint32(len(fents) - 1)
+	}
+	var di bytes.Buffer
+	fstr := func(s string) {
+		binary.Write(&di, le, int32(len(s)+1))
+		di.WriteString(s)
+		di.WriteByte(0)
+	}
+	fstr(mount)
+	binary.Write(&di, le, int32(len(dirs)))
+	for _, d := range dirs {
+		binary.Write(&di, le, [4]uint32{d.name, d.child, d.sib, d.file})
+	}
+	binary.Write(&di, le, int32(len(fents)))
+	for _, f := range fents {
+		binary.Write(&di, le, [3]uint32{f.name, f.next, f.data})
+	}
+	binary.Write(&di, le, int32(len(strs)))
+	for _, s := range strs {
+		fstr(s)
+	}
+
+	hdr := make([]byte, tocHeaderSize)
+	copy(hdr, tocMagic)
+	hdr[16] = byte(v)
+	le.PutUint32(hdr[20:], tocHeaderSize)
+	le.PutUint32(hdr[24:], uint32(len(files)))
+	le.PutUint32(hdr[28:], uint32(nblocks))
+	le.PutUint32(hdr[32:], blockEntrySize)
+	le.PutUint32(hdr[36:], 0) // no compression method names
+	le.PutUint32(hdr[40:], 32)
+	le.PutUint32(hdr[44:], blockSize)
+	if v >= TocDirectoryIndex {
+		le.PutUint32(hdr[48:], uint32(di.Len()))
+	}
+	le.PutUint32(hdr[52:], 1)
+	le.PutUint64(hdr[56:], 0xC0FFEE)
+	hdr[80] = byte(FlagIndexed)
+	le.PutUint64(hdr[88:], ^uint64(0))
+	var out bytes.Buffer
+	out.Write(hdr)
+	out.Write(ids.Bytes())
+	out.Write(ols.Bytes())
+	out.Write(blocks.Bytes())
+	if v >= TocDirectoryIndex {
+		out.Write(di.Bytes())
+	}
+	out.Write(metas.Bytes())
+	return out.Bytes(), ucas.Bytes()
+}
+
+func openSynth(t testing.TB, toc, cas []byte) *File {
+	t.Helper()
+	f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
+		return bytes.NewReader(cas), int64(len(cas)), nil
+	}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestSynthVersions builds a container of every TOC version and reads it
+// back: chunk types per the version's enum, SHA-1 or BLAKE3 hashes, the
+// directory index from version 2.
+func TestSynthVersions(t *testing.T) {
+	files := []synthFile{
+		{"Content", "A.uasset", bytes.Repeat([]byte("abc"), 300)},
+		{"Content", "B.uasset", []byte("tiny")},
+		{"", "Root.bin", bytes.Repeat([]byte{1, 2, 3, 4, 5}, 200)},
+	}
+	for v := TocInitial; v <= TocLatest; v++ {
+		toc, cas := buildToc(v, "../../../", files)
+		f := openSynth(t, toc, cas)
+		if got := f.ChunkIDs[0].Type().Name(v); got != "ExportBundleData" {
+			t.Errorf("v%d: chunk type %s", v, got)
+		}
+		for i := range files {
+			data, err := f.ReadChunkVerified(i)
+			if err != nil || !bytes.Equal(data, files[i].data) {
+				t.Errorf("v%d chunk %d: %v", v, i, err)
+			}
+		}
+		if v >= TocDirectoryIndex {
+			fsys, err := f.FS()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := fs.ReadFile(fsys, "Content/A.uasset")
+			if err != nil || !bytes.Equal(got, files[0].data) {
+				t.Errorf("v%d: %v", v, err)
+			}
+		} else if f.DirectoryIndex != nil {
+			t.Errorf("v%d has a directory index", v)
+		}
+		if v < TocPartitionSize && f.Header.PartitionSize != ^uint64(0) {
+			t.Errorf("v%d: partition size %d", v, f.Header.PartitionSize)
+		}
+	}
+}
+
+// TestIssuePathTraversal puts "..", "." and names with slashes in a
+// directory index: the files are listed but io/fs never serves them, so an
+// extractor walking the FS cannot write outside its folder.
+func TestIssuePathTraversal(t *testing.T) {
+	files := []synthFile{
+		{"..", "escape.txt", []byte("x")},
+		{"Game", "../../etc/passwd", []byte("y")},
+		{"Game", "ok.txt", []byte("z")},
+		{".", "dot.txt", []byte("w")},
+	}
+	toc, cas := buildToc(TocLatest, "../../../", files)
+	f := openSynth(t, toc, cas)
+	valid := 0
+	for _, fe := range f.DirectoryIndex.Files {
+		if fe.Valid {
+			valid++
+			if fe.Path != "Game/ok.txt" {
+				t.Errorf("unsafe path %q marked valid", fe.Path)
+			}
+		}
+	}
+	if valid != 1 || len(f.DirectoryIndex.Files) != 4 {
+		t.Errorf("%d valid of %d files", valid, len(f.DirectoryIndex.Files))
+	}
+	fsys, _ := f.FS()
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !fs.ValidPath(p) || (!d.IsDir() && p != "Game/ok.txt") {
+			t.Errorf("served %q", p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fsys.Open("../escape.txt"); !errors.Is(err, fs.ErrInvalid) {
+		t.Errorf("open ../escape.txt: %v", err)
+	}
+}
+
+// TestIssueDirectoryCycle links a directory to itself: refused, no hang.
+func TestIssueDirectoryCycle(t *testing.T) {
+	toc, _ := buildToc(TocLatest, "", []synthFile{{"A", "f", []byte("1")}})
+	// Make the root's first child (directory 1) its own next sibling.
+	i := bytes.Index(toc, []byte{1, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF})
+	if i < 0 {
+		t.Fatal("directory entry not found")
+	}
+	// The entry of directory 1 is {name, child, sibling, file}; set sibling = 1.
+	binary.LittleEndian.PutUint32(toc[i+8:], 1)
+	f, err := NewReader(bytes.NewReader(toc), int64(len(toc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.DirectoryIndexErr == nil {
+		t.Fatal("cycle accepted")
+	}
+}
+
+// TestSignedBlocks signs a synthetic container the way FIoStoreWriter does
+// (SHA-1 of each block as stored, padded to 16 bytes) and checks that a
+// changed byte is caught by the block signature.
+func TestSignedBlocks(t *testing.T) {
+	files := []synthFile{{"Content", "A.uasset", bytes.Repeat([]byte("signed"), 100)}}
+	toc, cas := buildToc(TocLatest, "../../../", files)
+	f := openSynth(t, toc, cas)
+	var sigs [][20]byte
+	for i := 0; i < f.NumBlocks(); i++ {
+		blk := f.Block(i)
+		n := (uint64(blk.CompressedSize) + 15) &^ 15
+		sigs = append(sigs, sha1.Sum(cas[blk.Offset:blk.Offset+n]))
+	}
+	f.Signature = &Signature{ChunkBlockSignature: sigs}
+	if err := f.VerifyChunk(0); err != nil {
+		t.Fatal(err)
+	}
+	bad := append([]byte(nil), cas...)
+	bad[3] ^= 1
+	g := openSynth(t, toc, bad)
+	g.Signature = f.Signature
+	if err := g.VerifyChunk(0); !errors.Is(err, ErrSignature) {
+		t.Fatalf("tampered block: %v", err)
+	}
+}

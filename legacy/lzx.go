@@ -1,0 +1,525 @@
+package legacy
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/upkg/upkg/compression"
+)
+
+// Xbox 360 packages compress their blocks with LZX through XMemCompress:
+// the block is a run of frames, each prefixed by its compressed size (two
+// bytes big-endian, or 0xFF, two bytes of uncompressed size and two of
+// compressed size), whose payloads form one LZX bitstream with a 128 KiB
+// window. The decoder below implements the LZX format as Microsoft
+// documents it for cabinet files: 16-bit little-endian words read MSB
+// first, verbatim, aligned-offset and uncompressed blocks, code lengths
+// sent as deltas through a pre-tree, three repeated offsets, 32 KiB output
+// frames with the bitstream realigned after each, and the optional E8
+// call-address translation. It is registered as "LZX".
+
+func init() {
+	compression.Register("LZX", decompressXMemLZX)
+}
+
+var errLZX = errors.New("lzx: corrupt input")
+
+const (
+	lzxWindowBits    = 17 // XMemCompress default for UE3 packages
+	lzxFrameSize     = 32768
+	lzxNumChars      = 256
+	lzxPretreeSize   = 20
+	lzxAlignedSize   = 8
+	lzxLengthSize    = 249
+	lzxMinMatch      = 2
+	lzxPrimaryLength = 7
+	lzxBlockVerbatim = 1
+	lzxBlockAligned  = 2
+	lzxBlockStored   = 3
+	lzxTableBits     = 16 // codes are at most 16 bits long
+	lzxLenSlack      = 64 // runs may overshoot the table end by this much
+)
+
+var lzxExtraBits, lzxPositionBase [51]uint32
+
+func init() {
+	j := uint32(0)
+	for i := 0; i < 51; i += 2 {
+		lzxExtraBits[i] = j
+		if i+1 < 51 {
+			lzxExtraBits[i+1] = j
+		}
+		if i != 0 && j < 17 {
+			j++
+		}
+	}
+	j = 0
+	for i := range lzxPositionBase {
+		lzxPositionBase[i] = j
+		j += 1 << lzxExtraBits[i]
+	}
+}
+
+// lzxBits reads the LZX bitstream.
+type lzxBits struct {
+	src  []byte
+	pos  int    // next byte of src to load
+	buf  uint64 // bits, most significant first
+	n    uint   // valid bits in buf
+	over int    // 16-bit words read past the end (padded with zeros)
+}
+
+func (b *lzxBits) fill() {
+	for b.n <= 48 {
+		var w uint64
+		if b.pos+1 < len(b.src) {
+			w = uint64(b.src[b.pos]) | uint64(b.src[b.pos+1])<<8
+			b.pos += 2
+		} else {
+			b.over++
+			b.pos += 2
+		}
+		b.buf |= w << (48 - b.n)
+		b.n += 16
+	}
+}
+
+func (b *lzxBits) peek(n uint) uint32 {
+	if b.n < n {
+		b.fill()
+	}
+	return uint32(b.buf >> (64 - n))
+}
+
+func (b *lzxBits) drop(n uint) {
+	b.buf <<= n
+	b.n -= n
+}
+
+func (b *lzxBits) bits(n uint) uint32 {
+	if n == 0 {
+		return 0
+	}
+	v := b.peek(n)
+	b.drop(n)
+	return v
+}
+
+// pastEnd reports whether decoding consumed bits beyond the input (the
+// zero padding fill adds is only lookahead).
+func (b *lzxBits) pastEnd() bool {
+	return int64(b.pos)*8-int64(b.n) > int64(len(b.src))*8+16
+}
+
+// align discards the bits left in the current 16-bit word.
+func (b *lzxBits) align() { b.drop(b.n % 16) }
+
+// unread gives back the whole words still buffered, so that byte reads
+// continue where the bitstream stands.
+func (b *lzxBits) unread() {
+	b.pos -= int(b.n / 8)
+	b.buf, b.n = 0, 0
+}
+
+// lzxTable is a canonical Huffman decoding table indexed by the next 16
+// bits: symbol in the low 12 bits, code length above.
+type lzxTable []uint32
+
+func buildLZXTable(t lzxTable, lens []uint8) (lzxTable, error) {
+	if t == nil {
+		t = make(lzxTable, 1<<lzxTableBits)
+	}
+	clear(t)
+	code := uint32(0)
+	for l := uint32(1); l <= lzxTableBits; l++ {
+		for sym, sl := range lens {
+			if uint32(sl) != l {
+				continue
+			}
+			span := uint32(1) << (lzxTableBits - l)
+			start := code << (lzxTableBits - l)
+			if start+span > 1<<lzxTableBits {
+				return t, fmt.Errorf("%w: over-subscribed Huffman code", errLZX)
+			}
+			v := l<<12 | uint32(sym)
+			for k := start; k < start+span; k++ {
+				t[k] = v
+			}
+			code++
+		}
+		code <<= 1
+	}
+	return t, nil
+}
+
+func (b *lzxBits) sym(t lzxTable) (int, error) {
+	e := t[b.peek(lzxTableBits)]
+	l := uint(e >> 12)
+	if l == 0 {
+		return 0, fmt.Errorf("%w: invalid Huffman code", errLZX)
+	}
+	b.drop(l)
+	return int(e & 0xFFF), nil
+}
+
+type lzxDecoder struct {
+	bits                     lzxBits
+	window                   []byte
+	wpos                     int
+	r0, r1, r2               uint32
+	mainLens, lengthLens     []uint8
+	mainTable, lengthTable   lzxTable
+	alignedTable, preTable   lzxTable
+	blockType                int
+	blockRemaining           int
+	headerRead, intelStarted bool
+	intelSize                int32
+	slots                    int
+}
+
+// readLens reads code lengths [first, last) of lens as deltas through a
+// freshly sent pre-tree.
+func (d *lzxDecoder) readLens(lens []uint8, first, last int) error {
+	var pre [lzxPretreeSize]uint8
+	for i := range pre {
+		pre[i] = uint8(d.bits.bits(4))
+	}
+	var err error
+	if d.preTable, err = buildLZXTable(d.preTable, pre[:]); err != nil {
+		return err
+	}
+	delta := func(x, z int) uint8 {
+		v := int(lens[x]) - z
+		if v < 0 {
+			v += 17
+		}
+		return uint8(v)
+	}
+	for x := first; x < last; {
+		z, err := d.bits.sym(d.preTable)
+		if err != nil {
+			return err
+		}
+		switch z {
+		case 17, 18:
+			var n int
+			if z == 17 {
+				n = int(d.bits.bits(4)) + 4
+			} else {
+				n = int(d.bits.bits(5)) + 20
+			}
+			if x+n > len(lens) {
+				return fmt.Errorf("%w: code length run past the table", errLZX)
+			}
+			for ; n > 0; n-- {
+				lens[x] = 0
+				x++
+			}
+		case 19:
+			n := int(d.bits.bits(1)) + 4
+			z2, err := d.bits.sym(d.preTable)
+			if err != nil {
+				return err
+			}
+			if x+n > len(lens) || z2 > 16 {
+				return fmt.Errorf("%w: code length run past the table", errLZX)
+			}
+			v := delta(x, z2)
+			for ; n > 0; n-- {
+				lens[x] = v
+				x++
+			}
+		default:
+			if z > 16 {
+				return fmt.Errorf("%w: pre-tree symbol %d", errLZX, z)
+			}
+			lens[x] = delta(x, z)
+			x++
+		}
+	}
+	return nil
+}
+
+func (d *lzxDecoder) readBlockHeader() error {
+	d.blockType = int(d.bits.bits(3))
+	hi := d.bits.bits(16)
+	lo := d.bits.bits(8)
+	d.blockRemaining = int(hi<<8 | lo)
+	var err error
+	switch d.blockType {
+	case lzxBlockAligned:
+		var al [lzxAlignedSize]uint8
+		for i := range al {
+			al[i] = uint8(d.bits.bits(3))
+		}
+		if d.alignedTable, err = buildLZXTable(d.alignedTable, al[:]); err != nil {
+			return err
+		}
+		fallthrough
+	case lzxBlockVerbatim:
+		mainSize := lzxNumChars + d.slots*8
+		if err := d.readLens(d.mainLens, 0, lzxNumChars); err != nil {
+			return err
+		}
+		if err := d.readLens(d.mainLens, lzxNumChars, mainSize); err != nil {
+			return err
+		}
+		if d.mainTable, err = buildLZXTable(d.mainTable, d.mainLens[:mainSize]); err != nil {
+			return err
+		}
+		if d.mainLens[0xE8] != 0 {
+			d.intelStarted = true
+		}
+		if err := d.readLens(d.lengthLens, 0, lzxLengthSize); err != nil {
+			return err
+		}
+		if d.lengthTable, err = buildLZXTable(d.lengthTable, d.lengthLens[:lzxLengthSize]); err != nil {
+			return err
+		}
+	case lzxBlockStored:
+		d.intelStarted = true
+		// 1 to 16 bits of padding up to the next 16-bit boundary.
+		pad := d.bits.n % 16
+		if pad == 0 {
+			pad = 16
+		}
+		d.bits.peek(pad)
+		d.bits.drop(pad)
+		d.bits.unread()
+		if d.bits.pos+12 > len(d.bits.src) {
+			return fmt.Errorf("%w: stored block header past the input", errLZX)
+		}
+		s := d.bits.src[d.bits.pos:]
+		d.r0, d.r1, d.r2 = binary.LittleEndian.Uint32(s), binary.LittleEndian.Uint32(s[4:]), binary.LittleEndian.Uint32(s[8:])
+		d.bits.pos += 12
+	default:
+		return fmt.Errorf("%w: block type %d", errLZX, d.blockType)
+	}
+	return nil
+}
+
+// decodeRun decodes n bytes of the current block into the window.
+func (d *lzxDecoder) decodeRun(n int) (int, error) {
+	ws := len(d.window)
+	if d.blockType == lzxBlockStored {
+		if d.bits.pos < 0 || n > len(d.bits.src)-d.bits.pos {
+			return 0, fmt.Errorf("%w: stored block past the input", errLZX)
+		}
+		copy(d.window[d.wpos:d.wpos+n], d.bits.src[d.bits.pos:])
+		d.bits.pos += n
+		d.wpos += n
+		return n, nil
+	}
+	done := 0
+	for done < n {
+		el, err := d.bits.sym(d.mainTable)
+		if err != nil {
+			return done, err
+		}
+		if el < lzxNumChars {
+			d.window[d.wpos] = byte(el)
+			d.wpos++
+			done++
+			continue
+		}
+		el -= lzxNumChars
+		length := el & lzxPrimaryLength
+		if length == lzxPrimaryLength {
+			foot, err := d.bits.sym(d.lengthTable)
+			if err != nil {
+				return done, err
+			}
+			length += foot
+		}
+		length += lzxMinMatch
+		slot := el >> 3
+		var off uint32
+		switch {
+		case slot == 0:
+			off = d.r0
+		case slot == 1:
+			off = d.r1
+			d.r1 = d.r0
+			d.r0 = off
+		case slot == 2:
+			off = d.r2
+			d.r2 = d.r0
+			d.r0 = off
+		default:
+			extra := uint(lzxExtraBits[slot])
+			off = lzxPositionBase[slot] - 2
+			if d.blockType == lzxBlockAligned {
+				switch {
+				case extra > 3:
+					off += d.bits.bits(extra-3) << 3
+					a, err := d.bits.sym(d.alignedTable)
+					if err != nil {
+						return done, err
+					}
+					off += uint32(a)
+				case extra == 3:
+					a, err := d.bits.sym(d.alignedTable)
+					if err != nil {
+						return done, err
+					}
+					off += uint32(a)
+				case extra > 0:
+					off += d.bits.bits(extra)
+				default:
+					off = 1
+				}
+			} else if slot == 3 {
+				off = 1
+			} else {
+				off += d.bits.bits(extra)
+			}
+			d.r2, d.r1, d.r0 = d.r1, d.r0, off
+		}
+		if d.wpos+length > ws || off == 0 || int(off) > ws {
+			return done, fmt.Errorf("%w: match of %d at distance %d", errLZX, length, off)
+		}
+		src := d.wpos - int(off)
+		if src < 0 {
+			src += ws
+		}
+		for k := 0; k < length; k++ {
+			d.window[d.wpos] = d.window[src]
+			d.wpos++
+			src++
+			if src == ws {
+				src = 0
+			}
+		}
+		done += length
+	}
+	return done, nil
+}
+
+// lzxPool keeps decoders (window and tables, about 1.2 MiB) between blocks.
+var lzxPool = sync.Pool{New: func() any {
+	return &lzxDecoder{
+		window:       make([]byte, 1<<lzxWindowBits),
+		mainLens:     make([]uint8, lzxNumChars+50*8+lzxLenSlack),
+		lengthLens:   make([]uint8, lzxLengthSize+lzxLenSlack),
+		mainTable:    make(lzxTable, 1<<lzxTableBits),
+		lengthTable:  make(lzxTable, 1<<lzxTableBits),
+		alignedTable: make(lzxTable, 1<<lzxTableBits),
+		preTable:     make(lzxTable, 1<<lzxTableBits),
+	}
+}}
+
+// reset prepares a pooled decoder for a new stream.
+func (d *lzxDecoder) reset(stream []byte) {
+	d.bits = lzxBits{src: stream}
+	clear(d.window)
+	d.wpos = 0
+	d.r0, d.r1, d.r2 = 1, 1, 1
+	clear(d.mainLens)
+	clear(d.lengthLens)
+	d.blockType, d.blockRemaining = 0, 0
+	d.headerRead, d.intelStarted = false, false
+	d.intelSize = 0
+	d.slots = 34 // position slots of a 2^17 window
+}
+
+// decompressXMemLZX expands one XMemCompress block into dst.
+func decompressXMemLZX(dst, src []byte) error {
+	// Strip the frame headers; the payloads are one bitstream.
+	stream := make([]byte, 0, len(src))
+	for p := 0; p < len(src); {
+		var n int
+		if src[p] == 0xFF {
+			if p+5 > len(src) {
+				return fmt.Errorf("%w: truncated frame header", errLZX)
+			}
+			n = int(src[p+3])<<8 | int(src[p+4])
+			p += 5
+		} else {
+			if p+2 > len(src) {
+				return fmt.Errorf("%w: truncated frame header", errLZX)
+			}
+			n = int(src[p])<<8 | int(src[p+1])
+			p += 2
+		}
+		if n == 0 {
+			break
+		}
+		n = min(n, len(src)-p)
+		stream = append(stream, src[p:p+n]...)
+		p += n
+	}
+	d := lzxPool.Get().(*lzxDecoder)
+	defer lzxPool.Put(d)
+	d.reset(stream)
+	out := 0
+	for out < len(dst) {
+		if !d.headerRead {
+			if d.bits.bits(1) == 1 {
+				d.intelSize = int32(d.bits.bits(16)<<16 | d.bits.bits(16))
+			}
+			d.headerRead = true
+		}
+		frame := min(lzxFrameSize, len(dst)-out)
+		frameStart := d.wpos
+		for todo := frame; todo > 0; {
+			if d.blockRemaining == 0 {
+				if err := d.readBlockHeader(); err != nil {
+					return err
+				}
+			}
+			run := min(d.blockRemaining, todo)
+			got, err := d.decodeRun(run)
+			if err != nil {
+				return err
+			}
+			// A match may run past the requested length; it still belongs
+			// to the block.
+			if got > d.blockRemaining || got > todo+lzxFrameSize {
+				return fmt.Errorf("%w: match overruns its block", errLZX)
+			}
+			d.blockRemaining -= got
+			todo -= got
+			if d.bits.pastEnd() {
+				return fmt.Errorf("%w: input ends after %d of %d bytes", errLZX, out, len(dst))
+			}
+		}
+		if d.wpos-frameStart != frame {
+			return fmt.Errorf("%w: frame of %d bytes decoded to %d", errLZX, frame, d.wpos-frameStart)
+		}
+		copy(dst[out:], d.window[frameStart:d.wpos])
+		if d.intelSize != 0 && d.intelStarted {
+			lzxE8(dst[out:out+frame], int32(out), d.intelSize)
+		}
+		out += frame
+		if d.wpos == len(d.window) {
+			d.wpos = 0
+		}
+		if d.blockType != lzxBlockStored {
+			d.bits.align()
+		}
+	}
+	return nil
+}
+
+// lzxE8 undoes the E8 call translation on one output frame.
+func lzxE8(b []byte, pos, size int32) {
+	for i := 0; i+10 <= len(b); {
+		if b[i] != 0xE8 {
+			i++
+			pos++
+			continue
+		}
+		abs := int32(binary.LittleEndian.Uint32(b[i+1:]))
+		if abs >= -pos && abs < size {
+			rel := abs - pos
+			if abs < 0 {
+				rel = abs + size
+			}
+			binary.LittleEndian.PutUint32(b[i+1:], uint32(rel))
+		}
+		i += 5
+		pos += 5
+	}
+}
