@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/upkg/upkg/iostore"
+	"github.com/upkg/upkg/legacy"
 	"github.com/upkg/upkg/pak"
 )
 
@@ -24,7 +25,7 @@ func splitKeys(s string) []string {
 // isWrongKey reports whether err says an AES key did not decrypt the data,
 // so the next key is worth trying.
 func isWrongKey(err error) bool {
-	return errors.Is(err, pak.ErrWrongKey) || errors.Is(err, iostore.ErrWrongKey)
+	return errors.Is(err, pak.ErrWrongKey) || errors.Is(err, iostore.ErrWrongKey) || errors.Is(err, legacy.ErrWrongKey)
 }
 
 // eachKey calls open with each key of keys in turn and returns the first
