@@ -73,7 +73,8 @@ func (f *File) PathOf(i int) string {
 	if d == nil || i < 0 || i >= len(d.chunkFile) || d.chunkFile[i] < 0 {
 		return ""
 	}
-	return d.Files[d.chunkFile[i]].Path
+	r := d.files[d.chunkFile[i]]
+	return d.paths[r.start:r.end]
 }
 
 func (f *File) chunkErr(i int, err error) error {
@@ -85,7 +86,7 @@ func (f *File) ReadChunk(i int) ([]byte, error) {
 	if i < 0 || i >= len(f.ChunkIDs) {
 		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
 	}
-	ol := f.OffsetLengths[i]
+	ol := f.OffsetLength(i)
 	data, err := f.readRange(ol.Offset, ol.Length)
 	if err != nil {
 		return nil, f.chunkErr(i, err)
@@ -113,6 +114,9 @@ func (f *File) VerifyChunk(i int) error {
 }
 
 func (f *File) checkHash(i int, data []byte) error {
+	if err := f.MetasErr(); err != nil {
+		return f.chunkErr(i, err)
+	}
 	if !f.HasHash(i) {
 		return nil
 	}

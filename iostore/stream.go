@@ -32,7 +32,7 @@ func (f *File) OpenChunkStream(i int) (io.Reader, error) {
 	if err := f.loadBlocks(); err != nil {
 		return nil, f.chunkErr(i, err)
 	}
-	ol := f.OffsetLengths[i]
+	ol := f.OffsetLength(i)
 	s := &chunkStream{f: f, chunk: i, next: ol.Offset, end: ol.Offset + ol.Length}
 	if s.end < s.next {
 		return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: "chunk range overflows"})

@@ -217,7 +217,7 @@ func TestIssuePathTraversal(t *testing.T) {
 	toc, cas := buildToc(TocLatest, "../../../", files)
 	f := openSynth(t, toc, cas)
 	valid := 0
-	for _, fe := range f.DirectoryIndex.Files {
+	for _, fe := range f.DirectoryIndex.Files() {
 		if fe.Valid {
 			valid++
 			if fe.Path != "Game/ok.txt" {
@@ -225,8 +225,8 @@ func TestIssuePathTraversal(t *testing.T) {
 			}
 		}
 	}
-	if valid != 1 || len(f.DirectoryIndex.Files) != 4 {
-		t.Errorf("%d valid of %d files", valid, len(f.DirectoryIndex.Files))
+	if valid != 1 || f.DirectoryIndex.NumFiles() != 4 {
+		t.Errorf("%d valid of %d files", valid, f.DirectoryIndex.NumFiles())
 	}
 	fsys, _ := f.FS()
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
