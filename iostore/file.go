@@ -70,6 +70,8 @@ type File struct {
 	mu    sync.Mutex
 	parts map[int]partition
 
+	bufPool sync.Pool // *blockBufs
+
 	idOnce  sync.Once
 	idIndex map[ChunkID]int
 }

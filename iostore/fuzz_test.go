@@ -166,6 +166,13 @@ func reportCPU(b *testing.B, start int64, entries int) {
 	}
 }
 
+// reportCPUThroughput reports MB per CPU second (see reportCPU).
+func reportCPUThroughput(b *testing.B, start, bytes int64) {
+	if c := cpuNow(); c > start {
+		b.ReportMetric(float64(bytes)*float64(b.N)/(float64(c-start)/1e9)/1e6, "cpu-MB/s")
+	}
+}
+
 func benchOpen(b *testing.B, long bool) {
 	p := corpus.Path(b, largestToc)
 	var entries int
@@ -189,28 +196,75 @@ func benchOpen(b *testing.B, long bool) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(entries)/1000, "µs/entry")
 }
 
-// BenchmarkExtract reads every chunk of the Zlib and uncompressed fixtures.
+// BenchmarkExtract reads every chunk of the Zlib and uncompressed fixtures:
+// whole (ReadChunk), whole and hash-checked (ReadChunkVerified, what
+// extract does), and streamed block by block with the hash check
+// (OpenChunkStream, what cat does). BenchmarkHash gives the hashing alone.
 func BenchmarkExtract(b *testing.B) {
 	for _, variant := range []string{"Uncompressed", "Zlib"} {
-		b.Run(variant, func(b *testing.B) {
-			f, err := Open(fixtures(b, "UE5_8", "Tagged", variant))
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer f.Close()
-			var total int64
-			for i := range f.ChunkIDs {
-				total += int64(f.OffsetLength(i).Length)
-			}
-			b.SetBytes(total)
-			for b.Loop() {
+		for _, mode := range []string{"Read", "Verified", "Stream"} {
+			b.Run(variant+"/"+mode, func(b *testing.B) {
+				f, err := Open(fixtures(b, "UE5_8", "Tagged", variant))
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer f.Close()
+				var total int64
 				for i := range f.ChunkIDs {
-					if _, err := f.ReadChunkVerified(i); err != nil {
-						b.Fatal(err)
+					total += int64(f.OffsetLength(i).Length)
+				}
+				b.SetBytes(total)
+				b.ReportAllocs()
+				start := cpuNow()
+				defer func() { reportCPUThroughput(b, start, total) }()
+				for b.Loop() {
+					for i := range f.ChunkIDs {
+						switch mode {
+						case "Read":
+							_, err = f.ReadChunk(i)
+						case "Verified":
+							_, err = f.ReadChunkVerified(i)
+						case "Stream":
+							var r io.Reader
+							if r, err = f.OpenChunkStream(i); err == nil {
+								_, err = io.Copy(io.Discard, r)
+							}
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
-			}
-		})
+			})
+		}
+	}
+}
+
+// BenchmarkHash hashes the uncompressed fixture's chunks the way the TOC
+// stores them (BLAKE3 for UE5), from memory: the verify cost on its own.
+func BenchmarkHash(b *testing.B) {
+	f, err := Open(fixtures(b, "UE5_8", "Tagged", "Uncompressed"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var chunks [][]byte
+	var total int64
+	for i := range f.ChunkIDs {
+		d, err := f.ReadChunk(i)
+		if err != nil {
+			b.Fatal(err)
+		}
+		chunks = append(chunks, d)
+		total += int64(len(d))
+	}
+	b.SetBytes(total)
+	start := cpuNow()
+	defer func() { reportCPUThroughput(b, start, total) }()
+	for b.Loop() {
+		for _, d := range chunks {
+			f.HashChunk(d)
+		}
 	}
 }
 
