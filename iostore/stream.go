@@ -12,14 +12,14 @@ import (
 // chunkStream reads a chunk block by block, so a large chunk is never held
 // in memory whole, and checks the TOC hash when it reaches the end.
 type chunkStream struct {
-	f          *File
-	chunk      int
-	next, end  uint64 // in the container's uncompressed address space
-	buf        []byte // decoded bytes not yet returned
-	bufs       *blockBufs
-	sha        hash.Hash
-	b3         *blake3.Hasher
-	err        error
+	f         *File
+	chunk     int
+	next, end uint64 // in the container's uncompressed address space
+	buf       []byte // decoded bytes not yet returned
+	bufs      *blockBufs
+	sha       hash.Hash
+	b3        *blake3.Hasher
+	err       error
 }
 
 // OpenChunkStream returns a reader over chunk i that decodes one
