@@ -727,6 +727,15 @@ func (p *Package) ExportData(i int) ([]byte, error) {
 	return p.slice(off, p.Exports[i].CookedSerialSize, fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name))
 }
 
+// Bytes returns n bytes of the package at off, or an error naming where
+// the package ends.
+func (p *Package) Bytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 {
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%d bytes at offset %d", n, off)}
+	}
+	return p.slice(off, uint64(n), "range")
+}
+
 // DataRange is the place of one export's (or cell export's) serialized
 // data in the package bytes.
 type DataRange struct {
