@@ -290,3 +290,51 @@ func TestSignedBlocks(t *testing.T) {
 		t.Fatalf("tampered block: %v", err)
 	}
 }
+
+// TestStoredRuns reads every sub-range of a chunk of stored blocks, in one
+// partition (one read for the whole range) and split over partitions of
+// two blocks each (the run breaks at each partition), and checks the bytes.
+func TestStoredRuns(t *testing.T) {
+	data := make([]byte, 0x100*5+0x37)
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	toc, cas := buildToc(TocLatest, "../../../", []synthFile{{"Content", "Big.uasset", data}})
+	for _, partSize := range []int{0, 0x200} {
+		var opt Option
+		if partSize == 0 {
+			opt = WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil })
+		} else {
+			binary.LittleEndian.PutUint64(toc[88:], uint64(partSize))
+			opt = WithPartitions(func(p int) (io.ReaderAt, int64, error) {
+				if p*partSize >= len(cas) {
+					return nil, 0, fs.ErrNotExist
+				}
+				part := cas[p*partSize : min((p+1)*partSize, len(cas))]
+				return bytes.NewReader(part), int64(len(part)), nil
+			})
+		}
+		f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if partSize == 0 {
+			if r := f.storedRun(0, 5, 0, uint64(len(data))); r.blocks != 6 || r.n != uint64(len(data)) {
+				t.Errorf("run over the whole chunk: %+v", r)
+			}
+		} else if r := f.storedRun(0, 5, 0x10, uint64(len(data))-0x10); r.blocks != 2 || r.n != 0x200-0x10 {
+			t.Errorf("run in partition 0: %+v", r)
+		}
+		for off := 0; off < len(data); off += 0x3b {
+			for n := 1; off+n <= len(data); n += 0x95 {
+				got, err := f.readRange(uint64(off), uint64(n))
+				if err != nil || !bytes.Equal(got, data[off:off+n]) {
+					t.Fatalf("partition size %#x: [%#x, +%#x): %v", partSize, off, n, err)
+				}
+			}
+		}
+		if _, err := f.ReadChunkVerified(0); err != nil {
+			t.Errorf("partition size %#x: %v", partSize, err)
+		}
+	}
+}
