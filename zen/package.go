@@ -715,7 +715,9 @@ func (p *Package) slice(off int64, size uint64, what string) ([]byte, error) {
 // package bytes (-1 when it has none).
 func (p *Package) ExportOffset(i int) int64 { return p.exportOffsets[i] }
 
-// ExportData returns the serialized bytes of export i.
+// ExportData returns the serialized bytes of export i, placed by the
+// layout's rule (see placeExports). Data the package bytes do not hold
+// (cut short) is a *FormatError naming the offset.
 func (p *Package) ExportData(i int) ([]byte, error) {
 	if i < 0 || i >= len(p.Exports) {
 		return nil, fmt.Errorf("zen: export %d of %d", i, len(p.Exports))
