@@ -326,9 +326,15 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		f.Versions.Custom = f.Summary.CustomVersions
 		f.Engine = EngineInfo{Version: savedByVersion(&f.Summary), Source: "header"}
 		if f.Engine.Version == "" {
-			// No saved-by version (UE4 before 336, or zeroed by a tool):
-			// name the release from the object versions.
-			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
+			// No saved-by version (UE4 before 336, cooked packages, or
+			// zeroed by a tool): name the release from the object versions
+			// and the import layout.
+			name, alike := engineForVersions(&f.Versions)
+			f.Engine.Version = name
+			if len(alike) > 1 {
+				f.Engine.Candidates = alike
+				f.Engine.Note = "the header cannot tell " + describeCandidates(alike) + " apart (same object versions and layout)"
+			}
 		}
 		if o.engine != "" {
 			f.Engine.Note = "the package records its versions; engine " + o.engine + " was not needed"
@@ -471,6 +477,9 @@ func (f *File) read(v Versions) error {
 	if err := f.checkSummary(); err != nil {
 		return err
 	}
+	if !f.Summary.Unversioned() && f.Summary.FilterEditorOnly() && f.Versions.UE5 >= VerUE5ImportTypeHierarchies {
+		f.Versions.CookedImportPackageName = f.cookedImportLayout()
+	}
 	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != br.Offset() {
 		// Inference: the engine writes the name map right after the
 		// summary, so this layout is wrong; fail before reading tables.
@@ -528,6 +537,37 @@ func (f *File) checkSummary() error {
 		return formatErrf("summary", "TotalHeaderSize %d outside the file (size %d)", s.TotalHeaderSize, f.size)
 	}
 	return nil
+}
+
+// cookedImportLayout decides, for a versioned cooked package recording UE5
+// 1018 (written by 5.7, 5.8 or 6.0 alike), whether its import entries hold
+// PackageName (5.8 and later). A saved-by version decides it when recorded;
+// otherwise the bytes between the import map and the next section the
+// summary points at must be a whole number of entries of one layout. When
+// neither layout fits, the 5.7 one is kept and the import map reports
+// what does not read.
+func (f *File) cookedImportLayout() bool {
+	s := &f.Summary
+	if v := s.SavedByEngineVersion; v.Major != 0 {
+		return v.Major > 5 || v.Major == 5 && v.Minor >= 8
+	}
+	if s.ImportCount <= 0 {
+		return false
+	}
+	start := int64(s.ImportOffset)
+	next := int64(s.TotalHeaderSize)
+	for _, off := range []int64{int64(s.ExportOffset), int64(s.CellImportOffset), int64(s.CellExportOffset),
+		int64(s.MetaDataOffset), int64(s.DependsOffset), int64(s.SoftPackageReferencesOffset),
+		int64(s.SearchableNamesOffset), int64(s.ThumbnailTableOffset), int64(s.ImportTypeHierarchiesOffset),
+		int64(s.GatherableTextDataOffset), int64(s.SoftObjectPathsOffset), int64(s.AssetRegistryDataOffset),
+		int64(s.PreloadDependencyOffset), int64(s.DataResourceOffset), int64(s.WorldTileInfoDataOffset)} {
+		if off > start && off < next {
+			next = off
+		}
+	}
+	with := f.Versions
+	with.CookedImportPackageName = true
+	return next-start == int64(s.ImportCount)*importSize(&with, false)
 }
 
 func (f *File) addSection(name string, off, size int64, count int, err error) {

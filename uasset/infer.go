@@ -17,7 +17,11 @@ import (
 // releases whose layouts read alike are named together as ambiguous.
 
 // layoutKey groups releases that read the header identically.
-type layoutKey struct{ ue4, ue5 int32 }
+type layoutKey struct {
+	ue4, ue5 int32
+	// importPkg: the release's cooked imports hold PackageName (5.8+).
+	importPkg bool
+}
 
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
 	// Releases that write this legacy file version come first; the others
@@ -57,7 +61,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		o.hdrCache = new([]byte)
 	}
 	for _, e := range cands {
-		k := layoutKey{e.UE4, e.UE5}
+		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName()}
 		if res, ok := byKey[k]; ok {
 			res.engines = append(res.engines, e.Name)
 			continue
@@ -110,7 +114,10 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		if ok[i].key.ue5 != ok[j].key.ue5 {
 			return ok[i].key.ue5 > ok[j].key.ue5
 		}
-		return ok[i].key.ue4 > ok[j].key.ue4
+		if ok[i].key.ue4 != ok[j].key.ue4 {
+			return ok[i].key.ue4 > ok[j].key.ue4
+		}
+		return ok[i].key.importPkg && !ok[j].key.importPkg
 	})
 	best := ok[0]
 	f := best.f
