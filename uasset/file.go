@@ -89,10 +89,13 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
-	strict      bool    // inference: fail early on layout invariants
-	hdr         []byte  // the header bytes, read once
-	hdrCache    *[]byte // shared between inference candidates
-	fileBase    string  // file name without extension, when known (Open)
+	strict      bool // inference: fail early on layout invariants
+	// progress is how far read got (readSummary … readAll); inference
+	// reports the error of the candidate that got furthest.
+	progress readStage
+	hdr      []byte  // the header bytes, read once
+	hdrCache *[]byte // shared between inference candidates
+	fileBase string  // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -456,6 +459,19 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 	return br
 }
 
+// readStage is a step of read, in order.
+type readStage int
+
+const (
+	readNothing readStage = iota
+	readSummary           // the summary read
+	readChecked           // its offsets and counts fit the file
+	readNames
+	readImports
+	readExports
+	readAll // every table; later failures are sections or invariants
+)
+
 // read parses everything with versions v. An error in the summary or the
 // name, import or export map fails the whole read; other sections keep their
 // error in f.Sections.
@@ -471,12 +487,14 @@ func (f *File) read(v Versions) error {
 	if err := br.Err(); err != nil {
 		return formatErr("summary", err)
 	}
+	f.progress = readSummary
 	f.loadHeader(br.Offset())
 	f.addSection("summary", 0, br.Offset(), 1, nil)
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 	if err := f.checkSummary(); err != nil {
 		return err
 	}
+	f.progress = readChecked
 	if !f.Summary.Unversioned() && f.Summary.FilterEditorOnly() && f.Versions.UE5 >= VerUE5ImportTypeHierarchies {
 		f.Versions.CookedImportPackageName = f.cookedImportLayout()
 	}
@@ -488,12 +506,15 @@ func (f *File) read(v Versions) error {
 	if err := f.readNames(); err != nil {
 		return err
 	}
+	f.progress = readNames
 	if err := f.readImports(); err != nil {
 		return err
 	}
+	f.progress = readImports
 	if err := f.readExports(); err != nil {
 		return err
 	}
+	f.progress = readExports
 	if f.PackagePath == "" {
 		f.PackagePath = f.guessPackagePath()
 	}
@@ -502,39 +523,43 @@ func (f *File) read(v Versions) error {
 	}
 	f.readOptionalSections()
 	f.sortSections()
+	f.progress = readAll
 	return nil
 }
 
 // checkSummary rejects offsets and counts that cannot describe this file.
+// Each error names the summary field holding the bad value and its offset.
 func (f *File) checkSummary() error {
 	s := &f.Summary
 	limit := f.size
-	bad := func(field string, off, count int32, min int64) error {
-		if count < 0 {
-			return formatErrf("summary", "%s count %d is negative", field, count)
-		}
-		if count == 0 {
+	at := func(field string, format string, args ...any) error {
+		full := "PackageFileSummary." + field
+		return formatErr("summary", &binread.Error{Offset: f.summaryFieldOffset(full), Field: full, Err: fmt.Errorf(format, args...)})
+	}
+	bad := func(table string, off, count int32, min int64) error {
+		switch {
+		case count < 0:
+			return at(table+"Count", "count %d is negative", count)
+		case count == 0:
 			return nil
-		}
-		if off <= 0 || int64(off) > limit {
-			return formatErrf("summary", "%s offset 0x%x outside the file (size 0x%x)", field, off, limit)
-		}
-		if int64(count) > (limit-int64(off))/min {
-			return formatErrf("summary", "%s count %d cannot fit in the %d bytes after offset 0x%x", field, count, limit-int64(off), off)
+		case off <= 0 || int64(off) > limit:
+			return at(table+"Offset", "0x%x outside the file (size 0x%x)", off, limit)
+		case int64(count) > (limit-int64(off))/min:
+			return at(table+"Count", "%d entries cannot fit in the %d bytes after offset 0x%x", count, limit-int64(off), off)
 		}
 		return nil
 	}
-	if err := bad("NameMap", s.NameOffset, s.NameCount, nameEntryMin); err != nil {
+	if err := bad("Name", s.NameOffset, s.NameCount, nameEntryMin); err != nil {
 		return err
 	}
-	if err := bad("ImportMap", s.ImportOffset, s.ImportCount, importMinSize); err != nil {
+	if err := bad("Import", s.ImportOffset, s.ImportCount, importMinSize); err != nil {
 		return err
 	}
-	if err := bad("ExportMap", s.ExportOffset, s.ExportCount, exportMinSize); err != nil {
+	if err := bad("Export", s.ExportOffset, s.ExportCount, exportMinSize); err != nil {
 		return err
 	}
 	if s.TotalHeaderSize < 0 || (int64(s.TotalHeaderSize) > f.size) {
-		return formatErrf("summary", "TotalHeaderSize %d outside the file (size %d)", s.TotalHeaderSize, f.size)
+		return at("TotalHeaderSize", "%d outside the file (size %d)", s.TotalHeaderSize, f.size)
 	}
 	return nil
 }

@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // Ground rules for this file: an unversioned package says nothing about its
@@ -50,10 +52,11 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		return nil, ErrNeedEngine
 	}
 	type result struct {
-		key     layoutKey
-		f       *File
-		engines []string
-		err     error
+		key      layoutKey
+		f        *File
+		engines  []string
+		err      error
+		progress readStage
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
@@ -71,7 +74,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		results = append(results, res)
 		f := newFile(r, size, order, o)
 		f.strict = true
-		if err := f.read(e.versions()); err != nil {
+		err := f.read(e.versions())
+		res.progress = f.progress
+		if err != nil {
 			res.err = err
 			continue
 		}
@@ -100,14 +105,23 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		ok = append(ok, res)
 	}
 	if len(ok) == 0 {
-		// Report the failure of the newest candidate layout: most files in
-		// the wild are recent, and its error names the field that broke.
+		// Report the candidate that got furthest (read the summary, the
+		// name map, …) before failing: for a damaged file most likely the
+		// right layout. Among equals the newest, as most files in the wild
+		// are recent. Its error names the field and offset that broke.
 		var tried []string
+		best := results[0]
 		for _, res := range results {
 			tried = append(tried, strings.Join(res.engines, "/"))
+			if res.progress >= best.progress {
+				best = res
+			}
 		}
-		last := results[len(results)-1]
-		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; with %s: %w)", ErrNeedEngine, strings.Join(tried, ", "), last.engines[len(last.engines)-1], last.err)
+		where := ""
+		if off := errOffset(best.err); off >= 0 {
+			where = fmt.Sprintf(" at offset 0x%x", off)
+		}
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; %s got furthest%s: %w)", ErrNeedEngine, strings.Join(tried, ", "), best.engines[len(best.engines)-1], where, best.err)
 	}
 	// Prefer the newest layout among the survivors.
 	sort.SliceStable(ok, func(i, j int) bool {
@@ -190,6 +204,15 @@ func describeCandidates(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// errOffset returns the file offset an error carries, or -1.
+func errOffset(err error) int64 {
+	var be *binread.Error
+	if errors.As(err, &be) {
+		return be.Offset
+	}
+	return -1
+}
+
 // errInvariant marks a package that read but breaks an invariant.
 var errInvariant = errors.New("invariant broken")
 
@@ -216,7 +239,7 @@ func (f *File) validate() error {
 	}
 	for _, sec := range f.Sections {
 		switch sec.Name {
-		case "export data", "bulk data", "package trailer":
+		case "export data", "bulk data", "package trailer", "package tag":
 			continue
 		}
 		if sec.Offset+sec.Size > int64(s.TotalHeaderSize) && sec.Name != "asset registry" && sec.Name != "asset registry dependencies" && sec.Name != "world tile info" {
@@ -231,7 +254,7 @@ func (f *File) validate() error {
 		switch {
 		case sec.Name == "summary":
 			sumEnd = sec.Offset + sec.Size
-		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.InUexp:
+		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.Name == "package tag" || sec.InUexp:
 		case first < 0 || sec.Offset < first:
 			first = sec.Offset
 		}
