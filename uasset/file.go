@@ -77,9 +77,16 @@ type File struct {
 	Engine EngineInfo
 
 	// PackagePath is the long package name ("/Game/Maps/Level1") used to
-	// build object paths: the summary's PackageName when it holds one, else
-	// what the name map or the file name suggests.
+	// build object paths: the summary's PackageName when it holds one (UE5
+	// packages, editor packages), else what the name map, WithPackageName or
+	// the file name suggests; PackagePathSource says which.
 	PackagePath string
+	// PackagePathSource is where PackagePath came from: "summary" (the
+	// package records it), "name map" (a name matching a top-level export),
+	// "option" (WithPackageName, e.g. guessed from the folders), "file name"
+	// ("/Game/<base name>", a guess) or "" (unknown).
+	PackagePathSource string
+	pkgNameOpt        string // WithPackageName
 
 	r        io.ReaderAt
 	size     int64
@@ -371,7 +378,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
 	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
 	f.Companions = o.companions
-	f.PackagePath = o.pkgName
+	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
 	return f
@@ -515,12 +522,7 @@ func (f *File) read(v Versions) error {
 		return err
 	}
 	f.progress = readExports
-	if f.PackagePath == "" {
-		f.PackagePath = f.guessPackagePath()
-	}
-	if f.PackagePath == "" && f.fileBase != "" {
-		f.PackagePath = "/Game/" + f.fileBase
-	}
+	f.PackagePath, f.PackagePathSource = f.packagePath()
 	f.readOptionalSections()
 	f.sortSections()
 	f.progress = readAll
