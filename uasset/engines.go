@@ -2,6 +2,8 @@ package uasset
 
 import (
 	"strings"
+
+	"github.com/upkg/upkg/ue"
 )
 
 // Engine is an engine release and the object versions its packages carry.
@@ -50,6 +52,17 @@ func (e Engine) cookedImportPackageName() bool {
 // versions returns the object versions of the release, with its custom versions.
 func (e Engine) versions() Versions {
 	return Versions{UE4: e.UE4, UE5: e.UE5, CookedImportPackageName: e.cookedImportPackageName(), Custom: engineCustomVersions(e.Name)}
+}
+
+// customVersion returns the release's version of a custom version key (0
+// when it has none).
+func (e Engine) customVersion(key ue.Guid) int32 {
+	for _, c := range engineCustomVersions(e.Name) {
+		if c.Key == key {
+			return c.Version
+		}
+	}
+	return 0
 }
 
 // Versions returns the object and custom versions packages of the release carry.

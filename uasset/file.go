@@ -60,6 +60,7 @@ type File struct {
 	Thumbnails            []Thumbnail
 	AssetRegistry         *AssetRegistryData
 	WorldTileInfo         *RawSection
+	WorldTile             *WorldTileInfo // WorldTileInfo decoded
 	PreloadDependencies   []PackageIndex
 	DataResources         *DataResources
 	ImportTypeHierarchies []ImportTypeHierarchy

@@ -23,6 +23,9 @@ type layoutKey struct {
 	ue4, ue5 int32
 	// importPkg: the release's cooked imports hold PackageName (5.8+).
 	importPkg bool
+	// tile3D: world tile positions are FIntVector
+	// (FortniteMainBranchObjectVersion 1, 4.20+).
+	tile3D bool
 }
 
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
@@ -64,7 +67,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		o.hdrCache = new([]byte)
 	}
 	for _, e := range cands {
-		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName()}
+		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
 			res.engines = append(res.engines, e.Name)
 			continue

@@ -127,6 +127,13 @@ func (f *File) readOptionalSections() {
 	}
 	if s.WorldTileInfoDataOffset > 0 {
 		f.WorldTileInfo = f.readRaw("world tile info", int64(s.WorldTileInfoDataOffset), 1)
+		if f.WorldTileInfo != nil {
+			t, err := f.decodeWorldTile(f.WorldTileInfo)
+			f.WorldTile = t
+			if err != nil {
+				f.Sections[len(f.Sections)-1].Err = err
+			}
+		}
 	}
 	if s.PreloadDependencyCount > 0 && inHeader(int64(s.PreloadDependencyOffset)) {
 		f.readSection("preload dependencies", int64(s.PreloadDependencyOffset), func(a archive) {

@@ -29,6 +29,7 @@ type uassetDump struct {
 	Thumbnails            []uasset.Thumbnail           `json:"thumbnails,omitempty"`
 	AssetRegistry         *uasset.AssetRegistryData    `json:"asset_registry,omitempty"`
 	WorldTileInfo         *uasset.RawSection           `json:"world_tile_info,omitempty"`
+	WorldTile             *uasset.WorldTileInfo        `json:"world_tile,omitempty"`
 	PreloadDependencies   []uasset.PackageIndex        `json:"preload_dependencies,omitempty"`
 	DataResources         *uasset.DataResources        `json:"data_resources,omitempty"`
 	ImportTypeHierarchies []uasset.ImportTypeHierarchy `json:"import_type_hierarchies,omitempty"`
@@ -75,6 +76,7 @@ func newUassetDump(f *uasset.File) *uassetDump {
 		Thumbnails:            f.Thumbnails,
 		AssetRegistry:         f.AssetRegistry,
 		WorldTileInfo:         f.WorldTileInfo,
+		WorldTile:             f.WorldTile,
 		PreloadDependencies:   f.PreloadDependencies,
 		DataResources:         f.DataResources,
 		ImportTypeHierarchies: f.ImportTypeHierarchies,
