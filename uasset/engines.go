@@ -69,7 +69,7 @@ func (e Engine) customVersion(key ue.Guid) int32 {
 func (e Engine) Versions() Versions { return e.versions() }
 
 // LookupEngine finds a release by name: "4.27", "UE4.27", "5.3", "5.3.2",
-// "UE5_3", "5.0EA".
+// "UE5_3", "5.0EA", "UE6_0".
 func LookupEngine(name string) (Engine, bool) {
 	n := strings.ToUpper(strings.TrimSpace(name))
 	n = strings.TrimPrefix(n, "UE")
@@ -84,6 +84,9 @@ func LookupEngine(name string) (Engine, bool) {
 	}
 	if n == "4" {
 		n = "4.0"
+	}
+	if n == "6" {
+		n = "6.0"
 	}
 	for _, e := range engines {
 		if strings.ToUpper(e.Name) == n {
