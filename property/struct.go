@@ -150,6 +150,12 @@ const (
 
 // fixed makes a reader for a struct of n named numeric components, plus an
 // optional trailing byte (Box's IsValid).
+//
+// Closure factories like this one are kept out of line: inlined into
+// the natives map's init, every call site compiled its own copy of the
+// closure (about 350 KB of the page's WebAssembly in all).
+//
+//go:noinline
 func fixed(kind int, trailer string, names ...string) nativeFunc {
 	return func(d *decoder, r *binread.Reader, size int64) any {
 		k := kind
@@ -383,6 +389,8 @@ func frameRate(r *binread.Reader) any {
 
 // perPlatform reads FPerPlatformInt/Float/Bool/FrameRate: bCooked, the
 // default, and for uncooked data the per-platform overrides.
+//
+//go:noinline
 func perPlatform(val func(*binread.Reader) any, size int64) nativeFunc {
 	return func(d *decoder, r *binread.Reader, _ int64) any {
 		cooked := r.U32("PerPlatform.bCooked") != 0
@@ -402,6 +410,8 @@ func perPlatform(val func(*binread.Reader) any, size int64) nativeFunc {
 
 // perQuality reads FPerQualityLevelInt/Float: bCooked, the default and the
 // per-quality-level overrides (keyed by int32).
+//
+//go:noinline
 func perQuality(val func(*binread.Reader) any) nativeFunc {
 	return func(d *decoder, r *binread.Reader, _ int64) any {
 		cooked := r.U32("PerQualityLevel.bCooked") != 0
@@ -432,6 +442,8 @@ func (d *decoder) propsStruct(r *binread.Reader, name string) *Struct {
 // niagaraVariable reads FNiagaraVariableBase (a name and the
 // NiagaraTypeDefinition struct) and, for FNiagaraVariable, the value bytes
 // or, for FNiagaraVariableWithOffset, the offset.
+//
+//go:noinline
 func niagaraVariable(extra string) nativeFunc {
 	return func(d *decoder, r *binread.Reader, _ int64) any {
 		fs := Fields{{"Name", d.name(r, "NiagaraVariable.Name")}, {"TypeDef", d.propsStruct(r, "NiagaraTypeDefinition")}}
@@ -475,6 +487,8 @@ func fontData(d *decoder, r *binread.Reader, _ int64) any {
 // the default value, the tick resolution and, from
 // FFortniteMainBranchObjectVersion SerializeFloatChannelShowCurve, bShowCurve.
 // (Older data is property-serialized; the tag's size check then picks that.)
+//
+//go:noinline
 func movieSceneChannel(valueSize int) nativeFunc {
 	const fortniteSerializeFloatChannelShowCurve = 53
 	return func(d *decoder, r *binread.Reader, _ int64) any {
@@ -599,6 +613,8 @@ func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
 // MaskR..MaskA, and in cooked data before UE5.2 the ExpressionName. The
 // layout moved between versions; when the tag's size is known the variant
 // that fills it exactly is used.
+//
+//go:noinline
 func expressionInput(constants ...func(*binread.Reader) any) nativeFunc {
 	return func(d *decoder, r *binread.Reader, size int64) any {
 		type layout struct {
