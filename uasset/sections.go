@@ -373,9 +373,10 @@ func (f *File) noteDataRanges() {
 // cut or damaged, and is an error of the "package tag" section.
 //
 // Converters that rebuild split packages from IoStore containers (the
-// UE 5.7 FarFarWest test assets of UAssetAPI) write no tag; they are told
-// apart by a summary whose BulkDataStartOffset is the very end of the data
-// and whose PackageSource is 0, which the engine's cooker never leaves.
+// UE 5.7 FarFarWest test assets of UAssetAPI) write no tag in the .uexp;
+// they are told apart by a summary whose BulkDataStartOffset is the very
+// end of the data and whose PackageSource is 0, which the engine's cooker
+// does not leave together (it puts BulkDataStartOffset before the tag).
 func (f *File) checkEndTag() {
 	if f.missingUexp {
 		return // the data and its tag lie in a .uexp that is not there
@@ -386,7 +387,7 @@ func (f *File) checkEndTag() {
 		r, size, base = f.uexp, f.uexpSize, int64(s.TotalHeaderSize)
 	}
 	end := base + size
-	if s.BulkDataStartOffset == end && s.PackageSource == 0 {
+	if f.uexp != nil && s.BulkDataStartOffset == end && s.PackageSource == 0 {
 		return
 	}
 	sec := Section{Name: "package tag", Offset: end - 4, Size: 4, Count: 1, InUexp: f.uexp != nil}
