@@ -1,6 +1,8 @@
 // Package uasset reads UE4 and UE5 packages (.uasset, .umap, and the .uexp
 // companions of cooked packages), from the oldest loadable UE4 package
-// (FileVersionUE4 214) to UE5's IMPORT_TYPE_HIERARCHIES (1018).
+// (FileVersionUE4 214) to UE5's IMPORT_TYPE_HIERARCHIES (1018), the last
+// object version, which 5.7, 5.8 and 6.0 all write (5.8 changed the cooked
+// import map without a version; see Versions.CookedImportPackageName).
 //
 // [NewFile] parses the package index eagerly: the summary, the name, import
 // and export maps, and every other section the summary points at (depends
