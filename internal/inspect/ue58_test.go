@@ -1,6 +1,9 @@
 package inspect
 
 import (
+	"errors"
+	"io"
+	"strings"
 	"testing"
 )
 
@@ -51,5 +54,58 @@ func TestUE58Fixtures(t *testing.T) {
 				t.Errorf("verify: %+v", res)
 			}
 		})
+	}
+}
+
+// TestUE58Truncation cuts a 5.8 cooked package (header and .uexp) at every
+// length: each cut fails with an error that says where.
+func TestUE58Truncation(t *testing.T) {
+	p := fixtures(t, "UE5_8", "LegacyPak", "Tagged", "Uncompressed", "CUE4ParseFixtures-Legacy-Tagged-Uncompressed.pak")
+	in, err := OpenInput(p+"::/CUE4ParseFixtures/Content/Fixtures/Textures/T_Streaming.uasset", &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	read := func(r io.ReaderAt, n int64) []byte {
+		b := make([]byte, n)
+		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
+			t.Fatal(err)
+		}
+		return b
+	}
+	hdr := read(in.R, in.Size)
+	ur, un, err := in.Sibling(".uexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	uexp := read(ur, un)
+	opts := &Options{Verify: true}
+	open := func(h, u []byte) error {
+		pkg, err := OpenPackage(BytesInput("T_Streaming.uasset", map[string][]byte{"T_Streaming.uasset": h, "T_Streaming.uexp": u}), opts)
+		if err == nil {
+			if r := ResultFor(pkg); !r.OK {
+				err = errors.New(r.Error)
+			}
+		}
+		return err
+	}
+	if err := open(hdr, uexp); err != nil {
+		t.Fatalf("whole package: %v", err)
+	}
+	for n := 0; n < len(hdr); n++ {
+		err := open(hdr[:n], uexp)
+		if err == nil {
+			t.Errorf("header cut at %d: no error", n)
+		} else if n > 8 && !strings.Contains(err.Error(), "offset") && !strings.Contains(err.Error(), "0x") {
+			t.Errorf("header cut at %d: error does not say where: %v", n, err)
+		}
+	}
+	for n := 0; n < len(uexp); n++ {
+		err := open(hdr, uexp[:n])
+		if err == nil {
+			t.Errorf(".uexp cut at %d: no error", n)
+		} else if !strings.Contains(err.Error(), "offset") && !strings.Contains(err.Error(), "0x") {
+			t.Errorf(".uexp cut at %d: error does not say where: %v", n, err)
+		}
 	}
 }
