@@ -199,9 +199,9 @@ func (f *File) Close() error {
 }
 
 // NewReader parses the TOC of size bytes in r. Everything but the
-// compression block table is read at once (bounded by size and a 1 GiB
-// limit); the block table, the bulk of a large TOC, is read from r on first
-// use, so r must stay readable while the File is used.
+// compression block table and the chunk metas is read at once (bounded by
+// size and a 1 GiB limit); those two, the bulk of a large TOC, are read from
+// r on first use, so r must stay readable while the File is used.
 func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
 	var o options
 	for _, fn := range opt {
