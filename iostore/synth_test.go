@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/blake3"
@@ -336,5 +337,54 @@ func TestStoredRuns(t *testing.T) {
 		if _, err := f.ReadChunkVerified(0); err != nil {
 			t.Errorf("partition size %#x: %v", partSize, err)
 		}
+	}
+}
+
+// failingReader fails every read once fail is set.
+type failingReader struct {
+	r    io.ReaderAt
+	fail bool
+}
+
+func (f *failingReader) ReadAt(p []byte, off int64) (int, error) {
+	if f.fail {
+		return 0, errors.New("disk gone")
+	}
+	return f.r.ReadAt(p, off)
+}
+
+// TestLazyMetas checks that the chunk metas, read on first use, give the
+// same hashes as an eager read, and that a failed read is reported by the
+// hash check instead of passing as "no hash".
+func TestLazyMetas(t *testing.T) {
+	toc, cas := buildToc(TocLatest, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
+	parts := WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil })
+	fr := &failingReader{r: bytes.NewReader(toc)}
+	f, err := NewReader(fr, int64(len(toc)), parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.metas != nil {
+		t.Error("metas read at open")
+	}
+	for i := range f.ChunkIDs {
+		if _, err := f.ReadChunkVerified(i); err != nil || !f.HasHash(i) {
+			t.Errorf("chunk %d: %v (has hash %v)", i, err, f.HasHash(i))
+		}
+	}
+	fr2 := &failingReader{r: bytes.NewReader(toc)}
+	g, err := NewReader(fr2, int64(len(toc)), parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.loadBlocks(); err != nil {
+		t.Fatal(err)
+	}
+	fr2.fail = true
+	if _, err := g.ReadChunkVerified(0); err == nil || !strings.Contains(err.Error(), "chunk metas") {
+		t.Errorf("unreadable metas: %v", err)
+	}
+	if g.MetasErr() == nil || g.Hash(0) != ([20]byte{}) {
+		t.Errorf("MetasErr %v, hash %x", g.MetasErr(), g.Hash(0))
 	}
 }
