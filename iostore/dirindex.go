@@ -369,23 +369,23 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	return d, nil
 }
 
-// walk builds Files from the trees, refusing cycles and shared nodes. A
-// first pass sizes the paths exactly, so that all of them are written into
-// one buffer and are substrings of it (a strings.Builder never changes
-// bytes once written, so earlier String results stay valid).
+// walk lists the files of the trees (d.files, d.paths), refusing cycles and
+// shared nodes. A first pass bounds the bytes of all paths, so that they
+// are written into one buffer that never moves and are substrings of it
+// (no byte is written twice, so earlier paths stay valid).
 func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
 	type frame struct {
-		dir    uint32
-		ps, pl int // the parent directory's path: dirs[ps:ps+pl] (second pass)
-		n      int // its length (first pass)
-		ok     bool
+		dir uint32
+		pl  int // the length of the parent directory's path in cur (second pass)
+		n   int // its length (first pass)
+		ok  bool
 	}
 	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
 	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
 	// Pass 1: check the links and count the bytes of every path.
-	total, dirTotal := 0, len(mount)
+	total := 0
 	nfiles := 0
 	fr := []frame{{dir: 0, n: len(mount)}}
 	for len(fr) > 0 {
@@ -402,7 +402,6 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 				n++
 			}
 			n += len(d.Strings[e.Name])
-			dirTotal += n
 		}
 		if e.NextSiblingEntry != invalidHandle {
 			fr = append(fr, frame{dir: e.NextSiblingEntry, n: it.n})
@@ -421,8 +420,10 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	}
 	// Pass 2: write the paths. Directory paths go to a scratch buffer
 	// sized by pass 1; file paths to one string buffer.
-	dirs := make([]byte, 0, dirTotal)
-	dirs = append(dirs, mount...)
+	// cur is the path of the directory being visited. The walk is
+	// depth-first, so when a frame is taken the path of its parent is a
+	// prefix of cur: cutting cur to it and adding the name gives the path.
+	cur := append(make([]byte, 0, 256), mount...)
 	// File paths are written into one buffer sized by pass 1 (so it never
 	// moves) and handed out as substrings of it; nothing writes a byte
 	// after its path was taken.
@@ -432,29 +433,27 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d bytes of paths", total)}
 	}
 	d.files = make([]fileRec, 0, nfiles)
-	fr = append(fr[:0], frame{dir: 0, ps: 0, pl: len(mount), ok: mountOK})
+	fr = append(fr[:0], frame{dir: 0, pl: len(mount), ok: mountOK})
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
 		fr = fr[:len(fr)-1]
 		e := d.Directories[it.dir]
-		ps, pl, ok := it.ps, it.pl, it.ok
+		cur = cur[:it.pl]
+		ok := it.ok
 		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
-			start := len(dirs)
-			dirs = append(dirs, dirs[it.ps:it.ps+it.pl]...)
-			if it.pl > 0 && dirs[len(dirs)-1] != '/' {
-				dirs = append(dirs, '/')
+			if len(cur) > 0 && cur[len(cur)-1] != '/' {
+				cur = append(cur, '/')
 			}
-			dirs = append(dirs, d.Strings[e.Name]...)
-			ps, pl = start, len(dirs)-start
+			cur = append(cur, d.Strings[e.Name]...)
 			ok = ok && elemOK[e.Name]
 		}
 		if e.NextSiblingEntry != invalidHandle {
-			fr = append(fr, frame{dir: e.NextSiblingEntry, ps: it.ps, pl: it.pl, ok: it.ok})
+			fr = append(fr, frame{dir: e.NextSiblingEntry, pl: it.pl, ok: it.ok})
 		}
 		if e.FirstChildEntry != invalidHandle {
-			fr = append(fr, frame{dir: e.FirstChildEntry, ps: ps, pl: pl, ok: ok})
+			fr = append(fr, frame{dir: e.FirstChildEntry, pl: len(cur), ok: ok})
 		}
-		p := dirs[ps : ps+pl]
+		p := cur
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			fe := d.FileEntries[fi]
 			if len(pb)+len(p)+1+len(d.Strings[fe.Name]) > cap(pb) {
