@@ -44,6 +44,9 @@ func FuzzTOC(f *testing.F) {
 		toc, _ := buildToc(v, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
 		f.Add(toc)
 	}
+	// A chunk of several stored blocks (the reads that join them).
+	big, _ := buildToc(TocLatest, "../../../", []synthFile{{"Content", "Big.uasset", bytes.Repeat([]byte{0x5A}, 0x100*4+0x20)}})
+	f.Add(big)
 	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
