@@ -1,0 +1,7 @@
+//go:build wasm
+
+package jsonenc
+
+// Marshal returns the JSON encoding of v, as encoding/json's Marshal does,
+// with the compact encoder.
+func Marshal(v any) ([]byte, error) { return encode(v) }
