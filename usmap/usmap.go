@@ -17,16 +17,15 @@
 package usmap
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/andybalholm/brotli"
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/brotli"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -390,16 +389,17 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-// readBrotli decodes a Brotli stream that must produce exactly size bytes.
+// readBrotli decodes a Brotli stream that must produce exactly size bytes
+// (internal/brotli: andybalholm/brotli's package would link net/http into
+// every importer, the page's WebAssembly included).
 func readBrotli(src []byte, size int64) ([]byte, error) {
-	br := brotli.NewReader(bytes.NewReader(src))
 	out := make([]byte, size)
-	if _, err := io.ReadFull(br, out); err != nil {
+	n, err := brotli.Decode(out, src)
+	if err != nil {
 		return nil, fmt.Errorf("%w (wanted %d bytes)", err, size)
 	}
-	var one [1]byte
-	if n, _ := br.Read(one[:]); n != 0 {
-		return nil, errors.New("stream longer than the recorded decompressed size")
+	if int64(n) != size {
+		return nil, fmt.Errorf("stream ends after %d bytes (wanted %d bytes)", n, size)
 	}
 	return out, nil
 }
