@@ -114,6 +114,7 @@ func ExportInfo(f *uasset.File, i int) property.Export {
 	e := &f.Exports[i]
 	ex := property.Export{
 		Class:       f.ClassName(uasset.PackageIndex(i + 1)),
+		Name:        f.NameString(e.ObjectName),
 		ObjectFlags: e.ObjectFlags,
 		ScriptStart: e.ScriptSerializationStartOffset,
 		ScriptEnd:   e.ScriptSerializationEndOffset,

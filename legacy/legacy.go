@@ -138,7 +138,16 @@ func (e *UnsupportedError) Error() string { return "legacy: unsupported: " + e.F
 type EncryptedError struct {
 	Scheme string
 	Reason string
+	// WrongKey is set when a key was given and it does not decrypt the package.
+	WrongKey bool
 }
+
+// ErrWrongKey is what an [EncryptedError] for a key that does not decrypt
+// the package matches with errors.Is.
+var ErrWrongKey = errors.New("legacy: wrong AES key")
+
+// Is makes errors.Is(err, ErrWrongKey) true for a wrong key.
+func (e *EncryptedError) Is(target error) bool { return e.WrongKey && target == ErrWrongKey }
 
 func (e *EncryptedError) Error() string {
 	return fmt.Sprintf("legacy: encrypted package (%s): %s", e.Scheme, e.Reason)

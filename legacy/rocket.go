@@ -82,7 +82,7 @@ func decryptRocketLeague(f *File, key []byte) (io.ReaderAt, error) {
 		})
 	}
 	if cr.Err() != nil || n < 1 || chunks[0].UncompressedOffset != int64(s.DependsOffset) {
-		return nil, &EncryptedError{Scheme: rocketScheme, Reason: "the key does not decrypt this package (chunk table check failed)"}
+		return nil, &EncryptedError{Scheme: rocketScheme, Reason: "the key does not decrypt this package (chunk table check failed)", WrongKey: true}
 	}
 	sum := *s
 	sum.CompressedChunks = chunks

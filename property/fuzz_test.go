@@ -72,12 +72,24 @@ var (
 	seedOnce sync.Once
 	tagged   *seedPackage
 	unvers   *seedPackage
+	// moreTagged are further tagged seeds, UE4.26 to UE5.7, with richer
+	// name maps (levels, Blueprints) so the fuzzer reaches more natives.
+	moreTagged []*seedPackage
 )
 
 func seeds(tb testing.TB) (*seedPackage, *seedPackage) {
 	seedOnce.Do(func() {
 		tagged = loadSeed(tb, "uncooked/EdwardDuduLiu+2_FPS_UE4.27/Content/ActionRoguelike/Monsters/DT_Monsters.uasset", "", "")
 		unvers = loadSeed(tb, "uassetapi/TestUE5_5/BlankGame/BP_Test.uasset", "5.5", "uassetapi/TestUE5_5/BlankGame/BlankUE5_5.usmap")
+		for _, rel := range []string{
+			"uncooked/xiaoheige+VRTemplateUE426/Content/VirtualRealityBP/Maps/StartupMap.umap",
+			"uncooked/TechnicallyArtist+UE5.3-FoW/Content/TopDown/Maps/TopDownMap.umap",
+			"uassetapi/TestEditorUE5_7/Blueprints/BP_FirstPersonCharacter.uasset",
+		} {
+			if s := loadSeed(tb, rel, "", ""); s != nil {
+				moreTagged = append(moreTagged, s)
+			}
+		}
 	})
 	return tagged, unvers
 }
@@ -109,6 +121,9 @@ func TestTruncatedExports(t *testing.T) {
 	}
 	for _, s := range []*seedPackage{tg, un} {
 		for i, data := range s.exports {
+			if len(data) > 4096 {
+				continue // every prefix of big exports would take long
+			}
 			full := property.ReadExport(s.ctx, data, s.infos[i])
 			for n := 0; n < len(data); n++ {
 				o := property.ReadExport(s.ctx, data[:n], s.infos[i])
@@ -126,10 +141,13 @@ const maxFuzzInput = 1 << 16
 
 func FuzzTagged(f *testing.F) {
 	tg, _ := seeds(f)
+	all := append([]*seedPackage{tg}, moreTagged...)
 	if tg != nil {
-		for _, d := range tg.exports {
-			if len(d) <= maxFuzzInput {
-				f.Add(d, uint8(0))
+		for k, s := range all {
+			for i, d := range s.exports {
+				if len(d) <= maxFuzzInput && i < 64 {
+					f.Add(d, uint8(3*k))
+				}
 			}
 		}
 	}
@@ -140,7 +158,7 @@ func FuzzTagged(f *testing.F) {
 		}
 		ctx := &property.Context{FileVersionUE4: 522, Names: []string{"None", "IntProperty", "StructProperty", "ArrayProperty", "Vector", "MapProperty", "TextProperty", "X"}}
 		if tg != nil {
-			c := *tg.ctx
+			c := *all[int(layout/3)%len(all)].ctx
 			ctx = &c
 		}
 		switch layout % 3 {

@@ -22,6 +22,9 @@ type Export struct {
 	ClassIsBlueprint bool
 	// ObjectFlags are the export's EObjectFlags.
 	ObjectFlags uint32
+	// Name is the export's object name (a user-defined struct's own schema
+	// is looked up by it).
+	Name string
 	// ScriptStart and ScriptEnd are the UE5.3+ script serialization offsets
 	// (relative to the export's data); both 0 when the file has none.
 	ScriptStart, ScriptEnd int64
@@ -231,6 +234,11 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 		}
 		return nil
 	}
+	if strings.HasSuffix(ex.Class, "DataTable") {
+		// Game subclasses of UDataTable (ImalVersionizedDataTable) keep
+		// its layout; decoded only when the rows read cleanly.
+		return d.tryClassData(r, func(r *binread.Reader) any { return d.dataTable(r, o) })
+	}
 	if IsStructClass(ex.Class) {
 		start := r.Offset()
 		mark := len(d.issues)
@@ -261,6 +269,30 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 		case ex.Class == "Class" || strings.HasSuffix(ex.Class, "GeneratedClass"):
 			if c := d.readClass(r); r.Err() == nil {
 				h.Class = c
+			}
+		case ex.Class == "ScriptStruct" || ex.Class == "UserDefinedStruct":
+			// UScriptStruct's flags; a user-defined struct then writes its
+			// default instance with the package's property serialization.
+			fl := r.U32("ScriptStruct.StructFlags")
+			if r.Err() == nil {
+				h.StructFlags = &fl
+				if ex.Class == "UserDefinedStruct" && r.Remaining() > 0 {
+					at, mk := r.Offset(), len(d.issues)
+					if !d.ctx.Unversioned && d.ctx.ue5(verUE5PropertyTagExtension) {
+						// The default instance is written like an object's
+						// properties: with the serialization control byte.
+						if r.U8("UserDefinedStruct.SerializationControl")&0x02 != 0 {
+							r.U8("UserDefinedStruct.OverridableOperation")
+						}
+					}
+					if v := d.propsStruct(r, ex.Name); r.Err() == nil && len(d.issues) == mk {
+						h.DefaultInstance = v
+					} else {
+						d.issues = d.issues[:mk]
+						r.ClearErr()
+						r.SeekTo(at, "UserDefinedStruct.DefaultInstance")
+					}
+				}
 			}
 		}
 		if r.Err() != nil {
@@ -459,7 +491,6 @@ func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
 		}
 	}
 	if r.Err() != nil {
-		o.Complete = false
 		d.issue(r.Base()+start, "data table rows: %v", r.Err())
 	}
 	return Fields{{"RowStruct", rowStruct}, {"Rows", rows}}

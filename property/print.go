@@ -162,6 +162,18 @@ func (p *printer) value(indent, label string, v any) {
 		for _, f := range x.Properties {
 			p.line(in, fmt.Sprintf("%s %s", f.Name, f.Type))
 		}
+		if x.Function != nil {
+			p.line(in, fmt.Sprintf("(function) flags=0x%08x event graph %s+%d", x.Function.Flags, x.Function.EventGraphFunction, x.Function.EventGraphCallOffset))
+		}
+		if x.Class != nil {
+			p.line(in, fmt.Sprintf("(class) flags=0x%08x within=%s config=%s cdo=%s functions=%d interfaces=%d", x.Class.ClassFlags, x.Class.ClassWithin, x.Class.ClassConfigName, x.Class.ClassDefaultObject, len(x.Class.FuncMap), len(x.Class.Interfaces)))
+		}
+		if x.StructFlags != nil {
+			p.line(in, fmt.Sprintf("(struct flags) 0x%08x", *x.StructFlags))
+		}
+		if x.DefaultInstance != nil {
+			p.value(in, "(default instance)", x.DefaultInstance)
+		}
 	default:
 		p.line(indent, fmt.Sprintf("%s = %v", label, v))
 	}

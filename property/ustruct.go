@@ -42,6 +42,10 @@ type StructHeader struct {
 	// is one).
 	Function *FunctionInfo `json:"function,omitempty"`
 	Class    *ClassInfo    `json:"class,omitempty"`
+	// StructFlags is UScriptStruct's EStructFlags (script and user-defined
+	// structs), and DefaultInstance a user-defined struct's default values.
+	StructFlags     *uint32 `json:"struct_flags,omitempty"`
+	DefaultInstance *Struct `json:"default_instance,omitempty"`
 }
 
 // FunctionInfo is what UFunction::Serialize adds to the struct.

@@ -89,6 +89,7 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
+	strict      bool    // inference: fail early on layout invariants
 	hdr         []byte  // the header bytes, read once
 	hdrCache    *[]byte // shared between inference candidates
 	fileBase    string  // file name without extension, when known (Open)
@@ -329,6 +330,9 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			// name the release from the object versions.
 			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
 		}
+		if o.engine != "" {
+			f.Engine.Note = "the package records its versions; engine " + o.engine + " was not needed"
+		}
 		if v.UE4 > VerUE4Latest || v.UE5 > VerUE5Latest {
 			f.Engine.Note = fmt.Sprintf("object versions %d/%d are newer than this reader knows (%d/%d); read with the newest known layout",
 				v.UE4, v.UE5, VerUE4Latest, VerUE5Latest)
@@ -466,6 +470,11 @@ func (f *File) read(v Versions) error {
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 	if err := f.checkSummary(); err != nil {
 		return err
+	}
+	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != br.Offset() {
+		// Inference: the engine writes the name map right after the
+		// summary, so this layout is wrong; fail before reading tables.
+		return formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, br.Offset(), f.Summary.NameOffset)
 	}
 	if err := f.readNames(); err != nil {
 		return err

@@ -285,3 +285,34 @@ func (r *failingReader) ReadAt(p []byte, off int64) (int, error) {
 	}
 	return copy(p, r.b[off:]), nil
 }
+
+// TestReadSummary checks the summary-only path against NewFile on corpus
+// packages, versioned and unversioned.
+func TestReadSummary(t *testing.T) {
+	root := corpus.Dir(t)
+	for _, rel := range []string{
+		"uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/WorldGen/Materials/M_BiomeDebug.uasset",
+		"uncooked/EdwardDuduLiu+2_FPS_UE4.27/Content/ExampleContent/Effects/Textures/T_Smoke_Tiled_D.uasset",
+		"uassetapi/TestManyAssets/Palworld/BP_InteractableBox.uasset",
+		"uassetapi/TestManyAssets/LiesOfP/ItemInfo.uasset",
+	} {
+		b, err := os.ReadFile(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, v, err := ReadSummary(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		f, err := openCorpus(t, filepath.Join(root, rel), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.NameCount != f.Summary.NameCount || s.ExportOffset != f.Summary.ExportOffset || s.TotalHeaderSize != f.Summary.TotalHeaderSize {
+			t.Errorf("%s: summary differs from NewFile's", rel)
+		}
+		if v.UE4 != f.Versions.UE4 {
+			t.Errorf("%s: versions %+v, NewFile read with %+v", rel, v, f.Versions)
+		}
+	}
+}

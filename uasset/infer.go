@@ -66,6 +66,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		byKey[k] = res
 		results = append(results, res)
 		f := newFile(r, size, order, o)
+		f.strict = true
 		if err := f.read(e.versions()); err != nil {
 			res.err = err
 			continue

@@ -74,6 +74,10 @@ func (c Compression) String() string {
 // mappings in the wild (Fortnite) are around 20 MiB uncompressed.
 const MaxDecompressedSize = 256 << 20
 
+// maxRatio bounds the expansion of a compressed payload. Real mappings
+// compress about 3.5:1 (Zstd, Brotli); the bound leaves a wide margin.
+const maxRatio = 256
+
 // maxTypeDepth bounds nested property types (Map<Array<Struct>>...). Real
 // files nest three or four levels; the limit stops stack exhaustion.
 const maxTypeDepth = 32
@@ -222,7 +226,8 @@ type Struct struct {
 	Kind  uint8
 	Flags uint32
 
-	byIndex []int16 // schema index -> position in Properties, -1 when none
+	byIndex []int16       // schema index -> position in Properties, -1 when none
+	sparse  map[int]int16 // the same for sparse indices
 }
 
 // Enum is an enum with its entries.
@@ -353,6 +358,11 @@ func Parse(data []byte) (*File, error) {
 	if decompSize > MaxDecompressedSize {
 		return nil, &FormatError{Offset: r.Abs(), Msg: fmt.Sprintf("decompressed size %d exceeds the %d limit", decompSize, MaxDecompressedSize)}
 	}
+	if f.Compression != CompressionNone && int64(decompSize) > int64(compSize)*maxRatio+1<<20 {
+		// Checked before the output buffer is allocated: a lying header
+		// must not cost more memory than the input could really expand to.
+		return nil, &FormatError{Offset: r.Abs(), Msg: fmt.Sprintf("decompressed size %d is implausible for %d compressed bytes", decompSize, compSize)}
+	}
 	src := data[r.Offset() : r.Offset()+int64(compSize)]
 	var payload []byte
 	switch f.Compression {
@@ -393,6 +403,8 @@ func Parse(data []byte) (*File, error) {
 // (internal/brotli: andybalholm/brotli's package would link net/http into
 // every importer, the page's WebAssembly included).
 func readBrotli(src []byte, size int64) ([]byte, error) {
+	// The size was checked against the compressed size (maxRatio) before
+	// this allocation; the decoder writes into it and never past it.
 	out := make([]byte, size)
 	n, err := brotli.Decode(out, src)
 	if err != nil {
@@ -564,18 +576,53 @@ func (f *File) readType(p *payloadReader, depth int) *Type {
 }
 
 func (s *Struct) buildIndex() {
-	s.byIndex = make([]int16, s.PropertyCount)
-	for i := range s.byIndex {
-		s.byIndex[i] = -1
+	// The index covers the indices the properties really use: a lying
+	// PropertyCount must not cost memory (a dense slice when the indices
+	// are compact, a map otherwise).
+	n := 0
+	for _, p := range s.Properties {
+		n = max(n, int(p.Index)+max(1, int(p.ArraySize)))
+	}
+	n = min(n, int(s.PropertyCount))
+	dense := n <= 4*len(s.Properties)+64
+	if dense {
+		s.byIndex = make([]int16, n)
+		for i := range s.byIndex {
+			s.byIndex[i] = -1
+		}
+	} else {
+		s.sparse = make(map[int]int16, len(s.Properties))
 	}
 	for i, p := range s.Properties {
+		if i >= 1<<15 {
+			break
+		}
 		for k := 0; k < max(1, int(p.ArraySize)); k++ {
 			idx := int(p.Index) + k
-			if idx < len(s.byIndex) && i < 1<<15 {
+			if idx >= n {
+				break
+			}
+			if dense {
 				s.byIndex[idx] = int16(i)
+			} else {
+				s.sparse[idx] = int16(i)
 			}
 		}
 	}
+}
+
+// lookup returns the position in Properties of schema index i, or -1.
+func (s *Struct) lookup(i int) int {
+	if s.sparse != nil {
+		if v, ok := s.sparse[i]; ok {
+			return int(v)
+		}
+		return -1
+	}
+	if i < 0 || i >= len(s.byIndex) {
+		return -1
+	}
+	return int(s.byIndex[i])
 }
 
 // readExtensions reads the optional trailer: "CEXT" with a list of tagged
@@ -764,10 +811,11 @@ func (f *File) PropertyAt(name string, index int) (*Property, int, bool) {
 	s := f.Struct(name)
 	for depth := 0; s != nil && depth < maxSuperChain; depth++ {
 		if index < int(s.PropertyCount) {
-			if index < 0 || index >= len(s.byIndex) || s.byIndex[index] < 0 {
+			j := s.lookup(index)
+			if j < 0 {
 				return nil, 0, false
 			}
-			p := &s.Properties[s.byIndex[index]]
+			p := &s.Properties[j]
 			return p, index - int(p.Index), true
 		}
 		index -= int(s.PropertyCount)
@@ -809,9 +857,13 @@ func NewStruct(name, super string, props []Property) *Struct {
 // At returns the property at schema index i of this struct alone, with the
 // static-array element index.
 func (s *Struct) At(i int) (*Property, int, bool) {
-	if s == nil || i < 0 || i >= len(s.byIndex) || s.byIndex[i] < 0 {
+	if s == nil {
 		return nil, 0, false
 	}
-	p := &s.Properties[s.byIndex[i]]
+	j := s.lookup(i)
+	if j < 0 {
+		return nil, 0, false
+	}
+	p := &s.Properties[j]
 	return p, i - int(p.Index), true
 }

@@ -186,6 +186,7 @@ func TestErrors(t *testing.T) {
 		{"version", []byte{0xC4, 0x30, 9}, "version 9"},
 		{"huge", []byte{0xC4, 0x30, 0, 3, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f}, "exceeds"},
 		{"oodle", []byte{0xC4, 0x30, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, "Oodle not available"},
+		{"ratio", []byte{0xC4, 0x30, 0, 2, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3, 4}, "implausible"},
 		{"names", []byte{0xC4, 0x30, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f}, "Usmap.Names"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {

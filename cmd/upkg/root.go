@@ -48,7 +48,7 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.engine, "engine", "", "engine version for unversioned (cooked) packages, e.g. 4.27 or 5.3")
 	pf.StringVar(&g.mappings, "mappings", "", "`.usmap` mappings file for unversioned properties")
-	pf.StringVar(&g.aesKey, "aes-key", "", "AES-256 key for encrypted containers, hex (0x optional) or base64")
+	pf.StringVar(&g.aesKey, "aes-key", "", "AES-256 key for encrypted containers and packages, hex (0x optional) or base64; several keys separated by commas are tried in turn")
 	for _, fn := range subcommands {
 		c := fn(g)
 		if c.Args == nil {

@@ -22,7 +22,7 @@ import (
 type Options struct {
 	Engine   string // --engine, e.g. "4.27", "5.3"; empty means from the file or inferred
 	Mappings string // --mappings, path of a .usmap file
-	AESKey   string // --aes-key, hex (with or without 0x) or base64
+	AESKey   string // --aes-key, hex (with or without 0x) or base64; several keys comma-separated
 	// Verify asks for the expensive checks (header rewrite comparison,
 	// property decoding of every export, chunk hashes).
 	Verify bool

@@ -45,13 +45,6 @@ func init() {
 // everything but the container header is still shown.
 func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	var o []iostore.Option
-	if opts != nil && opts.AESKey != "" {
-		key, err := aeskey.Parse(opts.AESKey)
-		if err != nil {
-			return nil, err
-		}
-		o = append(o, iostore.WithAESKey(key))
-	}
 	if st, err := os.Stat(in.Name); err == nil && !st.IsDir() {
 		base := strings.TrimSuffix(in.Name, filepath.Ext(in.Name))
 		o = append(o, iostore.WithPartitions(func(i int) (io.ReaderAt, int64, error) {
@@ -66,7 +59,13 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 			return pathReaderAt(p), st.Size(), nil
 		}))
 	}
-	f, err := iostore.NewReader(in.R, in.Size, o...)
+	keys := ""
+	if opts != nil {
+		keys = opts.AESKey
+	}
+	f, err := openUtocKeys(keys, func(ko []iostore.Option) (*iostore.File, error) {
+		return iostore.NewReader(in.R, in.Size, append(ko, o...)...)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
@@ -164,19 +163,40 @@ type utocContainer struct {
 	ctx     *utocContext
 }
 
+// openUtocKeys opens a container with the first of the given keys whose
+// decrypted directory index is valid (see [eachKey]).
+func openUtocKeys(keys string, open func([]iostore.Option) (*iostore.File, error)) (*iostore.File, error) {
+	multi := len(splitKeys(keys)) > 1
+	return eachKey(keys, func(k string) (*iostore.File, error) {
+		var o []iostore.Option
+		if k != "" {
+			key, err := aeskey.Parse(k)
+			if err != nil {
+				return nil, err
+			}
+			o = append(o, iostore.WithAESKey(key))
+		}
+		f, err := open(o)
+		if err != nil {
+			return nil, err
+		}
+		if multi && f.DirectoryIndexErr != nil && isWrongKey(f.DirectoryIndexErr) {
+			f.Close()
+			return nil, f.DirectoryIndexErr
+		}
+		return f, nil
+	})
+}
+
 // openUtoc opens a container for the front ends. An encrypted container
 // without a key, or with the wrong one, is an error here: without its
 // directory index there is nothing to list.
 func openUtoc(p string, opts *Options) (*utocContainer, error) {
-	var o []iostore.Option
-	if opts != nil && opts.AESKey != "" {
-		key, err := aeskey.Parse(opts.AESKey)
-		if err != nil {
-			return nil, err
-		}
-		o = append(o, iostore.WithAESKey(key))
+	keys := ""
+	if opts != nil {
+		keys = opts.AESKey
 	}
-	f, err := iostore.Open(p, o...)
+	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, o...) })
 	if err != nil {
 		return nil, err
 	}

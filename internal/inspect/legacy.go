@@ -42,15 +42,17 @@ func LegacyFile(in *Input, opts *Options) (*legacy.File, error) {
 	if opts == nil {
 		opts = &Options{}
 	}
-	lopts := []legacy.Option{legacy.WithName(in.Name)}
-	if opts.AESKey != "" {
-		key, err := aeskey.Parse(opts.AESKey)
-		if err != nil {
-			return nil, fmt.Errorf("--aes-key: %w", err)
+	f, err := eachKey(opts.AESKey, func(k string) (*legacy.File, error) {
+		lopts := []legacy.Option{legacy.WithName(in.Name)}
+		if k != "" {
+			key, err := aeskey.Parse(k)
+			if err != nil {
+				return nil, fmt.Errorf("--aes-key: %w", err)
+			}
+			lopts = append(lopts, legacy.WithAESKey(key))
 		}
-		lopts = append(lopts, legacy.WithAESKey(key))
-	}
-	f, err := legacy.NewFile(in.R, in.Size, lopts...)
+		return legacy.NewFile(in.R, in.Size, lopts...)
+	})
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}

@@ -36,7 +36,7 @@ func init() {
 // openPakAsPackage describes a pak file as a Package: its summary and the
 // byte ranges of its index structures (it has no names, imports or exports).
 func openPakAsPackage(in *Input, opts *Options) (*Package, error) {
-	r, err := pak.NewReader(in.R, in.Size, pak.WithKeyString(opts.AESKey))
+	r, err := openPakKeys(opts.AESKey, func(o pak.Option) (*pak.Reader, error) { return pak.NewReader(in.R, in.Size, o) })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
@@ -75,7 +75,7 @@ func OpenPakContainer(name string, opts *Options) (*PakContainer, error) {
 	if opts != nil {
 		key = opts.AESKey
 	}
-	r, err := pak.OpenReader(name, pak.WithKeyString(key))
+	r, err := openPakKeys(key, func(o pak.Option) (*pak.Reader, error) { return pak.OpenReader(name, o) })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -89,7 +89,7 @@ func NewPakContainer(name string, r io.ReaderAt, size int64, opts *Options) (*Pa
 	if opts != nil {
 		key = opts.AESKey
 	}
-	pr, err := pak.NewReader(r, size, pak.WithKeyString(key))
+	pr, err := openPakKeys(key, func(o pak.Option) (*pak.Reader, error) { return pak.NewReader(r, size, o) })
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

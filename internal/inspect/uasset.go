@@ -135,10 +135,6 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			p.Engine += fmt.Sprintf(" / UE5 %d", f.Versions.UE5)
 		}
 	}
-	lic := int(s.FileVersionLicenseeUE)
-	if lic != 0 {
-		p.LicenseeVersion = &lic
-	}
 	for _, fl := range s.Fields(&f.Versions) {
 		if strings.HasPrefix(fl.Name, "CustomVersion.") {
 			continue

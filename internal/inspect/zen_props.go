@@ -58,7 +58,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 			return nil, fmt.Errorf("export %d data: %w", i, err)
 		}
 		e := &zp.Exports[i]
-		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), ObjectFlags: e.ObjectFlags}
+		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
 		ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
 		return property.ReadExport(ctx, data, ex), nil
 	}
@@ -148,7 +148,7 @@ func zenLocalSchemas(in *Input, p *Package, zp *zen.Package, ctx *property.Conte
 		defer delete(busy, i)
 		var s *usmap.Struct
 		if data, err := zenExportData(in, zp, i); err == nil {
-			ex := property.Export{Class: propsLastElem(p.Exports[i].Class), ObjectFlags: zp.Exports[i].ObjectFlags}
+			ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: zp.Exports[i].Name, ObjectFlags: zp.Exports[i].ObjectFlags}
 			if h, ok := property.ReadExport(ctx, data, ex).ClassData.(*property.StructHeader); ok {
 				s = h.Schema(zp.Exports[i].Name)
 			}
