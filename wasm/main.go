@@ -4,7 +4,7 @@
 // inside a Web Worker and exposes internal/webapi to JavaScript as the global
 // object upkg. The page builds it with
 //
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -gcflags=github.com/upkg/upkg/...=-l ./wasm
 //
 // (upkg serve and upkg web do that themselves, and cache the result).
 //
