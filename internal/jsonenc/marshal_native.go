@@ -15,3 +15,6 @@ func Marshal(v any) ([]byte, error) {
 	}
 	return json.Marshal(v)
 }
+
+// setCompact is the test hook behind forceCompact.
+func setCompact(on bool) { forceCompact = on }
