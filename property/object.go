@@ -112,6 +112,11 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 			r.SeekTo(start, "AssetImportData.Json")
 		}
 	}
+	if fn, own := ownSerialize[ex.Class]; own {
+		d.push(ex.Class)
+		d.readOwnSerialize(r, o, ex, fn)
+		return o
+	}
 	d.push(ex.Class)
 	ok := false
 	if ctx.Unversioned {

@@ -1,0 +1,190 @@
+package property
+
+// This file handles classes whose Serialize writes its own data in place of
+// UObject::Serialize: their exports carry no property stream at all (tagged
+// or unversioned), so reading one there would mis-read the class's bytes.
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
+)
+
+// ownSerialize lists the classes whose Serialize does not call
+// UObject::Serialize, with a reader for the start of their data (nil when
+// none: everything stays in the labelled tail).
+var ownSerialize = map[string]func(d *decoder, r *binread.Reader) any{
+	// URigHierarchy::Serialize saves the hierarchy's elements itself.
+	"RigHierarchy": (*decoder).rigHierarchy,
+	// URigVM::Serialize writes the VM's byte code and memory layout.
+	"RigVM": nil,
+	// UNNEModelData::Serialize writes the model's file and runtime data.
+	"NNEModelData": (*decoder).nneModelData,
+}
+
+// readOwnSerialize fills o for an export of a class in ownSerialize.
+func (d *decoder) readOwnSerialize(r *binread.Reader, o *Object, ex Export, fn func(*decoder, *binread.Reader) any) {
+	o.Notes = append(o.Notes, ex.Class+"::Serialize writes its own data in place of a property stream")
+	o.PropertiesEnd = r.Offset()
+	if fn != nil {
+		o.ClassData = d.tryClassData(r, func(r *binread.Reader) any { return fn(d, r) })
+	}
+	if rest := r.Remaining(); rest > 0 {
+		o.Tail = &Raw{Reason: "class-specific data of " + ex.Class + " (not decoded)", Size: rest, Data: r.Bytes(rest, "ClassData")}
+	}
+	o.Complete = true
+	o.finish(d)
+}
+
+var (
+	// FControlRigObjectVersion.
+	cvControlRig = ue.Guid{0xA7820CFB, 0x20A74359, 0x8C542C14, 0x9623CF50}
+	// UE::NNE::ModelData::GUID (NNE model data versions).
+	cvNNEModelData = ue.Guid{0x9513202E, 0xEBA1B279, 0xF17FE5BA, 0xAB90C3F2}
+)
+
+// FControlRigObjectVersion values.
+const (
+	controlRigHierarchyCompressElements              = 33
+	controlRigHierarchyCompactTransformSerialization = 35
+)
+
+// rigHierarchy reads the start of URigHierarchy's data: the serialization
+// settings (FRigHierarchySerializationSettings, from
+// RigHierarchyCompactTransformSerialization; a single compression flag from
+// RigHierarchyCompressElements) and, when the elements are stored in a
+// separate archive, that archive's name table and byte size. The elements
+// themselves stay in the tail (inline) or in ElementsArchive.
+func (d *decoder) rigHierarchy(r *binread.Reader) any {
+	v := d.ctx.customVersion(cvControlRig)
+	if v < 0 {
+		return nil // an editor package without the version: layout unknown
+	}
+	var fs Fields
+	compressed := false
+	switch {
+	case v >= controlRigHierarchyCompactTransformSerialization:
+		settings := Fields{{"ControlRigVersion", int64(r.I32("RigHierarchy.Settings.ControlRigVersion"))}}
+		for _, n := range []string{"IsSerializingToPackage", "UseCompressedArchive", "StoreCompactTransforms",
+			"SerializeLocalTransform", "SerializeGlobalTransform", "SerializeInitialTransform", "SerializeCurrentTransform"} {
+			settings = append(settings, Field{n, r.Bool32("RigHierarchy.Settings." + n)})
+		}
+		settings = append(settings, Field{"SerializationPhase", uint64(r.U32("RigHierarchy.Settings.SerializationPhase"))})
+		compressed, _ = settings[2].Value.(bool)
+		fs = append(fs, Field{"SerializationSettings", settings})
+	case v >= controlRigHierarchyCompressElements:
+		compressed = r.Bool32("RigHierarchy.UseCompressedArchive")
+		fs = append(fs, Field{"UseCompressedArchive", compressed})
+	}
+	if r.Err() != nil || !compressed {
+		return fs
+	}
+	n := r.Count("RigHierarchy.UniqueNames", 8)
+	names := make([]string, 0, n)
+	for range n {
+		names = append(names, d.name(r, "RigHierarchy.UniqueName"))
+	}
+	size := r.U32("RigHierarchy.UncompressedSize")
+	stored := r.Bool32("RigHierarchy.StoreCompressedBytes")
+	bn := r.Count("RigHierarchy.Bytes", 1)
+	data := r.Bytes(int64(bn), "RigHierarchy.Bytes")
+	if r.Err() != nil {
+		return nil
+	}
+	if !stored && int64(size) != int64(bn) {
+		r.Failf("RigHierarchy.Bytes", "uncompressed element archive of %d bytes, size says %d", bn, size)
+		return nil
+	}
+	reason := "rig hierarchy elements (separate archive, not decoded)"
+	if stored {
+		reason = "rig hierarchy elements (Oodle-compressed archive, not decoded)"
+	}
+	fs = append(fs, Field{"UniqueNames", names}, Field{"UncompressedSize", uint64(size)},
+		Field{"ElementsArchive", &Raw{Reason: reason, Size: int64(bn), Data: data}})
+	return fs
+}
+
+// nneModelData reads UNNEModelData (NNE model data versions 0 to 5): the
+// target runtimes, the source file's type and data, additional file data,
+// runtime settings, the file id and the model data cooked per runtime. The
+// blobs are listed with their sizes. Cooked packages from version 2 on write
+// an empty copy of the editor fields first, which reads the same way.
+func (d *decoder) nneModelData(r *binread.Reader) any {
+	const latest = 5
+	v := d.ctx.customVersion(cvNNEModelData)
+	switch {
+	case v == math.MaxInt32:
+		v = latest // unversioned: the current layout
+	case v < 0 || v > latest:
+		return nil
+	case v == 1 && !d.ctx.FilterEditorOnly:
+		return nil // editor data with an AssetImportData reference first
+	}
+	blob := func(field string, wide bool) any {
+		var n int64
+		if wide {
+			n = r.I64(field + ".Num")
+		} else {
+			n = int64(r.I32(field + ".Num"))
+		}
+		if n < 0 || n > r.Remaining() {
+			r.Failf(field, "byte count %d with %d bytes left", n, r.Remaining())
+			return nil
+		}
+		r.Skip(n, field)
+		return &Raw{Reason: "binary data (not decoded)", Size: n}
+	}
+	blobMap := func(field string, wide bool) []MapEntry {
+		n := r.Count(field, 8)
+		out := make([]MapEntry, 0, n)
+		for range n {
+			k := r.FString(field + ".Key")
+			out = append(out, MapEntry{k, blob(field+".Value", wide)})
+			if r.Err() != nil {
+				break
+			}
+		}
+		return out
+	}
+	var fs Fields
+	if v >= 2 {
+		n := r.Count("NNEModelData.TargetRuntimes", 4)
+		rts := make([]string, 0, n)
+		for range n {
+			rts = append(rts, r.FString("NNEModelData.TargetRuntime"))
+		}
+		fs = append(fs, Field{"TargetRuntimes", rts})
+	}
+	fs = append(fs, Field{"FileType", r.FString("NNEModelData.FileType")}, Field{"FileData", blob("NNEModelData.FileData", v >= 4)})
+	if v >= 3 {
+		fs = append(fs, Field{"AdditionalFileData", blobMap("NNEModelData.AdditionalFileData", v >= 4)})
+	}
+	if v >= 5 {
+		fs = append(fs, Field{"RuntimeSettings", blobMap("NNEModelData.RuntimeSettings", true)})
+	}
+	fs = append(fs, Field{"FileId", ue.ReadGuid(r, "NNEModelData.FileId").String()})
+	n := r.Count("NNEModelData.ModelData", 8)
+	items := make([]MapEntry, 0, n)
+	for range n {
+		name := r.FString("NNEModelData.ModelData.Runtime")
+		if v < 2 {
+			items = append(items, MapEntry{name, blob("NNEModelData.ModelData.Data", false)})
+		} else {
+			align := r.U32("NNEModelData.ModelData.MemoryAlignment")
+			size := r.U64("NNEModelData.ModelData.Size")
+			if size > uint64(r.Remaining()) {
+				r.Failf("NNEModelData.ModelData.Size", "model data of %d bytes with %d left", size, r.Remaining())
+				return nil
+			}
+			r.Skip(int64(size), "NNEModelData.ModelData")
+			items = append(items, MapEntry{name, Fields{{"MemoryAlignment", uint64(align)},
+				{"Data", &Raw{Reason: fmt.Sprintf("model data for %s (not decoded)", name), Size: int64(size)}}}})
+		}
+		if r.Err() != nil {
+			return nil
+		}
+	}
+	return append(fs, Field{"ModelData", items})
+}
