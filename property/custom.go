@@ -188,3 +188,131 @@ func (d *decoder) nneModelData(r *binread.Reader) any {
 	}
 	return append(fs, Field{"ModelData", items})
 }
+
+// evalTreeNodeSize is the serialized size of FMovieSceneEvaluationTreeNode:
+// the range (two bounds of a type byte and an int32 frame), the parent
+// handle (two int32), the children and data entry handles.
+const evalTreeNodeSize = 26
+
+func evalTreeNode(r *binread.Reader) Fields {
+	return Fields{
+		{"Range", Fields{
+			{"LowerBoundType", uint64(r.U8("EvaluationTreeNode.Range.LowerBound.Type"))},
+			{"LowerBoundValue", int64(r.I32("EvaluationTreeNode.Range.LowerBound.Value"))},
+			{"UpperBoundType", uint64(r.U8("EvaluationTreeNode.Range.UpperBound.Type"))},
+			{"UpperBoundValue", int64(r.I32("EvaluationTreeNode.Range.UpperBound.Value"))},
+		}},
+		{"ParentChildrenHandle", int64(r.I32("EvaluationTreeNode.Parent.ChildrenHandle"))},
+		{"ParentIndex", int64(r.I32("EvaluationTreeNode.Parent.Index"))},
+		{"ChildrenID", int64(r.I32("EvaluationTreeNode.ChildrenID"))},
+		{"DataID", int64(r.I32("EvaluationTreeNode.DataID"))},
+	}
+}
+
+// evalTreeEntries reads TEvaluationTreeEntryContainer: the entries (start
+// index, size, capacity) and the items, each read by item (at least
+// itemSize bytes).
+func evalTreeEntries(r *binread.Reader, field string, itemSize int64, item func() any) Fields {
+	n := r.Count(field+".Entries", 12)
+	entries := make([]any, 0, n)
+	for range n {
+		entries = append(entries, Fields{
+			{"StartIndex", int64(r.I32(field + ".Entry.StartIndex"))},
+			{"Size", int64(r.I32(field + ".Entry.Size"))},
+			{"Capacity", int64(r.I32(field + ".Entry.Capacity"))},
+		})
+	}
+	in := r.Count(field+".Items", itemSize)
+	items := make([]any, 0, in)
+	for range in {
+		items = append(items, item())
+		if r.Err() != nil {
+			break
+		}
+	}
+	return Fields{{"Entries", entries}, {"Items", items}}
+}
+
+// movieSceneEvaluationTree reads TMovieSceneEvaluationTree<T>: the root
+// node, the child nodes and the data entries (items of itemSize bytes or
+// more, read by item).
+func movieSceneEvaluationTree(r *binread.Reader, itemSize int64, item func() any) Fields {
+	root := evalTreeNode(r)
+	children := evalTreeEntries(r, "EvaluationTree.ChildNodes", evalTreeNodeSize, func() any { return evalTreeNode(r) })
+	data := evalTreeEntries(r, "EvaluationTree.Data", itemSize, item)
+	return Fields{{"RootNode", root}, {"ChildNodes", children}, {"Data", data}}
+}
+
+// movieSceneEntityTree reads FMovieSceneEvaluationFieldEntityTree: an
+// evaluation tree of entity and metadata indices.
+func movieSceneEntityTree(d *decoder, r *binread.Reader, _ int64) any {
+	return movieSceneEvaluationTree(r, 8, func() any {
+		return Fields{{"EntityIndex", int64(r.I32("EntityAndMetaDataIndex.EntityIndex"))},
+			{"MetaDataIndex", int64(r.I32("EntityAndMetaDataIndex.MetaDataIndex"))}}
+	})
+}
+
+// Versions of the sub-sequence tree entry's warp counter.
+const (
+	releaseAddedSubSequenceEntryWarpCounter  = 42
+	fortniteAddedSubSequenceEntryWarpCounter = 55
+)
+
+// movieSceneSubSequenceTree reads FMovieSceneSubSequenceTree: an evaluation
+// tree of sub-sequence entries (sequence id, evaluation flags and, in
+// packages that record FReleaseObjectVersion or
+// FFortniteMainBranchObjectVersion AddedSubSequenceEntryWarpCounter and
+// predate UE 5.5, which dropped it, the root-to-sequence warp counter
+// struct). Packages without versions are read in the current layout.
+func movieSceneSubSequenceTree(d *decoder, r *binread.Reader, _ int64) any {
+	warp := false
+	if rv, ok := d.ctx.lookupCustom(cvRelease); ok && rv >= releaseAddedSubSequenceEntryWarpCounter {
+		warp = true
+	}
+	if fv, ok := d.ctx.lookupCustom(cvFortniteMain); ok && fv >= fortniteAddedSubSequenceEntryWarpCounter {
+		warp = true
+	}
+	warp = warp && d.ctx.FileVersionUE5 < verUE5AssetRegistryPackageBuildDependencies
+	return movieSceneEvaluationTree(r, 5, func() any {
+		fs := Fields{{"SequenceID", uint64(r.U32("SubSequenceTreeEntry.SequenceID"))},
+			{"Flags", uint64(r.U8("SubSequenceTreeEntry.Flags"))}}
+		if warp {
+			fs = append(fs, Field{"RootToSequenceWarpCounter", d.propsStruct(r, "MovieSceneWarpCounter")})
+		}
+		return fs
+	})
+}
+
+// verUE5AssetRegistryPackageBuildDependencies is the first UE 5.5 package
+// version (ASSETREGISTRY_PACKAGEBUILDDEPENDENCIES).
+const verUE5AssetRegistryPackageBuildDependencies = 1013
+
+// weightedRandomSampler reads FWeightedRandomSampler (the probability and
+// alias tables, kept raw with their counts, and the total weight), the
+// serialized form of FSkeletalMeshSamplingLODBuiltData.
+func weightedRandomSampler(d *decoder, r *binread.Reader, _ int64) any {
+	pn := r.Count("WeightedRandomSampler.Prob", 4)
+	prob := r.Bytes(int64(pn)*4, "WeightedRandomSampler.Prob")
+	an := r.Count("WeightedRandomSampler.Alias", 4)
+	alias := r.Bytes(int64(an)*4, "WeightedRandomSampler.Alias")
+	return Fields{
+		{"Prob", &Raw{Reason: fmt.Sprintf("%d float probabilities", pn), Size: int64(len(prob)), Data: prob}},
+		{"Alias", &Raw{Reason: fmt.Sprintf("%d int32 aliases", an), Size: int64(len(alias)), Data: alias}},
+		{"TotalWeight", f32(r, "WeightedRandomSampler.TotalWeight")},
+	}
+}
+
+// movieSceneInstanceDataPtr reads FMovieSceneSequenceInstanceDataPtr: the
+// path of the instance data's struct type (empty for none) and the struct.
+func movieSceneInstanceDataPtr(d *decoder, r *binread.Reader, _ int64) any {
+	typ := r.FString("MovieSceneSequenceInstanceDataPtr.TypeName")
+	fs := Fields{{"TypeName", typ}}
+	if typ == "" || r.Err() != nil {
+		return fs
+	}
+	name := lastPathElem(typ)
+	d.push("<" + name + ">")
+	v := d.structValue(r, &Type{Name: "StructProperty", Struct: name}, mElem, nil)
+	d.pop()
+	return append(fs, Field{"Data", v})
+}

@@ -367,6 +367,11 @@ func init() {
 		"VectorMaterialInput":       expressionInput(constVec3f, constVec3d),
 		"Vector2MaterialInput":      expressionInput(constVec2f, constVec2d),
 		"ColorMaterialInput":        expressionInput(constColor, constLinearColor),
+
+		"MovieSceneEvaluationFieldEntityTree": movieSceneEntityTree,
+		"MovieSceneSubSequenceTree":           movieSceneSubSequenceTree,
+		"SkeletalMeshSamplingLODBuiltData":    weightedRandomSampler,
+		"MovieSceneSequenceInstanceDataPtr":   movieSceneInstanceDataPtr,
 	}
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
