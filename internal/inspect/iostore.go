@@ -722,7 +722,7 @@ func verifyInner(c *utocContainer, p string, chunk int, opts *Options) (res Veri
 		return res
 	}
 	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk}, Size: int64(len(data))}
-	pkg, err := openZen(in, opts)
+	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
 		res.Error = err.Error()
 		return res
