@@ -283,3 +283,70 @@ func TestFixtureClassData(t *testing.T) {
 		}
 	}
 }
+
+// TestFixtureOwnSerialize checks exports whose class writes its own data
+// instead of a property stream (NNE model data, a Control Rig's hierarchy and
+// VM) and the native structs of unversioned sequences and skeletal meshes.
+func TestFixtureOwnSerialize(t *testing.T) {
+	dir := corpus.Dir(t)
+	tagged := filepath.Join(dir, fixtureIoStore, "Tagged", "Uncompressed", "CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc")
+	unversioned := filepath.Join(dir, fixtureIoStore, "Unversioned", "Uncompressed", "CUE4ParseFixtures-Minimal-Uncompressed-Windows.utoc")
+	for _, tc := range []struct {
+		utoc, pkg, export string
+		unversioned       bool
+		tail              int64
+		want              []string
+	}{
+		{tagged, "NNE/NNE_Identity", "NNE_Identity", false, 0, []string{`"TargetRuntimes":[]`, `"key":"NNERuntimeORTCpu"`, `"size":331`}},
+		{tagged, "ControlRig/CR_Fixture", "Hierarchy", false, 0, []string{`"ControlRigVersion":43`, `"UseCompressedArchive":true`, `"UniqueNames":["ERigElementType::Bone","Root","Joint_1","Joint_2"`, `"UncompressedSize":143`}},
+		{tagged, "ControlRig/CR_Fixture", "SK_Fixture_CtrlRig_VM", false, 452, nil},
+		{unversioned, "NNE/NNE_Identity", "NNE_Identity", true, 0, []string{`"key":"NNERuntimeORTCpu"`}},
+		{unversioned, "Sequences/LS_Nested", "CompiledData", true, 0, nil},
+		{unversioned, "Sequences/LS_Fixture", "CompiledData", true, 0, nil},
+		{unversioned, "Meshes/SK_Fixture", "SK_Fixture", true, -1, nil},
+	} {
+		opts := &Options{}
+		if tc.unversioned {
+			opts.Mappings = filepath.Join(dir, fixtureMappings)
+		}
+		in, err := OpenInput(tc.utoc+ContainerSep+"CUE4ParseFixtures/Content/Fixtures/"+tc.pkg+".uasset", opts)
+		if err != nil {
+			t.Skip(err) // the unversioned set is absent from some corpus copies
+		}
+		p, err := OpenPackage(in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idx := -1
+		for i := range p.Exports {
+			if p.Exports[i].Name == tc.export {
+				idx = i
+			}
+		}
+		if idx < 0 {
+			t.Fatalf("%s: no export %s", tc.pkg, tc.export)
+		}
+		v, err := p.Props(idx)
+		in.Close()
+		if err != nil {
+			t.Fatalf("%s %s: %v", tc.pkg, tc.export, err)
+		}
+		o := v.(*property.Object)
+		if !o.Complete {
+			t.Errorf("%s %s: incomplete: %v", tc.pkg, tc.export, o.Issues)
+		}
+		var tail int64
+		if o.Tail != nil {
+			tail = o.Tail.Size
+		}
+		if tc.tail >= 0 && tail != tc.tail {
+			t.Errorf("%s %s: tail of %d bytes, want %d", tc.pkg, tc.export, tail, tc.tail)
+		}
+		b, _ := json.Marshal(o.ClassData)
+		for _, w := range tc.want {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s %s: class data %s lacks %s", tc.pkg, tc.export, b, w)
+			}
+		}
+	}
+}
