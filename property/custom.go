@@ -7,6 +7,7 @@ package property
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
@@ -315,4 +316,81 @@ func movieSceneInstanceDataPtr(d *decoder, r *binread.Reader, _ int64) any {
 	v := d.structValue(r, &Type{Name: "StructProperty", Struct: name}, mElem, nil)
 	d.pop()
 	return append(fs, Field{"Data", v})
+}
+
+// ownSerializer returns the reader for a class in ownSerialize. Every
+// Interchange node (UInterchangeBaseNode and its subclasses, the
+// Interchange*Node and Interchange*FactoryNode classes) serializes only its
+// attribute storage.
+func ownSerializer(class string) (func(*decoder, *binread.Reader) any, bool) {
+	if fn, ok := ownSerialize[class]; ok {
+		return fn, true
+	}
+	if strings.HasPrefix(class, "Interchange") && strings.HasSuffix(class, "Node") {
+		return (*decoder).interchangeAttributes, true
+	}
+	return nil, false
+}
+
+// FInterchangeCustomVersion.
+var cvInterchange = ue.Guid{0x92738C43, 0x29884D9C, 0x9A3D9BBE, 0x6EFF9FC0}
+
+// interchangeMultipleAllocationsFixed is FInterchangeCustomVersion
+// MultipleAllocationsPerAttributeInStorageFixed: an attribute's offset and
+// size become arrays.
+const interchangeMultipleAllocationsFixed = 3
+
+// interchangeAttributes reads UE::Interchange::FAttributeStorage: the
+// fragmented memory cost, the defragmentation ratio, the allocation table
+// (per attribute key its offsets and sizes in the storage, value type,
+// property flags and hash) and the storage bytes, kept raw.
+func (d *decoder) interchangeAttributes(r *binread.Reader) any {
+	multi := false
+	if v, ok := d.ctx.lookupCustom(cvInterchange); ok {
+		multi = v >= interchangeMultipleAllocationsFixed
+	} else if d.ctx.Unversioned {
+		multi = true
+	}
+	fs := Fields{
+		{"FragmentedMemoryCost", r.U64("AttributeStorage.FragmentedMemoryCost")},
+		{"DefragRatio", f32(r, "AttributeStorage.DefragRatio")},
+	}
+	u64s := func(field string) []any {
+		n := r.Count(field, 8)
+		out := make([]any, 0, n)
+		for range n {
+			out = append(out, r.U64(field))
+		}
+		return out
+	}
+	n := r.Count("AttributeStorage.AllocationTable", 4+16+8+16)
+	table := make([]MapEntry, 0, n)
+	for range n {
+		key := r.FString("AttributeStorage.Key")
+		var off, size any
+		if multi {
+			off, size = u64s("AttributeStorage.Offsets"), u64s("AttributeStorage.Sizes")
+		} else {
+			off, size = r.U64("AttributeStorage.Offset"), r.U64("AttributeStorage.Size")
+		}
+		table = append(table, MapEntry{key, Fields{
+			{"Offset", off}, {"Size", size},
+			{"Type", int64(r.I32("AttributeStorage.Type"))},
+			{"Property", uint64(r.U32("AttributeStorage.Property"))},
+			{"Hash", ue.ReadGuid(r, "AttributeStorage.Hash").String()},
+		}})
+		if r.Err() != nil {
+			return nil
+		}
+	}
+	sn := r.I64("AttributeStorage.Storage.Num")
+	if r.Err() == nil && (sn < 0 || sn > r.Remaining()) {
+		r.Failf("AttributeStorage.Storage.Num", "%d bytes with %d left", sn, r.Remaining())
+	}
+	if r.Err() != nil {
+		return nil
+	}
+	data := r.Bytes(sn, "AttributeStorage.Storage")
+	return append(fs, Field{"AllocationTable", table},
+		Field{"Storage", &Raw{Reason: "attribute values (decoded by the allocation table's types, not here)", Size: sn, Data: data}})
 }

@@ -112,7 +112,7 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 			r.SeekTo(start, "AssetImportData.Json")
 		}
 	}
-	if fn, own := ownSerialize[ex.Class]; own {
+	if fn, own := ownSerializer(ex.Class); own {
 		d.push(ex.Class)
 		d.readOwnSerialize(r, o, ex, fn)
 		return o
