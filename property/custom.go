@@ -363,7 +363,7 @@ func (d *decoder) interchangeAttributes(r *binread.Reader) any {
 		}
 		return out
 	}
-	n := r.Count("AttributeStorage.AllocationTable", 4+16+8+16)
+	n := r.Count("AttributeStorage.AllocationTable", 4+8+8+16)
 	table := make([]MapEntry, 0, n)
 	for range n {
 		key := r.FString("AttributeStorage.Key")
