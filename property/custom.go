@@ -303,10 +303,12 @@ func weightedRandomSampler(d *decoder, r *binread.Reader, _ int64) any {
 	}
 }
 
-// movieSceneInstanceDataPtr reads FMovieSceneSequenceInstanceDataPtr: the
-// path of the instance data's struct type (empty for none) and the struct.
+// movieSceneInstanceDataPtr reads the Sequencer's polymorphic struct
+// pointers (FMovieSceneSequenceInstanceDataPtr, FMovieSceneEvalTemplatePtr,
+// FMovieSceneTrackImplementationPtr): the path of the struct type (empty
+// for none) and the struct.
 func movieSceneInstanceDataPtr(d *decoder, r *binread.Reader, _ int64) any {
-	typ := r.FString("MovieSceneSequenceInstanceDataPtr.TypeName")
+	typ := r.FString("MovieSceneStructPtr.TypeName")
 	fs := Fields{{"TypeName", typ}}
 	if typ == "" || r.Err() != nil {
 		return fs
@@ -393,4 +395,49 @@ func (d *decoder) interchangeAttributes(r *binread.Reader) any {
 	data := r.Bytes(sn, "AttributeStorage.Storage")
 	return append(fs, Field{"AllocationTable", table},
 		Field{"Storage", &Raw{Reason: "attribute values (decoded by the allocation table's types, not here)", Size: sn, Data: data}})
+}
+
+// FSequencerObjectVersion and its values.
+var cvSequencer = ue.Guid{0x7B5AE74C, 0xD2704C10, 0xA9585798, 0x0B212A5A}
+
+const (
+	sequencerEvaluationTree       = 5
+	sequencerFloatToIntConversion = 7
+)
+
+// movieSceneSegment reads FMovieSceneSegment: the range (float bounds
+// before FSequencerObjectVersion FloatToIntConversion, frame numbers
+// after), from after EvaluationTree the segment identifier and
+// bAllowEmpty, and the section evaluation data structs.
+func movieSceneSegment(d *decoder, r *binread.Reader, _ int64) any {
+	v := d.ctx.customVersion(cvSequencer)
+	var rng Fields
+	if v < sequencerFloatToIntConversion {
+		rng = Fields{
+			{"LowerBoundType", uint64(r.U8("MovieSceneSegment.Range.LowerBound.Type"))},
+			{"LowerBoundValue", f32(r, "MovieSceneSegment.Range.LowerBound.Value")},
+			{"UpperBoundType", uint64(r.U8("MovieSceneSegment.Range.UpperBound.Type"))},
+			{"UpperBoundValue", f32(r, "MovieSceneSegment.Range.UpperBound.Value")},
+		}
+	} else {
+		rng = Fields{
+			{"LowerBoundType", uint64(r.U8("MovieSceneSegment.Range.LowerBound.Type"))},
+			{"LowerBoundValue", int64(r.I32("MovieSceneSegment.Range.LowerBound.Value"))},
+			{"UpperBoundType", uint64(r.U8("MovieSceneSegment.Range.UpperBound.Type"))},
+			{"UpperBoundValue", int64(r.I32("MovieSceneSegment.Range.UpperBound.Value"))},
+		}
+	}
+	fs := Fields{{"Range", rng}}
+	if v > sequencerEvaluationTree {
+		fs = append(fs, Field{"ID", int64(r.I32("MovieSceneSegment.ID"))}, Field{"AllowEmpty", r.Bool32("MovieSceneSegment.bAllowEmpty")})
+	}
+	n := r.Count("MovieSceneSegment.Impls", 1)
+	impls := make([]any, 0, n)
+	for range n {
+		impls = append(impls, d.propsStruct(r, "SectionEvaluationData"))
+		if r.Err() != nil {
+			break
+		}
+	}
+	return append(fs, Field{"Impls", impls})
 }

@@ -372,6 +372,9 @@ func init() {
 		"MovieSceneSubSequenceTree":           movieSceneSubSequenceTree,
 		"SkeletalMeshSamplingLODBuiltData":    weightedRandomSampler,
 		"MovieSceneSequenceInstanceDataPtr":   movieSceneInstanceDataPtr,
+		"MovieSceneEvalTemplatePtr":           movieSceneInstanceDataPtr,
+		"MovieSceneTrackImplementationPtr":    movieSceneInstanceDataPtr,
+		"MovieSceneSegment":                   movieSceneSegment,
 	}
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
