@@ -441,3 +441,87 @@ func movieSceneSegment(d *decoder, r *binread.Reader, _ int64) any {
 	}
 	return append(fs, Field{"Impls", impls})
 }
+
+// Versions of FEdGraphPinType.
+var cvBlueprints = ue.Guid{0xB0D832E4, 0x1F894F0D, 0xACCF7EB7, 0x36FD4AA2}
+
+const (
+	verUE4EdGraphPinTypeSerialization           = 324 // VER_UE4_EDGRAPHPINTYPE_SERIALIZATION
+	verUE4MemberReferenceInPinType              = 355 // VER_UE4_MEMBERREFERENCE_IN_PINTYPE
+	verUE4SerializePinTypeConst                 = 456 // VER_UE4_SERIALIZE_PINTYPE_CONST
+	blueprintsAdvancedContainerSupport          = 6
+	frameworkEdGraphPinContainerType            = 26
+	releasePinTypeIncludesUObjectWrapperFlag    = 32
+	ue5ReleaseSerializeFloatPinDefaultsAsSingle = 36
+)
+
+// pinCategories reads a pin's (or terminal's) category and subcategory:
+// names from FFrameworkObjectVersion PinsStoreFName, strings before.
+func (d *decoder) pinCategories(r *binread.Reader, field string) Fields {
+	if d.ctx.customVersion(cvFramework) >= frameworkPinsStoreFName {
+		return Fields{{"Category", d.name(r, field+".Category")}, {"SubCategory", d.name(r, field+".SubCategory")}}
+	}
+	return Fields{{"Category", r.FString(field + ".Category")}, {"SubCategory", r.FString(field + ".SubCategory")}}
+}
+
+// edGraphTerminalType reads FEdGraphTerminalType, a map pin's value type.
+func (d *decoder) edGraphTerminalType(r *binread.Reader) Fields {
+	fs := d.pinCategories(r, "EdGraphTerminalType")
+	fs = append(fs, Field{"SubCategoryObject", d.objectRef(r, "EdGraphTerminalType.SubCategoryObject")},
+		Field{"IsConst", r.Bool32("EdGraphTerminalType.bIsConst")},
+		Field{"IsWeakPointer", r.Bool32("EdGraphTerminalType.bIsWeakPointer")})
+	if d.ctx.customVersion(cvRelease) >= releasePinTypeIncludesUObjectWrapperFlag {
+		fs = append(fs, Field{"IsUObjectWrapper", r.Bool32("EdGraphTerminalType.bIsUObjectWrapper")})
+	}
+	return fs
+}
+
+// edGraphPinType reads FEdGraphPinType (Blueprint pins and variables, from
+// VER_UE4_EDGRAPHPINTYPE_SERIALIZATION): categories, the subcategory
+// object, the container type (a byte from FFrameworkObjectVersion
+// EdGraphPinContainerType; map/set/array flags before), the value type of
+// maps, the reference and weak flags, the member reference, const, the
+// UObject wrapper flag and, in editor data, the single-precision flag.
+func edGraphPinType(d *decoder, r *binread.Reader, _ int64) any {
+	if !d.ctx.ue4(verUE4EdGraphPinTypeSerialization) {
+		return d.propsStruct(r, "EdGraphPinType").Properties
+	}
+	fs := d.pinCategories(r, "EdGraphPinType")
+	fs = append(fs, Field{"SubCategoryObject", d.objectRef(r, "EdGraphPinType.SubCategoryObject")})
+	if d.ctx.customVersion(cvFramework) >= frameworkEdGraphPinContainerType {
+		ct := r.U8("EdGraphPinType.ContainerType")
+		fs = append(fs, Field{"ContainerType", uint64(ct)})
+		if ct == 3 { // EPinContainerType::Map
+			fs = append(fs, Field{"ValueType", d.edGraphTerminalType(r)})
+		}
+	} else {
+		if d.ctx.customVersion(cvBlueprints) >= blueprintsAdvancedContainerSupport {
+			isMap := r.Bool32("EdGraphPinType.bIsMap")
+			fs = append(fs, Field{"IsMap", isMap})
+			if isMap {
+				fs = append(fs, Field{"ValueType", d.edGraphTerminalType(r)})
+			}
+			fs = append(fs, Field{"IsSet", r.Bool32("EdGraphPinType.bIsSet")})
+		}
+		fs = append(fs, Field{"IsArray", r.Bool32("EdGraphPinType.bIsArray")})
+	}
+	fs = append(fs, Field{"IsReference", r.Bool32("EdGraphPinType.bIsReference")},
+		Field{"IsWeakPointer", r.Bool32("EdGraphPinType.bIsWeakPointer")})
+	if d.ctx.ue4(verUE4MemberReferenceInPinType) {
+		fs = append(fs, Field{"MemberReference", Fields{
+			{"MemberParent", d.objectRef(r, "SimpleMemberReference.MemberParent")},
+			{"MemberName", d.name(r, "SimpleMemberReference.MemberName")},
+			{"MemberGuid", ue.ReadGuid(r, "SimpleMemberReference.MemberGuid").String()},
+		}})
+	}
+	if d.ctx.ue4(verUE4SerializePinTypeConst) {
+		fs = append(fs, Field{"IsConst", r.Bool32("EdGraphPinType.bIsConst")})
+	}
+	if d.ctx.customVersion(cvRelease) >= releasePinTypeIncludesUObjectWrapperFlag {
+		fs = append(fs, Field{"IsUObjectWrapper", r.Bool32("EdGraphPinType.bIsUObjectWrapper")})
+	}
+	if !d.ctx.FilterEditorOnly && d.ctx.customVersion(cvUE5Release) >= ue5ReleaseSerializeFloatPinDefaultsAsSingle {
+		fs = append(fs, Field{"SerializeAsSinglePrecisionFloat", r.Bool32("EdGraphPinType.bSerializeAsSinglePrecisionFloat")})
+	}
+	return fs
+}

@@ -375,6 +375,7 @@ func init() {
 		"MovieSceneEvalTemplatePtr":           movieSceneInstanceDataPtr,
 		"MovieSceneTrackImplementationPtr":    movieSceneInstanceDataPtr,
 		"MovieSceneSegment":                   movieSceneSegment,
+		"EdGraphPinType":                      edGraphPinType,
 	}
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
