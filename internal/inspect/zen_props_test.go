@@ -237,6 +237,12 @@ func TestFixtureContainersProperties(t *testing.T) {
 			}
 			c.Close()
 			t.Logf("%s %s: exports %d, complete %d", ver, ser, exports, complete)
+			// The unversioned set's misses are the five editor-only Control
+			// Rig exports (ControlRigEditorAsset, ControlRigGraph,
+			// RigVMFunctionLibrary, RigVMGraph) the mappings have no schema for.
+			if want := map[string]int{"UE5_8 Tagged": 642, "UE5_8 Unversioned": 637, "UE6_0 Tagged": 262}[ver+" "+ser]; complete < want {
+				t.Errorf("%s %s: %d exports complete, want at least %d", ver, ser, complete, want)
+			}
 			for _, f := range failures {
 				t.Log("  " + f)
 			}
