@@ -525,3 +525,62 @@ func edGraphPinType(d *decoder, r *binread.Reader, _ int64) any {
 	}
 	return fs
 }
+
+// FAnimPhysObjectVersion and its values for FSmartName.
+var cvAnimPhys = ue.Guid{0x29E575DD, 0xE0A34627, 0x9D10D276, 0x232CDCEA}
+
+const (
+	animPhysRemoveUIDFromSmartNameSerialize          = 5
+	animPhysSmartNameRefactorForDeterministicCooking = 10
+	releaseEventSectionParameterStringAssetRef       = 8
+)
+
+// smartName reads FSmartName: the display name, the UID before
+// FAnimPhysObjectVersion RemoveUIDFromSmartNameSerialize and, in editor
+// data before SmartNameRefactorForDeterministicCooking, a GUID.
+func smartName(d *decoder, r *binread.Reader, _ int64) any {
+	fs := Fields{{"DisplayName", d.name(r, "SmartName.DisplayName")}}
+	v := d.ctx.customVersion(cvAnimPhys)
+	if v < animPhysRemoveUIDFromSmartNameSerialize {
+		fs = append(fs, Field{"UID", uint64(r.U16("SmartName.UID"))})
+	}
+	if !d.ctx.FilterEditorOnly && v < animPhysSmartNameRefactorForDeterministicCooking {
+		fs = append(fs, Field{"Guid", ue.ReadGuid(r, "SmartName.Guid").String()})
+	}
+	return fs
+}
+
+// levelSequenceObjectReferenceMap reads FLevelSequenceObjectReferenceMap:
+// object bindings (GUIDs) to legacy object references (an object id and a
+// path within the context).
+func levelSequenceObjectReferenceMap(d *decoder, r *binread.Reader, _ int64) any {
+	n := r.Count("LevelSequenceObjectReferenceMap", 16+16+4)
+	out := make([]MapEntry, 0, n)
+	for range n {
+		k := ue.ReadGuid(r, "LevelSequenceObjectReferenceMap.Key").String()
+		out = append(out, MapEntry{k, Fields{
+			{"ObjectId", ue.ReadGuid(r, "LevelSequenceObjectReference.ObjectId").String()},
+			{"ObjectPath", r.FString("LevelSequenceObjectReference.ObjectPath")},
+		}})
+		if r.Err() != nil {
+			break
+		}
+	}
+	return Fields{{"Map", out}}
+}
+
+// movieSceneEventParameters reads FMovieSceneEventParameters: the payload's
+// struct (an object reference before FReleaseObjectVersion
+// EventSectionParameterStringAssetRef, a soft object path after) and the
+// payload bytes, kept raw.
+func movieSceneEventParameters(d *decoder, r *binread.Reader, _ int64) any {
+	var fs Fields
+	if d.ctx.customVersion(cvRelease) < releaseEventSectionParameterStringAssetRef {
+		fs = Fields{{"StructPtr", d.objectRef(r, "MovieSceneEventParameters.StructPtr")}}
+	} else {
+		fs = Fields{{"StructType", d.softObjectPath(r)}}
+	}
+	n := r.Count("MovieSceneEventParameters.StructBytes", 1)
+	b := r.Bytes(int64(n), "MovieSceneEventParameters.StructBytes")
+	return append(fs, Field{"StructBytes", &Raw{Reason: "event payload (the struct's serialized properties)", Size: int64(len(b)), Data: b}})
+}

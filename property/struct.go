@@ -376,6 +376,9 @@ func init() {
 		"MovieSceneTrackImplementationPtr":    movieSceneInstanceDataPtr,
 		"MovieSceneSegment":                   movieSceneSegment,
 		"EdGraphPinType":                      edGraphPinType,
+		"SmartName":                           smartName,
+		"LevelSequenceObjectReferenceMap":     levelSequenceObjectReferenceMap,
+		"MovieSceneEventParameters":           movieSceneEventParameters,
 	}
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
