@@ -584,3 +584,25 @@ func movieSceneEventParameters(d *decoder, r *binread.Reader, _ int64) any {
 	b := r.Bytes(int64(n), "MovieSceneEventParameters.StructBytes")
 	return append(fs, Field{"StructBytes", &Raw{Reason: "event payload (the struct's serialized properties)", Size: int64(len(b)), Data: b}})
 }
+
+// uniqueNetIdRepl reads FUniqueNetIdRepl as packages store it: a size and,
+// when positive, the online subsystem's type name and the id as a string.
+// Older engines wrote the string alone; where the tag's size says so, that
+// form is read.
+func uniqueNetIdRepl(d *decoder, r *binread.Reader, tagSize int64) any {
+	start := r.Offset()
+	size := r.I32("UniqueNetIdRepl.Size")
+	if size <= 0 || r.Err() != nil {
+		return Fields{{"Valid", false}}
+	}
+	if tagSize >= 0 {
+		at := r.Offset()
+		c := r.FString("UniqueNetIdRepl.Contents")
+		if r.Err() == nil && r.Offset()-start == tagSize {
+			return Fields{{"Valid", true}, {"Contents", c}}
+		}
+		r.ClearErr()
+		r.SeekTo(at, "UniqueNetIdRepl.Contents")
+	}
+	return Fields{{"Valid", true}, {"Type", d.name(r, "UniqueNetIdRepl.Type")}, {"Contents", r.FString("UniqueNetIdRepl.Contents")}}
+}

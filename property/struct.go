@@ -379,6 +379,7 @@ func init() {
 		"SmartName":                           smartName,
 		"LevelSequenceObjectReferenceMap":     levelSequenceObjectReferenceMap,
 		"MovieSceneEventParameters":           movieSceneEventParameters,
+		"UniqueNetIdRepl":                     uniqueNetIdRepl,
 	}
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
