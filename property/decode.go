@@ -531,6 +531,8 @@ var mapStructTypes = map[string][2]string{
 	"Hierarchy":                       {"MovieSceneSequenceID", ""},
 	"TrackSignatureToTrackIdentifier": {"Guid", "MovieSceneTrackIdentifier"},
 	"UserParameterRedirects":          {"NiagaraVariable", "NiagaraVariable"},
+	// FMovieSceneTemplateGenerationLedger::SubSectionRanges.
+	"SubSectionRanges": {"Guid", "MovieSceneFrameRange"},
 }
 
 // unnamedStruct reports a struct element whose type the tag does not name
@@ -568,10 +570,10 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		if kv, ok := mapStructTypes[d.path[len(d.path)-1].name]; ok {
 			c := *t
 			if kv[0] != "" && c.Inner.Name == "StructProperty" && c.Inner.Struct == "" {
-				c.Inner = &Type{Name: "StructProperty", Struct: kv[0]}
+				c.Inner = &Type{Name: "StructProperty", Struct: kv[0], structHint: true}
 			}
 			if kv[1] != "" && c.Value.Name == "StructProperty" && c.Value.Struct == "" {
-				c.Value = &Type{Name: "StructProperty", Struct: kv[1]}
+				c.Value = &Type{Name: "StructProperty", Struct: kv[1], structHint: true}
 			}
 			t = &c
 		}
@@ -631,6 +633,17 @@ func (d *decoder) elem(r *binread.Reader, t *Type, size int64) (any, bool) {
 	}
 	switch t.Name {
 	case "StructProperty":
+		if t.structHint {
+			// Older engines stored a tagged struct where the table names a
+			// native one (TrackSignatureToTrackIdentifier before UE4.19
+			// held FMovieSceneTrackIdentifiers): a property stream that
+			// reads cleanly is taken as such.
+			start := r.Offset()
+			if sv, ok := d.tryTaggedStruct(r, t.Struct); ok {
+				return sv, false
+			}
+			r.SeekTo(start, "StructProperty")
+		}
 		if size > 0 && t.Struct == "" && size <= r.Remaining() {
 			// A property stream is tried first (entries may differ in
 			// size); else the computed size keeps the bytes raw.

@@ -22,6 +22,10 @@ type Type struct {
 	// elemNameHint marks a ByteProperty element known to be stored as an
 	// FName (an enum) although the tag did not name the enum.
 	elemNameHint bool
+	// structHint marks a struct element whose type comes from the table of
+	// well-known map properties, not from the tag: some engine versions
+	// stored another (tagged) struct there.
+	structHint bool
 }
 
 // String formats the type with its parameters.
