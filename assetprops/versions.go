@@ -11,13 +11,15 @@ import (
 // Packages without a custom version container (cooked with an unversioned
 // header) give no custom versions; the decoder then needs the ones of the
 // engine release the package comes from. The values are the last
-// FEditorObjectVersion, FFrameworkObjectVersion and FCoreObjectVersion of
-// each UE4 release (the ones CUE4Parse's version switches use); UE5 releases
-// are past all the thresholds the decoder consults.
+// FEditorObjectVersion, FFrameworkObjectVersion, FCoreObjectVersion and
+// FReleaseObjectVersion of each UE4 release (the ones CUE4Parse's version
+// switches use); UE5 releases are past all the thresholds the decoder
+// consults.
 var (
 	keyEditor    = ue.Guid{0xE4B068ED, 0xF49442E9, 0xA231DA0B, 0x2E46BB41}
 	keyFramework = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
 	keyCore      = ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}
+	keyRelease   = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
 )
 
 // ue4Fallback lists, per custom version, the value from each UE4 minor
@@ -28,6 +30,9 @@ var ue4Fallback = map[ue.Guid][][2]int32{
 	keyFramework: {{12, 6}, {13, 12}, {14, 17}, {15, 22}, {16, 23}, {17, 28}, {18, 30}, {19, 33}, {20, 34},
 		{22, 35}, {24, 36}, {25, 37}, {26, math.MaxInt32}},
 	keyCore: {{12, 1}, {15, 2}, {22, 3}, {25, 4}},
+	// FReleaseObjectVersion (4.27 adds the sub-sequence warp counter).
+	keyRelease: {{11, 1}, {13, 3}, {14, 4}, {15, 7}, {16, 9}, {17, 10}, {19, 12}, {20, 17}, {21, 20},
+		{23, 23}, {24, 28}, {25, 30}, {26, 38}, {27, 43}},
 }
 
 // engineCustomVersion returns the assumed custom version for key in the

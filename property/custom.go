@@ -264,15 +264,12 @@ const (
 // packages that record FReleaseObjectVersion or
 // FFortniteMainBranchObjectVersion AddedSubSequenceEntryWarpCounter and
 // predate UE 5.5, which dropped it, the root-to-sequence warp counter
-// struct). Packages without versions are read in the current layout.
+// struct). Packages that record neither version (and whose engine gives
+// no assumed one) are read without it, the UE 5.5+ layout.
 func movieSceneSubSequenceTree(d *decoder, r *binread.Reader, _ int64) any {
-	warp := false
-	if rv, ok := d.ctx.lookupCustom(cvRelease); ok && rv >= releaseAddedSubSequenceEntryWarpCounter {
-		warp = true
-	}
-	if fv, ok := d.ctx.lookupCustom(cvFortniteMain); ok && fv >= fortniteAddedSubSequenceEntryWarpCounter {
-		warp = true
-	}
+	rv, rok := d.ctx.lookupCustom(cvRelease)
+	fv, fok := d.ctx.lookupCustom(cvFortniteMain)
+	warp := (rok && rv >= releaseAddedSubSequenceEntryWarpCounter) || (fok && fv >= fortniteAddedSubSequenceEntryWarpCounter)
 	warp = warp && d.ctx.FileVersionUE5 < verUE5AssetRegistryPackageBuildDependencies
 	return movieSceneEvaluationTree(r, 5, func() any {
 		fs := Fields{{"SequenceID", uint64(r.U32("SubSequenceTreeEntry.SequenceID"))},

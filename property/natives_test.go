@@ -16,16 +16,17 @@ func TestNativeReaders(t *testing.T) {
 	for _, tc := range []struct {
 		desc, native string
 		ue4          int32
+		ue5          int32 // 0: 1012 for ue4 522
 		versions     map[ue.Guid]int32
 		editor       bool
 		data         build
 		want         []string
 	}{
-		{"smart name, cooked, current", "SmartName", 522, map[ue.Guid]int32{cvAnimPhys: 17}, false,
+		{"smart name, cooked, current", "SmartName", 522, 0, map[ue.Guid]int32{cvAnimPhys: 17}, false,
 			func(s *stream) { s.name("Curve_A") }, []string{`"DisplayName":"Curve_A"`}},
-		{"smart name, editor, with UID and GUID", "SmartName", 516, map[ue.Guid]int32{cvAnimPhys: 2}, true,
+		{"smart name, editor, with UID and GUID", "SmartName", 516, 0, map[ue.Guid]int32{cvAnimPhys: 2}, true,
 			func(s *stream) { s.name("Curve_A"); s.U16(7); s.Zeros(16) }, []string{`"UID":7`, `"Guid":"00000000000000000000000000000000"`}},
-		{"pin type, UE5 editor", "EdGraphPinType", 522,
+		{"pin type, UE5 editor", "EdGraphPinType", 522, 0,
 			map[ue.Guid]int32{cvFramework: 40, cvRelease: 40, cvUE5Release: 40}, true,
 			func(s *stream) {
 				s.name("object")
@@ -41,7 +42,7 @@ func TestNativeReaders(t *testing.T) {
 				s.U32(0)    // wrapper
 				s.U32(1)    // single precision
 			}, []string{`"Category":"object"`, `"ContainerType":0`, `"IsConst":true`, `"SerializeAsSinglePrecisionFloat":true`}},
-		{"pin type, map value", "EdGraphPinType", 522, map[ue.Guid]int32{cvFramework: 40, cvRelease: 0}, false,
+		{"pin type, map value", "EdGraphPinType", 522, 0, map[ue.Guid]int32{cvFramework: 40, cvRelease: 0}, false,
 			func(s *stream) {
 				s.name("int")
 				s.name("None")
@@ -59,7 +60,7 @@ func TestNativeReaders(t *testing.T) {
 				s.Zeros(16)
 				s.U32(0)
 			}, []string{`"ContainerType":3`, `"ValueType":{"Category":"string"`, `"IsReference":true`}},
-		{"pin type, flags before container type", "EdGraphPinType", 500, map[ue.Guid]int32{cvFramework: 10, cvBlueprints: 6}, false,
+		{"pin type, flags before container type", "EdGraphPinType", 500, 0, map[ue.Guid]int32{cvFramework: 10, cvBlueprints: 6}, false,
 			func(s *stream) {
 				s.FString("bool")
 				s.FString("")
@@ -74,9 +75,9 @@ func TestNativeReaders(t *testing.T) {
 				s.Zeros(16)
 				s.U32(0)
 			}, []string{`"Category":"bool"`, `"IsSet":true`, `"IsArray":false`}},
-		{"unique net id", "UniqueNetIdRepl", 522, nil, false,
+		{"unique net id", "UniqueNetIdRepl", 522, 0, nil, false,
 			func(s *stream) { s.I32(5); s.name("Steam"); s.FString("7656") }, []string{`"Type":"Steam","Contents":"7656"`}},
-		{"segment with frame range", "MovieSceneSegment", 522, map[ue.Guid]int32{cvSequencer: 12}, false,
+		{"segment with frame range", "MovieSceneSegment", 522, 0, map[ue.Guid]int32{cvSequencer: 12}, false,
 			func(s *stream) {
 				s.U8(1)
 				s.I32(0)
@@ -86,7 +87,7 @@ func TestNativeReaders(t *testing.T) {
 				s.U32(1)
 				s.I32(0) // no impls
 			}, []string{`"UpperBoundValue":100`, `"ID":3`, `"AllowEmpty":true`, `"Impls":[]`}},
-		{"entity tree", "MovieSceneEvaluationFieldEntityTree", 522, nil, false,
+		{"entity tree", "MovieSceneEvaluationFieldEntityTree", 522, 0, nil, false,
 			func(s *stream) {
 				s.U8(2)
 				s.I32(0)
@@ -106,7 +107,49 @@ func TestNativeReaders(t *testing.T) {
 				s.I32(4)
 				s.I32(5) // one item
 			}, []string{`"EntityIndex":4,"MetaDataIndex":5`, `"StartIndex":0,"Size":1,"Capacity":1`}},
-		{"event parameters", "MovieSceneEventParameters", 522, map[ue.Guid]int32{cvRelease: 4}, false,
+		{"sub-sequence tree, UE 5.5+", "MovieSceneSubSequenceTree", 522, 1013, map[ue.Guid]int32{cvRelease: 47}, false,
+			func(s *stream) {
+				s.U8(2)
+				s.I32(0)
+				s.U8(2)
+				s.I32(0)
+				s.I32(-1)
+				s.I32(-1)
+				s.I32(-1)
+				s.I32(0) // root
+				s.I32(0) // no child entries
+				s.I32(0) // no child nodes
+				s.I32(1)
+				s.I32(0)
+				s.I32(1)
+				s.I32(1) // one data entry
+				s.I32(1)
+				s.U32(0x7f028f4f)
+				s.U8(0) // one item: sequence id, flags
+
+			}, []string{`"SequenceID":2130874191,"Flags":0}`}},
+		{"sub-sequence tree with warp counter, 4.27", "MovieSceneSubSequenceTree", 522, 0, map[ue.Guid]int32{cvRelease: 43}, false,
+			func(s *stream) {
+				s.U8(2)
+				s.I32(0)
+				s.U8(2)
+				s.I32(0)
+				s.I32(-1)
+				s.I32(-1)
+				s.I32(-1)
+				s.I32(0) // root
+				s.I32(0) // no child entries
+				s.I32(0) // no child nodes
+				s.I32(1)
+				s.I32(0)
+				s.I32(1)
+				s.I32(1) // one data entry
+				s.I32(1)
+				s.U32(0x7f028f4f)
+				s.U8(0)        // one item: sequence id, flags
+				s.name("None") // warp counter: empty property stream
+			}, []string{`"RootToSequenceWarpCounter":{"struct":"MovieSceneWarpCounter"`}},
+		{"event parameters", "MovieSceneEventParameters", 522, 0, map[ue.Guid]int32{cvRelease: 4}, false,
 			func(s *stream) { s.I32(-2); s.I32(3); s.Raw([]byte{1, 2, 3}) }, []string{`"size":3`}},
 	} {
 		s := newStream()
@@ -114,6 +157,9 @@ func TestNativeReaders(t *testing.T) {
 		ctx := ctxFor(s, tc.ue4, 0)
 		if tc.ue4 == 522 {
 			ctx.FileVersionUE5 = 1012
+		}
+		if tc.ue5 != 0 {
+			ctx.FileVersionUE5 = tc.ue5
 		}
 		ctx.FilterEditorOnly = !tc.editor
 		vers := tc.versions

@@ -8,6 +8,7 @@ package inspect
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"github.com/upkg/upkg/property"
@@ -24,6 +25,13 @@ func init() {
 // their property serialization does not depend on later versions than this
 // one (large world coordinates, soft object paths by package and asset).
 const zenUnversionedUE5 = 1012
+
+// zenUnversionedUE55 is assumed for zen packages without versioning info
+// whose header layout is UE 5.5's or later (ASSETREGISTRY_PACKAGEBUILDDEPENDENCIES).
+const zenUnversionedUE55 = 1013
+
+// releaseObjectVersion is FReleaseObjectVersion's key.
+var releaseObjectVersion = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
 
 const (
 	pkgUnversionedProperties = 0x00002000
@@ -170,8 +178,25 @@ func zenContext(p *Package, zp *zen.Package) *property.Context {
 			}
 			return 0, false
 		}
-	} else if zp.Layout <= zen.HeaderInitial {
-		ctx.FileVersionUE5 = 0
+	} else {
+		// Without versioning info the header layout dates the package.
+		// The sub-sequence warp counter (FReleaseObjectVersion 42, from
+		// 4.27, dropped in 5.5) is the one layout the decoder then needs.
+		release := int32(math.MaxInt32)
+		switch {
+		case zp.Layout < zen.HeaderInitial:
+			ctx.FileVersionUE5, release = 0, 38 // 4.26
+		case zp.Layout == zen.HeaderInitial:
+			ctx.FileVersionUE5, release = 0, 43 // 4.27
+		case zp.Layout >= zen.HeaderSoftPackageReferences:
+			ctx.FileVersionUE5 = zenUnversionedUE55
+		}
+		ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
+			if key == releaseObjectVersion {
+				return release, true
+			}
+			return 0, false
+		}
 	}
 	imports, exports := p.Imports, p.Exports
 	ctx.Object = func(i int32) string {
