@@ -20,7 +20,7 @@ var ownSerialize = map[string]func(d *decoder, r *binread.Reader) any{
 	// URigHierarchy::Serialize saves the hierarchy's elements itself.
 	"RigHierarchy": (*decoder).rigHierarchy,
 	// URigVM::Serialize writes the VM's byte code and memory layout.
-	"RigVM": nil,
+	"RigVM": (*decoder).rigVM,
 	// UNNEModelData::Serialize writes the model's file and runtime data.
 	"NNEModelData": (*decoder).nneModelData,
 }
@@ -602,4 +602,62 @@ func uniqueNetIdRepl(d *decoder, r *binread.Reader, tagSize int64) any {
 		r.SeekTo(at, "UniqueNetIdRepl.Contents")
 	}
 	return Fields{{"Valid", true}, {"Type", d.name(r, "UniqueNetIdRepl.Type")}, {"Contents", r.FString("UniqueNetIdRepl.Contents")}}
+}
+
+var (
+	// FRigVMObjectVersion.
+	cvRigVM = ue.Guid{0xDC49959B, 0x53C04DE7, 0x9156EA88, 0x5E7C5D39}
+	// FAnimObjectVersion.
+	cvAnimObject = ue.Guid{0xAF43A65D, 0x7FD34947, 0x98733E8E, 0xD9C1BB05}
+)
+
+// Versions of URigVM's data.
+const (
+	animStoreMarkerNamesOnSkeleton = 2
+	rigVMAddedVMHashChecks         = 1
+	rigVMNativizedFunctionAsCalls  = 26
+)
+
+// rigVM reads the start of URigVM's data in the layout of packages that
+// record FRigVMObjectVersion: the cached VM hash (from AddedVMHashChecks),
+// the canonical hash (from NativizedFunctionAsCallables), the external
+// property path descriptions and the function names. The byte code,
+// parameters and memory storage that follow stay in the tail. Packages
+// before FAnimObjectVersion StoreMarkerNamesOnSkeleton store nothing.
+func (d *decoder) rigVM(r *binread.Reader) any {
+	v, ok := d.ctx.lookupCustom(cvRigVM)
+	if !ok {
+		if !d.ctx.Unversioned {
+			return nil // the older layout (UClass-based storage): kept raw
+		}
+		v = math.MaxInt32
+	}
+	if a, ok := d.ctx.lookupCustom(cvAnimObject); ok && a < animStoreMarkerNamesOnSkeleton {
+		return Fields{}
+	}
+	var fs Fields
+	if v >= rigVMAddedVMHashChecks {
+		fs = append(fs, Field{"CachedVMHash", uint64(r.U32("RigVM.CachedVMHash"))})
+	}
+	if v >= rigVMNativizedFunctionAsCalls {
+		fs = append(fs, Field{"CachedCanonicalVMHash", uint64(r.U32("RigVM.CachedCanonicalVMHash"))})
+	}
+	n := r.Count("RigVM.ExternalPropertyPathDescriptions", 12)
+	descs := make([]any, 0, n)
+	for range n {
+		descs = append(descs, Fields{
+			{"PropertyIndex", int64(r.I32("RigVMPropertyPathDescription.PropertyIndex"))},
+			{"HeadCPPType", r.FString("RigVMPropertyPathDescription.HeadCPPType")},
+			{"SegmentPath", r.FString("RigVMPropertyPathDescription.SegmentPath")},
+		})
+		if r.Err() != nil {
+			return nil
+		}
+	}
+	fn := r.Count("RigVM.FunctionNamesStorage", 8)
+	names := make([]string, 0, fn)
+	for range fn {
+		names = append(names, d.name(r, "RigVM.FunctionName"))
+	}
+	return append(fs, Field{"ExternalPropertyPathDescriptions", descs}, Field{"FunctionNames", names})
 }

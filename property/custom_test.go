@@ -33,6 +33,8 @@ var (
 	guidNNE          = ue.Guid{0x9513202E, 0xEBA1B279, 0xF17FE5BA, 0xAB90C3F2}
 	guidControlRig   = ue.Guid{0xA7820CFB, 0x20A74359, 0x8C542C14, 0x9623CF50}
 	guidInterchange  = ue.Guid{0x92738C43, 0x29884D9C, 0x9A3D9BBE, 0x6EFF9FC0}
+	guidRigVM        = ue.Guid{0xDC49959B, 0x53C04DE7, 0x9156EA88, 0x5E7C5D39}
+	guidAnimObject   = ue.Guid{0xAF43A65D, 0x7FD34947, 0x98733E8E, 0xD9C1BB05}
 	ownSerializeTags = []string{"NNEModelData", "RigHierarchy", "RigVM", "InterchangeTexture2DFactoryNode"}
 )
 
@@ -90,6 +92,10 @@ func TestOwnSerialize(t *testing.T) {
 		// Before RigHierarchyCompressElements the elements follow inline.
 		{"RigHierarchy", map[ue.Guid]int32{guidControlRig: 20}, []byte{1, 0, 0, 0}, 4, nil},
 		{"RigVM", nil, []byte{1, 2, 3, 4, 5}, 5, nil},
+		{"RigVM", map[ue.Guid]int32{guidRigVM: 26}, append(le{}.u32(7).u32(8).i32(1).i32(3).str("float").str("X").i32(1).i32(2).i32(0), 9), 1,
+			[]string{`"CachedVMHash":7,"CachedCanonicalVMHash":8`, `"HeadCPPType":"float","SegmentPath":"X"`, `"FunctionNames":["Joint"]`}},
+		// Before StoreMarkerNamesOnSkeleton the VM stored nothing.
+		{"RigVM", map[ue.Guid]int32{guidRigVM: 26, guidAnimObject: 1}, []byte{}, 0, nil},
 		{"InterchangeTexture2DFactoryNode", map[ue.Guid]int32{}, interchangeStorage(), 0,
 			[]string{`"key":"AllowNonPowerOfTwo"`, `"Offset":0,"Size":1,"Type":1`, `"Hash":"00000001000000020000000300000004"`}},
 		// Offsets and sizes as arrays from MultipleAllocationsPerAttributeInStorageFixed.
@@ -147,7 +153,7 @@ func FuzzOwnSerialize(f *testing.F) {
 		if len(data) > maxFuzzInput {
 			return
 		}
-		ctx := customCtx(map[ue.Guid]int32{guidNNE: int32(which % 6), guidControlRig: 30 + int32(which%16), guidInterchange: int32(which % 4)})
+		ctx := customCtx(map[ue.Guid]int32{guidNNE: int32(which % 6), guidControlRig: 30 + int32(which%16), guidInterchange: int32(which % 4), guidRigVM: int32(which % 28)})
 		o := property.ReadExport(ctx, data, property.Export{Class: ownSerializeTags[int(which)%len(ownSerializeTags)]})
 		check(t, o, len(data))
 	})

@@ -305,7 +305,7 @@ func TestFixtureOwnSerialize(t *testing.T) {
 	}{
 		{tagged, "NNE/NNE_Identity", "NNE_Identity", false, 0, []string{`"TargetRuntimes":[]`, `"key":"NNERuntimeORTCpu"`, `"size":331`}},
 		{tagged, "ControlRig/CR_Fixture", "Hierarchy", false, 0, []string{`"ControlRigVersion":43`, `"UseCompressedArchive":true`, `"UniqueNames":["ERigElementType::Bone","Root","Joint_1","Joint_2"`, `"UncompressedSize":143`}},
-		{tagged, "ControlRig/CR_Fixture", "SK_Fixture_CtrlRig_VM", false, 452, nil},
+		{tagged, "ControlRig/CR_Fixture", "SK_Fixture_CtrlRig_VM", false, 440, []string{`"CachedVMHash":3678042969`, `"FunctionNames":[]`}},
 		{unversioned, "NNE/NNE_Identity", "NNE_Identity", true, 0, []string{`"key":"NNERuntimeORTCpu"`}},
 		{unversioned, "Sequences/LS_Nested", "CompiledData", true, 0, nil},
 		{unversioned, "Sequences/LS_Fixture", "CompiledData", true, 0, nil},
