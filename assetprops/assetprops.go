@@ -243,6 +243,11 @@ func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) 
 		tried, complete := 0, 0
 		var first error
 		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
+			// Stop as soon as the outcome is settled: even if every export
+			// still to be tried failed, the majority already decoded.
+			if left := min(maxChecked-tried, len(f.Exports)-i); tried > 0 && complete*2 >= tried+left {
+				break
+			}
 			o, err := Decode(f, ctx, i)
 			if err != nil || missingSchema(o) {
 				continue // no data (a missing .uexp) or no schema says nothing about the layout
