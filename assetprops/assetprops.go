@@ -165,11 +165,26 @@ const maxFailures = 20
 
 // DecodeAll decodes every export and counts the results.
 func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats, error) {
+	return decodeAll(f, ctx, true)
+}
+
+// DecodeStats is DecodeAll without the decoded objects: each export's
+// object is dropped once counted, so memory holds one export at a time
+// (what a verify pass over many packages needs).
+func DecodeStats(f *uasset.File, ctx *property.Context) (Stats, error) {
+	_, st, err := decodeAll(f, ctx, false)
+	return st, err
+}
+
+func decodeAll(f *uasset.File, ctx *property.Context, keep bool) ([]*property.Object, Stats, error) {
 	var st Stats
 	if ctx.Unversioned && ctx.Mappings == nil {
 		return nil, st, ErrNeedMappings
 	}
-	objs := make([]*property.Object, len(f.Exports))
+	var objs []*property.Object
+	if keep {
+		objs = make([]*property.Object, len(f.Exports))
+	}
 	for i := range f.Exports {
 		st.Exports++
 		o, err := Decode(f, ctx, i)
@@ -189,7 +204,9 @@ func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats
 			}
 			continue
 		}
-		objs[i] = o
+		if keep {
+			objs[i] = o
+		}
 		st.Bytes += o.Size
 		st.BytesUnaccounted += o.Unaccounted
 		if o.Tail != nil {

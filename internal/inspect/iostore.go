@@ -361,12 +361,17 @@ func (c *utocContainer) context() *utocContext {
 // (CUE4Parse's fixtures keep one global.utoc above the variant folders).
 func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
+		// Through the cache: the containers beside it need the same table.
+		if st, err := os.Stat(p); err == nil {
+			s, err := globalCache(filepath.Clean(p), st, f.ScriptObjects)
+			return s, p, err
+		}
 		s, err := f.ScriptObjects()
 		return s, p, err
 	}
 	dir := filepath.Dir(p)
 	for range 3 {
-		g := filepath.Join(dir, "global.utoc")
+		g := filepath.Clean(filepath.Join(dir, "global.utoc"))
 		if st, err := os.Stat(g); err == nil {
 			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
 				gf, err := iostore.Open(g)
@@ -398,7 +403,9 @@ type globalEntry struct {
 }
 
 // maxGlobals bounds the cache; a session rarely touches more than one game.
-const maxGlobals = 4
+// A UE5 table takes over 15 MB in memory, and verify walks a game's
+// containers one after another, so only the last one used is kept.
+const maxGlobals = 1
 
 func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, error)) (*zen.ScriptObjects, error) {
 	globalsMu.Lock()

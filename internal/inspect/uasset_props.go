@@ -104,7 +104,7 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 		return merr
 	}
 	mu.Lock()
-	_, s, err := assetprops.DecodeAll(f, ctx)
+	s, err := assetprops.DecodeStats(f, ctx)
 	mu.Unlock()
 	if err != nil {
 		st.ExportsWithProperties = len(f.Exports)
