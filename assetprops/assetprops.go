@@ -5,6 +5,7 @@
 package assetprops
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -245,6 +246,13 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 // fail only for want of a schema say nothing about the layout and are not
 // counted.
 func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) func(*uasset.File) error {
+	// Candidate layouts often read the same tables from the package and
+	// differ only in versions the property streams at hand never consult.
+	// Each check records the version questions its decoding asked; a later
+	// candidate with the same tables that answers them all alike gets the
+	// same outcome without decoding again (the decoder is deterministic).
+	var mu sync.Mutex
+	var memo []candidateMemo
 	return func(f *uasset.File) error {
 		var load Loader
 		if loader != nil {
@@ -254,33 +262,129 @@ func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) 
 		if ctx.Unversioned && mappings == nil {
 			return nil
 		}
-		// A few exports suffice to tell layouts apart; decoding everything
-		// for every candidate would be slow on big maps.
-		const maxChecked = 16
-		tried, complete := 0, 0
-		var first error
-		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
-			// Stop as soon as the outcome is settled: even if every export
-			// still to be tried failed, the majority already decoded.
-			if left := min(maxChecked-tried, len(f.Exports)-i); tried > 0 && complete*2 >= tried+left {
-				break
-			}
-			o, err := Decode(f, ctx, i)
-			if err != nil || missingSchema(o) {
-				continue // no data (a missing .uexp) or no schema says nothing about the layout
-			}
-			tried++
-			if o.Complete {
-				complete++
-			} else if first == nil {
-				first = fmt.Errorf("export %d: %w", i, o.Err())
+		key := tablesKey(f)
+		mu.Lock()
+		for _, m := range memo {
+			if m.key == key && m.trace.Holds(ctx) {
+				mu.Unlock()
+				return m.err
 			}
 		}
-		if tried > 0 && complete*2 < tried {
-			return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
+		mu.Unlock()
+		trace := &property.VersionTrace{}
+		ctx.Trace = trace
+		err := checkCandidate(f, ctx)
+		ctx.Trace = nil
+		mu.Lock()
+		if len(memo) >= maxCandidateMemo {
+			memo = memo[1:]
 		}
-		return nil
+		memo = append(memo, candidateMemo{key, trace, err})
+		mu.Unlock()
+		return err
 	}
+}
+
+// maxCandidateMemo bounds the outcomes a candidate check remembers (there
+// are a few dozen engine layouts; a check used across packages keeps only
+// the latest).
+const maxCandidateMemo = 64
+
+type candidateMemo struct {
+	key   string
+	trace *property.VersionTrace
+	err   error
+}
+
+// checkCandidate decodes the first exports of f under ctx and fails when
+// most of those that say anything about the layout do not decode.
+func checkCandidate(f *uasset.File, ctx *property.Context) error {
+	// A few exports suffice to tell layouts apart; decoding everything
+	// for every candidate would be slow on big maps.
+	const maxChecked = 16
+	tried, complete := 0, 0
+	var first error
+	for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
+		// Stop as soon as the outcome is settled: even if every export
+		// still to be tried failed, the majority already decoded.
+		if left := min(maxChecked-tried, len(f.Exports)-i); tried > 0 && complete*2 >= tried+left {
+			break
+		}
+		o, err := Decode(f, ctx, i)
+		if err != nil || missingSchema(o) {
+			continue // no data (a missing .uexp) or no schema says nothing about the layout
+		}
+		tried++
+		if o.Complete {
+			complete++
+		} else if first == nil {
+			first = fmt.Errorf("export %d: %w", i, o.Err())
+		}
+	}
+	if tried > 0 && complete*2 < tried {
+		return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
+	}
+	return nil
+}
+
+// tablesKey encodes everything of f, other than its versions, that the
+// decoder's context and the export data depend on: package flags and
+// path, where the header ends, the name map, and the import, export and
+// soft object path tables. Two readings of a package with equal keys give
+// the decoder the same names, objects and bytes.
+func tablesKey(f *uasset.File) string {
+	b := make([]byte, 0, 64+16*len(f.Names)+40*len(f.Imports)+80*len(f.Exports))
+	u32 := func(v uint32) { b = binary.LittleEndian.AppendUint32(b, v) }
+	u64 := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
+	str := func(s string) { u32(uint32(len(s))); b = append(b, s...) }
+	name := func(n uasset.Name) { u32(uint32(n.Index)); u32(uint32(n.Number)) }
+	bit := func(v bool) {
+		if v {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	u32(f.Summary.PackageFlags)
+	u32(uint32(f.Summary.TotalHeaderSize))
+	str(f.PackagePath)
+	str(f.Engine.Version)
+	u32(uint32(len(f.Names)))
+	for i := range f.Names {
+		str(f.Names[i].Name.S)
+	}
+	u32(uint32(len(f.Imports)))
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		name(im.ClassPackage)
+		name(im.ClassName)
+		u32(uint32(im.OuterIndex))
+		name(im.ObjectName)
+		name(im.PackageName)
+		bit(im.ImportOptional)
+	}
+	u32(uint32(len(f.Exports)))
+	for i := range f.Exports {
+		e := &f.Exports[i]
+		u32(uint32(e.ClassIndex))
+		u32(uint32(e.SuperIndex))
+		u32(uint32(e.TemplateIndex))
+		u32(uint32(e.OuterIndex))
+		name(e.ObjectName)
+		u32(e.ObjectFlags)
+		u64(uint64(e.SerialSize))
+		u64(uint64(e.SerialOffset))
+		u64(uint64(e.ScriptSerializationStartOffset))
+		u64(uint64(e.ScriptSerializationEndOffset))
+	}
+	u32(uint32(len(f.SoftObjectPaths)))
+	for i := range f.SoftObjectPaths {
+		sp := &f.SoftObjectPaths[i]
+		name(sp.PackageName)
+		name(sp.AssetName)
+		str(sp.SubPath.S)
+	}
+	return string(b)
 }
 
 // localSchemas returns a lookup of the schemas of the classes and structs
