@@ -166,18 +166,52 @@ const maxFailures = 20
 
 // DecodeAll decodes every export and counts the results.
 func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats, error) {
-	return decodeAll(f, ctx, true)
+	return decodeAll(f, ctx, true, nil)
 }
 
 // DecodeStats is DecodeAll without the decoded objects: each export's
 // object is dropped once counted, so memory holds one export at a time
 // (what a verify pass over many packages needs).
 func DecodeStats(f *uasset.File, ctx *property.Context) (Stats, error) {
-	_, st, err := decodeAll(f, ctx, false)
+	return DecodeStatsWith(f, ctx, nil)
+}
+
+// DecodeStatsWith is DecodeStats taking the results of exports that engine
+// inference already decoded under f's layout (see [CandidateChecker.Prior])
+// instead of decoding them again. The results are used only where they
+// are certain to be what decoding under ctx gives: for packages with
+// versioned (tagged) properties, whose decoding depends on nothing but the
+// tables, the export bytes and the version questions the check recorded,
+// when ctx answers all of those alike.
+func DecodeStatsWith(f *uasset.File, ctx *property.Context, prior *Prior) (Stats, error) {
+	if prior != nil && (ctx.Unversioned || !prior.trace.Holds(ctx)) {
+		prior = nil
+	}
+	_, st, err := decodeAll(f, ctx, false, prior)
 	return st, err
 }
 
-func decodeAll(f *uasset.File, ctx *property.Context, keep bool) ([]*property.Object, Stats, error) {
+// exportOutcome is what the statistics take from one decoded export.
+type exportOutcome struct {
+	complete          bool
+	size, unaccounted int64
+	tail              int64
+	native            map[string]int
+	err               string // the decoding issue when not complete
+}
+
+func outcomeOf(o *property.Object) exportOutcome {
+	x := exportOutcome{complete: o.Complete, size: o.Size, unaccounted: o.Unaccounted, native: o.NativeStructs}
+	if o.Tail != nil {
+		x.tail = o.Tail.Size
+	}
+	if !o.Complete {
+		x.err = fmt.Sprint(o.Err())
+	}
+	return x
+}
+
+func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) ([]*property.Object, Stats, error) {
 	var st Stats
 	if ctx.Unversioned && ctx.Mappings == nil {
 		return nil, st, ErrNeedMappings
@@ -188,44 +222,49 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool) ([]*property.Ob
 	}
 	for i := range f.Exports {
 		st.Exports++
-		o, err := Decode(f, ctx, i)
-		if err != nil && errors.Is(err, errNoData) {
-			st.NoData++
-			st.BytesUnaccounted += f.Exports[i].SerialSize
-			if len(st.Failures) < maxFailures {
-				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+		x, known := exportOutcome{}, false
+		if prior != nil {
+			x, known = prior.outcomes[i]
+		}
+		if !known {
+			o, err := Decode(f, ctx, i)
+			if err != nil && errors.Is(err, errNoData) {
+				st.NoData++
+				st.BytesUnaccounted += f.Exports[i].SerialSize
+				if len(st.Failures) < maxFailures {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil {
-			st.Failed++
-			st.BytesUnaccounted += f.Exports[i].SerialSize
-			if len(st.Failures) < maxFailures {
-				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+			if err != nil {
+				st.Failed++
+				st.BytesUnaccounted += f.Exports[i].SerialSize
+				if len(st.Failures) < maxFailures {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+				}
+				continue
 			}
-			continue
+			if keep {
+				objs[i] = o
+			}
+			x = outcomeOf(o)
 		}
-		if keep {
-			objs[i] = o
-		}
-		st.Bytes += o.Size
-		st.BytesUnaccounted += o.Unaccounted
-		if o.Tail != nil {
-			st.TailBytes += o.Tail.Size
-		}
-		for k, v := range o.NativeStructs {
+		st.Bytes += x.size
+		st.BytesUnaccounted += x.unaccounted
+		st.TailBytes += x.tail
+		for k, v := range x.native {
 			if st.NativeRaw == nil {
 				st.NativeRaw = map[string]int{}
 			}
 			st.NativeRaw[k] += v
 		}
-		if o.Complete {
+		if x.complete {
 			st.Complete++
 			continue
 		}
 		st.Failed++
 		if len(st.Failures) < maxFailures {
-			st.Failures = append(st.Failures, fmt.Sprintf("export %d %s (%s): %v", i, f.NameString(f.Exports[i].ObjectName), ExportInfo(f, i).Class, o.Err()))
+			st.Failures = append(st.Failures, fmt.Sprintf("export %d %s (%s): %s", i, f.NameString(f.Exports[i].ObjectName), ExportInfo(f, i).Class, x.err))
 		}
 	}
 	return objs, st, nil
@@ -246,59 +285,109 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 // fail only for want of a schema say nothing about the layout and are not
 // counted.
 func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) func(*uasset.File) error {
-	// Candidate layouts often read the same tables from the package and
-	// differ only in versions the property streams at hand never consult.
-	// Each check records the version questions its decoding asked; a later
-	// candidate with the same tables that answers them all alike gets the
-	// same outcome without decoding again (the decoder is deterministic).
-	var mu sync.Mutex
-	var memo []candidateMemo
-	return func(f *uasset.File) error {
-		var load Loader
-		if loader != nil {
-			load = loader(f)
-		}
-		ctx := ContextWith(f, mappings, load)
-		if ctx.Unversioned && mappings == nil {
-			return nil
-		}
-		key := tablesKey(f)
-		mu.Lock()
-		for _, m := range memo {
-			if m.key == key && m.trace.Holds(ctx) {
-				mu.Unlock()
-				return m.err
-			}
-		}
-		mu.Unlock()
-		trace := &property.VersionTrace{}
-		ctx.Trace = trace
-		err := checkCandidate(f, ctx)
-		ctx.Trace = nil
-		mu.Lock()
-		if len(memo) >= maxCandidateMemo {
-			memo = memo[1:]
-		}
-		memo = append(memo, candidateMemo{key, trace, err})
-		mu.Unlock()
-		return err
-	}
+	return NewCandidateChecker(mappings, loader).Check
 }
 
-// maxCandidateMemo bounds the outcomes a candidate check remembers (there
-// are a few dozen engine layouts; a check used across packages keeps only
-// the latest).
+// CandidateChecker runs the check of [CandidateCheckWith] and keeps what it
+// decoded, so that the layout finally chosen need not decode those
+// exports again ([CandidateChecker.Prior], [DecodeStatsWith]). Make one per
+// package opened.
+//
+// Candidate layouts often read the same tables from the package and differ
+// only in versions the property streams at hand never consult. Each check
+// records the version questions its decoding asked; a later candidate with
+// the same tables that answers them all alike gets the same outcome
+// without decoding again (the decoder is deterministic).
+type CandidateChecker struct {
+	mappings *usmap.File
+	loader   func(*uasset.File) Loader
+
+	mu     sync.Mutex
+	memo   []*candidateMemo
+	byFile map[*uasset.File]*candidateMemo
+}
+
+// NewCandidateChecker returns a checker; loader may be nil.
+func NewCandidateChecker(mappings *usmap.File, loader func(*uasset.File) Loader) *CandidateChecker {
+	return &CandidateChecker{mappings: mappings, loader: loader, byFile: map[*uasset.File]*candidateMemo{}}
+}
+
+// maxCandidateMemo bounds the outcomes a checker remembers (there are a
+// few dozen engine layouts; a checker used across packages keeps only the
+// latest).
 const maxCandidateMemo = 64
 
 type candidateMemo struct {
 	key   string
-	trace *property.VersionTrace
+	prior *Prior
 	err   error
 }
 
+// Prior holds the export results a candidate check decoded, with the
+// version questions their decoding asked.
+type Prior struct {
+	trace    *property.VersionTrace
+	outcomes map[int]exportOutcome
+}
+
+// Check is the candidate check (see [CandidateCheckWith]).
+func (c *CandidateChecker) Check(f *uasset.File) error {
+	var load Loader
+	if c.loader != nil {
+		load = c.loader(f)
+	}
+	ctx := ContextWith(f, c.mappings, load)
+	if ctx.Unversioned && c.mappings == nil {
+		return nil
+	}
+	key := tablesKey(f)
+	c.mu.Lock()
+	for _, m := range c.memo {
+		if m.key == key && m.prior.trace.Holds(ctx) {
+			c.remember(f, m)
+			c.mu.Unlock()
+			return m.err
+		}
+	}
+	c.mu.Unlock()
+	prior := &Prior{trace: &property.VersionTrace{}, outcomes: map[int]exportOutcome{}}
+	ctx.Trace = prior.trace
+	err := checkCandidate(f, ctx, prior.outcomes)
+	ctx.Trace = nil
+	m := &candidateMemo{key: key, prior: prior, err: err}
+	c.mu.Lock()
+	if len(c.memo) >= maxCandidateMemo {
+		c.memo = c.memo[1:]
+	}
+	c.memo = append(c.memo, m)
+	c.remember(f, m)
+	c.mu.Unlock()
+	return err
+}
+
+// remember notes the outcome of f's check; c.mu is held.
+func (c *CandidateChecker) remember(f *uasset.File, m *candidateMemo) {
+	if len(c.byFile) >= maxCandidateMemo {
+		clear(c.byFile)
+	}
+	c.byFile[f] = m
+}
+
+// Prior returns what the check of f (one of the candidate readings it
+// checked) decoded, or nil.
+func (c *CandidateChecker) Prior(f *uasset.File) *Prior {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m := c.byFile[f]; m != nil && m.err == nil {
+		return m.prior
+	}
+	return nil
+}
+
 // checkCandidate decodes the first exports of f under ctx and fails when
-// most of those that say anything about the layout do not decode.
-func checkCandidate(f *uasset.File, ctx *property.Context) error {
+// most of those that say anything about the layout do not decode. The
+// results of the exports it decodes go to outcomes.
+func checkCandidate(f *uasset.File, ctx *property.Context, outcomes map[int]exportOutcome) error {
 	// A few exports suffice to tell layouts apart; decoding everything
 	// for every candidate would be slow on big maps.
 	const maxChecked = 16
@@ -311,6 +400,9 @@ func checkCandidate(f *uasset.File, ctx *property.Context) error {
 			break
 		}
 		o, err := Decode(f, ctx, i)
+		if err == nil {
+			outcomes[i] = outcomeOf(o)
+		}
 		if err != nil || missingSchema(o) {
 			continue // no data (a missing .uexp) or no schema says nothing about the layout
 		}
