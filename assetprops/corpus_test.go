@@ -16,56 +16,6 @@ import (
 	"github.com/upkg/upkg/usmap"
 )
 
-// engineFor gives the engine the corpus README assigns to a folder ("" for
-// versioned packages).
-var engineFor = []struct{ prefix, engine string }{
-	{"uassetapi/TestManyAssets/Biodigital/", "4.14"},
-	{"uassetapi/TestManyAssets/SnakePass/", "4.14"},
-	{"uassetapi/TestManyAssets/Tekken/", "4.14"},
-	{"uassetapi/TestManyAssets/MidAir/", "4.17"},
-	{"uassetapi/TestManyAssets/MutantYearZero/", "4.17"},
-	{"uassetapi/TestManyAssets/Bloodstained/", "4.18"},
-	{"uassetapi/TestManyAssets/BurningDaylight/", "4.18"},
-	{"uassetapi/TestManyAssets/CodeVein/", "4.18"},
-	{"uassetapi/TestManyAssets/Liminal/", "4.18"},
-	{"uassetapi/TestManyAssets/ToTheCore/", "4.18"},
-	{"uassetapi/TestManyAssets/TheBeastInside/", "4.19"},
-	{"uassetapi/TestManyAssets/TheOccupation/", "4.19"},
-	{"uassetapi/TestManyAssets/Astroneer/", "4.23"},
-	{"uassetapi/TestManyAssets/StarlitSeason/", "4.24"},
-	{"uassetapi/TestManyAssets/MISC_426/", "4.26"},
-	{"uassetapi/TestManyAssets/LiesOfP/", "4.27"},
-	{"uassetapi/TestManyAssets/Palia/", "5.1"},
-	{"uassetapi/TestManyAssets/F1Manager2023/", "5.1"},
-	{"uassetapi/TestManyAssets/Palworld/", "5.1"},
-	{"uassetapi/TestManyAssets/Clay/", "5.1"},
-	{"uassetapi/TestMaterials/M_COM_DetailMaster_B/", "4.18"},
-	{"uassetapi/TestMaterials/as_mt_base/", "4.20"},
-	{"uassetapi/TestCustomProperty/", "4.23"},
-	{"uassetapi/TestCustomSerializationStructsInMap/", "4.25"},
-	{"uassetapi/TestImproperNameMapHashes/", "4.25"},
-	{"uassetapi/TestDuplicateNameMapEntries/", "4.25"},
-	{"uassetapi/TestUnknownProperties/", "4.25"},
-	{"uassetapi/TestUE5_1/", "5.1"},
-	{"uassetapi/TestUE5_3/", "5.3"},
-	{"uassetapi/TestUE5_4/", "5.4"},
-	{"uassetapi/TestUE5_5/", "5.5"},
-	{"uassetapi/TestUE5_7/", "5.7"},
-	{"cooked/trumank+retoc/retoc/tests/UE4.27/", "4.27"},
-	{"cooked/trumank+retoc/retoc/tests/UE5.4/", "5.4"},
-	{"cooked/trumank+retoc/retoc/tests/UE5.5/", "5.5"},
-	{"cooked/AstroTechies+unrealmodding/unreal_mod_integrator/src/handlers/ue4_27/", "4.27"},
-}
-
-func corpusEngine(rel string) string {
-	rel = filepath.ToSlash(rel)
-	for _, t := range engineFor {
-		if strings.HasPrefix(rel, t.prefix) {
-			return t.engine
-		}
-	}
-	return ""
-}
 
 // group classifies a package for the acceptance numbers.
 func group(rel string, f *uasset.File) string {
@@ -146,7 +96,7 @@ func openCorpus(path, rel string) (*uasset.File, error) {
 	b := make([]byte, st.Size())
 	io.ReadFull(fh, b)
 	fh.Close()
-	return uasset.NewFile(strings.NewReader(string(b)), int64(len(b)), uasset.WithSibling(sib), uasset.WithEngine(corpusEngine(rel)))
+	return uasset.NewFile(strings.NewReader(string(b)), int64(len(b)), uasset.WithSibling(sib), uasset.WithEngine(corpus.Engine(rel)))
 }
 
 func corpusResults(t testing.TB) []result {
@@ -170,7 +120,7 @@ func corpusResults(t testing.TB) []result {
 		if f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0 {
 			m = mappingsFor(p)
 		}
-		ctx := ContextWith(f, m, FileLoader(p, f.PackagePath, nil, uasset.WithEngine(corpusEngine(rel))))
+		ctx := ContextWith(f, m, FileLoader(p, f.PackagePath, nil, uasset.WithEngine(corpus.Engine(rel))))
 		_, st, err := DecodeAll(f, ctx)
 		g := group(rel, f)
 		if g == "unversioned" && m == nil {

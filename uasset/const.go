@@ -25,6 +25,10 @@ const (
 const (
 	VerUE4OldestLoadablePackage                    = 214 // VER_UE4_OLDEST_LOADABLE_PACKAGE
 	VerUE4WorldLevelInfo                           = 224 // VER_UE4_WORLD_LEVEL_INFO
+	VerUE4WorldLevelInfoUpdated                    = 268 // VER_UE4_WORLD_LEVEL_INFO_UPDATED
+	VerUE4WorldLevelInfoLODList                    = 316 // VER_UE4_WORLD_LEVEL_INFO_LOD_LIST
+	VerUE4WorldLevelInfoZOrder                     = 319 // VER_UE4_WORLD_LEVEL_INFO_ZORDER
+	VerUE4WorldLayerEnableDistanceStreaming        = 329 // VER_UE4_WORLD_LAYER_ENABLE_DISTANCE_STREAMING
 	VerUE4AddedChunkIDToAssetDataAndUPackage       = 278 // VER_UE4_ADDED_CHUNKID_TO_ASSETDATA_AND_UPACKAGE
 	VerUE4ChangedChunkIDToBeAnArrayOfChunkIDs      = 326 // VER_UE4_CHANGED_CHUNKID_TO_BE_AN_ARRAY_OF_CHUNKIDS
 	VerUE4EngineVersionObject                      = 336 // VER_UE4_ENGINE_VERSION_OBJECT

@@ -1,6 +1,8 @@
 // Package uasset reads UE4 and UE5 packages (.uasset, .umap, and the .uexp
 // companions of cooked packages), from the oldest loadable UE4 package
-// (FileVersionUE4 214) to UE5's IMPORT_TYPE_HIERARCHIES (1018).
+// (FileVersionUE4 214) to UE5's IMPORT_TYPE_HIERARCHIES (1018), the last
+// object version, which 5.7, 5.8 and 6.0 all write (5.8 changed the cooked
+// import map without a version; see Versions.CookedImportPackageName).
 //
 // [NewFile] parses the package index eagerly: the summary, the name, import
 // and export maps, and every other section the summary points at (depends
@@ -60,6 +62,7 @@ type File struct {
 	Thumbnails            []Thumbnail
 	AssetRegistry         *AssetRegistryData
 	WorldTileInfo         *RawSection
+	WorldTile             *WorldTileInfo // WorldTileInfo decoded
 	PreloadDependencies   []PackageIndex
 	DataResources         *DataResources
 	ImportTypeHierarchies []ImportTypeHierarchy
@@ -77,9 +80,16 @@ type File struct {
 	Engine EngineInfo
 
 	// PackagePath is the long package name ("/Game/Maps/Level1") used to
-	// build object paths: the summary's PackageName when it holds one, else
-	// what the name map or the file name suggests.
+	// build object paths: the summary's PackageName when it holds one (UE5
+	// packages, editor packages), else what the name map, WithPackageName or
+	// the file name suggests; PackagePathSource says which.
 	PackagePath string
+	// PackagePathSource is where PackagePath came from: "summary" (the
+	// package records it), "name map" (a name matching a top-level export),
+	// "option" (WithPackageName, e.g. guessed from the folders), "file name"
+	// ("/Game/<base name>", a guess) or "" (unknown).
+	PackagePathSource string
+	pkgNameOpt        string // WithPackageName
 
 	r        io.ReaderAt
 	size     int64
@@ -89,10 +99,13 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
-	strict      bool    // inference: fail early on layout invariants
-	hdr         []byte  // the header bytes, read once
-	hdrCache    *[]byte // shared between inference candidates
-	fileBase    string  // file name without extension, when known (Open)
+	strict      bool // inference: fail early on layout invariants
+	// progress is how far read got (readSummary … readAll); inference
+	// reports the error of the candidate that got furthest.
+	progress readStage
+	hdr      []byte  // the header bytes, read once
+	hdrCache *[]byte // shared between inference candidates
+	fileBase string  // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -326,9 +339,15 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		f.Versions.Custom = f.Summary.CustomVersions
 		f.Engine = EngineInfo{Version: savedByVersion(&f.Summary), Source: "header"}
 		if f.Engine.Version == "" {
-			// No saved-by version (UE4 before 336, or zeroed by a tool):
-			// name the release from the object versions.
-			f.Engine.Version = engineForVersions(v.UE4, v.UE5)
+			// No saved-by version (UE4 before 336, cooked packages, or
+			// zeroed by a tool): name the release from the object versions
+			// and the import layout.
+			name, alike := engineForVersions(&f.Versions)
+			f.Engine.Version = name
+			if len(alike) > 1 {
+				f.Engine.Candidates = alike
+				f.Engine.Note = "the header cannot tell " + describeCandidates(alike) + " apart (same object versions and layout)"
+			}
 		}
 		if o.engine != "" {
 			f.Engine.Note = "the package records its versions; engine " + o.engine + " was not needed"
@@ -362,7 +381,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
 	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
 	f.Companions = o.companions
-	f.PackagePath = o.pkgName
+	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
 	return f
@@ -450,6 +469,19 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 	return br
 }
 
+// readStage is a step of read, in order.
+type readStage int
+
+const (
+	readNothing readStage = iota
+	readSummary           // the summary read
+	readChecked           // its offsets and counts fit the file
+	readNames
+	readImports
+	readExports
+	readAll // every table; later failures are sections or invariants
+)
+
 // read parses everything with versions v. An error in the summary or the
 // name, import or export map fails the whole read; other sections keep their
 // error in f.Sections.
@@ -465,11 +497,16 @@ func (f *File) read(v Versions) error {
 	if err := br.Err(); err != nil {
 		return formatErr("summary", err)
 	}
+	f.progress = readSummary
 	f.loadHeader(br.Offset())
 	f.addSection("summary", 0, br.Offset(), 1, nil)
 	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 	if err := f.checkSummary(); err != nil {
 		return err
+	}
+	f.progress = readChecked
+	if !f.Summary.Unversioned() && f.Summary.FilterEditorOnly() && f.Versions.UE5 >= VerUE5ImportTypeHierarchies {
+		f.Versions.CookedImportPackageName = f.cookedImportLayout()
 	}
 	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != br.Offset() {
 		// Inference: the engine writes the name map right after the
@@ -479,55 +516,88 @@ func (f *File) read(v Versions) error {
 	if err := f.readNames(); err != nil {
 		return err
 	}
+	f.progress = readNames
 	if err := f.readImports(); err != nil {
 		return err
 	}
+	f.progress = readImports
 	if err := f.readExports(); err != nil {
 		return err
 	}
-	if f.PackagePath == "" {
-		f.PackagePath = f.guessPackagePath()
-	}
-	if f.PackagePath == "" && f.fileBase != "" {
-		f.PackagePath = "/Game/" + f.fileBase
-	}
+	f.progress = readExports
+	f.PackagePath, f.PackagePathSource = f.packagePath()
 	f.readOptionalSections()
 	f.sortSections()
+	f.progress = readAll
 	return nil
 }
 
 // checkSummary rejects offsets and counts that cannot describe this file.
+// Each error names the summary field holding the bad value and its offset.
 func (f *File) checkSummary() error {
 	s := &f.Summary
 	limit := f.size
-	bad := func(field string, off, count int32, min int64) error {
-		if count < 0 {
-			return formatErrf("summary", "%s count %d is negative", field, count)
-		}
-		if count == 0 {
+	at := func(field string, format string, args ...any) error {
+		full := "PackageFileSummary." + field
+		return formatErr("summary", &binread.Error{Offset: f.summaryFieldOffset(full), Field: full, Err: fmt.Errorf(format, args...)})
+	}
+	bad := func(table string, off, count int32, min int64) error {
+		switch {
+		case count < 0:
+			return at(table+"Count", "count %d is negative", count)
+		case count == 0:
 			return nil
-		}
-		if off <= 0 || int64(off) > limit {
-			return formatErrf("summary", "%s offset 0x%x outside the file (size 0x%x)", field, off, limit)
-		}
-		if int64(count) > (limit-int64(off))/min {
-			return formatErrf("summary", "%s count %d cannot fit in the %d bytes after offset 0x%x", field, count, limit-int64(off), off)
+		case off <= 0 || int64(off) > limit:
+			return at(table+"Offset", "0x%x outside the file (size 0x%x)", off, limit)
+		case int64(count) > (limit-int64(off))/min:
+			return at(table+"Count", "%d entries cannot fit in the %d bytes after offset 0x%x", count, limit-int64(off), off)
 		}
 		return nil
 	}
-	if err := bad("NameMap", s.NameOffset, s.NameCount, nameEntryMin); err != nil {
+	if err := bad("Name", s.NameOffset, s.NameCount, nameEntryMin); err != nil {
 		return err
 	}
-	if err := bad("ImportMap", s.ImportOffset, s.ImportCount, importMinSize); err != nil {
+	if err := bad("Import", s.ImportOffset, s.ImportCount, importMinSize); err != nil {
 		return err
 	}
-	if err := bad("ExportMap", s.ExportOffset, s.ExportCount, exportMinSize); err != nil {
+	if err := bad("Export", s.ExportOffset, s.ExportCount, exportMinSize); err != nil {
 		return err
 	}
 	if s.TotalHeaderSize < 0 || (int64(s.TotalHeaderSize) > f.size) {
-		return formatErrf("summary", "TotalHeaderSize %d outside the file (size %d)", s.TotalHeaderSize, f.size)
+		return at("TotalHeaderSize", "%d outside the file (size %d)", s.TotalHeaderSize, f.size)
 	}
 	return nil
+}
+
+// cookedImportLayout decides, for a versioned cooked package recording UE5
+// 1018 (written by 5.7, 5.8 or 6.0 alike), whether its import entries hold
+// PackageName (5.8 and later). A saved-by version decides it when recorded;
+// otherwise the bytes between the import map and the next section the
+// summary points at must be a whole number of entries of one layout. When
+// neither layout fits, the 5.7 one is kept and the import map reports
+// what does not read.
+func (f *File) cookedImportLayout() bool {
+	s := &f.Summary
+	if v := s.SavedByEngineVersion; v.Major != 0 {
+		return v.Major > 5 || v.Major == 5 && v.Minor >= 8
+	}
+	if s.ImportCount <= 0 {
+		return false
+	}
+	start := int64(s.ImportOffset)
+	next := int64(s.TotalHeaderSize)
+	for _, off := range []int64{int64(s.ExportOffset), int64(s.CellImportOffset), int64(s.CellExportOffset),
+		int64(s.MetaDataOffset), int64(s.DependsOffset), int64(s.SoftPackageReferencesOffset),
+		int64(s.SearchableNamesOffset), int64(s.ThumbnailTableOffset), int64(s.ImportTypeHierarchiesOffset),
+		int64(s.GatherableTextDataOffset), int64(s.SoftObjectPathsOffset), int64(s.AssetRegistryDataOffset),
+		int64(s.PreloadDependencyOffset), int64(s.DataResourceOffset), int64(s.WorldTileInfoDataOffset)} {
+		if off > start && off < next {
+			next = off
+		}
+	}
+	with := f.Versions
+	with.CookedImportPackageName = true
+	return next-start == int64(s.ImportCount)*importSize(&with, false)
 }
 
 func (f *File) addSection(name string, off, size int64, count int, err error) {

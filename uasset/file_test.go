@@ -118,7 +118,7 @@ func TestPackageIndex(t *testing.T) {
 }
 
 func TestLookupEngine(t *testing.T) {
-	for in, want := range map[string]string{"4.27": "4.27", "UE4.27": "4.27", "5.3.2": "5.3", "UE5_1": "5.1", "5": "5.0", "5.0ea": "5.0EA"} {
+	for in, want := range map[string]string{"4.27": "4.27", "UE4.27": "4.27", "5.3.2": "5.3", "UE5_1": "5.1", "5": "5.0", "5.0ea": "5.0EA", "UE5_8": "5.8", "6": "6.0", "UE6_0": "6.0"} {
 		e, ok := LookupEngine(in)
 		if !ok || e.Name != want {
 			t.Errorf("LookupEngine(%q) = %q, %v; want %q", in, e.Name, ok, want)
@@ -313,6 +313,61 @@ func TestReadSummary(t *testing.T) {
 		}
 		if v.UE4 != f.Versions.UE4 {
 			t.Errorf("%s: versions %+v, NewFile read with %+v", rel, v, f.Versions)
+		}
+	}
+}
+
+// TestEngineForVersions names the release of a versioned package without a
+// saved-by version from its object versions, import layout and custom
+// versions.
+func TestEngineForVersions(t *testing.T) {
+	fnm := func(v int32) []CustomVersion {
+		return []CustomVersion{{Key: fortniteMainBranchObjectVersion, Version: v}}
+	}
+	for _, tc := range []struct {
+		v     Versions
+		want  string
+		alike int
+	}{
+		{Versions{UE4: 522, UE5: 1013}, "5.5", 0},
+		{Versions{UE4: 522, UE5: 1018}, "5.7", 0},
+		{Versions{UE4: 522, UE5: 1018, CookedImportPackageName: true}, "6.0", 2},
+		{Versions{UE4: 522, UE5: 1018, CookedImportPackageName: true, Custom: fnm(268)}, "5.8", 0},
+		{Versions{UE4: 522, UE5: 1018, CookedImportPackageName: true, Custom: fnm(271)}, "6.0", 0},
+		{Versions{UE4: 482}, "4.10", 2},
+		{Versions{UE4: 517}, "4.23", 3},
+	} {
+		name, alike := engineForVersions(&tc.v)
+		if name != tc.want || len(alike) != tc.alike {
+			t.Errorf("%+v: %s %v, want %s and %d alike", tc.v, name, alike, tc.want, tc.alike)
+		}
+	}
+}
+
+// TestImportSize checks the import entry sizes the 5.8 layout detection
+// relies on.
+func TestImportSize(t *testing.T) {
+	for _, tc := range []struct {
+		v      Versions
+		editor bool
+		want   int64
+	}{
+		{Versions{UE4: 519}, true, 28},
+		{Versions{UE4: 522}, true, 36},
+		{Versions{UE4: 522}, false, 28},
+		{Versions{UE4: 522, UE5: 1018}, false, 32},
+		{Versions{UE4: 522, UE5: 1018, CookedImportPackageName: true}, false, 40},
+		{Versions{UE4: 522, UE5: 1018}, true, 40},
+	} {
+		if got := importSize(&tc.v, tc.editor); got != tc.want {
+			t.Errorf("%+v editor %v: %d, want %d", tc.v, tc.editor, got, tc.want)
+		}
+		// The serializer writes exactly that many bytes.
+		sv := newSaver(nil, 0)
+		var im ObjectImport
+		im.serialize(sv, &tc.v, tc.editor)
+		if int64(sv.w.Len()) != tc.want {
+			t.Errorf("%+v editor %v: serializer wrote %d bytes, want %d", tc.v, tc.editor, sv.w.Len(), tc.want)
 		}
 	}
 }

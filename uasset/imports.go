@@ -35,7 +35,9 @@ type ObjectImport struct {
 	ClassName    Name         `json:"class_name"`
 	OuterIndex   PackageIndex `json:"outer_index"`
 	ObjectName   Name         `json:"object_name"`
-	// PackageName: VER_UE4_NON_OUTER_PACKAGE_IMPORT (520), editor packages only.
+	// PackageName: VER_UE4_NON_OUTER_PACKAGE_IMPORT (520), editor packages
+	// only before UE 5.8, every package from 5.8 on (no object version marks
+	// that; see Versions.CookedImportPackageName).
 	PackageName Name `json:"package_name"`
 	// ImportOptional: UE5 OPTIONAL_RESOURCES (1003).
 	ImportOptional bool `json:"import_optional"`
@@ -45,12 +47,24 @@ type ObjectImport struct {
 // and an index.
 const importMinSize = 28
 
+// importSize is the size of one import entry written with versions v.
+func importSize(v *Versions, editor bool) int64 {
+	n := int64(3*8 + 4)
+	if (editor || v.CookedImportPackageName) && v.UE4 >= VerUE4NonOuterPackageImport {
+		n += 8
+	}
+	if v.UE5 >= VerUE5OptionalResources {
+		n += 4
+	}
+	return n
+}
+
 func (im *ObjectImport) serialize(a archive, v *Versions, editor bool) {
 	im.ClassPackage.serialize(a, "ObjectImport.ClassPackage")
 	im.ClassName.serialize(a, "ObjectImport.ClassName")
 	im.OuterIndex.serialize(a, "ObjectImport.OuterIndex")
 	im.ObjectName.serialize(a, "ObjectImport.ObjectName")
-	if editor && v.UE4 >= VerUE4NonOuterPackageImport {
+	if (editor || v.CookedImportPackageName) && v.UE4 >= VerUE4NonOuterPackageImport {
 		im.PackageName.serialize(a, "ObjectImport.PackageName")
 	}
 	if v.UE5 >= VerUE5OptionalResources {

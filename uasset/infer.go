@@ -7,6 +7,8 @@ import (
 	"io"
 	"sort"
 	"strings"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // Ground rules for this file: an unversioned package says nothing about its
@@ -17,7 +19,14 @@ import (
 // releases whose layouts read alike are named together as ambiguous.
 
 // layoutKey groups releases that read the header identically.
-type layoutKey struct{ ue4, ue5 int32 }
+type layoutKey struct {
+	ue4, ue5 int32
+	// importPkg: the release's cooked imports hold PackageName (5.8+).
+	importPkg bool
+	// tile3D: world tile positions are FIntVector
+	// (FortniteMainBranchObjectVersion 1, 4.20+).
+	tile3D bool
+}
 
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
 	// Releases that write this legacy file version come first; the others
@@ -46,10 +55,11 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		return nil, ErrNeedEngine
 	}
 	type result struct {
-		key     layoutKey
-		f       *File
-		engines []string
-		err     error
+		key      layoutKey
+		f        *File
+		engines  []string
+		err      error
+		progress readStage
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
@@ -57,7 +67,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		o.hdrCache = new([]byte)
 	}
 	for _, e := range cands {
-		k := layoutKey{e.UE4, e.UE5}
+		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
 			res.engines = append(res.engines, e.Name)
 			continue
@@ -67,7 +77,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		results = append(results, res)
 		f := newFile(r, size, order, o)
 		f.strict = true
-		if err := f.read(e.versions()); err != nil {
+		err := f.read(e.versions())
+		res.progress = f.progress
+		if err != nil {
 			res.err = err
 			continue
 		}
@@ -96,21 +108,33 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		ok = append(ok, res)
 	}
 	if len(ok) == 0 {
-		// Report the failure of the newest candidate layout: most files in
-		// the wild are recent, and its error names the field that broke.
+		// Report the candidate that got furthest (read the summary, the
+		// name map, …) before failing: for a damaged file most likely the
+		// right layout. Among equals the newest, as most files in the wild
+		// are recent. Its error names the field and offset that broke.
 		var tried []string
+		best := results[0]
 		for _, res := range results {
 			tried = append(tried, strings.Join(res.engines, "/"))
+			if res.progress >= best.progress {
+				best = res
+			}
 		}
-		last := results[len(results)-1]
-		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; with %s: %w)", ErrNeedEngine, strings.Join(tried, ", "), last.engines[len(last.engines)-1], last.err)
+		where := ""
+		if off := errOffset(best.err); off >= 0 {
+			where = fmt.Sprintf(" at offset 0x%x", off)
+		}
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; %s got furthest%s: %w)", ErrNeedEngine, strings.Join(tried, ", "), best.engines[len(best.engines)-1], where, best.err)
 	}
 	// Prefer the newest layout among the survivors.
 	sort.SliceStable(ok, func(i, j int) bool {
 		if ok[i].key.ue5 != ok[j].key.ue5 {
 			return ok[i].key.ue5 > ok[j].key.ue5
 		}
-		return ok[i].key.ue4 > ok[j].key.ue4
+		if ok[i].key.ue4 != ok[j].key.ue4 {
+			return ok[i].key.ue4 > ok[j].key.ue4
+		}
+		return ok[i].key.importPkg && !ok[j].key.importPkg
 	})
 	best := ok[0]
 	f := best.f
@@ -183,6 +207,15 @@ func describeCandidates(names []string) string {
 	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
+// errOffset returns the file offset an error carries, or -1.
+func errOffset(err error) int64 {
+	var be *binread.Error
+	if errors.As(err, &be) {
+		return be.Offset
+	}
+	return -1
+}
+
 // errInvariant marks a package that read but breaks an invariant.
 var errInvariant = errors.New("invariant broken")
 
@@ -209,7 +242,7 @@ func (f *File) validate() error {
 	}
 	for _, sec := range f.Sections {
 		switch sec.Name {
-		case "export data", "bulk data", "package trailer":
+		case "export data", "bulk data", "package trailer", "package tag":
 			continue
 		}
 		if sec.Offset+sec.Size > int64(s.TotalHeaderSize) && sec.Name != "asset registry" && sec.Name != "asset registry dependencies" && sec.Name != "world tile info" {
@@ -224,7 +257,7 @@ func (f *File) validate() error {
 		switch {
 		case sec.Name == "summary":
 			sumEnd = sec.Offset + sec.Size
-		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.InUexp:
+		case sec.Name == "export data" || sec.Name == "bulk data" || sec.Name == "package trailer" || sec.Name == "package tag" || sec.InUexp:
 		case first < 0 || sec.Offset < first:
 			first = sec.Offset
 		}

@@ -181,13 +181,30 @@ func (f *File) Children(p PackageIndex) []int {
 	return out
 }
 
-// guessPackagePath finds the long package name: the summary's PackageName
-// when it is a path, else a name map entry that is a package path ending in
-// the name of a top-level export.
-func (f *File) guessPackagePath() string {
+// packagePath decides the long package name, preferring what the file
+// records: the summary's PackageName (a long name in UE5 and editor
+// packages; "None" or empty in older cooked ones), then a name-map entry
+// naming a top-level export's package, then the name given with
+// WithPackageName, and last "/Game/<file base name>".
+func (f *File) packagePath() (path, source string) {
 	if p := f.Summary.PackageName.S; strings.HasPrefix(p, "/") {
-		return p
+		return p, "summary"
 	}
+	if p := f.nameMapPackagePath(); p != "" {
+		return p, "name map"
+	}
+	if f.pkgNameOpt != "" {
+		return f.pkgNameOpt, "option"
+	}
+	if f.fileBase != "" {
+		return "/Game/" + f.fileBase, "file name"
+	}
+	return "", ""
+}
+
+// nameMapPackagePath looks in the name map for a long package name ending in
+// the name of a top-level export (cooked packages keep their own name there).
+func (f *File) nameMapPackagePath() string {
 	top := map[string]bool{}
 	for i := range f.Exports {
 		if f.Exports[i].OuterIndex.IsNull() {

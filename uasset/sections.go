@@ -1,7 +1,9 @@
 package uasset
 
 import (
+	"encoding/binary"
 	"fmt"
+	"io"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -125,6 +127,13 @@ func (f *File) readOptionalSections() {
 	}
 	if s.WorldTileInfoDataOffset > 0 {
 		f.WorldTileInfo = f.readRaw("world tile info", int64(s.WorldTileInfoDataOffset), 1)
+		if f.WorldTileInfo != nil {
+			t, err := f.decodeWorldTile(f.WorldTileInfo)
+			f.WorldTile = t
+			if err != nil {
+				f.Sections[len(f.Sections)-1].Err = err
+			}
+		}
 	}
 	if s.PreloadDependencyCount > 0 && inHeader(int64(s.PreloadDependencyOffset)) {
 		f.readSection("preload dependencies", int64(s.PreloadDependencyOffset), func(a archive) {
@@ -139,6 +148,7 @@ func (f *File) readOptionalSections() {
 			func() int { return len(f.DataResources.Resources) })
 	}
 	f.noteDataRanges()
+	f.checkEndTag()
 	if s.PayloadTocOffset > 0 {
 		f.readTrailer()
 	}
@@ -354,4 +364,63 @@ func (f *File) noteDataRanges() {
 		}
 		f.Sections = append(f.Sections, sec)
 	}
+}
+
+// checkEndTag checks the package tag the engine writes after the export and
+// bulk data: the last 4 bytes of the .uexp of a split cooked package, else
+// of the package file (for UE5 packages with a payload TOC it is the last
+// field of the trailer footer). A missing or wrong tag means the file was
+// cut or damaged, and is an error of the "package tag" section.
+//
+// Converters that rebuild split packages from IoStore containers (the
+// UE 5.7 FarFarWest test assets of UAssetAPI) write no tag in the .uexp;
+// they are told apart by a summary whose BulkDataStartOffset is the very
+// end of the data and whose PackageSource is 0, which the engine's cooker
+// does not leave together (it puts BulkDataStartOffset before the tag).
+func (f *File) checkEndTag() {
+	if f.missingUexp {
+		return // the data and its tag lie in a .uexp that is not there
+	}
+	s := &f.Summary
+	r, size, base := f.r, f.size, int64(0)
+	if f.uexp != nil {
+		r, size, base = f.uexp, f.uexpSize, int64(s.TotalHeaderSize)
+	}
+	end := base + size
+	if f.uexp != nil && s.BulkDataStartOffset == end && s.PackageSource == 0 {
+		return
+	}
+	sec := Section{Name: "package tag", Offset: end - 4, Size: 4, Count: 1, InUexp: f.uexp != nil}
+	where := "package"
+	if f.uexp != nil {
+		where = ".uexp"
+	}
+	switch {
+	case size < 4:
+		sec.Offset, sec.Size = base, 0
+		sec.Err = formatErr("package tag", &binread.Error{Offset: base, Field: "PackageFileTag",
+			Err: fmt.Errorf("the %s is %d bytes, too short to end with the package tag: %w", where, size, io.ErrUnexpectedEOF)})
+	default:
+		br := binread.New(r, size)
+		if f.BigEndian {
+			br.SetOrder(binary.BigEndian)
+		}
+		br.SeekTo(size-4, "PackageFileTag")
+		tag := br.U32("PackageFileTag")
+		switch {
+		case br.Err() != nil:
+			sec.Err = formatErr("package tag", br.Err())
+		case tag != PackageFileTag:
+			sec.Err = formatErr("package tag", &binread.Error{Offset: end - 4, Field: "PackageFileTag",
+				Err: fmt.Errorf("the %s ends with 0x%08X, not the package tag 0x%08X (cut short or damaged)", where, tag, PackageFileTag)})
+		default:
+			// The bulk data ends where the tag starts.
+			for i := range f.Sections {
+				if b := &f.Sections[i]; b.Name == "bulk data" && b.Err == nil && b.Offset+b.Size == end && b.Size >= 4 {
+					b.Size -= 4
+				}
+			}
+		}
+	}
+	f.Sections = append(f.Sections, sec)
 }

@@ -69,6 +69,14 @@ type Versions struct {
 	UE4      int32 `json:"ue4"`
 	UE5      int32 `json:"ue5"`
 	Licensee int32 `json:"licensee"`
+	// CookedImportPackageName is set for packages of UE 5.8 and later, whose
+	// import maps store ObjectImport.PackageName in cooked (editor-only
+	// filtered) packages too; before 5.8 only editor packages stored it. No
+	// object version marks the change (5.7, 5.8 and 6.0 all write UE5 1018),
+	// so it comes from the engine release (unversioned packages), or for a
+	// versioned package from the saved-by version or the size of the import
+	// map (see File.cookedImportLayout).
+	CookedImportPackageName bool `json:"cooked_import_package_name,omitempty"`
 	// Custom are the custom versions in effect.
 	Custom []CustomVersion `json:"custom,omitempty"`
 }

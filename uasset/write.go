@@ -92,7 +92,7 @@ func (f *File) HeaderGaps() []Gap {
 			continue
 		}
 		switch s.Name {
-		case "export data", "bulk data", "package trailer":
+		case "export data", "bulk data", "package trailer", "package tag":
 			continue
 		}
 		spans = append(spans, span{s.Offset, min(s.Offset+s.Size, end)})

@@ -206,6 +206,7 @@ func Sample() []byte {
 		L.header = int32(w.Len())
 		L.data = L.header
 		w.Raw(data.Bytes())
+		w.U32(0x9E2A83C1) // the package tag that ends every package, after the export and bulk data
 		out = w.Bytes()
 	}
 	return out

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/upkg/upkg/internal/inspect"
@@ -56,9 +57,14 @@ func forEachPackage(names []string, opts *inspect.Options, stderr io.Writer, fn 
 	return nil
 }
 
-// prefixPath makes sure an error message names the file.
+// prefixPath makes sure an error message names the file. For a package
+// inside a container, a message that already starts with the container's
+// path names it well enough (the opener spells the inner path its own way).
 func prefixPath(msg, name string) string {
-	if len(msg) >= len(name) && msg[:len(name)] == name {
+	if strings.HasPrefix(msg, name) {
+		return msg
+	}
+	if c, _, ok := inspect.SplitContainerPath(name); ok && strings.HasPrefix(msg, c) {
 		return msg
 	}
 	return name + ": " + msg

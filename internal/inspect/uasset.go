@@ -83,6 +83,8 @@ func guessPackagePath(name string) string {
 }
 
 func openUasset(in *Input, opts *Options) (*Package, error) {
+	// The path guess is only a fallback: the reader prefers the name the
+	// package records (uasset.File.PackagePathSource).
 	uopts := []uasset.Option{uasset.WithPackageName(guessPackagePath(in.Name)), uasset.WithFileName(in.Name)}
 	if in.Sibling != nil {
 		uopts = append(uopts, uasset.WithSibling(in.Sibling))
@@ -128,6 +130,12 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 		EngineNote:       f.Engine.Note,
 		BigEndian:        f.BigEndian,
 		Companions:       f.Companions,
+	}
+	switch f.PackagePathSource {
+	case "option":
+		p.Warnings = append(p.Warnings, "package path "+f.PackagePath+" guessed from the file's folders: the package does not record its name")
+	case "file name":
+		p.Warnings = append(p.Warnings, "package path "+f.PackagePath+" guessed from the file name: the package does not record its name")
 	}
 	if p.Engine == "" {
 		p.Engine = fmt.Sprintf("UE4 %d", f.Versions.UE4)

@@ -7,16 +7,19 @@ import (
 // uassetDump is the complete model of a UE4/UE5 package as `upkg dump
 // --json` prints it. Field names are stable.
 type uassetDump struct {
-	Format      string                     `json:"format"`
-	PackagePath string                     `json:"package_path"`
-	BigEndian   bool                       `json:"big_endian"`
-	Engine      uasset.EngineInfo          `json:"engine"`
-	Versions    uasset.Versions            `json:"versions"`
-	Summary     *uasset.PackageFileSummary `json:"summary"`
-	Sections    []Section                  `json:"sections"`
-	Names       []uasset.NameEntry         `json:"names"`
-	Imports     []dumpImport               `json:"imports"`
-	Exports     []dumpExport               `json:"exports"`
+	Format      string `json:"format"`
+	PackagePath string `json:"package_path"`
+	// PackagePathSource says where PackagePath came from ("summary",
+	// "name map", "option": the file's folders, "file name").
+	PackagePathSource string                     `json:"package_path_source,omitempty"`
+	BigEndian         bool                       `json:"big_endian"`
+	Engine            uasset.EngineInfo          `json:"engine"`
+	Versions          uasset.Versions            `json:"versions"`
+	Summary           *uasset.PackageFileSummary `json:"summary"`
+	Sections          []Section                  `json:"sections"`
+	Names             []uasset.NameEntry         `json:"names"`
+	Imports           []dumpImport               `json:"imports"`
+	Exports           []dumpExport               `json:"exports"`
 
 	DependsMap            [][]uasset.PackageIndex      `json:"depends_map,omitempty"`
 	SoftPackageReferences []string                     `json:"soft_package_references,omitempty"`
@@ -26,6 +29,7 @@ type uassetDump struct {
 	Thumbnails            []uasset.Thumbnail           `json:"thumbnails,omitempty"`
 	AssetRegistry         *uasset.AssetRegistryData    `json:"asset_registry,omitempty"`
 	WorldTileInfo         *uasset.RawSection           `json:"world_tile_info,omitempty"`
+	WorldTile             *uasset.WorldTileInfo        `json:"world_tile,omitempty"`
 	PreloadDependencies   []uasset.PackageIndex        `json:"preload_dependencies,omitempty"`
 	DataResources         *uasset.DataResources        `json:"data_resources,omitempty"`
 	ImportTypeHierarchies []uasset.ImportTypeHierarchy `json:"import_type_hierarchies,omitempty"`
@@ -64,7 +68,7 @@ type dumpSearchable struct {
 
 func newUassetDump(f *uasset.File) *uassetDump {
 	d := &uassetDump{
-		Format: "uasset", PackagePath: f.PackagePath, BigEndian: f.BigEndian,
+		Format: "uasset", PackagePath: f.PackagePath, PackagePathSource: f.PackagePathSource, BigEndian: f.BigEndian,
 		Engine: f.Engine, Versions: f.Versions, Summary: &f.Summary,
 		Names:                 f.Names,
 		DependsMap:            f.DependsMap,
@@ -72,6 +76,7 @@ func newUassetDump(f *uasset.File) *uassetDump {
 		Thumbnails:            f.Thumbnails,
 		AssetRegistry:         f.AssetRegistry,
 		WorldTileInfo:         f.WorldTileInfo,
+		WorldTile:             f.WorldTile,
 		PreloadDependencies:   f.PreloadDependencies,
 		DataResources:         f.DataResources,
 		ImportTypeHierarchies: f.ImportTypeHierarchies,

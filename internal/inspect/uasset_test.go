@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -169,5 +170,47 @@ func TestUassetHooks(t *testing.T) {
 		if !strings.HasPrefix(c, "4.27") && c != "5.0EA" {
 			t.Errorf("candidate %s survived the check", c)
 		}
+	}
+}
+
+// TestPackagePathRecorded checks that the package name a file records wins
+// over the one its location suggests, and that a guess is reported as one.
+func TestPackagePathRecorded(t *testing.T) {
+	p := corpus.Path(t, "uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/WorldGen/BP_WorldChunk.uasset")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Dropped without its folders, or moved to another Content folder.
+	for _, name := range []string{"BP_WorldChunk.uasset", "/x/Content/BP_WorldChunk.uasset", "/Game/BP_WorldChunk.uasset"} {
+		pkg, err := OpenPackage(BytesInput(name, map[string][]byte{name: b}), &Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := pkg.Exports[0].Path; got != "/Game/WorldGen/BP_WorldChunk.BP_WorldChunk" {
+			t.Errorf("%s: export path %s", name, got)
+		}
+		if len(pkg.Warnings) != 0 {
+			t.Errorf("%s: warnings %v", name, pkg.Warnings)
+		}
+	}
+
+	// A cooked UE5 EA package records no name: the file name is used, and
+	// said to be a guess.
+	c := corpus.Path(t, "cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/PlayerPower_UI.uasset")
+	hdr, err := os.ReadFile(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uexp, err := os.ReadFile(strings.TrimSuffix(c, ".uasset") + ".uexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkg, err := OpenPackage(BytesInput("PlayerPower_UI.uasset", map[string][]byte{"PlayerPower_UI.uasset": hdr, "PlayerPower_UI.uexp": uexp}), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkg.Warnings) != 1 || !strings.Contains(pkg.Warnings[0], "/Game/PlayerPower_UI guessed from the file name") {
+		t.Errorf("warnings %v", pkg.Warnings)
 	}
 }

@@ -1186,7 +1186,8 @@ function hexPane() {
   call('hex', [res.handle, req]).then(({ meta, data }) => {
     put(info, 
       h('b', { text: meta.title }), ' — ',
-      meta.size ? 'bytes ' + hex(meta.start) + ' to ' + hex(meta.start + meta.size - 1) + ' (' + num(meta.size) + ' bytes, highlighted)' : 'empty range at ' + hex(meta.start),
+      req.kind === 'file' ? 'the whole file, nothing highlighted; pick a section or an export above to highlight its bytes'
+        : meta.size ? 'bytes ' + hex(meta.start) + ' to ' + hex(meta.start + meta.size - 1) + ' (' + num(meta.size) + ' bytes, highlighted)' : 'empty range at ' + hex(meta.start),
       ' in ', h('span', { class: 'mono', text: meta.file }), ' (' + bytes(meta.file_size) + ').',
       meta.note ? h('div', { class: 'muted', text: meta.note }) : null,
       h('div', { class: 'row-actions' },
