@@ -183,7 +183,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	out.Summary = zenSummary(p)
 	out.Sections = zenSections(p, int64(len(data)))
 	for _, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: fmt.Sprintf("%016x", n.Hash)})
+		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
