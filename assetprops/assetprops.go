@@ -365,8 +365,13 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 	return err
 }
 
-// remember notes the outcome of f's check; c.mu is held.
+// remember notes the outcome of f's check for Prior; c.mu is held. Only
+// candidates that pass are kept (they are the ones a package can be read
+// as), so a checker whose package failed to open holds no readings.
 func (c *CandidateChecker) remember(f *uasset.File, m *candidateMemo) {
+	if m.err != nil {
+		return
+	}
 	if len(c.byFile) >= maxCandidateMemo {
 		clear(c.byFile)
 	}
