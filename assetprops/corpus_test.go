@@ -16,7 +16,6 @@ import (
 	"github.com/upkg/upkg/usmap"
 )
 
-
 // group classifies a package for the acceptance numbers.
 func group(rel string, f *uasset.File) string {
 	rel = filepath.ToSlash(rel)

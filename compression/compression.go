@@ -19,7 +19,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/klauspost/compress/zstd"
 	"github.com/pierrec/lz4/v4"
 )
 
@@ -105,32 +104,8 @@ func init() {
 		}
 		return nil
 	})
-	Register("Zstd", func(dst, src []byte) error {
-		out, err := zstdDecoder().DecodeAll(src, dst[:0:len(dst)])
-		if err != nil {
-			return fmt.Errorf("zstd: %w", err)
-		}
-		if len(out) != len(dst) {
-			return ErrSize
-		}
-		if len(dst) > 0 && &out[0] != &dst[0] {
-			copy(dst, out)
-		}
-		return nil
-	})
+	Register("Zstd", decodeZstd) // zstd_native.go, zstd_wasm.go
 }
-
-var zstdOnce = sync.OnceValue(func() *zstd.Decoder {
-	// A nil reader makes a decoder for DecodeAll only; WithDecoderConcurrency(0)
-	// would start goroutines per core, which the WASM build does not want.
-	d, err := zstd.NewReader(nil, zstd.WithDecoderConcurrency(1), zstd.WithDecoderMaxMemory(1<<30))
-	if err != nil {
-		panic(err) // only fails on invalid options
-	}
-	return d
-})
-
-func zstdDecoder() *zstd.Decoder { return zstdOnce() }
 
 // readExact reads exactly len(dst) bytes from r and checks the stream ends there.
 func readExact(r io.Reader, dst []byte, name string) error {

@@ -1,11 +1,9 @@
 package legacy
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"image"
-	"image/png"
 	"strings"
 )
 
@@ -114,11 +112,11 @@ func (f *File) ExportContent(i int) (*Content, error) {
 		if err != nil {
 			return nil, fmt.Errorf("legacy: texture %s: %w", f.ExportPath(i), err)
 		}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
+		data, err := encodePNG(img)
+		if err != nil {
 			return nil, err
 		}
-		c.Data = buf.Bytes()
+		c.Data = data
 		c.Width, c.Height = img.Bounds().Dx(), img.Bounds().Dy()
 		c.Name = f.relName(i, "png")
 		if t.Format == TexP8 && t.Palette == nil {
@@ -135,11 +133,11 @@ func (f *File) ExportContent(i int) (*Content, error) {
 		for j, col := range pal {
 			img.SetNRGBA(j%16, j/16, col)
 		}
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
+		data, err := encodePNG(img)
+		if err != nil {
 			return nil, err
 		}
-		c.Data, c.Width, c.Height = buf.Bytes(), 16, h
+		c.Data, c.Width, c.Height = data, 16, h
 		c.Name = f.relName(i, "palette.png")
 	case "sound", "music":
 		var ft string

@@ -2,11 +2,12 @@ package legacy
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sort"
 	"strconv"
+
+	"github.com/upkg/upkg/internal/jsonenc"
 )
 
 // WriteTree prints the object as an indented tree, one property per line
@@ -94,7 +95,7 @@ func scalarString(v any) string {
 		}
 		return s + "}"
 	}
-	b, err := json.Marshal(v)
+	b, err := jsonenc.Marshal(v)
 	if err != nil {
 		return fmt.Sprint(v)
 	}

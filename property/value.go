@@ -2,9 +2,9 @@ package property
 
 import (
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -57,8 +57,8 @@ func (fs Fields) MarshalJSON() ([]byte, error) {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		k, _ := json.Marshal(f.Name)
-		v, err := json.Marshal(f.Value)
+		k, _ := jsonenc.Marshal(f.Name)
+		v, err := jsonenc.Marshal(f.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +99,7 @@ func (r *Raw) MarshalJSON() ([]byte, error) {
 	if len(r.Data) > maxHex {
 		h += "..."
 	}
-	return json.Marshal(raw{r.Struct, r.Reason, r.Size, h})
+	return jsonenc.Marshal(raw{r.Struct, r.Reason, r.Size, h})
 }
 
 // ObjectRef is an FPackageIndex with the path it resolves to.

@@ -13,7 +13,6 @@ import (
 	"github.com/upkg/upkg/internal/corpus"
 )
 
-
 // corpusPackages lists the .uasset/.umap files of dir (relative to the corpus).
 func corpusPackages(tb testing.TB, dir string) []string {
 	return corpus.Files(tb, dir, ".uasset", ".umap")

@@ -17,16 +17,15 @@
 package usmap
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/andybalholm/brotli"
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/brotli"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -400,20 +399,19 @@ func Parse(data []byte) (*File, error) {
 	return f, nil
 }
 
-// readBrotli decodes a Brotli stream that must produce exactly size bytes.
+// readBrotli decodes a Brotli stream that must produce exactly size bytes
+// (internal/brotli: andybalholm/brotli's package would link net/http into
+// every importer, the page's WebAssembly included).
 func readBrotli(src []byte, size int64) ([]byte, error) {
-	br := brotli.NewReader(bytes.NewReader(src))
-	// Read as the data comes rather than allocating the declared size.
-	out, err := io.ReadAll(io.LimitReader(br, size))
+	// The size was checked against the compressed size (maxRatio) before
+	// this allocation; the decoder writes into it and never past it.
+	out := make([]byte, size)
+	n, err := brotli.Decode(out, src)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("%w (wanted %d bytes)", err, size)
 	}
-	if int64(len(out)) != size {
-		return nil, fmt.Errorf("%w: %d bytes of %d", io.ErrUnexpectedEOF, len(out), size)
-	}
-	var one [1]byte
-	if n, _ := br.Read(one[:]); n != 0 {
-		return nil, errors.New("stream longer than the recorded decompressed size")
+	if int64(n) != size {
+		return nil, fmt.Errorf("stream ends after %d bytes (wanted %d bytes)", n, size)
 	}
 	return out, nil
 }

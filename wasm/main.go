@@ -4,7 +4,7 @@
 // inside a Web Worker and exposes internal/webapi to JavaScript as the global
 // object upkg. The page builds it with
 //
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -gcflags=github.com/upkg/upkg/...=-l ./wasm
 //
 // (upkg serve and upkg web do that themselves, and cache the result).
 //
@@ -15,13 +15,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"runtime"
 	"runtime/debug"
 	"syscall/js"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/internal/webapi"
 )
 
@@ -66,10 +66,10 @@ func invoke(h func(args []js.Value) (any, []byte, error), args []js.Value) (ret 
 		return errResult(err)
 	}
 	var s string
-	if raw, ok := v.(json.RawMessage); ok {
+	if raw, ok := v.(jsonenc.RawMessage); ok {
 		s = string(raw)
 	} else {
-		b, err := json.Marshal(v)
+		b, err := jsonenc.Marshal(v)
 		if err != nil {
 			return errResult(err)
 		}

@@ -6,11 +6,8 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"go/parser"
-	"go/token"
 	"io"
 	"io/fs"
 	"os"
@@ -68,7 +65,7 @@ type BuildOptions struct {
 
 // Build returns the page's generated assets: from the cache when the
 // sources have not changed, otherwise by running the go toolchain
-// (GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' ./wasm). When no
+// (GOOS=js GOARCH=wasm go build with [wasmBuildFlags] ./wasm). When no
 // source checkout can be found, it falls back to assets embedded by
 // `go generate ./web`.
 func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
@@ -127,27 +124,13 @@ func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	build := func(extra ...string) error {
-		args := append([]string{"build", "-trimpath", "-ldflags=-s -w", "-o", tmp.Name()}, extra...)
-		cmd := exec.CommandContext(ctx, goBin, append(args, "./wasm")...)
-		cmd.Dir = src
-		cmd.Env = wasmEnv()
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
-			return fmt.Errorf("building the WebAssembly (GOOS=js GOARCH=wasm go build ./wasm in %s): %v\n%s", src, err, stderr.Bytes())
-		}
-		return nil
-	}
-	err = errNoTrim
-	if modfile, n := trimHTTP(ctx, goBin, src, cache, key); n > 0 {
-		err = build("-modfile=" + modfile)
-	}
-	if err != nil {
-		// Untrimmed (or the trimmed build failed): the plain build.
-		if err := build(); err != nil {
-			return nil, err
-		}
+	cmd := exec.CommandContext(ctx, goBin, append([]string{"build"}, append(wasmBuildFlags(tmp.Name()), "./wasm")...)...)
+	cmd.Dir = src
+	cmd.Env = wasmEnv()
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("building the WebAssembly (GOOS=js GOARCH=wasm go build ./wasm in %s): %v\n%s", src, err, stderr.Bytes())
 	}
 	b, err := os.ReadFile(tmp.Name())
 	if err != nil {
@@ -172,10 +155,6 @@ func pruneCache(dir, keep string) {
 	}
 	var olds []old
 	for _, e := range ents {
-		if (strings.HasSuffix(e.Name(), ".go.mod") || strings.HasSuffix(e.Name(), ".go.sum")) && !strings.HasPrefix(e.Name(), keep) {
-			os.Remove(filepath.Join(dir, e.Name()))
-			continue
-		}
 		if !strings.HasSuffix(e.Name(), ".wasm") || e.Name() == keep+".wasm" {
 			continue
 		}
@@ -274,7 +253,7 @@ func readWasmExec(goroot string) ([]byte, error) {
 // imports).
 func sourceKey(root, gover string) (string, error) {
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s/%s\ntrim-net/http\n", gover, "js", "wasm")
+	fmt.Fprintf(h, "%s\n%s/%s\n%q\n", gover, "js", "wasm", wasmBuildFlags(""))
 	var files []string
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -314,109 +293,14 @@ func wasmEnv() []string {
 	return append(os.Environ(), "GOOS=js", "GOARCH=wasm", "CGO_ENABLED=0")
 }
 
-var errNoTrim = errors.New("nothing to trim")
-
-// trimHTTP prepares a build of the WebAssembly without the files of
-// third-party packages that import net/http. They are HTTP helpers the page
-// never calls (andybalholm/brotli's http.go, an HTTP compression handler),
-// but importing net/http links its package initialisation, crypto/tls and
-// crypto/x509 into the binary: about 1.6 MB of the WebAssembly. Go refuses
-// build overlays inside the module cache, so each such module is copied
-// (its non-test Go files, minus those) into dir/trim, and a copy of go.mod
-// with replace directives pointing there is written for -modfile. It
-// returns that go.mod and how many files it leaves out; when the trimmed
-// build fails, Build falls back to the plain one.
-func trimHTTP(ctx context.Context, goBin, src, dir, key string) (string, int) {
-	cmd := exec.CommandContext(ctx, goBin, "list", "-deps", "-json=ImportPath,Dir,GoFiles,Standard,Module", "./wasm")
-	cmd.Dir = src
-	cmd.Env = wasmEnv()
-	out, err := cmd.Output()
-	if err != nil {
-		return "", 0
-	}
-	type module struct{ Path, Version, Dir string }
-	type pkg struct {
-		Dir      string
-		GoFiles  []string
-		Standard bool
-		Module   *module
-	}
-	drop := map[string]bool{}
-	mods := map[string]module{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var p pkg
-		if err := dec.Decode(&p); err != nil {
-			break
-		}
-		if p.Standard || p.Module == nil || p.Module.Path == modulePath || p.Module.Dir == "" {
-			continue
-		}
-		for _, f := range p.GoFiles {
-			fn := filepath.Join(p.Dir, f)
-			af, err := parser.ParseFile(token.NewFileSet(), fn, nil, parser.ImportsOnly)
-			if err != nil {
-				continue
-			}
-			for _, im := range af.Imports {
-				if im.Path.Value == `"net/http"` {
-					drop[fn] = true
-					mods[p.Module.Path] = *p.Module
-				}
-			}
-		}
-	}
-	if len(drop) == 0 {
-		return "", 0
-	}
-	gomod, err := os.ReadFile(filepath.Join(src, "go.mod"))
-	if err != nil {
-		return "", 0
-	}
-	gosum, _ := os.ReadFile(filepath.Join(src, "go.sum"))
-	var repl strings.Builder
-	for _, m := range mods {
-		to := filepath.Join(dir, "trim", strings.ReplaceAll(m.Path, "/", "_")+"@"+m.Version)
-		if err := copyTrimmed(m.Dir, to, drop); err != nil {
-			return "", 0
-		}
-		fmt.Fprintf(&repl, "\nreplace %s => %s\n", m.Path, to)
-	}
-	modfile := filepath.Join(dir, key+".go.mod")
-	if os.WriteFile(modfile, append(gomod, repl.String()...), 0o644) != nil ||
-		os.WriteFile(strings.TrimSuffix(modfile, ".mod")+".sum", gosum, 0o644) != nil {
-		return "", 0
-	}
-	return modfile, len(drop)
-}
-
-// copyTrimmed copies the module at from to to: go.mod, LICENSE files and
-// the non-test Go files, without the files in drop.
-func copyTrimmed(from, to string, drop map[string]bool) error {
-	if err := os.RemoveAll(to); err != nil {
-		return err
-	}
-	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			if name := d.Name(); rel != "." && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
-				return filepath.SkipDir
-			}
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		name := d.Name()
-		keep := name == "go.mod" || strings.HasPrefix(name, "LICENSE") ||
-			(strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") && !drop[p])
-		if !keep {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), b, 0o644)
-	})
+// wasmBuildFlags are the go build flags of the WebAssembly, writing to out.
+//
+// -gcflags=<module>/...=-l turns off inlining in upkg's own packages (not in
+// the standard library, where it makes the binary smaller): Go's WebAssembly
+// code is about twice the size of amd64 code and every inlined copy of a
+// helper costs accordingly, about 170 KB in all. Parsing in the page is a
+// few percent slower; drop to first render is dominated by the page's
+// rendering, not by parsing.
+func wasmBuildFlags(out string) []string {
+	return []string{"-trimpath", "-ldflags=-s -w", "-gcflags=" + modulePath + "/...=-l", "-o", out}
 }

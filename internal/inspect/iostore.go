@@ -103,7 +103,7 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	if f.DirectoryIndex != nil || f.DirectoryIndexErr != nil {
 		files := 0
 		if f.DirectoryIndex != nil {
-			files = len(f.DirectoryIndex.Files)
+			files = f.DirectoryIndex.NumFiles()
 		}
 		add("DirectoryIndex", int64(h.DirectoryIndexSize), files)
 		if f.DirectoryIndexErr != nil {
@@ -235,8 +235,8 @@ func (c *utocContainer) Entries() []ContainerEntry {
 				Path:           f.PathOf(i),
 				ChunkID:        id.String(),
 				ChunkType:      id.Type().Name(v),
-				Offset:         int64(f.OffsetLengths[i].Offset),
-				Size:           int64(f.OffsetLengths[i].Length),
+				Offset:         int64(f.OffsetLength(i).Offset),
+				Size:           int64(f.OffsetLength(i).Length),
 				CompressedSize: info.CompressedSize,
 				Compression:    info.Method,
 				Encrypted:      enc,
@@ -280,7 +280,7 @@ func (c *utocContainer) Summary() []Field {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
 	if d := f.DirectoryIndex; d != nil {
-		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", len(d.Files)}, Field{"strings", len(d.Strings)})
+		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", d.NumFiles()}, Field{"strings", len(d.Strings)})
 	}
 	if f.IsGlobal() {
 		fields = append(fields, Field{"global_container", true})
@@ -338,7 +338,7 @@ func (c *utocContainer) context() *utocContext {
 		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
-			for _, fe := range d.Files {
+			for _, fe := range d.Files() {
 				id := f.ChunkIDs[fe.Chunk]
 				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 					continue
@@ -572,7 +572,7 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 	}
 	want := strings.ToLower(strings.TrimPrefix(inner, "/"))
 	wantNoExt := strings.TrimSuffix(want, path.Ext(want))
-	for _, fe := range c.f.DirectoryIndex.Files {
+	for _, fe := range c.f.DirectoryIndex.Files() {
 		if !fe.Valid {
 			continue
 		}
@@ -629,7 +629,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	isPkg := make([]bool, n)
 	var pkgResults []VerifyResult
 	if f.DirectoryIndex != nil {
-		for _, fe := range f.DirectoryIndex.Files {
+		for _, fe := range f.DirectoryIndex.Files() {
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
 				continue
@@ -697,7 +697,7 @@ func checkPackageIDs(c *utocContainer) string {
 		return "container header: " + err.Error()
 	}
 	var bad []string
-	for _, fe := range f.DirectoryIndex.Files {
+	for _, fe := range f.DirectoryIndex.Files() {
 		id := f.ChunkIDs[fe.Chunk]
 		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 			continue

@@ -7,12 +7,12 @@ package inspect
 
 import (
 	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"path"
 	"path/filepath"
 	"strings"
 
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/uasset"
 )
 
@@ -319,7 +319,7 @@ func (c *pathCache) class(p uasset.PackageIndex) string {
 // lazyDump builds the complete model only when it is printed.
 type lazyDump struct{ f *uasset.File }
 
-func (d lazyDump) MarshalJSON() ([]byte, error) { return json.Marshal(newUassetDump(d.f)) }
+func (d lazyDump) MarshalJSON() ([]byte, error) { return jsonenc.Marshal(newUassetDump(d.f)) }
 
 func sortSections(s []Section) {
 	for i := 1; i < len(s); i++ {

@@ -92,7 +92,9 @@ func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if g := os.Getenv(GlobalEnv); g != "" {
 		if st, err := os.Stat(g); err == nil && st.IsDir() {
-			return globalChunksDir(g)
+			// Cached like global containers: every loose package of a
+			// session reads the same table.
+			return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
 		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
 			s, _, err := findGlobal(g, nil)
@@ -106,11 +108,17 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 			}
 			return s, err
 		}
-		data, err := os.ReadFile(g)
+		st, err := os.Stat(g)
 		if err != nil {
 			return nil, err
 		}
-		return zen.ParseScriptObjects(data)
+		return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) {
+			data, err := os.ReadFile(g)
+			if err != nil {
+				return nil, err
+			}
+			return zen.ParseScriptObjects(data)
+		})
 	}
 	if st, err := os.Stat(name); err != nil || st.IsDir() {
 		return nil, zen.ErrNoGlobal
@@ -428,13 +436,39 @@ func zenSections(p *zen.Package, size int64) []Section {
 		}
 	}
 	end := p.ExportDataEnd()
-	out = append(out, Section{Name: "ExportData", Offset: int64(s.HeaderSize), Size: end - int64(s.HeaderSize), Count: len(p.Exports)})
-	if end < size {
+	out = append(out, Section{Name: "ExportData", Offset: int64(s.HeaderSize), Size: end - int64(s.HeaderSize), Count: len(p.Exports) + len(p.CellExports)})
+	switch {
+	case end > size:
+		out[len(out)-1].Error = zenDataShort(p, size)
+	case end+4 == size && p.Layout >= zen.HeaderNoExportInfo && zenTagAt(p, end):
+		// UE 5.3+ cooks keep the .uexp footer after the exports.
+		out = append(out, Section{Name: "PackageFileTag", Offset: end, Size: 4})
+	case end < size:
 		out = append(out, Section{Name: "Trailer", Offset: end, Size: size - end})
-	} else if end > size {
-		out[len(out)-1].Error = fmt.Sprintf("exports need %d bytes, package has %d", end, size)
 	}
 	return out
+}
+
+// zenTagAt reports whether the package file tag is at off.
+func zenTagAt(p *zen.Package, off int64) bool {
+	b, err := p.Bytes(off, 4)
+	return err == nil && b[0] == 0xC1 && b[1] == 0x83 && b[2] == 0x2A && b[3] == 0x9E
+}
+
+// zenDataShort describes export data cut short: where the package ends and
+// the first export whose data it cuts.
+func zenDataShort(p *zen.Package, size int64) string {
+	for _, r := range p.DataRanges() {
+		if r.Offset+r.Size <= size {
+			continue
+		}
+		what := fmt.Sprintf("export %d (%s)", r.Export, p.Exports[r.Export].Name)
+		if r.Cell {
+			what = fmt.Sprintf("cell export %d", r.Export)
+		}
+		return fmt.Sprintf("cut short: the package ends at offset 0x%x (%d bytes), inside the data of %s at [0x%x, 0x%x); the exports need %d bytes", size, size, what, r.Offset, r.Offset+r.Size, p.ExportDataEnd())
+	}
+	return fmt.Sprintf("cut short: the package ends at offset 0x%x, the exports need %d bytes", size, p.ExportDataEnd())
 }
 
 // exportPath is the full object path of export i as the engine prints it:

@@ -15,7 +15,6 @@
 package webapi
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -29,6 +28,7 @@ import (
 	"time"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/uasset"
 )
 
@@ -366,7 +366,7 @@ func (s *Session) Thumbnail(id, i int) (t inspect.Thumbnail, data []byte, err er
 }
 
 // Props decodes the properties of export i and returns them as JSON.
-func (s *Session) Props(id, i int) (out json.RawMessage, err error) {
+func (s *Session) Props(id, i int) (out jsonenc.RawMessage, err error) {
 	defer guard("props", "", &err)
 	h, err := s.get(id)
 	if err != nil {
@@ -383,7 +383,7 @@ func (s *Session) Props(id, i int) (out json.RawMessage, err error) {
 	if err != nil {
 		return nil, &Error{Op: "props", File: h.name, Err: fmt.Errorf("export %d (%s): %w", i, p.Exports[i].Name, err)}
 	}
-	b, err := json.Marshal(v)
+	b, err := jsonenc.Marshal(v)
 	if err != nil {
 		return nil, &Error{Op: "props", File: h.name, Err: err}
 	}
@@ -392,7 +392,7 @@ func (s *Session) Props(id, i int) (out json.RawMessage, err error) {
 
 // Dump returns the format's complete model as JSON (what `upkg dump --json`
 // prints).
-func (s *Session) Dump(id int) (out json.RawMessage, err error) {
+func (s *Session) Dump(id int) (out jsonenc.RawMessage, err error) {
 	defer guard("dump", "", &err)
 	h, err := s.get(id)
 	if err != nil {
@@ -401,7 +401,7 @@ func (s *Session) Dump(id int) (out json.RawMessage, err error) {
 	if h.pkg == nil || h.pkg.Dump == nil {
 		return nil, &Error{Op: "dump", File: h.name, Err: errors.New("no detailed model for this file")}
 	}
-	b, err := json.Marshal(h.pkg.Dump)
+	b, err := jsonenc.Marshal(h.pkg.Dump)
 	if err != nil {
 		return nil, &Error{Op: "dump", File: h.name, Err: err}
 	}
