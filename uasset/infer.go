@@ -66,6 +66,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
+	if o.names == nil {
+		o.names = &nameMemo{}
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
