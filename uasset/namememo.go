@@ -14,6 +14,7 @@ type nameMemo struct {
 	bigEndian bool
 	names     []NameEntry
 	end       int64 // where the map ended
+	valid     bool  // the names passed validate's checks
 }
 
 func (m *nameMemo) matches(f *File) bool {
@@ -40,4 +41,22 @@ func (m *nameMemo) put(f *File, end int64) {
 	s := &f.Summary
 	*m = nameMemo{ok: true, offset: s.NameOffset, count: s.NameCount,
 		hashes: f.Versions.UE4 >= VerUE4NameHashesSerialized, bigEndian: f.BigEndian, names: f.Names, end: end}
+}
+
+// validNames reports whether f's name map is the remembered one and has
+// passed validate's name checks already.
+func (m *nameMemo) validNames(f *File) bool {
+	return m != nil && m.valid && m.matches(f) && sameNames(m.names, f.Names)
+}
+
+// namesValid notes that f's name map passed validate's name checks.
+func (m *nameMemo) namesValid(f *File) {
+	if m != nil && m.matches(f) && sameNames(m.names, f.Names) {
+		m.valid = true
+	}
+}
+
+// sameNames reports whether a and b are the same slice.
+func sameNames(a, b []NameEntry) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
