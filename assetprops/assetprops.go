@@ -47,18 +47,14 @@ func ContextWith(f *uasset.File, mappings *usmap.File, load Loader) *property.Co
 	return contextDepth(f, mappings, load, 0, map[string]*property.Context{})
 }
 
-func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
-	names := make([]string, len(f.Names))
-	for i := range f.Names {
-		names[i] = f.Names[i].Name.S
-	}
+// versionContext is the part of f's decoder context that says which
+// versions the package has: all that a [property.VersionTrace] asks.
+func versionContext(f *uasset.File) *property.Context {
 	ctx := &property.Context{
 		FileVersionUE4:   f.Versions.UE4,
 		FileVersionUE5:   f.Versions.UE5,
-		Names:            names,
 		Unversioned:      f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0,
 		FilterEditorOnly: f.Summary.PackageFlags&uasset.PKG_FilterEditorOnly != 0,
-		Mappings:         mappings,
 	}
 	vers := f.Versions
 	engine := f.Engine.Version
@@ -71,6 +67,17 @@ func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, 
 		}
 		return 0, false
 	}
+	return ctx
+}
+
+func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
+	names := make([]string, len(f.Names))
+	for i := range f.Names {
+		names[i] = f.Names[i].Name.S
+	}
+	ctx := versionContext(f)
+	ctx.Names = names
+	ctx.Mappings = mappings
 	nImp, nExp := int32(len(f.Imports)), int32(len(f.Exports))
 	ctx.Object = func(i int32) string {
 		if i == 0 || i < -nImp || i > nExp {
@@ -332,24 +339,25 @@ type Prior struct {
 
 // Check is the candidate check (see [CandidateCheckWith]).
 func (c *CandidateChecker) Check(f *uasset.File) error {
-	var load Loader
-	if c.loader != nil {
-		load = c.loader(f)
-	}
-	ctx := ContextWith(f, c.mappings, load)
-	if ctx.Unversioned && c.mappings == nil {
+	vctx := versionContext(f)
+	if vctx.Unversioned && c.mappings == nil {
 		return nil
 	}
 	key := tablesKey(f)
 	c.mu.Lock()
 	for _, m := range c.memo {
-		if m.key == key && m.prior.trace.Holds(ctx) {
+		if m.key == key && m.prior.trace.Holds(vctx) {
 			c.remember(f, m)
 			c.mu.Unlock()
 			return m.err
 		}
 	}
 	c.mu.Unlock()
+	var load Loader
+	if c.loader != nil {
+		load = c.loader(f)
+	}
+	ctx := ContextWith(f, c.mappings, load)
 	prior := &Prior{trace: &property.VersionTrace{}, outcomes: map[int]exportOutcome{}}
 	ctx.Trace = prior.trace
 	err := checkCandidate(f, ctx, prior.outcomes)
