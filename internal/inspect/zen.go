@@ -132,8 +132,8 @@ type zenResolver struct {
 	p      *zen.Package
 	ctx    *utocContext // nil for a loose file
 	script *zen.ScriptObjects
-	// byHash maps script-import hashes computed from the package's own names.
-	byHash map[uint64]string
+	// byHash names script imports from hashes of the package's own names.
+	byHash *scriptGuess
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
@@ -177,7 +177,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		zr.pkgID = zen.PackageID(p.Name)
 	}
 	if zr.script == nil {
-		zr.byHash = nameMapScriptHashes(p)
+		zr.byHash = newScriptGuess(p)
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
 	}
 	out := &Package{
@@ -191,7 +191,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	out.Summary = zenSummary(p)
 	out.Sections = zenSections(p, int64(len(data)))
 	for _, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: fmt.Sprintf("%016x", n.Hash)})
+		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
@@ -523,7 +523,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 			obj.ClassPackage = scriptPackage(obj.Class)
 			return obj
 		}
-		if path, ok := zr.byHash[x.Value()]; ok {
+		if path, ok := zr.byHash.lookup(x.Value()); ok {
 			return Object{Name: lastElem(path), Path: path, PackageName: scriptPackage(path)}
 		}
 		return Object{Name: fmt.Sprintf("<script 0x%016x>", x.Value()), Path: fmt.Sprintf("<script 0x%016x>", x.Value())}
@@ -607,32 +607,6 @@ var commonScriptPackages = []string{
 	"/Script/PhysicsCore", "/Script/Chaos", "/Script/Landscape", "/Script/Foliage", "/Script/MediaAssets",
 	"/Script/PCG", "/Script/ControlRig", "/Script/MetasoundEngine", "/Script/AudioMixer", "/Script/DeveloperSettings",
 	"/Script/ModularGameplay", "/Script/CommonUI", "/Script/Paper2D", "/Script/HeadMountedDisplay",
-}
-
-// nameMapScriptHashes builds candidate script paths from the package's own
-// name map ("/Script/Engine" × "StaticMesh", "Default__StaticMesh") and maps
-// their import hashes to the paths.
-func nameMapScriptHashes(p *zen.Package) map[uint64]string {
-	pkgs := append([]string(nil), commonScriptPackages...)
-	var objs []string
-	for _, n := range p.Names {
-		if strings.HasPrefix(n.Value, "/Script/") {
-			pkgs = append(pkgs, n.Value)
-		} else if !strings.Contains(n.Value, "/") {
-			objs = append(objs, n.Value)
-		}
-	}
-	m := make(map[uint64]string, len(pkgs)*(2*len(objs)+1))
-	for _, pk := range pkgs {
-		m[zen.ScriptObjectHash(pk)] = pk
-		for _, o := range objs {
-			for _, name := range []string{o, "Default__" + o} {
-				path := pk + "." + name
-				m[zen.ScriptObjectHash(path)] = path
-			}
-		}
-	}
-	return m
 }
 
 func scriptPackage(path string) string {
