@@ -59,14 +59,13 @@ const (
 // separate archive, that archive's name table and byte size. The elements
 // themselves stay in the tail (inline) or in ElementsArchive.
 func (d *decoder) rigHierarchy(r *binread.Reader) any {
-	v := d.ctx.customVersion(cvControlRig)
-	if v < 0 {
+	if d.ctx.cvBelow(cvControlRig, 0) {
 		return nil // an editor package without the version: layout unknown
 	}
 	var fs Fields
 	compressed := false
 	switch {
-	case v >= controlRigHierarchyCompactTransformSerialization:
+	case d.ctx.cvAtLeast(cvControlRig, controlRigHierarchyCompactTransformSerialization):
 		settings := Fields{{"ControlRigVersion", int64(r.I32("RigHierarchy.Settings.ControlRigVersion"))}}
 		for _, n := range []string{"IsSerializingToPackage", "UseCompressedArchive", "StoreCompactTransforms",
 			"SerializeLocalTransform", "SerializeGlobalTransform", "SerializeInitialTransform", "SerializeCurrentTransform"} {
@@ -75,7 +74,7 @@ func (d *decoder) rigHierarchy(r *binread.Reader) any {
 		settings = append(settings, Field{"SerializationPhase", uint64(r.U32("RigHierarchy.Settings.SerializationPhase"))})
 		compressed, _ = settings[2].Value.(bool)
 		fs = append(fs, Field{"SerializationSettings", settings})
-	case v >= controlRigHierarchyCompressElements:
+	case d.ctx.cvAtLeast(cvControlRig, controlRigHierarchyCompressElements):
 		compressed = r.Bool32("RigHierarchy.UseCompressedArchive")
 		fs = append(fs, Field{"UseCompressedArchive", compressed})
 	}
@@ -114,13 +113,18 @@ func (d *decoder) rigHierarchy(r *binread.Reader) any {
 // an empty copy of the editor fields first, which reads the same way.
 func (d *decoder) nneModelData(r *binread.Reader) any {
 	const latest = 5
-	v := d.ctx.customVersion(cvNNEModelData)
+	// The version, asked as the traced questions "at least n".
+	var v int64
 	switch {
-	case v == math.MaxInt32:
+	case d.ctx.cvAtLeast(cvNNEModelData, math.MaxInt32):
 		v = latest // unversioned: the current layout
-	case v < 0 || v > latest:
+	case d.ctx.cvBelow(cvNNEModelData, 0) || d.ctx.cvAtLeast(cvNNEModelData, latest+1):
 		return nil
-	case v == 1 && !d.ctx.FilterEditorOnly:
+	default:
+		for v = latest; v > 0 && !d.ctx.cvAtLeast(cvNNEModelData, v); v-- {
+		}
+	}
+	if v == 1 && !d.ctx.FilterEditorOnly {
 		return nil // editor data with an AssetImportData reference first
 	}
 	blob := func(field string, wide bool) any {
@@ -267,10 +271,9 @@ const (
 // struct). Packages that record neither version (and whose engine gives
 // no assumed one) are read without it, the UE 5.5+ layout.
 func movieSceneSubSequenceTree(d *decoder, r *binread.Reader, _ int64) any {
-	rv, rok := d.ctx.lookupCustom(cvRelease)
-	fv, fok := d.ctx.lookupCustom(cvFortniteMain)
-	warp := (rok && rv >= releaseAddedSubSequenceEntryWarpCounter) || (fok && fv >= fortniteAddedSubSequenceEntryWarpCounter)
-	warp = warp && d.ctx.FileVersionUE5 < verUE5AssetRegistryPackageBuildDependencies
+	warp := d.ctx.cvRecordedAtLeast(cvRelease, releaseAddedSubSequenceEntryWarpCounter) ||
+		d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteAddedSubSequenceEntryWarpCounter)
+	warp = warp && !d.ctx.ue5(verUE5AssetRegistryPackageBuildDependencies)
 	return movieSceneEvaluationTree(r, 5, func() any {
 		fs := Fields{{"SequenceID", uint64(r.U32("SubSequenceTreeEntry.SequenceID"))},
 			{"Flags", uint64(r.U8("SubSequenceTreeEntry.Flags"))}}
@@ -344,12 +347,8 @@ const interchangeMultipleAllocationsFixed = 3
 // (per attribute key its offsets and sizes in the storage, value type,
 // property flags and hash) and the storage bytes, kept raw.
 func (d *decoder) interchangeAttributes(r *binread.Reader) any {
-	multi := false
-	if v, ok := d.ctx.lookupCustom(cvInterchange); ok {
-		multi = v >= interchangeMultipleAllocationsFixed
-	} else if d.ctx.Unversioned {
-		multi = true
-	}
+	multi := d.ctx.cvRecordedAtLeast(cvInterchange, interchangeMultipleAllocationsFixed) ||
+		(d.ctx.Unversioned && !d.ctx.cvRecorded(cvInterchange))
 	fs := Fields{
 		{"FragmentedMemoryCost", r.U64("AttributeStorage.FragmentedMemoryCost")},
 		{"DefragRatio", f32(r, "AttributeStorage.DefragRatio")},
@@ -407,9 +406,8 @@ const (
 // after), from after EvaluationTree the segment identifier and
 // bAllowEmpty, and the section evaluation data structs.
 func movieSceneSegment(d *decoder, r *binread.Reader, _ int64) any {
-	v := d.ctx.customVersion(cvSequencer)
 	var rng Fields
-	if v < sequencerFloatToIntConversion {
+	if d.ctx.cvBelow(cvSequencer, sequencerFloatToIntConversion) {
 		rng = Fields{
 			{"LowerBoundType", uint64(r.U8("MovieSceneSegment.Range.LowerBound.Type"))},
 			{"LowerBoundValue", f32(r, "MovieSceneSegment.Range.LowerBound.Value")},
@@ -425,7 +423,7 @@ func movieSceneSegment(d *decoder, r *binread.Reader, _ int64) any {
 		}
 	}
 	fs := Fields{{"Range", rng}}
-	if v > sequencerEvaluationTree {
+	if d.ctx.cvAtLeast(cvSequencer, sequencerEvaluationTree+1) {
 		fs = append(fs, Field{"ID", int64(r.I32("MovieSceneSegment.ID"))}, Field{"AllowEmpty", r.Bool32("MovieSceneSegment.bAllowEmpty")})
 	}
 	n := r.Count("MovieSceneSegment.Impls", 1)
@@ -455,7 +453,7 @@ const (
 // pinCategories reads a pin's (or terminal's) category and subcategory:
 // names from FFrameworkObjectVersion PinsStoreFName, strings before.
 func (d *decoder) pinCategories(r *binread.Reader, field string) Fields {
-	if d.ctx.customVersion(cvFramework) >= frameworkPinsStoreFName {
+	if d.ctx.cvAtLeast(cvFramework, frameworkPinsStoreFName) {
 		return Fields{{"Category", d.name(r, field+".Category")}, {"SubCategory", d.name(r, field+".SubCategory")}}
 	}
 	return Fields{{"Category", r.FString(field + ".Category")}, {"SubCategory", r.FString(field + ".SubCategory")}}
@@ -467,7 +465,7 @@ func (d *decoder) edGraphTerminalType(r *binread.Reader) Fields {
 	fs = append(fs, Field{"SubCategoryObject", d.objectRef(r, "EdGraphTerminalType.SubCategoryObject")},
 		Field{"IsConst", r.Bool32("EdGraphTerminalType.bIsConst")},
 		Field{"IsWeakPointer", r.Bool32("EdGraphTerminalType.bIsWeakPointer")})
-	if d.ctx.customVersion(cvRelease) >= releasePinTypeIncludesUObjectWrapperFlag {
+	if d.ctx.cvAtLeast(cvRelease, releasePinTypeIncludesUObjectWrapperFlag) {
 		fs = append(fs, Field{"IsUObjectWrapper", r.Bool32("EdGraphTerminalType.bIsUObjectWrapper")})
 	}
 	return fs
@@ -485,14 +483,14 @@ func edGraphPinType(d *decoder, r *binread.Reader, _ int64) any {
 	}
 	fs := d.pinCategories(r, "EdGraphPinType")
 	fs = append(fs, Field{"SubCategoryObject", d.objectRef(r, "EdGraphPinType.SubCategoryObject")})
-	if d.ctx.customVersion(cvFramework) >= frameworkEdGraphPinContainerType {
+	if d.ctx.cvAtLeast(cvFramework, frameworkEdGraphPinContainerType) {
 		ct := r.U8("EdGraphPinType.ContainerType")
 		fs = append(fs, Field{"ContainerType", uint64(ct)})
 		if ct == 3 { // EPinContainerType::Map
 			fs = append(fs, Field{"ValueType", d.edGraphTerminalType(r)})
 		}
 	} else {
-		if d.ctx.customVersion(cvBlueprints) >= blueprintsAdvancedContainerSupport {
+		if d.ctx.cvAtLeast(cvBlueprints, blueprintsAdvancedContainerSupport) {
 			isMap := r.Bool32("EdGraphPinType.bIsMap")
 			fs = append(fs, Field{"IsMap", isMap})
 			if isMap {
@@ -514,10 +512,10 @@ func edGraphPinType(d *decoder, r *binread.Reader, _ int64) any {
 	if d.ctx.ue4(verUE4SerializePinTypeConst) {
 		fs = append(fs, Field{"IsConst", r.Bool32("EdGraphPinType.bIsConst")})
 	}
-	if d.ctx.customVersion(cvRelease) >= releasePinTypeIncludesUObjectWrapperFlag {
+	if d.ctx.cvAtLeast(cvRelease, releasePinTypeIncludesUObjectWrapperFlag) {
 		fs = append(fs, Field{"IsUObjectWrapper", r.Bool32("EdGraphPinType.bIsUObjectWrapper")})
 	}
-	if !d.ctx.FilterEditorOnly && d.ctx.customVersion(cvUE5Release) >= ue5ReleaseSerializeFloatPinDefaultsAsSingle {
+	if !d.ctx.FilterEditorOnly && d.ctx.cvAtLeast(cvUE5Release, ue5ReleaseSerializeFloatPinDefaultsAsSingle) {
 		fs = append(fs, Field{"SerializeAsSinglePrecisionFloat", r.Bool32("EdGraphPinType.bSerializeAsSinglePrecisionFloat")})
 	}
 	return fs
@@ -537,11 +535,10 @@ const (
 // data before SmartNameRefactorForDeterministicCooking, a GUID.
 func smartName(d *decoder, r *binread.Reader, _ int64) any {
 	fs := Fields{{"DisplayName", d.name(r, "SmartName.DisplayName")}}
-	v := d.ctx.customVersion(cvAnimPhys)
-	if v < animPhysRemoveUIDFromSmartNameSerialize {
+	if d.ctx.cvBelow(cvAnimPhys, animPhysRemoveUIDFromSmartNameSerialize) {
 		fs = append(fs, Field{"UID", uint64(r.U16("SmartName.UID"))})
 	}
-	if !d.ctx.FilterEditorOnly && v < animPhysSmartNameRefactorForDeterministicCooking {
+	if !d.ctx.FilterEditorOnly && d.ctx.cvBelow(cvAnimPhys, animPhysSmartNameRefactorForDeterministicCooking) {
 		fs = append(fs, Field{"Guid", ue.ReadGuid(r, "SmartName.Guid").String()})
 	}
 	return fs
@@ -572,7 +569,7 @@ func levelSequenceObjectReferenceMap(d *decoder, r *binread.Reader, _ int64) any
 // payload bytes, kept raw.
 func movieSceneEventParameters(d *decoder, r *binread.Reader, _ int64) any {
 	var fs Fields
-	if d.ctx.customVersion(cvRelease) < releaseEventSectionParameterStringAssetRef {
+	if d.ctx.cvBelow(cvRelease, releaseEventSectionParameterStringAssetRef) {
 		fs = Fields{{"StructPtr", d.objectRef(r, "MovieSceneEventParameters.StructPtr")}}
 	} else {
 		fs = Fields{{"StructType", d.softObjectPath(r)}}
@@ -625,21 +622,20 @@ const (
 // parameters and memory storage that follow stay in the tail. Packages
 // before FAnimObjectVersion StoreMarkerNamesOnSkeleton store nothing.
 func (d *decoder) rigVM(r *binread.Reader) any {
-	v, ok := d.ctx.lookupCustom(cvRigVM)
-	if !ok {
-		if !d.ctx.Unversioned {
-			return nil // the older layout (UClass-based storage): kept raw
-		}
-		v = math.MaxInt32
+	recorded := d.ctx.cvRecorded(cvRigVM)
+	if !recorded && !d.ctx.Unversioned {
+		return nil // the older layout (UClass-based storage): kept raw
 	}
-	if a, ok := d.ctx.lookupCustom(cvAnimObject); ok && a < animStoreMarkerNamesOnSkeleton {
+	// Unversioned packages record nothing: the current layout.
+	atLeast := func(v int64) bool { return !recorded || d.ctx.cvRecordedAtLeast(cvRigVM, v) }
+	if d.ctx.cvRecorded(cvAnimObject) && !d.ctx.cvRecordedAtLeast(cvAnimObject, animStoreMarkerNamesOnSkeleton) {
 		return Fields{}
 	}
 	var fs Fields
-	if v >= rigVMAddedVMHashChecks {
+	if atLeast(rigVMAddedVMHashChecks) {
 		fs = append(fs, Field{"CachedVMHash", uint64(r.U32("RigVM.CachedVMHash"))})
 	}
-	if v >= rigVMNativizedFunctionAsCalls {
+	if atLeast(rigVMNativizedFunctionAsCalls) {
 		fs = append(fs, Field{"CachedCanonicalVMHash", uint64(r.U32("RigVM.CachedCanonicalVMHash"))})
 	}
 	n := r.Count("RigVM.ExternalPropertyPathDescriptions", 12)
