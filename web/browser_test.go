@@ -178,6 +178,23 @@ func js[T any](p *page, expr string) T {
 	return v
 }
 
+// filter sets the visible table's filter box in one step and fires its input
+// event. Typing key by key (chromedp.SendKeys) races the table's debounced
+// re-render, which replaces row nodes between keystrokes.
+func (p *page) filter(text string) {
+	p.t.Helper()
+	p.waitJS(`document.querySelector('.vt-tools input') !== null`)
+	js[bool](p, fmt.Sprintf(`(() => { const i = document.querySelector('.vt-tools input'); i.value = %q; i.dispatchEvent(new Event('input', {bubbles: true})); return true; })()`, text))
+}
+
+// clickFirstRow clicks the first visible table row from inside the page, so
+// a re-render between finding the row and clicking it cannot lose the node.
+func (p *page) clickFirstRow() {
+	p.t.Helper()
+	p.waitJS(`document.querySelector('.vt-row') !== null`)
+	js[bool](p, `(() => { document.querySelector('.vt-row').click(); return true; })()`)
+}
+
 func (p *page) waitJS(cond string) {
 	p.t.Helper()
 	if _, err := chromedp.Run(p.ctx, chromedp.Poll[chromedp.Void](cond, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
@@ -428,7 +445,7 @@ func TestBrowserCorpus(t *testing.T) {
 	pg.tab("exports")
 	pg.screenshot("cooked-exports")
 	// The first export's bytes are in the .uexp: the hex view says so.
-	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.clickFirstRow()
 	pg.waitJS(`document.querySelector('.detail button') !== null`)
 	pg.do(chromedp.Click(chromedp.CSS(`.detail button`)))
 	pg.waitJS(`document.querySelector('.hex .first') !== null`)
@@ -450,7 +467,7 @@ func TestBrowserCorpus(t *testing.T) {
 	if n := js[int](pg, `document.querySelectorAll('.vt-row').length`); n == 0 || n >= len(want.Names) || n > 120 {
 		t.Errorf("names table has %d row elements for %d names; want only the visible ones", n, len(want.Names))
 	}
-	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "Light"))
+	pg.filter("Light")
 	pg.waitJS(`/ of 715 rows/.test(document.querySelector('.vt-count').textContent)`)
 	pg.screenshot("ut99-names-filtered")
 	pg.tab("exports")
@@ -574,9 +591,9 @@ func TestBrowserContainers(t *testing.T) {
 		}
 		// Open the package: type its name in the filter and click the row.
 		before := pg.counters()
-		pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), inner))
+		pg.filter(inner)
 		pg.waitJS(`document.querySelectorAll('.vt-row').length === 1`)
-		pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+		pg.clickFirstRow()
 		pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
 		if wantErr != nil {
 			// upkg cannot read it: the page shows the CLI's error and survives.
@@ -628,9 +645,9 @@ func TestBrowserEncryptedPak(t *testing.T) {
 		t.Errorf("listing shows %s entries, want %d", n, entries)
 	}
 	// A PNG stored in the pak previews as an image (decrypted, inflated).
-	pg.do(chromedp.SendKeys(chromedp.CSS(`.vt-tools input`), "test.png"))
+	pg.filter("test.png")
 	pg.waitJS(`document.querySelectorAll('.vt-row').length === 1`)
-	pg.do(chromedp.Click(chromedp.CSS(`.vt-row`)))
+	pg.clickFirstRow()
 	pg.waitJS(`document.querySelector('.preview-img') !== null && document.querySelector('.preview-img').complete`)
 	if w := js[int](pg, `document.querySelector('.preview-img').naturalWidth`); w <= 0 {
 		t.Errorf("test.png from the pak does not decode")
