@@ -106,69 +106,79 @@ func decodeRecursive(src, out []byte, depth int) error {
 		}
 		return nil
 	}
-	used, written, err := decodeMultiArray(src, out, depth)
+	used, arrays, err := decodeMultiArray(src, 1, len(out), depth)
 	if err != nil {
 		return err
 	}
-	if written != len(out) || used != len(src) {
+	if len(arrays[0]) != len(out) || used != len(src) {
 		return corrupt("multi-array does not end where it should")
 	}
+	copy(out, arrays[0])
 	return nil
 }
 
-// decodeMultiArray decodes a multi-array holding one output array: up to 63
-// entropy-coded source arrays whose pieces are interleaved by an index list
-// and a list of piece lengths.
-func decodeMultiArray(src, out []byte, depth int) (used, written int, err error) {
+// decodeMultiArray decodes a multi-array holding count output arrays of at
+// most maxTotal bytes together: up to 63 entropy-coded source arrays whose
+// pieces are dealt to the outputs by an index list (0 ends an output) and a
+// list of piece lengths.
+func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, error) {
 	if len(src) < 4 {
-		return 0, 0, corrupt("truncated multi-array")
+		return 0, nil, corrupt("truncated multi-array")
 	}
 	if src[0]&0x80 == 0 {
-		return 0, 0, corrupt("bad multi-array header")
+		return 0, nil, corrupt("bad multi-array header")
 	}
 	numArrays := int(src[0] & 0x3F)
 	p := 1
+	outs := make([][]byte, count)
 	if numArrays == 0 {
-		dec, n, err := decodeBytes(src[p:], len(out), depth+1)
-		if err != nil {
-			return 0, 0, err
+		for i := range outs {
+			dec, n, err := decodeBytes(src[p:], maxTotal, depth+1)
+			if err != nil {
+				return 0, nil, err
+			}
+			outs[i] = dec
+			maxTotal -= len(dec)
+			p += n
 		}
-		copy(out, dec)
-		return p + n, len(dec), nil
+		return p, outs, nil
 	}
 	arrays := make([][]byte, numArrays)
 	total := 0
 	for i := range arrays {
 		dec, n, err := decodeBytes(src[p:], 0x40000, depth+1)
 		if err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
 		arrays[i] = dec
 		total += len(dec)
 		p += n
 	}
+	if total > maxTotal {
+		return 0, nil, corrupt("multi-array larger than its destination")
+	}
 	if len(src)-p < 3 {
-		return 0, 0, corrupt("truncated multi-array")
+		return 0, nil, corrupt("truncated multi-array")
 	}
 	q := int(src[p]) | int(src[p+1])<<8
 	p += 2
 	_, _, numIdx, _, err := streamHeader(src[p:])
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	if numIdx > total {
-		return 0, 0, corrupt("multi-array index list too long")
+		return 0, nil, corrupt("multi-array index list too long")
 	}
-	numLens := numIdx - 1
+	numLens := numIdx - count
 	if numLens < 1 {
-		return 0, 0, corrupt("multi-array index list too short")
+		return 0, nil, corrupt("multi-array index list too short")
 	}
 	idx, n, err := decodeBytes(src[p:], numIdx, depth+1)
 	if err != nil {
-		return 0, 0, err
+		return 0, nil, err
 	}
 	if len(idx) != numIdx {
-		return 0, 0, corrupt("multi-array index list size mismatch")
+		return 0, nil, corrupt("multi-array index list size mismatch")
 	}
 	p += n
 	indexes := make([]byte, numIdx)
@@ -183,22 +193,22 @@ func decodeMultiArray(src, out []byte, depth int) (used, written int, err error)
 		copy(indexes, idx)
 		ll, n, err := decodeBytes(src[p:], numLens, depth+1)
 		if err != nil {
-			return 0, 0, err
+			return 0, nil, err
 		}
 		if len(ll) != numLens {
-			return 0, 0, corrupt("multi-array length list size mismatch")
+			return 0, nil, corrupt("multi-array length list size mismatch")
 		}
 		p += n
 		for i, v := range ll {
 			if v > 16 {
-				return 0, 0, corrupt("multi-array length width above 16")
+				return 0, nil, corrupt("multi-array length width above 16")
 			}
 			lenLog2[i] = v
 		}
 	}
 	complen := q & 0x3FFF
 	if len(src)-p < complen {
-		return 0, 0, corrupt("multi-array lengths run past the input")
+		return 0, nil, corrupt("multi-array lengths run past the input")
 	}
 	region := src[p : p+complen]
 	f := msbReader{buf: region}
@@ -213,42 +223,44 @@ func decodeMultiArray(src, out []byte, depth int) (used, written int, err error)
 		lens[i] = 1<<uint(nb) | int(r.read(nb))
 	}
 	if indexes[numIdx-1] != 0 {
-		return 0, 0, corrupt("multi-array index list not terminated")
+		return 0, nil, corrupt("multi-array index list not terminated")
 	}
+	buf := make([]byte, total)
 	ii, li, o := 0, 0, 0
-	if ii >= numIdx {
-		return 0, 0, corrupt("multi-array index list too short")
-	}
-	for {
-		s := int(indexes[ii])
-		ii++
-		if s == 0 {
-			break
+	for a := range outs {
+		begin := o
+		for {
+			if ii >= numIdx {
+				return 0, nil, corrupt("multi-array index list too short")
+			}
+			s := int(indexes[ii])
+			ii++
+			if s == 0 {
+				break
+			}
+			if s > numArrays || li >= numLens {
+				return 0, nil, corrupt("bad multi-array index")
+			}
+			l := lens[li]
+			li++
+			if l > len(arrays[s-1]) || l > len(buf)-o {
+				return 0, nil, corrupt("multi-array piece too long")
+			}
+			o += copy(buf[o:], arrays[s-1][:l])
+			arrays[s-1] = arrays[s-1][l:]
 		}
-		if s > numArrays || li >= numLens {
-			return 0, 0, corrupt("bad multi-array index")
+		if q&0x8000 != 0 {
+			li++
 		}
-		l := lens[li]
-		li++
-		if l > len(arrays[s-1]) || l > len(out)-o {
-			return 0, 0, corrupt("multi-array piece too long")
-		}
-		o += copy(out[o:], arrays[s-1][:l])
-		arrays[s-1] = arrays[s-1][l:]
-		if ii >= numIdx {
-			return 0, 0, corrupt("multi-array index list too short")
-		}
-	}
-	if q&0x8000 != 0 {
-		li++
+		outs[a] = buf[begin:o:o]
 	}
 	if ii != numIdx || li != numLens {
-		return 0, 0, corrupt("multi-array lists do not end where they should")
+		return 0, nil, corrupt("multi-array lists do not end where they should")
 	}
 	for _, a := range arrays {
 		if len(a) != 0 {
-			return 0, 0, corrupt("multi-array source left over")
+			return 0, nil, corrupt("multi-array source left over")
 		}
 	}
-	return p + complen, o, nil
+	return p + complen, outs, nil
 }

@@ -268,9 +268,25 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 	return nil
 }
 
-// krakenQuantum decodes one Kraken quantum (up to 256 KiB, in chunks of up to
-// 128 KiB) into out[start:end] and returns the bytes of src used.
-func krakenQuantum(src, out []byte, start, end int) (int, error) {
+// lzChunk decodes one LZ chunk src of the given mode into out[start:end]
+// (earlier output is the match window).
+type lzChunk func(src, out []byte, start, end, mode int) error
+
+func krakenChunk(src, out []byte, start, end, mode int) error {
+	if mode > 1 {
+		return corrupt("unknown Kraken chunk mode")
+	}
+	t, err := readKrakenTable(src, out[start:end], start == 0)
+	if err != nil {
+		return err
+	}
+	return krakenRuns(t, mode, out, start, end)
+}
+
+// decodeQuantum decodes one Kraken or Leviathan quantum (up to 256 KiB, in
+// chunks of up to 128 KiB) into out[start:end] and returns the bytes of src
+// used.
+func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 	p := 0
 	for dst := start; dst < end; {
 		count := end - dst
@@ -300,14 +316,7 @@ func krakenQuantum(src, out []byte, start, end int) (int, error) {
 			}
 			switch {
 			case used < count:
-				if mode > 1 {
-					return 0, corrupt("unknown LZ chunk mode")
-				}
-				t, err := readKrakenTable(src[p:p+used], out[dst:dst+count], dst == 0)
-				if err != nil {
-					return 0, err
-				}
-				if err := krakenRuns(t, mode, out, dst, dst+count); err != nil {
+				if err := lz(src[p:p+used], out, dst, dst+count, mode); err != nil {
 					return 0, err
 				}
 			case used == count && mode == 0:

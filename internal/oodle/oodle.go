@@ -8,7 +8,7 @@
 // An Oodle block is a sequence of quanta of up to 256 KiB of output each.
 // Every quantum starts with a two-byte block header on each 256 KiB
 // boundary (codec, flags) and a quantum header (compressed size, or a
-// memset byte); a Kraken quantum then holds one or two 128 KiB chunks, each
+// memset byte); a Kraken or Leviathan quantum then holds one or two 128 KiB chunks, each
 // either entropy-only or an LZ chunk made of entropy-coded byte arrays
 // (literals, commands, offsets, lengths) that a copy loop turns into output.
 // Entropy-coded arrays are stored raw, Huffman coded (one or two triples of
@@ -77,7 +77,7 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("oodle: %s-compressed block (codec %d at compressed offset %d): codec not supported (only Kraken is)", e.Codec, int(e.Codec), e.Offset)
+	return fmt.Sprintf("oodle: %s-compressed block (codec %d at compressed offset %d): codec not supported (Kraken and Leviathan are)", e.Codec, int(e.Codec), e.Offset)
 }
 
 func fail(off, out int, err error) error {
@@ -91,7 +91,7 @@ func fail(off, out int, err error) error {
 // Decompress decodes the Oodle block src into dst, whose length must be the
 // exact decompressed size. It fills all of dst or returns an error
 // (*Error for malformed data, *UnsupportedError for a codec other than
-// Kraken). Bytes after the end of the stream are ignored.
+// Kraken and Leviathan). Bytes after the end of the stream are ignored.
 func Decompress(dst, src []byte) error {
 	p, out := 0, 0
 	var codec Codec
@@ -108,9 +108,9 @@ func Decompress(dst, src []byte) error {
 			uncompressed = b>>6&1 == 1
 			codec = Codec(src[p+1] & 0x7F)
 			checksums = src[p+1]>>7 == 1
-			if codec != Kraken {
+			if codec != Kraken && codec != Leviathan {
 				switch codec {
-				case LZNA, Mermaid, BitKnit, Leviathan:
+				case LZNA, Mermaid, BitKnit:
 					return &UnsupportedError{Codec: codec, Offset: p}
 				}
 				return fail(p, out, corrupt(fmt.Sprintf("unknown codec %d", int(codec))))
@@ -167,7 +167,11 @@ func Decompress(dst, src []byte) error {
 		if size == n {
 			copy(dst[out:], src[p:p+n])
 		} else {
-			used, err := krakenQuantum(src[p:p+size], dst, out, out+n)
+			lz := krakenChunk
+			if codec == Leviathan {
+				lz = leviathanChunk
+			}
+			used, err := decodeQuantum(src[p:p+size], dst, out, out+n, lz)
 			if err != nil {
 				return fail(qoff, out, err)
 			}

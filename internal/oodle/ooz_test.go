@@ -1,6 +1,7 @@
 package oodle
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"os"
@@ -12,7 +13,8 @@ import (
 // TestOozTestdata decodes the sample streams of the ooz project (files
 // holding a 4- or 8-byte little-endian decoded size, then an Oodle stream) found
 // in the directory named by OODLE_OOZ_TESTDATA. They are not part of this
-// repository; the test skips without the variable. Streams of codecs this
+// repository; the test skips without the variable. Streams of the same
+// sample in different codecs must decode to the same bytes. Streams of codecs this
 // package does not decode must fail with *UnsupportedError.
 func TestOozTestdata(t *testing.T) {
 	dir := os.Getenv("OODLE_OOZ_TESTDATA")
@@ -20,6 +22,7 @@ func TestOozTestdata(t *testing.T) {
 		t.Skip("OODLE_OOZ_TESTDATA not set")
 	}
 	files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
+	sums := map[string][32]byte{} // decoded content per sample name
 	for _, name := range files {
 		b, err := os.ReadFile(name)
 		if err != nil || len(b) < 8 {
@@ -38,6 +41,12 @@ func TestOozTestdata(t *testing.T) {
 		switch {
 		case err == nil:
 			t.Logf("%s: %d bytes ok", filepath.Base(name), size)
+			base := strings.TrimSuffix(filepath.Base(name), filepath.Ext(name))
+			sum := sha256.Sum256(dst)
+			if prev, ok := sums[base]; ok && prev != sum {
+				t.Errorf("%s: decodes differently from another codec's stream of %s", filepath.Base(name), base)
+			}
+			sums[base] = sum
 		case errors.As(err, &ue) && !strings.HasSuffix(name, ".kraken"):
 			t.Logf("%s: %v", filepath.Base(name), err)
 		default:
