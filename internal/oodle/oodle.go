@@ -1,19 +1,20 @@
 // Package oodle decodes blocks compressed with RAD Game Tools' Oodle Data
 // compression as Unreal Engine containers store them (pak, IoStore, Mass
-// Effect Legendary Edition packages). It is a clean-room pure-Go decoder of
-// the Kraken codec, written from the format as documented by the
-// reverse-engineered "ooz" project; the other Oodle codecs (Mermaid, Selkie,
-// Leviathan, LZNA, BitKnit) are recognised and reported as unsupported.
+// Effect Legendary Edition packages, .usmap mappings). It is a clean-room
+// pure-Go decoder of the Kraken and Leviathan codecs, written from the
+// format as documented by the reverse-engineered "ooz" project. The other
+// Oodle codecs (Mermaid/Selkie, LZNA, BitKnit) are recognised and reported
+// as unsupported.
 //
 // An Oodle block is a sequence of quanta of up to 256 KiB of output each.
-// Every quantum starts with a two-byte block header on each 256 KiB
-// boundary (codec, flags) and a quantum header (compressed size, or a
-// memset byte); a Kraken or Leviathan quantum then holds one or two 128 KiB chunks, each
-// either entropy-only or an LZ chunk made of entropy-coded byte arrays
-// (literals, commands, offsets, lengths) that a copy loop turns into output.
-// Entropy-coded arrays are stored raw, Huffman coded (one or two triples of
-// interleaved bit streams), tANS coded, run-length coded or split
-// recursively.
+// A two-byte block header (codec, flags) opens every 256 KiB; each quantum
+// has a header (compressed size, or a memset byte). A Kraken or Leviathan
+// quantum then holds one or two chunks of up to 128 KiB, each either
+// entropy-only or an LZ chunk made of entropy-coded byte arrays (literals,
+// commands, offsets, lengths) that a copy loop turns into output; earlier
+// output of the block is the match window. Entropy-coded arrays are stored
+// raw, Huffman coded (one or two triples of interleaved bit streams), tANS
+// coded, run-length coded, or split recursively (including multi-arrays).
 package oodle
 
 import (
