@@ -239,10 +239,7 @@ func decodeTANS(src, out []byte) error {
 	if err != nil {
 		return err
 	}
-	body := src[p:]
-	if len(body) < 8 {
-		return corrupt("truncated tANS data")
-	}
+	body := src[p:] // the two streams may share bytes when short
 	f := newLSB(body, false)
 	b := newLSB(body, true)
 	lb := uint(lBits)
