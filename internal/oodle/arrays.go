@@ -146,7 +146,7 @@ func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, er
 	arrays := make([][]byte, numArrays)
 	total := 0
 	for i := range arrays {
-		dec, n, err := decodeBytes(src[p:], 0x40000, depth+1)
+		dec, n, err := decodeBytes(src[p:], maxTotal-total, depth+1)
 		if err != nil {
 			return 0, nil, err
 		}

@@ -78,7 +78,7 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		case levSubAnd3:
 			count = 4
 		}
-		n, arrays, err := decodeMultiArray(src[p:], count, 0x40000, 0)
+		n, arrays, err := decodeMultiArray(src[p:], count, size, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 			return nil, corrupt("bad Leviathan command-stream header")
 		}
 		p++
-		n, arrays, err := decodeMultiArray(src[p:], 8, 0x40000, 0)
+		n, arrays, err := decodeMultiArray(src[p:], 8, size, 0)
 		if err != nil {
 			return nil, err
 		}
