@@ -180,6 +180,9 @@ func buildTANS(t *tansWeights, lBits int) ([]tansEntry, error) {
 						e.w += add
 					}
 					z--
+					if z < 0 {
+						return nil, corrupt("tANS weight above the table size")
+					}
 					add >>= 1
 					e.bitsX = uint8(z)
 					e.w = 0
