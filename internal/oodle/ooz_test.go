@@ -54,3 +54,50 @@ func TestOozTestdata(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkOozTestdata decodes the ooz sample streams named by
+// OODLE_OOZ_TESTDATA (see TestOozTestdata), one sub-benchmark per codec;
+// MB/s is decompressed bytes per second.
+func BenchmarkOozTestdata(b *testing.B) {
+	dir := os.Getenv("OODLE_OOZ_TESTDATA")
+	if dir == "" {
+		b.Skip("OODLE_OOZ_TESTDATA not set")
+	}
+	for _, ext := range []string{".kraken", ".leviathan"} {
+		files, _ := filepath.Glob(filepath.Join(dir, "*"+ext))
+		type sample struct {
+			src []byte
+			dst []byte
+		}
+		var samples []sample
+		total := 0
+		for _, name := range files {
+			buf, err := os.ReadFile(name)
+			if err != nil || len(buf) < 8 {
+				continue
+			}
+			size, hdr := binary.LittleEndian.Uint64(buf), 8
+			if size >= 1<<40 {
+				size, hdr = uint64(binary.LittleEndian.Uint32(buf)), 4
+			}
+			if size > 1<<30 {
+				continue
+			}
+			samples = append(samples, sample{buf[hdr:], make([]byte, size)})
+			total += int(size)
+		}
+		if len(samples) == 0 {
+			continue
+		}
+		b.Run(ext[1:], func(b *testing.B) {
+			b.SetBytes(int64(total))
+			for i := 0; i < b.N; i++ {
+				for _, s := range samples {
+					if err := Decompress(s.dst, s.src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}
