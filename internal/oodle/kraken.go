@@ -239,14 +239,7 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		if matchlen > end-dst {
 			return corrupt("match past its chunk")
 		}
-		from := dst + int(off)
-		if int(-off) >= matchlen {
-			copy(out[dst:dst+matchlen], out[from:from+matchlen])
-		} else {
-			for i := 0; i < matchlen; i++ {
-				out[dst+i] = out[from+i]
-			}
-		}
+		copyMatch(out, dst, dst+int(off), matchlen)
 		dst += matchlen
 	}
 	if len(offs) != 0 || len(lens) != 0 {
@@ -329,4 +322,18 @@ func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 		dst += count
 	}
 	return p, nil
+}
+
+// copyMatch copies n bytes from out[from:] to out[dst:], byte by byte in
+// effect when the two overlap (from < dst).
+func copyMatch(out []byte, dst, from, n int) {
+	if dst-from >= n && n > 16 {
+		copy(out[dst:dst+n], out[from:from+n])
+		return
+	}
+	d := out[dst : dst+n]
+	s := out[from : from+n]
+	for i := range d {
+		d[i] = s[i]
+	}
 }

@@ -279,14 +279,7 @@ func leviathanRuns(t *leviathanTable, mode int, out []byte, start, end int) erro
 		if matchlen > end-dst {
 			return corrupt("match past its chunk")
 		}
-		from := dst + int(off)
-		if int(-off) >= matchlen {
-			copy(out[dst:dst+matchlen], out[from:from+matchlen])
-		} else {
-			for i := 0; i < matchlen; i++ {
-				out[dst+i] = out[from+i]
-			}
-		}
+		copyMatch(out, dst, dst+int(off), matchlen)
 		dst += matchlen
 		if len(cmds) == 8 {
 			cur = (dst - start) & 7
