@@ -15,6 +15,8 @@ import (
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/oodle"
+	"github.com/upkg/upkg/legacy"
+	"github.com/upkg/upkg/usmap"
 )
 
 // fixtureKey is the AES key of the CUE4Parse fixture containers.
@@ -164,6 +166,61 @@ func TestCorpusOodleMatchesUncompressed(t *testing.T) {
 	t.Logf("%d Oodle containers, %d files identical to their reference, %d Oodle blocks", containers, compared, len(captured))
 }
 
+// leviathanFiles are the corpus files compressed with Oodle Leviathan: Mass
+// Effect Legendary Edition packages and a CUE4Parse mappings fixture.
+var leviathanFiles = []string{
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/LegendaryExplorer/LegendaryExplorer/Resources/exec/LE2EmptySeekFree.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE1/BioGame/CookedPCConsole/Core.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE1/BioGame/CookedPCConsole/PlotManagerMap.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE2/BioGame/CookedPCConsole/Core.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE2/BioGame/CookedPCConsole/WwiseAudio.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE3/BioGame/CookedPCConsole/Core.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE3/BioGame/CookedPCConsole/GFxUI.pcc",
+}
+
+// TestCorpusLeviathan reads the Leviathan-compressed corpus files: the Mass
+// Effect LE packages must open with every name, import and export read, and
+// the Oodle mappings fixture must hold exactly the names of the
+// uncompressed one.
+func TestCorpusLeviathan(t *testing.T) {
+	capture()
+	root := corpus.Dir(t)
+	n := 0
+	for _, rel := range leviathanFiles {
+		p := filepath.Join(root, rel)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		f, err := legacy.Open(p)
+		if err != nil {
+			t.Errorf("%s: %v", rel, err)
+			continue
+		}
+		if len(f.Names) == 0 || len(f.Exports) == 0 {
+			t.Errorf("%s: %d names, %d exports", rel, len(f.Names), len(f.Exports))
+		}
+		f.Close()
+		n++
+	}
+	dir := filepath.Join(root, "usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings")
+	if o, err := usmap.Open(filepath.Join(dir, "CUE4ParseFixtures-Oodle.usmap")); err == nil {
+		u, err := usmap.Open(filepath.Join(dir, "CUE4ParseFixtures-Uncompressed.usmap"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(o.Names, "\x00") != strings.Join(u.Names, "\x00") || len(o.Structs) != len(u.Structs) {
+			t.Errorf("Oodle mappings differ from the uncompressed ones")
+		}
+		n++
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Oodle mappings: %v", err)
+	}
+	if n == 0 {
+		t.Skip("no Leviathan files in the corpus")
+	}
+	t.Logf("%d Leviathan-compressed files read", n)
+}
+
 // corpusBlocks returns real Oodle blocks from the corpus (nil without it).
 func corpusBlocks(tb testing.TB) []block {
 	capture()
@@ -179,6 +236,12 @@ func corpusBlocks(tb testing.TB) []block {
 				if filepath.Base(filepath.Dir(p)) == "Oodle" {
 					readAll(tb, p)
 				}
+			}
+		}
+		root, _ := corpus.Find()
+		for _, rel := range leviathanFiles {
+			if f, err := legacy.Open(filepath.Join(root, rel)); err == nil {
+				f.Close()
 			}
 		}
 	}
@@ -199,8 +262,8 @@ func TestCorpusTruncated(t *testing.T) {
 	picks := []block{blocks[0], blocks[len(blocks)/2], blocks[len(blocks)-1]}
 	for _, b := range picks {
 		step := 1
-		if len(b.src) > 4000 {
-			step = len(b.src) / 4000
+		if len(b.src) > 600 {
+			step = len(b.src) / 600
 		}
 		dst := make([]byte, len(b.dst))
 		for n := 0; n < len(b.src); n += step {
@@ -218,8 +281,8 @@ func TestCorpusTruncated(t *testing.T) {
 	src := bytes.Clone(b.src)
 	dst := make([]byte, len(b.dst))
 	step := 1
-	if len(src) > 3000 {
-		step = len(src) / 3000
+	if len(src) > 1000 {
+		step = len(src) / 1000
 	}
 	for i := 0; i < len(src); i += step {
 		old := src[i]
