@@ -73,7 +73,7 @@ func TestOodleUnsupported(t *testing.T) {
 }
 
 // TestOodle checks the built-in Oodle registration: Kraken blocks decode,
-// blocks of a codec without a decoder (Mermaid) give an *UnsupportedError
+// blocks of a codec without a decoder (LZNA) give an *UnsupportedError
 // naming the codec, and garbage is a plain error.
 func TestOodle(t *testing.T) {
 	// A Kraken block of one memset quantum.
@@ -81,10 +81,10 @@ func TestOodle(t *testing.T) {
 	if err := Decompress("Oodle", dst, []byte{0x8C, 0x06, 0x07, 0xFF, 0xFF, 'z'}); err != nil || string(dst) != "zzzzz" {
 		t.Fatalf("memset block: %q %v", dst, err)
 	}
-	err := Decompress("Oodle", dst, []byte{0x8C, 0x0A, 0x00, 0x00, 0x00})
+	err := Decompress("Oodle", dst, []byte{0x8C, 0x05, 0x00, 0x00, 0x00})
 	var ue *UnsupportedError
-	if !errors.As(err, &ue) || ue.Method != "Oodle Mermaid/Selkie" || !strings.Contains(err.Error(), "Mermaid") {
-		t.Errorf("Mermaid block: %v", err)
+	if !errors.As(err, &ue) || ue.Method != "Oodle LZNA" || !strings.Contains(err.Error(), "LZNA") {
+		t.Errorf("LZNA block: %v", err)
 	}
 	err = Decompress("Oodle", dst, []byte{1, 2, 3})
 	if err == nil || errors.As(err, &ue) {

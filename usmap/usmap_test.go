@@ -10,7 +10,7 @@ import (
 )
 
 // corpusTests lists every .usmap of the corpus with its header facts and
-// table sizes. Oodle-compressed files (Kraken and Leviathan) decode through
+// table sizes. Oodle-compressed files (Kraken, Leviathan) decode through
 // the compression registry.
 var corpusTests = []struct {
 	path                  string
@@ -178,7 +178,7 @@ func TestErrors(t *testing.T) {
 		{"version", []byte{0xC4, 0x30, 9}, "version 9"},
 		{"huge", []byte{0xC4, 0x30, 0, 3, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f}, "exceeds"},
 		{"oodle", []byte{0xC4, 0x30, 0, 1, 3, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3}, "Oodle payload"},
-		{"mermaid", []byte{0xC4, 0x30, 0, 1, 5, 0, 0, 0, 4, 0, 0, 0, 0x8C, 0x0A, 0, 0, 0}, "unsupported: the mappings payload is Oodle Mermaid/Selkie-compressed"},
+		{"lzna", []byte{0xC4, 0x30, 0, 1, 5, 0, 0, 0, 4, 0, 0, 0, 0x8C, 0x05, 0, 0, 0}, "unsupported: the mappings payload is Oodle LZNA-compressed"},
 		{"ratio", []byte{0xC4, 0x30, 0, 2, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3, 4}, "implausible"},
 		{"names", []byte{0xC4, 0x30, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f}, "Usmap.Names"},
 	} {

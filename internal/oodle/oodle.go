@@ -1,20 +1,20 @@
 // Package oodle decodes blocks compressed with RAD Game Tools' Oodle Data
 // compression as Unreal Engine containers store them (pak, IoStore, Mass
 // Effect Legendary Edition packages, .usmap mappings). It is a clean-room
-// pure-Go decoder of the Kraken and Leviathan codecs, written from the
-// format as documented by the reverse-engineered "ooz" project. The other
-// Oodle codecs (Mermaid/Selkie, LZNA, BitKnit) are recognised and reported
+// pure-Go decoder of the Kraken, Mermaid/Selkie and Leviathan codecs,
+// written from the format as documented by the reverse-engineered "ooz"
+// project. The legacy LZNA and BitKnit codecs are recognised and reported
 // as unsupported.
 //
 // An Oodle block is a sequence of quanta of up to 256 KiB of output each.
 // A two-byte block header (codec, flags) opens every 256 KiB; each quantum
-// has a header (compressed size, or a memset byte). A Kraken or Leviathan
-// quantum then holds one or two chunks of up to 128 KiB, each either
-// entropy-only or an LZ chunk made of entropy-coded byte arrays (literals,
-// commands, offsets, lengths) that a copy loop turns into output; earlier
-// output of the block is the match window. Entropy-coded arrays are stored
-// raw, Huffman coded (one or two triples of interleaved bit streams), tANS
-// coded, run-length coded, or split recursively (including multi-arrays).
+// has a header (compressed size, or a memset byte). A quantum then holds
+// one or two chunks of up to 128 KiB, each either entropy-only or an LZ
+// chunk made of entropy-coded byte arrays (literals, commands, offsets,
+// lengths) that a copy loop turns into output; earlier output of the block
+// is the match window. Entropy-coded arrays are stored raw, Huffman coded
+// (one or two triples of interleaved bit streams), tANS coded, run-length
+// coded, or split recursively (including multi-arrays).
 package oodle
 
 import (
@@ -78,7 +78,7 @@ type UnsupportedError struct {
 }
 
 func (e *UnsupportedError) Error() string {
-	return fmt.Sprintf("oodle: %s-compressed block (codec %d at compressed offset %d): codec not supported (Kraken and Leviathan are)", e.Codec, int(e.Codec), e.Offset)
+	return fmt.Sprintf("oodle: %s-compressed block (codec %d at compressed offset %d): codec not supported (Kraken, Mermaid/Selkie and Leviathan are)", e.Codec, int(e.Codec), e.Offset)
 }
 
 func fail(off, out int, err error) error {
@@ -92,7 +92,7 @@ func fail(off, out int, err error) error {
 // Decompress decodes the Oodle block src into dst, whose length must be the
 // exact decompressed size. It fills all of dst or returns an error
 // (*Error for malformed data, *UnsupportedError for a codec other than
-// Kraken and Leviathan). Bytes after the end of the stream are ignored.
+// Kraken, Mermaid/Selkie and Leviathan). Bytes after the end of the stream are ignored.
 func Decompress(dst, src []byte) error {
 	p, out := 0, 0
 	var codec Codec
@@ -109,9 +109,9 @@ func Decompress(dst, src []byte) error {
 			uncompressed = b>>6&1 == 1
 			codec = Codec(src[p+1] & 0x7F)
 			checksums = src[p+1]>>7 == 1
-			if codec != Kraken && codec != Leviathan {
+			if codec != Kraken && codec != Leviathan && codec != Mermaid {
 				switch codec {
-				case LZNA, Mermaid, BitKnit:
+				case LZNA, BitKnit:
 					return &UnsupportedError{Codec: codec, Offset: p}
 				}
 				return fail(p, out, corrupt(fmt.Sprintf("unknown codec %d", int(codec))))
@@ -169,8 +169,11 @@ func Decompress(dst, src []byte) error {
 			copy(dst[out:], src[p:p+n])
 		} else {
 			lz := krakenChunk
-			if codec == Leviathan {
+			switch codec {
+			case Leviathan:
 				lz = leviathanChunk
+			case Mermaid:
+				lz = mermaidChunk
 			}
 			used, err := decodeQuantum(src[p:p+size], dst, out, out+n, lz)
 			if err != nil {
