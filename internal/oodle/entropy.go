@@ -386,11 +386,17 @@ func decodeHuffman(src, out []byte, streams int) error {
 	}
 	p := br.bytesUsed()
 	if n == 1 {
-		s := h.byLen[1][0]
-		for i := range out {
-			out[i] = s
+		// A one-symbol alphabet: the array repeats it (whatever its
+		// nominal code length).
+		for _, syms := range h.byLen {
+			if len(syms) > 0 {
+				for i := range out {
+					out[i] = syms[0]
+				}
+				return nil
+			}
 		}
-		return nil
+		return corrupt("empty Huffman table")
 	}
 	var lut huffLUT
 	if err := h.buildLUT(&lut); err != nil {

@@ -87,6 +87,12 @@ func TestByteArrays(t *testing.T) {
 	if err != nil || string(out) != "qqqqqq" {
 		t.Fatalf("RLE memset: %q %v", out, err)
 	}
+	// Huffman, new code-length format, a one-symbol alphabet (symbol 0,
+	// nominal length 8): the array repeats the symbol.
+	out, _, err = decodeBytes([]byte{0xA0, 0x08, 0x02, 0x80, 0x04}, 10, 0)
+	if err != nil || string(out) != "\x00\x00\x00\x00\x00" {
+		t.Fatalf("one-symbol Huffman: %q %v", out, err)
+	}
 	// RLE commands: cmd byte 1 sets the run byte from the literal area;
 	// 0x2F..: cmd>>4 run bytes after (^cmd)&15 literals.
 	// Literals "ab", command 0xDD: 2 literals ("ab"), 13 run bytes.
