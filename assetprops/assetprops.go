@@ -5,6 +5,7 @@
 package assetprops
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strings"
@@ -46,18 +47,14 @@ func ContextWith(f *uasset.File, mappings *usmap.File, load Loader) *property.Co
 	return contextDepth(f, mappings, load, 0, map[string]*property.Context{})
 }
 
-func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
-	names := make([]string, len(f.Names))
-	for i := range f.Names {
-		names[i] = f.Names[i].Name.S
-	}
+// versionContext is the part of f's decoder context that says which
+// versions the package has: all that a [property.VersionTrace] asks.
+func versionContext(f *uasset.File) *property.Context {
 	ctx := &property.Context{
 		FileVersionUE4:   f.Versions.UE4,
 		FileVersionUE5:   f.Versions.UE5,
-		Names:            names,
 		Unversioned:      f.Summary.PackageFlags&uasset.PKG_UnversionedProperties != 0,
 		FilterEditorOnly: f.Summary.PackageFlags&uasset.PKG_FilterEditorOnly != 0,
-		Mappings:         mappings,
 	}
 	vers := f.Versions
 	engine := f.Engine.Version
@@ -70,6 +67,17 @@ func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, 
 		}
 		return 0, false
 	}
+	return ctx
+}
+
+func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
+	names := make([]string, len(f.Names))
+	for i := range f.Names {
+		names[i] = f.Names[i].Name.S
+	}
+	ctx := versionContext(f)
+	ctx.Names = names
+	ctx.Mappings = mappings
 	nImp, nExp := int32(len(f.Imports)), int32(len(f.Exports))
 	ctx.Object = func(i int32) string {
 		if i == 0 || i < -nImp || i > nExp {
@@ -165,49 +173,105 @@ const maxFailures = 20
 
 // DecodeAll decodes every export and counts the results.
 func DecodeAll(f *uasset.File, ctx *property.Context) ([]*property.Object, Stats, error) {
+	return decodeAll(f, ctx, true, nil)
+}
+
+// DecodeStats is DecodeAll without the decoded objects: each export's
+// object is dropped once counted, so memory holds one export at a time
+// (what a verify pass over many packages needs).
+func DecodeStats(f *uasset.File, ctx *property.Context) (Stats, error) {
+	return DecodeStatsWith(f, ctx, nil)
+}
+
+// DecodeStatsWith is DecodeStats taking the results of exports that engine
+// inference already decoded under f's layout (see [CandidateChecker.Prior])
+// instead of decoding them again. The results are used only where they
+// are certain to be what decoding under ctx gives: for packages with
+// versioned (tagged) properties, whose decoding depends on nothing but the
+// tables, the export bytes and the version questions the check recorded,
+// when ctx answers all of those alike.
+func DecodeStatsWith(f *uasset.File, ctx *property.Context, prior *Prior) (Stats, error) {
+	if prior != nil && (ctx.Unversioned || !prior.trace.Holds(ctx)) {
+		prior = nil
+	}
+	_, st, err := decodeAll(f, ctx, false, prior)
+	return st, err
+}
+
+// exportOutcome is what the statistics take from one decoded export.
+type exportOutcome struct {
+	complete          bool
+	size, unaccounted int64
+	tail              int64
+	native            map[string]int
+	err               string // the decoding issue when not complete
+}
+
+func outcomeOf(o *property.Object) exportOutcome {
+	x := exportOutcome{complete: o.Complete, size: o.Size, unaccounted: o.Unaccounted, native: o.NativeStructs}
+	if o.Tail != nil {
+		x.tail = o.Tail.Size
+	}
+	if !o.Complete {
+		x.err = fmt.Sprint(o.Err())
+	}
+	return x
+}
+
+func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) ([]*property.Object, Stats, error) {
 	var st Stats
 	if ctx.Unversioned && ctx.Mappings == nil {
 		return nil, st, ErrNeedMappings
 	}
-	objs := make([]*property.Object, len(f.Exports))
+	var objs []*property.Object
+	if keep {
+		objs = make([]*property.Object, len(f.Exports))
+	}
 	for i := range f.Exports {
 		st.Exports++
-		o, err := Decode(f, ctx, i)
-		if err != nil && errors.Is(err, errNoData) {
-			st.NoData++
-			st.BytesUnaccounted += f.Exports[i].SerialSize
-			if len(st.Failures) < maxFailures {
-				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+		x, known := exportOutcome{}, false
+		if prior != nil {
+			x, known = prior.outcomes[i]
+		}
+		if !known {
+			o, err := Decode(f, ctx, i)
+			if err != nil && errors.Is(err, errNoData) {
+				st.NoData++
+				st.BytesUnaccounted += f.Exports[i].SerialSize
+				if len(st.Failures) < maxFailures {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+				}
+				continue
 			}
-			continue
-		}
-		if err != nil {
-			st.Failed++
-			st.BytesUnaccounted += f.Exports[i].SerialSize
-			if len(st.Failures) < maxFailures {
-				st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+			if err != nil {
+				st.Failed++
+				st.BytesUnaccounted += f.Exports[i].SerialSize
+				if len(st.Failures) < maxFailures {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: %v", i, f.NameString(f.Exports[i].ObjectName), err))
+				}
+				continue
 			}
-			continue
+			if keep {
+				objs[i] = o
+			}
+			x = outcomeOf(o)
 		}
-		objs[i] = o
-		st.Bytes += o.Size
-		st.BytesUnaccounted += o.Unaccounted
-		if o.Tail != nil {
-			st.TailBytes += o.Tail.Size
-		}
-		for k, v := range o.NativeStructs {
+		st.Bytes += x.size
+		st.BytesUnaccounted += x.unaccounted
+		st.TailBytes += x.tail
+		for k, v := range x.native {
 			if st.NativeRaw == nil {
 				st.NativeRaw = map[string]int{}
 			}
 			st.NativeRaw[k] += v
 		}
-		if o.Complete {
+		if x.complete {
 			st.Complete++
 			continue
 		}
 		st.Failed++
 		if len(st.Failures) < maxFailures {
-			st.Failures = append(st.Failures, fmt.Sprintf("export %d %s (%s): %v", i, f.NameString(f.Exports[i].ObjectName), ExportInfo(f, i).Class, o.Err()))
+			st.Failures = append(st.Failures, fmt.Sprintf("export %d %s (%s): %s", i, f.NameString(f.Exports[i].ObjectName), ExportInfo(f, i).Class, x.err))
 		}
 	}
 	return objs, st, nil
@@ -228,37 +292,204 @@ func CandidateCheck(mappings *usmap.File) func(*uasset.File) error {
 // fail only for want of a schema say nothing about the layout and are not
 // counted.
 func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) func(*uasset.File) error {
-	return func(f *uasset.File) error {
-		var load Loader
-		if loader != nil {
-			load = loader(f)
-		}
-		ctx := ContextWith(f, mappings, load)
-		if ctx.Unversioned && mappings == nil {
-			return nil
-		}
-		// A few exports suffice to tell layouts apart; decoding everything
-		// for every candidate would be slow on big maps.
-		const maxChecked = 16
-		tried, complete := 0, 0
-		var first error
-		for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
-			o, err := Decode(f, ctx, i)
-			if err != nil || missingSchema(o) {
-				continue // no data (a missing .uexp) or no schema says nothing about the layout
-			}
-			tried++
-			if o.Complete {
-				complete++
-			} else if first == nil {
-				first = fmt.Errorf("export %d: %w", i, o.Err())
-			}
-		}
-		if tried > 0 && complete*2 < tried {
-			return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
-		}
+	return NewCandidateChecker(mappings, loader).Check
+}
+
+// CandidateChecker runs the check of [CandidateCheckWith] and keeps what it
+// decoded, so that the layout finally chosen need not decode those
+// exports again ([CandidateChecker.Prior], [DecodeStatsWith]). Make one per
+// package opened.
+//
+// Candidate layouts often read the same tables from the package and differ
+// only in versions the property streams at hand never consult. Each check
+// records the version questions its decoding asked; a later candidate with
+// the same tables that answers them all alike gets the same outcome
+// without decoding again (the decoder is deterministic).
+type CandidateChecker struct {
+	mappings *usmap.File
+	loader   func(*uasset.File) Loader
+
+	mu     sync.Mutex
+	memo   []*candidateMemo
+	byFile map[*uasset.File]*candidateMemo
+}
+
+// NewCandidateChecker returns a checker; loader may be nil.
+func NewCandidateChecker(mappings *usmap.File, loader func(*uasset.File) Loader) *CandidateChecker {
+	return &CandidateChecker{mappings: mappings, loader: loader, byFile: map[*uasset.File]*candidateMemo{}}
+}
+
+// maxCandidateMemo bounds the outcomes a checker remembers (there are a
+// few dozen engine layouts; a checker used across packages keeps only the
+// latest).
+const maxCandidateMemo = 64
+
+type candidateMemo struct {
+	key   string
+	prior *Prior
+	err   error
+}
+
+// Prior holds the export results a candidate check decoded, with the
+// version questions their decoding asked.
+type Prior struct {
+	trace    *property.VersionTrace
+	outcomes map[int]exportOutcome
+}
+
+// Check is the candidate check (see [CandidateCheckWith]).
+func (c *CandidateChecker) Check(f *uasset.File) error {
+	vctx := versionContext(f)
+	if vctx.Unversioned && c.mappings == nil {
 		return nil
 	}
+	key := tablesKey(f)
+	c.mu.Lock()
+	for _, m := range c.memo {
+		if m.key == key && m.prior.trace.Holds(vctx) {
+			c.remember(f, m)
+			c.mu.Unlock()
+			return m.err
+		}
+	}
+	c.mu.Unlock()
+	var load Loader
+	if c.loader != nil {
+		load = c.loader(f)
+	}
+	ctx := ContextWith(f, c.mappings, load)
+	prior := &Prior{trace: &property.VersionTrace{}, outcomes: map[int]exportOutcome{}}
+	ctx.Trace = prior.trace
+	err := checkCandidate(f, ctx, prior.outcomes)
+	ctx.Trace = nil
+	m := &candidateMemo{key: key, prior: prior, err: err}
+	c.mu.Lock()
+	if len(c.memo) >= maxCandidateMemo {
+		c.memo = c.memo[1:]
+	}
+	c.memo = append(c.memo, m)
+	c.remember(f, m)
+	c.mu.Unlock()
+	return err
+}
+
+// remember notes the outcome of f's check for Prior; c.mu is held. Only
+// candidates that pass are kept (they are the ones a package can be read
+// as), so a checker whose package failed to open holds no readings.
+func (c *CandidateChecker) remember(f *uasset.File, m *candidateMemo) {
+	if m.err != nil {
+		return
+	}
+	if len(c.byFile) >= maxCandidateMemo {
+		clear(c.byFile)
+	}
+	c.byFile[f] = m
+}
+
+// Prior returns what the check of f (one of the candidate readings it
+// checked) decoded, or nil.
+func (c *CandidateChecker) Prior(f *uasset.File) *Prior {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if m := c.byFile[f]; m != nil && m.err == nil {
+		return m.prior
+	}
+	return nil
+}
+
+// checkCandidate decodes the first exports of f under ctx and fails when
+// most of those that say anything about the layout do not decode. The
+// results of the exports it decodes go to outcomes.
+func checkCandidate(f *uasset.File, ctx *property.Context, outcomes map[int]exportOutcome) error {
+	// A few exports suffice to tell layouts apart; decoding everything
+	// for every candidate would be slow on big maps.
+	const maxChecked = 16
+	tried, complete := 0, 0
+	var first error
+	for i := 0; i < len(f.Exports) && tried < maxChecked; i++ {
+		// Stop as soon as the outcome is settled: even if every export
+		// still to be tried failed, the majority already decoded.
+		if left := min(maxChecked-tried, len(f.Exports)-i); tried > 0 && complete*2 >= tried+left {
+			break
+		}
+		o, err := Decode(f, ctx, i)
+		if err == nil {
+			outcomes[i] = outcomeOf(o)
+		}
+		if err != nil || missingSchema(o) {
+			continue // no data (a missing .uexp) or no schema says nothing about the layout
+		}
+		tried++
+		if o.Complete {
+			complete++
+		} else if first == nil {
+			first = fmt.Errorf("export %d: %w", i, o.Err())
+		}
+	}
+	if tried > 0 && complete*2 < tried {
+		return fmt.Errorf("property streams do not decode under this layout (%d of %d failed; %w)", tried-complete, tried, first)
+	}
+	return nil
+}
+
+// tablesKey encodes everything of f, other than its versions, that the
+// decoder's context and the export data depend on: package flags and
+// path, where the header ends, the name map, and the import, export and
+// soft object path tables. Two readings of a package with equal keys give
+// the decoder the same names, objects and bytes.
+func tablesKey(f *uasset.File) string {
+	b := make([]byte, 0, 64+16*len(f.Names)+40*len(f.Imports)+80*len(f.Exports))
+	u32 := func(v uint32) { b = binary.LittleEndian.AppendUint32(b, v) }
+	u64 := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
+	str := func(s string) { u32(uint32(len(s))); b = append(b, s...) }
+	name := func(n uasset.Name) { u32(uint32(n.Index)); u32(uint32(n.Number)) }
+	bit := func(v bool) {
+		if v {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	u32(f.Summary.PackageFlags)
+	u32(uint32(f.Summary.TotalHeaderSize))
+	str(f.PackagePath)
+	str(f.Engine.Version)
+	u32(uint32(len(f.Names)))
+	for i := range f.Names {
+		str(f.Names[i].Name.S)
+	}
+	u32(uint32(len(f.Imports)))
+	for i := range f.Imports {
+		im := &f.Imports[i]
+		name(im.ClassPackage)
+		name(im.ClassName)
+		u32(uint32(im.OuterIndex))
+		name(im.ObjectName)
+		name(im.PackageName)
+		bit(im.ImportOptional)
+	}
+	u32(uint32(len(f.Exports)))
+	for i := range f.Exports {
+		e := &f.Exports[i]
+		u32(uint32(e.ClassIndex))
+		u32(uint32(e.SuperIndex))
+		u32(uint32(e.TemplateIndex))
+		u32(uint32(e.OuterIndex))
+		name(e.ObjectName)
+		u32(e.ObjectFlags)
+		u64(uint64(e.SerialSize))
+		u64(uint64(e.SerialOffset))
+		u64(uint64(e.ScriptSerializationStartOffset))
+		u64(uint64(e.ScriptSerializationEndOffset))
+	}
+	u32(uint32(len(f.SoftObjectPaths)))
+	for i := range f.SoftObjectPaths {
+		sp := &f.SoftObjectPaths[i]
+		name(sp.PackageName)
+		name(sp.AssetName)
+		str(sp.SubPath.S)
+	}
+	return string(b)
 }
 
 // localSchemas returns a lookup of the schemas of the classes and structs

@@ -72,7 +72,7 @@ func TestContainerHeaderPackageIDs(t *testing.T) {
 			continue
 		}
 		checked := 0
-		for _, fe := range f.DirectoryIndex.Files {
+		for _, fe := range f.DirectoryIndex.Files() {
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != ChunkExportBundleData || id.Index() != 0 {
 				continue

@@ -6,7 +6,9 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io/fs"
+	"math"
 	"strings"
+	"sync"
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
@@ -50,10 +52,46 @@ type DirectoryIndex struct {
 	Directories []DirectoryEntry
 	FileEntries []FileIndexEntry
 	Strings     []string
-	// Files lists every file reachable from the root, in traversal order.
-	Files []FileEntry
 
-	chunkFile []int32 // chunk → index in Files, -1 for none
+	// The files reachable from the root, in traversal order: their paths
+	// are paths[start:end] (one buffer for all), chunk holds the TOC entry
+	// index and, in its top bit, whether the path is valid. Files builds
+	// the []FileEntry form on first use.
+	paths     string
+	files     []fileRec
+	chunkFile []int32 // chunk → index in files, -1 for none
+
+	filesOnce sync.Once
+	fileList  []FileEntry
+}
+
+// fileRec is one file of the directory index in the compact form.
+type fileRec struct {
+	start, end uint32
+	chunk      uint32 // TOC entry index | validBit
+}
+
+const validBit = 1 << 31
+
+// NumFiles returns the number of files reachable from the root.
+func (d *DirectoryIndex) NumFiles() int { return len(d.files) }
+
+// File returns file i (in traversal order).
+func (d *DirectoryIndex) File(i int) FileEntry {
+	r := d.files[i]
+	return FileEntry{Path: d.paths[r.start:r.end], Chunk: int(r.chunk &^ validBit), Valid: r.chunk&validBit != 0}
+}
+
+// Files lists every file reachable from the root, in traversal order. The
+// list is built on first use and shared: callers must not modify it.
+func (d *DirectoryIndex) Files() []FileEntry {
+	d.filesOnce.Do(func() {
+		d.fileList = make([]FileEntry, len(d.files))
+		for i := range d.files {
+			d.fileList[i] = d.File(i)
+		}
+	})
+	return d.fileList
 }
 
 // decryptIndex decrypts the directory index bytes in place.
@@ -147,11 +185,11 @@ func (r *dirReader) count(what string, elem int) (int, error) {
 // fstring reads an FString (positive: ANSI with NUL, negative: UTF-16 with NUL).
 func (r *dirReader) fstring(what string) (string, error) {
 	start := r.off
-	v, err := r.u32(what)
-	if err != nil {
-		return "", err
+	if len(r.b)-r.off < 4 {
+		return "", r.fail("%s: truncated", what)
 	}
-	n := int32(v)
+	n := int32(binary.LittleEndian.Uint32(r.b[r.off:]))
+	r.off += 4
 	switch {
 	case n == 0:
 		return "", nil
@@ -168,6 +206,9 @@ func (r *dirReader) fstring(what string) (string, error) {
 		s := r.s[r.off : r.off+int(n)-1]
 		r.off += int(n)
 		r.elem = s != "" && s != "." && s != ".."
+		if plainName(p[:n-1]) {
+			return s, nil
+		}
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; {
 			case c >= utf8.RuneSelf || c < 0x20:
@@ -196,6 +237,37 @@ func (r *dirReader) fstring(what string) (string, error) {
 		r.elem = validElem(s)
 		return s, nil
 	}
+}
+
+// plainName reports whether b is printable ASCII without '/' or '\\' (the
+// common case, which needs no conversion), eight bytes at a time.
+func plainName(b []byte) bool {
+	var acc uint64
+	i := 0
+	for ; i+8 <= len(b); i += 8 {
+		acc |= specialBytes(binary.LittleEndian.Uint64(b[i:]))
+	}
+	if i < len(b) {
+		if len(b) >= 8 {
+			// The last eight bytes, overlapping the ones checked.
+			acc |= specialBytes(binary.LittleEndian.Uint64(b[len(b)-8:]))
+		} else {
+			for ; i < len(b); i++ {
+				if c := b[i]; c >= utf8.RuneSelf || c < 0x20 || c == '/' || c == '\\' {
+					return false
+				}
+			}
+		}
+	}
+	return acc == 0
+}
+
+// specialBytes is non-zero when one of the eight bytes of x is >= 0x80,
+// < 0x20, '/' or '\\' (exact as a yes/no answer; which byte is not told).
+func specialBytes(x uint64) uint64 {
+	const lo, hi = 0x0101010101010101, 0x8080808080808080
+	slash, back := x^(lo*'/'), x^(lo*'\\')
+	return (x | (x-lo*0x20)&^x | (slash-lo)&^slash | (back-lo)&^back) & hi
 }
 
 func latin1(s string) string {
@@ -279,6 +351,9 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if nd == 0 {
 		return d, nil
 	}
+	if chunks > validBit {
+		return nil, &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d TOC entries", chunks)}
+	}
 	if err := d.walk(base, elemOK); err != nil {
 		return nil, err
 	}
@@ -286,26 +361,26 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	for i := range d.chunkFile {
 		d.chunkFile[i] = -1
 	}
-	for i, fe := range d.Files {
-		if d.chunkFile[fe.Chunk] == -1 {
-			d.chunkFile[fe.Chunk] = int32(i)
+	for i, fe := range d.files {
+		if c := fe.chunk &^ validBit; d.chunkFile[c] == -1 {
+			d.chunkFile[c] = int32(i)
 		}
 	}
 	return d, nil
 }
 
-// walk builds Files from the trees, refusing cycles and shared nodes. A
-// first pass sizes the paths exactly, so that all of them are written into
-// one buffer and are substrings of it (a strings.Builder never changes
-// bytes once written, so earlier String results stay valid).
+// walk lists the files of the trees (d.files, d.paths), refusing cycles and
+// shared nodes. A first pass bounds the bytes of all paths, so that they
+// are written into one buffer that never moves and are substrings of it
+// (no byte is written twice, so earlier paths stay valid).
 func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
 	type frame struct {
-		dir  uint32
-		path string // full path of the parent directory (second pass)
-		n    int    // its length (first pass)
-		ok   bool
+		dir uint32
+		pl  int // the length of the parent directory's path in cur (second pass)
+		n   int // its length (first pass)
+		ok  bool
 	}
 	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
 	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
@@ -343,43 +418,69 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 			nfiles++
 		}
 	}
-	// Pass 2: write the paths.
-	var sb strings.Builder
-	sb.Grow(total)
-	d.Files = make([]FileEntry, 0, nfiles)
-	fr = append(fr[:0], frame{dir: 0, path: mount, ok: mountOK})
+	// Pass 2: write the paths. Directory paths go to a scratch buffer
+	// sized by pass 1; file paths to one string buffer.
+	// cur is the path of the directory being visited. The walk is
+	// depth-first, so when a frame is taken the path of its parent is a
+	// prefix of cur: cutting cur to it and adding the name gives the path.
+	cur := append(make([]byte, 0, 256), mount...)
+	// File paths are written into one buffer sized by pass 1 (so it never
+	// moves) and handed out as substrings of it; nothing writes a byte
+	// after its path was taken.
+	pb := make([]byte, 0, total)
+	pbs := unsafe.String(unsafe.SliceData(pb[:cap(pb)]), cap(pb))
+	if total > math.MaxUint32 {
+		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d bytes of paths", total)}
+	}
+	d.files = make([]fileRec, 0, nfiles)
+	fr = append(fr[:0], frame{dir: 0, pl: len(mount), ok: mountOK})
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
 		fr = fr[:len(fr)-1]
 		e := d.Directories[it.dir]
-		p, ok := it.path, it.ok
+		cur = cur[:it.pl]
+		ok := it.ok
 		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
-			p = joinPath(p, d.Strings[e.Name])
+			if len(cur) > 0 && cur[len(cur)-1] != '/' {
+				cur = append(cur, '/')
+			}
+			cur = append(cur, d.Strings[e.Name]...)
 			ok = ok && elemOK[e.Name]
 		}
 		if e.NextSiblingEntry != invalidHandle {
-			fr = append(fr, frame{dir: e.NextSiblingEntry, path: it.path, ok: it.ok})
+			fr = append(fr, frame{dir: e.NextSiblingEntry, pl: it.pl, ok: it.ok})
 		}
 		if e.FirstChildEntry != invalidHandle {
-			fr = append(fr, frame{dir: e.FirstChildEntry, path: p, ok: ok})
+			fr = append(fr, frame{dir: e.FirstChildEntry, pl: len(cur), ok: ok})
 		}
+		p := cur
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			fe := d.FileEntries[fi]
-			start := sb.Len()
-			sb.WriteString(p)
+			if len(pb)+len(p)+1+len(d.Strings[fe.Name]) > cap(pb) {
+				return &FormatError{Offset: base, Msg: "directory index: paths longer than counted"}
+			}
+			start := len(pb)
+			pb = append(pb, p...)
 			if len(p) > 0 && p[len(p)-1] != '/' {
-				sb.WriteByte('/')
+				pb = append(pb, '/')
 			}
-			sb.WriteString(d.Strings[fe.Name])
-			path := sb.String()[start:]
+			pb = append(pb, d.Strings[fe.Name]...)
+			end := len(pb)
 			valid := ok && elemOK[fe.Name]
-			if len(path) > 0 && path[0] == '/' {
-				path = strings.TrimLeft(path, "/")
-				valid = validPath(path)
+			if start < end && pb[start] == '/' {
+				for start < end && pb[start] == '/' {
+					start++
+				}
+				valid = validPath(pbs[start:end])
 			}
-			d.Files = append(d.Files, FileEntry{Path: path, Chunk: int(fe.UserData), Valid: valid && path != ""})
+			rec := fileRec{start: uint32(start), end: uint32(end), chunk: fe.UserData}
+			if valid && start < end {
+				rec.chunk |= validBit
+			}
+			d.files = append(d.files, rec)
 		}
 	}
+	d.paths = pbs[:len(pb)]
 	return nil
 }
 
@@ -397,13 +498,6 @@ func validElem(s string) bool {
 		}
 	}
 	return true
-}
-
-func joinPath(dir, name string) string {
-	if dir == "" || strings.HasSuffix(dir, "/") {
-		return dir + name
-	}
-	return dir + "/" + name
 }
 
 // cleanMount turns a mount point such as "../../../" or

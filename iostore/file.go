@@ -21,8 +21,7 @@ type File struct {
 	Name   string // path of the .utoc when opened with Open
 	Header TocHeader
 
-	ChunkIDs      []ChunkID
-	OffsetLengths []OffsetLength
+	ChunkIDs []ChunkID
 	// PerfectHashSeeds are the TOC's chunk perfect-hash seeds (version 4+);
 	// ChunksWithoutPerfectHash lists the TOC entries the seeds do not cover
 	// (version 5+).
@@ -40,9 +39,16 @@ type File struct {
 	// wrong key, corrupt), DirectoryIndexErr says why.
 	DirectoryIndex    *DirectoryIndex
 	DirectoryIndexErr error
+	// offLens holds the raw FIoOffsetAndLength records (in place in the
+	// TOC bytes); OffsetLength decodes one.
+	offLens []byte
 	// metas holds the raw FIoStoreTocEntryMeta records; Meta decodes one.
-	metas    []byte
-	metaSize int
+	// NewReader reads them on first use (loadMetas) from metasOff.
+	metas     []byte
+	metaSize  int
+	metasOff  int64
+	metasOnce sync.Once
+	metasErr  error
 	// OnDemandChunkHashes and OnDemandBlockHashes are the extra metas of an
 	// OnDemand container of TOC version 6.
 	OnDemandChunkHashes [][20]byte
@@ -63,6 +69,8 @@ type File struct {
 
 	mu    sync.Mutex
 	parts map[int]partition
+
+	bufPool sync.Pool // *blockBufs
 
 	idOnce  sync.Once
 	idIndex map[ChunkID]int
@@ -191,9 +199,9 @@ func (f *File) Close() error {
 }
 
 // NewReader parses the TOC of size bytes in r. Everything but the
-// compression block table is read at once (bounded by size and a 1 GiB
-// limit); the block table, the bulk of a large TOC, is read from r on first
-// use, so r must stay readable while the File is used.
+// compression block table and the chunk metas is read at once (bounded by
+// size and a 1 GiB limit); those two, the bulk of a large TOC, are read from
+// r on first use, so r must stay readable while the File is used.
 func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
 	var o options
 	for _, fn := range opt {
@@ -235,16 +243,82 @@ func NewReader(r io.ReaderAt, size int64, opt ...Option) (*File, error) {
 		return nil, err
 	}
 	tailOff := int64(headLen + blocksLen)
-	tail, err := readAt(tailOff, size-tailOff, "TOC tail")
-	if err != nil {
-		return nil, err
+	tailLen := size - tailOff
+	// The chunk metas (hashes), like the block table, are read on first
+	// use: the TOC sections before them have sizes the header gives, so
+	// where they lie is known without reading them. A signed container's
+	// signature size is in its data, so its tail is read whole.
+	cut := int64(-1)
+	metasLen := n * uint64(metaSizeOf(h.Version))
+	if h.ContainerFlags&FlagSigned == 0 && metasLen > 0 {
+		pre := uint64(h.EncryptionIVCount)*encryptionIVSize + uint64(h.CompressionMethodNameCount)*uint64(h.CompressionMethodNameLength)
+		if h.Version >= TocDirectoryIndex {
+			pre += uint64(h.DirectoryIndexSize)
+		}
+		if pre+metasLen <= uint64(tailLen) {
+			cut = int64(pre)
+		}
 	}
-	f, err := parseToc(h, head, tail, tailOff, &o)
+	var tail []byte
+	if cut < 0 {
+		if tail, err = readAt(tailOff, tailLen, "TOC tail"); err != nil {
+			return nil, err
+		}
+	} else {
+		// One buffer for the sections before and after the metas.
+		tail = make([]byte, tailLen-int64(metasLen))
+		if err := readInto(r, tail[:cut], tailOff, "TOC tail"); err != nil {
+			return nil, err
+		}
+		if err := readInto(r, tail[cut:], tailOff+cut+int64(metasLen), "TOC tail"); err != nil {
+			return nil, err
+		}
+	}
+	f, err := parseToc(h, head, tail, tailOff, cut, &o)
 	if err != nil {
 		return nil, err
 	}
 	f.blockR, f.blocksOff = r, int64(headLen)
 	return f, nil
+}
+
+// readInto fills buf from r at off.
+func readInto(r io.ReaderAt, buf []byte, off int64, what string) error {
+	if len(buf) == 0 {
+		return nil
+	}
+	if got, err := r.ReadAt(buf, off); got != len(buf) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return &FormatError{Offset: off + int64(got), Msg: "reading the " + what, Err: err}
+	}
+	return nil
+}
+
+// metaSizeOf is the size of FIoStoreTocEntryMeta in TOC version v.
+func metaSizeOf(v TocVersion) int {
+	if v >= TocReplaceIoChunkHashWithIoHash {
+		return metaSizeIoHash
+	}
+	return metaSizeChunkHash
+}
+
+// loadMetas reads the chunk metas on first use.
+func (f *File) loadMetas() []byte {
+	f.metasOnce.Do(func() {
+		if f.metas != nil || len(f.ChunkIDs) == 0 {
+			return
+		}
+		buf := make([]byte, len(f.ChunkIDs)*f.metaSize)
+		if err := readInto(f.blockR, buf, f.metasOff, "chunk metas"); err != nil {
+			err.(*FormatError).File = f.Name
+			f.metasErr = err
+			return
+		}
+		f.metas = buf
+	})
+	return f.metas
 }
 
 // loadBlocks reads the compression block table on first use.
@@ -283,7 +357,10 @@ func (s *section) take(n uint64, what string) ([]byte, error) {
 	return p, nil
 }
 
-func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File, error) {
+// parseToc reads the TOC from head (header to the block table) and tail
+// (after the block table). When metasAt >= 0, the chunk metas were left
+// out of tail at that offset (they are read on first use).
+func parseToc(h TocHeader, head, tail []byte, tailOff, metasAt int64, o *options) (*File, error) {
 	f := &File{Header: h, key: o.key, openCas: o.openCas}
 	if o.key != nil {
 		c, err := aeskey.New(o.key)
@@ -313,11 +390,7 @@ func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File,
 	if b, err = s.take(n*offsetLengthSize, "chunk offsets and lengths"); err != nil {
 		return nil, err
 	}
-	f.OffsetLengths = make([]OffsetLength, n)
-	for i := range f.OffsetLengths {
-		p := b[i*offsetLengthSize:]
-		f.OffsetLengths[i] = OffsetLength{Offset: be40(p), Length: be40(p[5:])}
-	}
+	f.offLens = b
 
 	// Perfect hash seeds (version 4+) and the overflow list (version 5+).
 	if c := uint64(h.TocChunkPerfectHashSeedsCount); c > 0 {
@@ -420,14 +493,21 @@ func parseToc(h TocHeader, head, tail []byte, tailOff int64, o *options) (*File,
 	}
 
 	// Chunk metas.
-	metaSize := uint64(metaSizeChunkHash)
-	if h.Version >= TocReplaceIoChunkHashWithIoHash {
-		metaSize = metaSizeIoHash
+	metaSize := uint64(metaSizeOf(h.Version))
+	f.metaSize = int(metaSize)
+	if metasAt >= 0 {
+		if int64(s.off) != metasAt {
+			return nil, &FormatError{Offset: s.base + int64(s.off), Msg: fmt.Sprintf("chunk metas at TOC tail offset %d, the header's sizes put them at %d", s.off, metasAt)}
+		}
+		f.metasOff = s.base + int64(s.off)
+		// The rest of tail follows the metas in the file.
+		s.base += int64(n * metaSize)
+	} else {
+		if b, err = s.take(n*metaSize, "chunk metas"); err != nil {
+			return nil, err
+		}
+		f.metas = b
 	}
-	if b, err = s.take(n*metaSize, "chunk metas"); err != nil {
-		return nil, err
-	}
-	f.metas, f.metaSize = b, int(metaSize)
 	// On-demand metas (version 6 only).
 	if h.Version == TocOnDemandMetaData && h.ContainerFlags&FlagOnDemand != 0 {
 		if b, err = s.take(n*onDemandHashSize, "on-demand chunk metas"); err != nil {
@@ -468,7 +548,8 @@ func indexByte(b []byte, c byte) int {
 func (f *File) checkEntries() error {
 	bs := uint64(f.Header.CompressionBlockSize)
 	nb := uint64(f.NumBlocks())
-	for i, ol := range f.OffsetLengths {
+	for i := range f.ChunkIDs {
+		ol := f.OffsetLength(i)
 		if ol.Length == 0 {
 			continue
 		}
@@ -481,14 +562,33 @@ func (f *File) checkEntries() error {
 	return nil
 }
 
+// OffsetLength decodes the offset and length of chunk i (a TOC entry
+// index) from the TOC's 5-byte big-endian pairs.
+func (f *File) OffsetLength(i int) OffsetLength {
+	p := f.offLens[i*offsetLengthSize : (i+1)*offsetLengthSize]
+	// Two overlapping 8-byte loads: bytes 0–4 are the offset, 5–9 the length.
+	return OffsetLength{Offset: binary.BigEndian.Uint64(p) >> 24, Length: binary.BigEndian.Uint64(p[2:]) & (1<<40 - 1)}
+}
+
 func (f *File) blockOffset(i int) int {
 	return tocHeaderSize + len(f.ChunkIDs)*(chunkIDSize+offsetLengthSize) + 4*(len(f.PerfectHashSeeds)+len(f.ChunksWithoutPerfectHash)) + i*blockEntrySize
+}
+
+// MetasErr reports why the chunk metas could not be read (they are read
+// on first use; Meta and Hash then return zero values).
+func (f *File) MetasErr() error {
+	f.loadMetas()
+	return f.metasErr
 }
 
 // Meta decodes the meta (hash and flags) of chunk i.
 func (f *File) Meta(i int) ChunkMeta {
 	var m ChunkMeta
-	p := f.metas[i*f.metaSize : (i+1)*f.metaSize]
+	metas := f.loadMetas()
+	if metas == nil {
+		return m
+	}
+	p := metas[i*f.metaSize : (i+1)*f.metaSize]
 	copy(m.Hash[:], p[:20])
 	if f.metaSize == metaSizeChunkHash {
 		copy(m.Pad[:], p[20:32])
@@ -502,7 +602,9 @@ func (f *File) Meta(i int) ChunkMeta {
 // Hash returns the stored hash of chunk i (see [File.HashKind]).
 func (f *File) Hash(i int) [20]byte {
 	var h [20]byte
-	copy(h[:], f.metas[i*f.metaSize:])
+	if metas := f.loadMetas(); metas != nil {
+		copy(h[:], metas[i*f.metaSize:])
+	}
 	return h
 }
 
@@ -530,7 +632,7 @@ func (f *File) CompressionBlocks() []CompressionBlock {
 // BlockRange returns the compression blocks [first, last] holding chunk i;
 // ok is false for an empty chunk.
 func (f *File) BlockRange(i int) (first, last int, ok bool) {
-	ol := f.OffsetLengths[i]
+	ol := f.OffsetLength(i)
 	if ol.Length == 0 {
 		return 0, 0, false
 	}

@@ -30,8 +30,8 @@ func (f *File) FS() (*FS, error) {
 	}
 	fsys := &FS{f: f, files: map[string]int{}}
 	if f.DirectoryIndex != nil {
-		fsys.files = make(map[string]int, len(f.DirectoryIndex.Files))
-		for _, fe := range f.DirectoryIndex.Files {
+		fsys.files = make(map[string]int, f.DirectoryIndex.NumFiles())
+		for _, fe := range f.DirectoryIndex.Files() {
 			if fe.Valid {
 				fsys.files[fe.Path] = fe.Chunk
 			}
@@ -51,7 +51,7 @@ func (fsys *FS) buildDirs() {
 	seen := map[string]bool{".": true}
 	for p, chunk := range fsys.files {
 		dir := path.Dir(p)
-		fsys.dirs[dir] = append(fsys.dirs[dir], &dirEntry{info: fileInfo{name: path.Base(p), size: int64(fsys.f.OffsetLengths[chunk].Length)}})
+		fsys.dirs[dir] = append(fsys.dirs[dir], &dirEntry{info: fileInfo{name: path.Base(p), size: int64(fsys.f.OffsetLength(chunk).Length)}})
 		for d := dir; !seen[d]; d = path.Dir(d) {
 			seen[d] = true
 			parent := path.Dir(d)
@@ -72,7 +72,7 @@ func (fsys *FS) Open(name string) (fs.File, error) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
 	if chunk, ok := fsys.files[name]; ok {
-		return &chunkFile{fsys: fsys, chunk: chunk, info: fileInfo{name: path.Base(name), size: int64(fsys.f.OffsetLengths[chunk].Length)}, name: name}, nil
+		return &chunkFile{fsys: fsys, chunk: chunk, info: fileInfo{name: path.Base(name), size: int64(fsys.f.OffsetLength(chunk).Length)}, name: name}, nil
 	}
 	fsys.dirOnce.Do(fsys.buildDirs)
 	if list, ok := fsys.dirs[name]; ok {

@@ -18,7 +18,7 @@ func TestFS(t *testing.T) {
 		t.Fatal(err)
 	}
 	var some []string
-	for _, fe := range f.DirectoryIndex.Files[:5] {
+	for _, fe := range f.DirectoryIndex.Files()[:5] {
 		some = append(some, fe.Path)
 	}
 	if err := fstest.TestFS(fsys, some...); err != nil {

@@ -6,8 +6,9 @@
 // The format is defined by the engine's IoStore.h / IoStore.cpp
 // (FIoStoreTocHeader, FIoStoreTocResource, FIoDirectoryIndexResource) and
 // IoContainerHeader.h (FIoContainerHeader). [Open] reads the TOC eagerly
-// except its compression block table, the bulk of a large TOC, which is read
-// on first use; chunk data is read lazily with [File.ReadChunk] or streamed
+// except its compression block table, the bulk of a large TOC, and its chunk
+// metas (hashes), which are read on first use; chunk data is read lazily with
+// [File.ReadChunk] (stored blocks that follow each other in one read) or streamed
 // block by block with [File.OpenChunkStream]. Reads decrypt (AES-256 ECB, or
 // CTR with per-block IVs from TOC version 10), check block signatures of
 // signed containers, decompress through the [compression] registry (Oodle

@@ -60,7 +60,7 @@ func TestFiles(t *testing.T) {
 		}
 		files := 0
 		if f.DirectoryIndex != nil {
-			files = len(f.DirectoryIndex.Files)
+			files = f.DirectoryIndex.NumFiles()
 		}
 		h := f.Header
 		got := fmt.Sprint(h.Version, len(f.ChunkIDs), files, h.PartitionCount, h.ContainerFlags, strings.Join(f.CompressionMethods, ","))
@@ -83,7 +83,7 @@ func TestFiles(t *testing.T) {
 		// Every file points at a chunk, and no chunk twice.
 		if f.DirectoryIndex != nil {
 			seen := map[int]bool{}
-			for _, fe := range f.DirectoryIndex.Files {
+			for _, fe := range f.DirectoryIndex.Files() {
 				if seen[fe.Chunk] || !fe.Valid {
 					t.Errorf("%s: file %q (chunk %d) duplicate or invalid", tt.path, fe.Path, fe.Chunk)
 				}
@@ -138,7 +138,7 @@ func TestZlibMatchesUncompressed(t *testing.T) {
 		zf, _ := z.FS()
 		uf, _ := u.FS()
 		same := 0
-		for _, fe := range z.DirectoryIndex.Files {
+		for _, fe := range z.DirectoryIndex.Files() {
 			a, err := zf.ReadFile(fe.Path)
 			if err != nil {
 				t.Fatal(err)
@@ -211,7 +211,7 @@ func TestEncryption(t *testing.T) {
 
 func paths(f *File) string {
 	var s []string
-	for _, fe := range f.DirectoryIndex.Files {
+	for _, fe := range f.DirectoryIndex.Files() {
 		s = append(s, fe.Path)
 	}
 	sort.Strings(s)
@@ -264,7 +264,7 @@ func TestTocOnly(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		fe := f.DirectoryIndex.Files[0]
+		fe := f.DirectoryIndex.Files()[0]
 		_, err = fsys.ReadFile(fe.Path)
 		if !errors.Is(err, ErrNoCas) || !strings.Contains(err.Error(), ".ucas") {
 			t.Errorf("%s: read error %v", tt.path, err)

@@ -73,7 +73,8 @@ func (f *File) PathOf(i int) string {
 	if d == nil || i < 0 || i >= len(d.chunkFile) || d.chunkFile[i] < 0 {
 		return ""
 	}
-	return d.Files[d.chunkFile[i]].Path
+	r := d.files[d.chunkFile[i]]
+	return d.paths[r.start:r.end]
 }
 
 func (f *File) chunkErr(i int, err error) error {
@@ -85,7 +86,7 @@ func (f *File) ReadChunk(i int) ([]byte, error) {
 	if i < 0 || i >= len(f.ChunkIDs) {
 		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
 	}
-	ol := f.OffsetLengths[i]
+	ol := f.OffsetLength(i)
 	data, err := f.readRange(ol.Offset, ol.Length)
 	if err != nil {
 		return nil, f.chunkErr(i, err)
@@ -113,6 +114,9 @@ func (f *File) VerifyChunk(i int) error {
 }
 
 func (f *File) checkHash(i int, data []byte) error {
+	if err := f.MetasErr(); err != nil {
+		return f.chunkErr(i, err)
+	}
 	if !f.HasHash(i) {
 		return nil
 	}
@@ -159,12 +163,28 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 	// Preallocate at most maxPrealloc: a TOC that lies about sizes then
 	// costs only the bytes its blocks really decompress to.
 	dst := make([]byte, 0, min(n, avail, maxPrealloc))
-	var raw, plain []byte
+	bufs := f.getBufs()
+	defer f.putBufs(bufs)
 	inBlock := off % bs
-	for b := first; b <= last; b++ {
+	for b := first; b <= last; {
+		if run := f.storedRun(int(b), int(last), inBlock, n-uint64(len(dst))); run.blocks > 0 {
+			// Stored blocks that follow each other on disk: one read,
+			// straight into dst.
+			var err error
+			if dst, err = f.readStored(dst, run); err != nil {
+				return nil, err
+			}
+			b += uint64(run.blocks)
+			inBlock = 0
+			continue
+		}
 		blk := f.Block(int(b))
 		var err error
-		raw, plain, err = f.readBlock(int(b), blk, raw, plain)
+		var plain []byte
+		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, bufs.plain)
+		if len(plain) > 0 && (len(bufs.raw) == 0 || &plain[0] != &bufs.raw[0]) {
+			bufs.plain = plain
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -174,9 +194,97 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 		take := min(uint64(len(plain))-inBlock, n-uint64(len(dst)))
 		dst = append(dst, plain[inBlock:inBlock+take]...)
 		inBlock = 0
+		b++
 	}
 	if uint64(len(dst)) != n {
 		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk blocks gave %d of %d bytes", len(dst), n)}
+	}
+	return dst, nil
+}
+
+// blockBufs are the scratch buffers of one block-by-block read: the
+// stored bytes and the decompressed bytes of a block.
+type blockBufs struct{ raw, plain []byte }
+
+// getBufs takes scratch buffers from the File's pool (reads of many
+// chunks then allocate them once).
+func (f *File) getBufs() *blockBufs {
+	if b, ok := f.bufPool.Get().(*blockBufs); ok {
+		return b
+	}
+	return &blockBufs{}
+}
+
+func (f *File) putBufs(b *blockBufs) {
+	// Keep what one block needs; a bigger buffer (a lying TOC) is dropped.
+	if cap(b.raw) > maxPooledBlock || cap(b.plain) > maxPooledBlock {
+		return
+	}
+	f.bufPool.Put(b)
+}
+
+// maxPooledBlock bounds the scratch buffers kept between reads (blocks are
+// 64 KiB in shipped games).
+const maxPooledBlock = 1 << 20
+
+// storedBlocks is a run of stored (uncompressed, unencrypted, unsigned)
+// blocks whose bytes lie one after the other in one partition, so that the
+// part of a chunk they hold is one range of the partition.
+type storedBlocks struct {
+	blocks    int    // number of blocks in the run (0: none)
+	first     int    // the first block's index
+	partition int    // the partition holding them
+	off, n    uint64 // the range in the partition: n bytes at off
+}
+
+// storedRun returns the run of stored blocks from block b (not beyond
+// last) holding the next bytes of a chunk: need bytes from offset in in
+// block b. A block that is compressed, encrypted or signed ends the run,
+// and so does a block whose stored bytes do not follow the previous one's
+// or that is not full (the uncompressed address space continues in the
+// next block only after a full one).
+func (f *File) storedRun(b, last int, in, need uint64) storedBlocks {
+	h := &f.Header
+	if h.ContainerFlags&FlagEncrypted != 0 || f.Signature != nil {
+		return storedBlocks{}
+	}
+	blk := f.Block(b)
+	if blk.MethodIndex != 0 || blk.UncompressedSize > blk.CompressedSize || blk.UncompressedSize > h.CompressionBlockSize || uint64(blk.UncompressedSize) <= in {
+		return storedBlocks{}
+	}
+	run := storedBlocks{blocks: 1, first: b, partition: int(blk.Offset / h.PartitionSize), off: blk.Offset%h.PartitionSize + in}
+	run.n = min(uint64(blk.UncompressedSize)-in, need)
+	for run.n < need && b < last {
+		next := f.Block(b + 1)
+		if blk.UncompressedSize != h.CompressionBlockSize || blk.CompressedSize != blk.UncompressedSize ||
+			next.MethodIndex != 0 || next.CompressedSize != next.UncompressedSize || next.UncompressedSize > h.CompressionBlockSize ||
+			next.Offset != blk.Offset+uint64(blk.CompressedSize) || int(next.Offset/h.PartitionSize) != run.partition {
+			break
+		}
+		run.n += min(uint64(next.UncompressedSize), need-run.n)
+		run.blocks++
+		b++
+		blk = next
+	}
+	return run
+}
+
+// readStored appends the bytes of a run of stored blocks to dst.
+func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
+	r, psize, err := f.partition(run.partition)
+	if err != nil {
+		return dst, err
+	}
+	if run.off+run.n > uint64(psize) || run.off+run.n < run.off {
+		return dst, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression blocks %d–%d: [0x%x, +0x%x) outside partition %d of %d bytes", run.first, run.first+run.blocks-1, run.off, run.n, run.partition, psize)}
+	}
+	start := len(dst)
+	dst = append(dst, make([]byte, run.n)...)
+	if got, err := r.ReadAt(dst[start:], int64(run.off)); uint64(got) != run.n {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return dst, fmt.Errorf("iostore: reading compression blocks %d–%d: %w", run.first, run.first+run.blocks-1, err)
 	}
 	return dst, nil
 }

@@ -12,14 +12,14 @@ import (
 // chunkStream reads a chunk block by block, so a large chunk is never held
 // in memory whole, and checks the TOC hash when it reaches the end.
 type chunkStream struct {
-	f          *File
-	chunk      int
-	next, end  uint64 // in the container's uncompressed address space
-	buf        []byte // decoded bytes not yet returned
-	raw, plain []byte
-	sha        hash.Hash
-	b3         *blake3.Hasher
-	err        error
+	f         *File
+	chunk     int
+	next, end uint64 // in the container's uncompressed address space
+	buf       []byte // decoded bytes not yet returned
+	bufs      *blockBufs
+	sha       hash.Hash
+	b3        *blake3.Hasher
+	err       error
 }
 
 // OpenChunkStream returns a reader over chunk i that decodes one
@@ -32,8 +32,8 @@ func (f *File) OpenChunkStream(i int) (io.Reader, error) {
 	if err := f.loadBlocks(); err != nil {
 		return nil, f.chunkErr(i, err)
 	}
-	ol := f.OffsetLengths[i]
-	s := &chunkStream{f: f, chunk: i, next: ol.Offset, end: ol.Offset + ol.Length}
+	ol := f.OffsetLength(i)
+	s := &chunkStream{f: f, chunk: i, next: ol.Offset, end: ol.Offset + ol.Length, bufs: f.getBufs()}
 	if s.end < s.next {
 		return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: "chunk range overflows"})
 	}
@@ -55,6 +55,9 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 	for len(s.buf) == 0 {
 		if s.next >= s.end {
 			s.err = s.finish()
+			// Every byte was returned: the buffers go back to the pool.
+			s.f.putBufs(s.bufs)
+			s.bufs = nil
 			return 0, s.err
 		}
 		f := s.f
@@ -66,9 +69,9 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 		}
 		var err error
 		var plain []byte
-		s.raw, plain, err = f.readBlock(int(b), f.Block(int(b)), s.raw, s.plain)
-		if len(plain) > 0 && (len(s.raw) == 0 || &plain[0] != &s.raw[0]) {
-			s.plain = plain
+		s.bufs.raw, plain, err = f.readBlock(int(b), f.Block(int(b)), s.bufs.raw, s.bufs.plain)
+		if len(plain) > 0 && (len(s.bufs.raw) == 0 || &plain[0] != &s.bufs.raw[0]) {
+			s.bufs.plain = plain
 		}
 		if err != nil {
 			s.err = f.chunkErr(s.chunk, err)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/blake3"
@@ -217,7 +218,7 @@ func TestIssuePathTraversal(t *testing.T) {
 	toc, cas := buildToc(TocLatest, "../../../", files)
 	f := openSynth(t, toc, cas)
 	valid := 0
-	for _, fe := range f.DirectoryIndex.Files {
+	for _, fe := range f.DirectoryIndex.Files() {
 		if fe.Valid {
 			valid++
 			if fe.Path != "Game/ok.txt" {
@@ -225,8 +226,8 @@ func TestIssuePathTraversal(t *testing.T) {
 			}
 		}
 	}
-	if valid != 1 || len(f.DirectoryIndex.Files) != 4 {
-		t.Errorf("%d valid of %d files", valid, len(f.DirectoryIndex.Files))
+	if valid != 1 || f.DirectoryIndex.NumFiles() != 4 {
+		t.Errorf("%d valid of %d files", valid, f.DirectoryIndex.NumFiles())
 	}
 	fsys, _ := f.FS()
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
@@ -288,5 +289,102 @@ func TestSignedBlocks(t *testing.T) {
 	g.Signature = f.Signature
 	if err := g.VerifyChunk(0); !errors.Is(err, ErrSignature) {
 		t.Fatalf("tampered block: %v", err)
+	}
+}
+
+// TestStoredRuns reads every sub-range of a chunk of stored blocks, in one
+// partition (one read for the whole range) and split over partitions of
+// two blocks each (the run breaks at each partition), and checks the bytes.
+func TestStoredRuns(t *testing.T) {
+	data := make([]byte, 0x100*5+0x37)
+	for i := range data {
+		data[i] = byte(i*7 + i>>8)
+	}
+	toc, cas := buildToc(TocLatest, "../../../", []synthFile{{"Content", "Big.uasset", data}})
+	for _, partSize := range []int{0, 0x200} {
+		var opt Option
+		if partSize == 0 {
+			opt = WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil })
+		} else {
+			binary.LittleEndian.PutUint64(toc[88:], uint64(partSize))
+			opt = WithPartitions(func(p int) (io.ReaderAt, int64, error) {
+				if p*partSize >= len(cas) {
+					return nil, 0, fs.ErrNotExist
+				}
+				part := cas[p*partSize : min((p+1)*partSize, len(cas))]
+				return bytes.NewReader(part), int64(len(part)), nil
+			})
+		}
+		f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if partSize == 0 {
+			if r := f.storedRun(0, 5, 0, uint64(len(data))); r.blocks != 6 || r.n != uint64(len(data)) {
+				t.Errorf("run over the whole chunk: %+v", r)
+			}
+		} else if r := f.storedRun(0, 5, 0x10, uint64(len(data))-0x10); r.blocks != 2 || r.n != 0x200-0x10 {
+			t.Errorf("run in partition 0: %+v", r)
+		}
+		for off := 0; off < len(data); off += 0x3b {
+			for n := 1; off+n <= len(data); n += 0x95 {
+				got, err := f.readRange(uint64(off), uint64(n))
+				if err != nil || !bytes.Equal(got, data[off:off+n]) {
+					t.Fatalf("partition size %#x: [%#x, +%#x): %v", partSize, off, n, err)
+				}
+			}
+		}
+		if _, err := f.ReadChunkVerified(0); err != nil {
+			t.Errorf("partition size %#x: %v", partSize, err)
+		}
+	}
+}
+
+// failingReader fails every read once fail is set.
+type failingReader struct {
+	r    io.ReaderAt
+	fail bool
+}
+
+func (f *failingReader) ReadAt(p []byte, off int64) (int, error) {
+	if f.fail {
+		return 0, errors.New("disk gone")
+	}
+	return f.r.ReadAt(p, off)
+}
+
+// TestLazyMetas checks that the chunk metas, read on first use, give the
+// same hashes as an eager read, and that a failed read is reported by the
+// hash check instead of passing as "no hash".
+func TestLazyMetas(t *testing.T) {
+	toc, cas := buildToc(TocLatest, "../../../", []synthFile{{"Content", "A.uasset", []byte("hello")}, {"", "B", []byte("world!")}})
+	parts := WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil })
+	fr := &failingReader{r: bytes.NewReader(toc)}
+	f, err := NewReader(fr, int64(len(toc)), parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.metas != nil {
+		t.Error("metas read at open")
+	}
+	for i := range f.ChunkIDs {
+		if _, err := f.ReadChunkVerified(i); err != nil || !f.HasHash(i) {
+			t.Errorf("chunk %d: %v (has hash %v)", i, err, f.HasHash(i))
+		}
+	}
+	fr2 := &failingReader{r: bytes.NewReader(toc)}
+	g, err := NewReader(fr2, int64(len(toc)), parts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.loadBlocks(); err != nil {
+		t.Fatal(err)
+	}
+	fr2.fail = true
+	if _, err := g.ReadChunkVerified(0); err == nil || !strings.Contains(err.Error(), "chunk metas") {
+		t.Errorf("unreadable metas: %v", err)
+	}
+	if g.MetasErr() == nil || g.Hash(0) != ([20]byte{}) {
+		t.Errorf("MetasErr %v, hash %x", g.MetasErr(), g.Hash(0))
 	}
 }

@@ -62,6 +62,9 @@ type Context struct {
 	// package itself (a Blueprint's generated class, a user-defined struct)
 	// for unversioned data, when the mappings lack it. May be nil.
 	LocalSchema func(name string) *usmap.Struct
+	// Trace, when set, records the version questions decoding asks (see
+	// [VersionTrace]).
+	Trace *VersionTrace
 }
 
 // Object versions the decoder branches on (EUnrealEngineObjectUE4Version
@@ -143,9 +146,6 @@ func (c *Context) lookupCustom(key ue.Guid) (int32, bool) {
 	}
 	return c.CustomVersion(key)
 }
-
-func (c *Context) ue5(v int32) bool { return c.FileVersionUE5 >= v }
-func (c *Context) ue4(v int32) bool { return c.FileVersionUE4 >= v || c.FileVersionUE5 > 0 }
 
 // lwc reports whether vectors are doubles (UE5 large world coordinates).
 func (c *Context) lwc() bool { return c.ue5(verUE5LargeWorldCoordinates) }

@@ -163,7 +163,7 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 		default:
 			r.SeekTo(start, "ObjectGuid") // not a flag: class data follows directly
 		}
-	} else if ex.ObjectFlags&rfClassDefaultObject != 0 && ex.ClassIsBlueprint && ctx.customVersion(cvUE5Main) >= ue5MainSparseClassDataStructSerialization && r.Remaining() >= 4 {
+	} else if ex.ObjectFlags&rfClassDefaultObject != 0 && ex.ClassIsBlueprint && ctx.cvAtLeast(cvUE5Main, ue5MainSparseClassDataStructSerialization) && r.Remaining() >= 4 {
 		d.sparseClassData(r, o)
 	}
 	o.ClassData = d.classData(r, o, ex)
@@ -355,7 +355,7 @@ func (d *decoder) enumData(r *binread.Reader) any {
 		switch {
 		case !d.ctx.ue4(verUE4TightlyPackedEnums):
 			v = int64(i)
-		case d.ctx.customVersion(cvCore) < coreEnumProperties:
+		case d.ctx.cvBelow(cvCore, coreEnumProperties):
 			v = int64(r.U8("Enum.Value"))
 		default:
 			v = r.I64("Enum.Value")
@@ -368,7 +368,7 @@ func (d *decoder) enumData(r *binread.Reader) any {
 	} else {
 		fs = append(fs, Field{"IsNamespace", r.U32("Enum.bIsNamespace") != 0})
 	}
-	if v, ok := d.ctx.lookupCustom(cvFortniteMain); ok && v >= fortniteEnumUnderlyingType {
+	if d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteEnumUnderlyingType) {
 		fs = append(fs, Field{"UnderlyingType", uint64(r.U8("Enum.UnderlyingType"))})
 	}
 	return fs
@@ -398,7 +398,7 @@ func (d *decoder) metaData(r *binread.Reader) any {
 		}
 	}
 	fs := Fields{{"ObjectMetaData", objs}}
-	if d.ctx.customVersion(cvEditor) >= editorRootMetaDataSupport {
+	if d.ctx.cvAtLeast(cvEditor, editorRootMetaDataSupport) {
 		fs = append(fs, Field{"RootMetaData", readMap("MetaData.Root")})
 	}
 	return fs
@@ -407,7 +407,7 @@ func (d *decoder) metaData(r *binread.Reader) any {
 // readUFieldNext reads UField's Next pointer, which packages before
 // FFrameworkObjectVersion RemoveUField_Next carry.
 func (d *decoder) readUFieldNext(r *binread.Reader) {
-	if v := d.ctx.customVersion(cvFramework); v >= 0 && v < frameworkRemoveUFieldNext {
+	if d.ctx.cvIn(cvFramework, 0, frameworkRemoveUFieldNext, false) {
 		d.objectRef(r, "Field.Next")
 	}
 }
@@ -416,7 +416,7 @@ func (d *decoder) readUFieldNext(r *binread.Reader) {
 // the model and its components and the level script actor. What follows
 // (navigation list, precomputed lighting and visibility) stays in the tail.
 func (d *decoder) levelData(r *binread.Reader) any {
-	if v := d.ctx.customVersion(cvRelease); v >= 0 && v < releaseLevelTransArrayToTArray {
+	if d.ctx.cvIn(cvRelease, 0, releaseLevelTransArrayToTArray, false) {
 		r.Skip(4, "Level.TransArrayOwner")
 	}
 	n := r.Count("Level.Actors", 4)
@@ -532,7 +532,7 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 	const shrinkCurveTableSize = 23
 	n := r.Count("CurveTable.NumRows", 8)
 	mode := uint8(2)
-	if d.ctx.customVersion(cvFortniteMain) >= shrinkCurveTableSize {
+	if d.ctx.cvAtLeast(cvFortniteMain, shrinkCurveTableSize) {
 		mode = r.U8("CurveTable.CurveTableMode")
 	}
 	curve := map[uint8]string{1: "SimpleCurve", 2: "RichCurve"}[mode]

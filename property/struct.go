@@ -478,7 +478,7 @@ func niagaraVariable(extra string) nativeFunc {
 // sub-face index.
 func fontData(d *decoder, r *binread.Reader, _ int64) any {
 	const editorAddedFontFaceAssets = 14
-	if d.ctx.customVersion(cvEditor) < editorAddedFontFaceAssets {
+	if d.ctx.cvBelow(cvEditor, editorAddedFontFaceAssets) {
 		return d.propsStruct(r, "FontData").Properties
 	}
 	cooked := r.U32("FontData.bIsCooked") != 0
@@ -531,7 +531,7 @@ func movieSceneChannel(valueSize int) nativeFunc {
 			fs = append(fs, Field{"DefaultValue", f32(r, "MovieSceneChannel.DefaultValue")})
 		}
 		fs = append(fs, Field{"HasDefaultValue", r.U32("MovieSceneChannel.bHasDefaultValue") != 0}, Field{"TickResolution", frameRate(r)})
-		if d.ctx.customVersion(cvFortniteMain) >= fortniteSerializeFloatChannelShowCurve {
+		if d.ctx.cvAtLeast(cvFortniteMain, fortniteSerializeFloatChannelShowCurve) {
 			fs = append(fs, Field{"ShowCurve", r.U32("MovieSceneChannel.bShowCurve") != 0})
 		}
 		return fs
@@ -635,7 +635,7 @@ func expressionInput(constants ...func(*binread.Reader) any) nativeFunc {
 			expr, nameStr, exprName bool
 			constant                func(*binread.Reader) any
 		}
-		def := layout{expr: true, nameStr: d.ctx.customVersion(cvFramework) < frameworkPinsStoreFName && d.ctx.customVersion(cvFramework) >= 0,
+		def := layout{expr: true, nameStr: d.ctx.cvIn(cvFramework, 0, frameworkPinsStoreFName, false),
 			exprName: d.ctx.FilterEditorOnly && !d.ctx.ue5(verUE5AddSoftObjectPathList)}
 		if len(constants) > 0 {
 			def.constant = constants[0]
@@ -725,7 +725,7 @@ const legacyInstancedStructHeader = 0xABABABAB
 // serialized size, and the struct itself.
 func instancedStruct(d *decoder, r *binread.Reader, _ int64) any {
 	legacy := true
-	if _, ok := d.ctx.lookupCustom(cvInstancedStruct); ok {
+	if d.ctx.cvRecorded(cvInstancedStruct) {
 		legacy = false
 	} else if d.ctx.Unversioned {
 		// Cooked packages record no custom versions; the version came
@@ -808,7 +808,7 @@ func (d *decoder) softObjectPath(r *binread.Reader) SoftObjectPath {
 	// The sub-path became a UTF-8 string with FFortniteMainBranchObjectVersion
 	// SoftObjectPathUtf8SubPaths; packages without custom versions keep the
 	// FString form (an empty sub-path, the common case, reads alike).
-	if v, ok := d.ctx.lookupCustom(cvFortniteMain); ok && v >= fortniteSoftObjectPathUtf8SubPaths {
+	if d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteSoftObjectPathUtf8SubPaths) {
 		s.SubPath = d.utf8String(r, "SoftObjectPath.SubPathString")
 		if s.AssetPath == "None" {
 			s.AssetPath = ""

@@ -62,7 +62,7 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 	fs := Fields{{"Flags", uint64(flags)}, {"History", name}}
 	switch ht {
 	case TextNone:
-		if d.ctx.customVersion(cvEditor) >= editorCultureInvariantTextSerializationKeyStb {
+		if d.ctx.cvAtLeast(cvEditor, editorCultureInvariantTextSerializationKeyStb) {
 			if r.U32("Text.bHasCultureInvariantString") != 0 {
 				fs = append(fs, Field{"CultureInvariantString", r.FString("Text.CultureInvariantString")})
 			}
@@ -72,8 +72,8 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 			Field{"Namespace", r.FString("Text.Namespace")},
 			Field{"Key", r.FString("Text.Key")},
 			Field{"SourceString", r.FString("Text.SourceString")})
-		if !d.ctx.FilterEditorOnly && d.ctx.customVersion(cvFortniteMain) >= fortniteAddDevNotesToFText {
-			if _, ok := d.ctx.lookupCustom(cvFortniteMain); ok {
+		if !d.ctx.FilterEditorOnly && d.ctx.cvAtLeast(cvFortniteMain, fortniteAddDevNotesToFText) {
+			if d.ctx.cvRecorded(cvFortniteMain) {
 				fs = append(fs, Field{"DevNotes", r.FString("Text.DevNotes")})
 			}
 		}
@@ -161,18 +161,18 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 // formatArgument reads FFormatArgumentValue, or FFormatArgumentData's value
 // (argData), whose layout differs in old versions.
 func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any {
-	if argData && d.ctx.customVersion(cvEditor) < editorTextFormatArgumentDataIsVariant {
+	if argData && d.ctx.cvBelow(cvEditor, editorTextFormatArgumentDataIsVariant) {
 		return Fields{{"Type", "Text"}, {"Value", d.text(r, depth+1)}}
 	}
 	typ := r.I8("FormatArgument.Type")
 	switch typ {
 	case 0: // Int
-		if argData && d.ctx.customVersion(cvUE5Release) < ue5ReleaseTextFormatArgumentData64bit {
+		if argData && d.ctx.cvBelow(cvUE5Release, ue5ReleaseTextFormatArgumentData64bit) {
 			return Fields{{"Type", "Int"}, {"Value", int64(r.I32("FormatArgument.Int"))}}
 		}
 		return Fields{{"Type", "Int"}, {"Value", r.I64("FormatArgument.Int")}}
 	case 1: // UInt
-		if argData && d.ctx.customVersion(cvUE5Release) < ue5ReleaseTextFormatArgumentData64bit {
+		if argData && d.ctx.cvBelow(cvUE5Release, ue5ReleaseTextFormatArgumentData64bit) {
 			return Fields{{"Type", "UInt"}, {"Value", uint64(r.U32("FormatArgument.UInt"))}}
 		}
 		return Fields{{"Type", "UInt"}, {"Value", r.U64("FormatArgument.UInt")}}
@@ -194,7 +194,7 @@ func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any
 // numberFormattingOptions reads FNumberFormattingOptions.
 func (d *decoder) numberFormattingOptions(r *binread.Reader) Fields {
 	var fs Fields
-	if d.ctx.customVersion(cvEditor) >= editorAddedAlwaysSignNumberFormattingOption {
+	if d.ctx.cvAtLeast(cvEditor, editorAddedAlwaysSignNumberFormattingOption) {
 		fs = append(fs, Field{"AlwaysSign", r.U32("NumberFormattingOptions.AlwaysSign") != 0})
 	}
 	fs = append(fs,

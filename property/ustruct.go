@@ -145,7 +145,7 @@ func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 	h := &StructHeader{}
 	d.readUFieldNext(r)
 	h.SuperStruct = d.objectRef(r, "Struct.SuperStruct")
-	if v := d.ctx.customVersion(cvFramework); v >= 0 && v < frameworkRemoveUFieldNext {
+	if d.ctx.cvIn(cvFramework, 0, frameworkRemoveUFieldNext, false) {
 		c := d.objectRef(r, "Struct.Children")
 		if c.Index != 0 {
 			h.Children = append(h.Children, c)
@@ -157,7 +157,7 @@ func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 			h.Children = append(h.Children, d.objectRef(r, "Struct.Child"))
 		}
 	}
-	if d.ctx.customVersion(cvCore) >= coreFProperties {
+	if d.ctx.cvAtLeast(cvCore, coreFProperties) {
 		n := r.Count("Struct.ChildProperties", 12)
 		h.Properties = make([]*FieldDef, 0, n)
 		for range n {
@@ -213,7 +213,7 @@ func (d *decoder) readField(r *binread.Reader, depth int) *FieldDef {
 	f.PropertyFlags = r.U64("Property.PropertyFlags")
 	f.RepIndex = r.U16("Property.RepIndex")
 	f.RepNotifyFunc = d.name(r, "Property.RepNotifyFunc")
-	if d.ctx.customVersion(cvRelease) >= releasePropertiesSerializeRepCondition {
+	if d.ctx.cvAtLeast(cvRelease, releasePropertiesSerializeRepCondition) {
 		f.RepCondition = r.U8("Property.BlueprintReplicationCondition")
 	}
 	switch typ {

@@ -103,9 +103,10 @@ type File struct {
 	// progress is how far read got (readSummary … readAll); inference
 	// reports the error of the candidate that got furthest.
 	progress readStage
-	hdr      []byte  // the header bytes, read once
-	hdrCache *[]byte // shared between inference candidates
-	fileBase string  // file name without extension, when known (Open)
+	hdr      []byte    // the header bytes, read once
+	hdrCache *[]byte   // shared between inference candidates
+	names    *nameMemo // likewise (namememo.go)
+	fileBase string    // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -146,6 +147,7 @@ type options struct {
 	pkgName    string
 	fileBase   string
 	hdrCache   *[]byte
+	names      *nameMemo
 	companions []string
 }
 
@@ -384,6 +386,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
+	f.names = o.names
 	return f
 }
 
@@ -619,6 +622,9 @@ func (f *File) readNames() error {
 	if s.NameCount == 0 {
 		return nil
 	}
+	if f.names.get(f) {
+		return nil
+	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
@@ -631,13 +637,20 @@ func (f *File) readNames() error {
 	if err := br.Err(); err != nil {
 		return formatErr("names", err)
 	}
-	f.addSection("names", int64(s.NameOffset), br.Offset()-int64(s.NameOffset), len(f.Names), nil)
+	f.names.put(f, br.Offset())
+	f.namesRead(br.Offset())
+	return nil
+}
+
+// namesRead records the name map section read up to end.
+func (f *File) namesRead(end int64) {
+	s := &f.Summary
+	f.addSection("names", int64(s.NameOffset), end-int64(s.NameOffset), len(f.Names), nil)
 	f.sers = append(f.sers, sectionRec{name: "names", off: int64(s.NameOffset), ser: func(a archive) {
 		for i := range f.Names {
 			f.Names[i].serialize(a, &f.Versions)
 		}
 	}})
-	return nil
 }
 
 func (f *File) readImports() error {

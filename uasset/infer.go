@@ -66,6 +66,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
+	if o.names == nil {
+		o.names = &nameMemo{}
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
@@ -219,12 +222,11 @@ func errOffset(err error) int64 {
 // errInvariant marks a package that read but breaks an invariant.
 var errInvariant = errors.New("invariant broken")
 
-// validate checks the invariants a package written by the engine satisfies:
-// every section read, names are printable text, export data ranges lie after
-// the header, do not overlap and stay inside the package data.
-func (f *File) validate() error {
-	if err := f.SectionErrors(); err != nil {
-		return err
+// validateNames checks that every name is printable text (once for the
+// candidates sharing one name map).
+func (f *File) validateNames() error {
+	if f.names.validNames(f) {
+		return nil
 	}
 	for i, n := range f.Names {
 		if n.Name.S == "" {
@@ -235,6 +237,20 @@ func (f *File) validate() error {
 				return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
 			}
 		}
+	}
+	f.names.namesValid(f)
+	return nil
+}
+
+// validate checks the invariants a package written by the engine satisfies:
+// every section read, names are printable text, export data ranges lie after
+// the header, do not overlap and stay inside the package data.
+func (f *File) validate() error {
+	if err := f.SectionErrors(); err != nil {
+		return err
+	}
+	if err := f.validateNames(); err != nil {
+		return err
 	}
 	s := &f.Summary
 	if s.TotalHeaderSize <= 0 {

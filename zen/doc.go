@@ -10,6 +10,13 @@
 // which one a package uses follows the container header version
 // (iostore.ContainerHeaderVersion), passed in [Options].
 //
+// Export data follows the header; where each export's bytes lie depends on
+// the layout (see [Package.ExportData]): in the order of the export bundles
+// in UE 4.26/4.27, at each bundle's SerialOffset in UE 5.0–5.2, and at
+// HeaderSize + CookedSerialOffset from UE 5.3 on, where the bundle entries
+// give the load order only. [Package.DataRanges] lists the ranges, which
+// tile the export data of a well-formed package.
+//
 // # Security
 //
 // Every offset of the summary is checked to lie inside the header and to

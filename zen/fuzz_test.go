@@ -31,6 +31,16 @@ func FuzzZenSummary(f *testing.F) {
 					t.Fatalf("export %d: %d bytes, size %d", i, len(d), p.Exports[i].CookedSerialSize)
 				}
 			}
+			for i := range p.CellExports {
+				if d, err := p.CellExportData(i); err == nil && uint64(len(d)) != p.CellExports[i].CookedSerialSize {
+					t.Fatalf("cell export %d: %d bytes, size %d", i, len(d), p.CellExports[i].CookedSerialSize)
+				}
+			}
+			for _, r := range p.DataRanges() {
+				if r.Offset < 0 || r.Size < 0 || r.Offset+r.Size > p.ExportDataEnd() {
+					t.Fatalf("data range %+v beyond ExportDataEnd %d", r, p.ExportDataEnd())
+				}
+			}
 		}
 	})
 }

@@ -617,12 +617,7 @@ func (p *Package) finish(headerSize int64) error {
 	if len(p.BundleEntries) != 2*len(p.Exports) {
 		return &FormatError{Offset: int64(p.Summary.ExportBundleEntriesOffset), Msg: fmt.Sprintf("%d export bundle entries for %d exports (want Create and Serialize for each)", len(p.BundleEntries), len(p.Exports))}
 	}
-	// Export data follows the header in the order of Serialize commands.
-	p.exportOffsets = make([]int64, len(p.Exports))
-	for i := range p.exportOffsets {
-		p.exportOffsets[i] = -1
-	}
-	off := headerSize
+	serialized := make([]bool, len(p.Exports))
 	for i, be := range p.BundleEntries {
 		if be.CommandType > 1 || int64(be.LocalExportIndex) >= int64(len(p.Exports)) {
 			return &FormatError{Offset: int64(p.Summary.ExportBundleEntriesOffset) + int64(8*i), Msg: fmt.Sprintf("export bundle entry %d: export %d, command %d", i, be.LocalExportIndex, be.CommandType)}
@@ -630,49 +625,156 @@ func (p *Package) finish(headerSize int64) error {
 		if be.CommandType != 1 {
 			continue
 		}
-		e := &p.Exports[be.LocalExportIndex]
-		if p.exportOffsets[be.LocalExportIndex] != -1 {
+		if serialized[be.LocalExportIndex] {
 			return &FormatError{Offset: int64(p.Summary.ExportBundleEntriesOffset) + int64(8*i), Msg: fmt.Sprintf("export %d serialized twice", be.LocalExportIndex)}
 		}
-		if e.CookedSerialSize > uint64(len(p.data)) || off+int64(e.CookedSerialSize) > int64(len(p.data)) {
-			// Header-only data (a TOC read without its export data) keeps
-			// offsets but cannot serve bytes.
-			p.exportOffsets[be.LocalExportIndex] = off
-			off += int64(min(e.CookedSerialSize, uint64(1)<<40))
-			continue
+		serialized[be.LocalExportIndex] = true
+	}
+	return p.placeExports(headerSize)
+}
+
+// maxDataOffset bounds the offsets and sizes of export data so that sums of
+// them cannot overflow; anything larger lies outside any package.
+const maxDataOffset = 1 << 40
+
+// placeExports finds where each export's serialized data lies in the
+// package bytes. The rule depends on the layout:
+//
+//   - UE 4.26/4.27 (FPackageSummary): the export bundles follow the header
+//     one after the other in the order of the bundle headers, and inside a
+//     bundle the exports of its Serialize commands follow each other.
+//   - UE 5.0–5.2 (bundle headers in the graph data): FExportBundleHeader's
+//     SerialOffset, counted from the end of the header (HeaderSize), says
+//     where each bundle starts; inside it the Serialize commands' exports
+//     follow each other. The exports' CookedSerialOffset is the offset the
+//     export had in the editor's .uasset+.uexp, which the loader ignores.
+//   - UE 5.3+ (NoExportInfo: no bundle headers): export i's data starts at
+//     HeaderSize + CookedSerialOffset (the engine's FExportArchive::
+//     ExportBufferBegin). The export bundle entries give the load order,
+//     which need not be the data order: UE 5.8 cooks order them differently.
+//
+// Offsets are kept for data the package bytes do not hold (a header read
+// without its export data); ExportData reports those.
+func (p *Package) placeExports(headerSize int64) error {
+	p.exportOffsets = make([]int64, len(p.Exports))
+	for i := range p.exportOffsets {
+		p.exportOffsets[i] = -1
+	}
+	if p.Layout >= HeaderNoExportInfo {
+		for i := range p.Exports {
+			p.exportOffsets[i] = headerSize + int64(min(p.Exports[i].CookedSerialOffset, maxDataOffset))
 		}
-		p.exportOffsets[be.LocalExportIndex] = off
-		off += int64(e.CookedSerialSize)
+		return nil
+	}
+	off := headerSize
+	for b, h := range p.BundleHeaders {
+		if uint64(h.FirstEntryIndex)+uint64(h.EntryCount) > uint64(len(p.BundleEntries)) {
+			return &FormatError{Offset: int64(p.Summary.GraphDataOffset), Msg: fmt.Sprintf("export bundle %d: entries %d+%d outside the %d entries", b, h.FirstEntryIndex, h.EntryCount, len(p.BundleEntries))}
+		}
+		if p.Layout > HeaderInitial {
+			// 5.0–5.2: the bundle's own offset.
+			off = headerSize + int64(min(h.SerialOffset, maxDataOffset))
+		}
+		for _, be := range p.BundleEntries[h.FirstEntryIndex : h.FirstEntryIndex+h.EntryCount] {
+			if be.CommandType != 1 {
+				continue
+			}
+			p.exportOffsets[be.LocalExportIndex] = off
+			off += int64(min(p.Exports[be.LocalExportIndex].CookedSerialSize, maxDataOffset))
+		}
 	}
 	return nil
+}
+
+// CellExportOffset returns where cell export i's serialized data starts in
+// the package bytes (UE 5.6+: HeaderSize + CookedSerialOffset).
+func (p *Package) CellExportOffset(i int) int64 {
+	return int64(p.Summary.HeaderSize) + int64(min(p.CellExports[i].CookedSerialOffset, maxDataOffset))
+}
+
+// CellExportData returns the serialized bytes of cell export i.
+func (p *Package) CellExportData(i int) ([]byte, error) {
+	if i < 0 || i >= len(p.CellExports) {
+		return nil, fmt.Errorf("zen: cell export %d of %d", i, len(p.CellExports))
+	}
+	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, fmt.Sprintf("cell export %d", i))
+}
+
+// slice returns size bytes at off, or an error naming what and where.
+func (p *Package) slice(off int64, size uint64, what string) ([]byte, error) {
+	if size > uint64(len(p.data)) || off+int64(size) > int64(len(p.data)) {
+		if off >= int64(len(p.data)) {
+			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what, size, off, len(p.data))}
+		}
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what, size, off, int64(len(p.data))-off)}
+	}
+	return p.data[off : off+int64(size)], nil
 }
 
 // ExportOffset returns where export i's serialized data starts in the
 // package bytes (-1 when it has none).
 func (p *Package) ExportOffset(i int) int64 { return p.exportOffsets[i] }
 
-// ExportData returns the serialized bytes of export i.
+// ExportData returns the serialized bytes of export i, placed by the
+// layout's rule (see placeExports). Data the package bytes do not hold
+// (cut short) is a *FormatError naming the offset.
 func (p *Package) ExportData(i int) ([]byte, error) {
 	if i < 0 || i >= len(p.Exports) {
 		return nil, fmt.Errorf("zen: export %d of %d", i, len(p.Exports))
 	}
-	off, size := p.exportOffsets[i], p.Exports[i].CookedSerialSize
+	off := p.exportOffsets[i]
 	if off < 0 {
 		return nil, fmt.Errorf("zen: export %d (%s) has no serialized data", i, p.Exports[i].Name)
 	}
-	if size > uint64(len(p.data)) || off+int64(size) > int64(len(p.data)) {
-		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("export %d (%s): %d bytes at %d, package has %d", i, p.Exports[i].Name, size, off, len(p.data))}
-	}
-	return p.data[off : off+int64(size)], nil
+	return p.slice(off, p.Exports[i].CookedSerialSize, fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name))
 }
 
-// ExportDataEnd returns the end of the last export's data.
+// Bytes returns n bytes of the package at off, or an error naming where
+// the package ends.
+func (p *Package) Bytes(off, n int64) ([]byte, error) {
+	if off < 0 || n < 0 {
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%d bytes at offset %d", n, off)}
+	}
+	return p.slice(off, uint64(n), "range")
+}
+
+// DataRange is the place of one export's (or cell export's) serialized
+// data in the package bytes.
+type DataRange struct {
+	Offset, Size int64
+	// Export is the export's index; Cell tells a cell export (5.6+).
+	Export int
+	Cell   bool
+}
+
+// DataRanges returns the data ranges of the exports and cell exports that
+// have serialized data, sorted by offset. In a well-formed package they
+// tile the export data region from HeaderSize to ExportDataEnd.
+func (p *Package) DataRanges() []DataRange {
+	out := make([]DataRange, 0, len(p.Exports)+len(p.CellExports))
+	for i, off := range p.exportOffsets {
+		if off >= 0 {
+			out = append(out, DataRange{Offset: off, Size: int64(min(p.Exports[i].CookedSerialSize, maxDataOffset)), Export: i})
+		}
+	}
+	for i, c := range p.CellExports {
+		out = append(out, DataRange{Offset: p.CellExportOffset(i), Size: int64(min(c.CookedSerialSize, maxDataOffset)), Export: i, Cell: true})
+	}
+	sort.SliceStable(out, func(a, b int) bool { return out[a].Offset < out[b].Offset })
+	return out
+}
+
+// ExportDataEnd returns the end of the last export's (or cell export's)
+// data.
 func (p *Package) ExportDataEnd() int64 {
 	end := int64(p.Summary.HeaderSize)
 	for i, off := range p.exportOffsets {
 		if off >= 0 {
-			end = max(end, off+int64(p.Exports[i].CookedSerialSize))
+			end = max(end, off+int64(min(p.Exports[i].CookedSerialSize, maxDataOffset)))
 		}
+	}
+	for i, c := range p.CellExports {
+		end = max(end, p.CellExportOffset(i)+int64(min(c.CookedSerialSize, maxDataOffset)))
 	}
 	return end
 }

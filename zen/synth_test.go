@@ -32,8 +32,10 @@ func writeNameBatch(w *bytes.Buffer, names []string) {
 
 // buildZen50 writes a package in the UE 5.0–5.2 layout (graph data with
 // export bundle headers and arcs), with a bulk data map when bulk is set
-// (5.2), and returns it with its two exports' data.
-func buildZen50(bulk bool) ([]byte, [][]byte) {
+// (5.2), and returns it with its two exports' data. The data holds export 1
+// then export 0: one bundle serializes them in that order, or, with split,
+// two bundles (export 0, then export 1) whose SerialOffsets place them.
+func buildZen50(bulk, split bool) ([]byte, [][]byte) {
 	le := binary.LittleEndian
 	names := []string{"/Game/Synth", "Synth", "Sub", "/Script/Engine"}
 	exportData := [][]byte{bytes.Repeat([]byte{0xAA}, 40), bytes.Repeat([]byte{0xBB}, 24)}
@@ -67,17 +69,28 @@ func buildZen50(bulk bool) ([]byte, [][]byte) {
 		tail.Write([]byte{0, 0, 0, 0})
 	}
 	bundlesAt := pos()
-	for _, be := range [][2]uint32{{0, 0}, {1, 0}, {1, 1}, {0, 1}} {
+	entries := [][2]uint32{{0, 0}, {1, 0}, {1, 1}, {0, 1}}
+	if split {
+		entries = [][2]uint32{{0, 0}, {0, 1}, {1, 0}, {1, 1}}
+	}
+	for _, be := range entries {
 		binary.Write(&tail, le, be)
 	}
 	graphAt := pos()
-	binary.Write(&tail, le, uint64(0))       // bundle SerialOffset
-	binary.Write(&tail, le, [2]uint32{0, 4}) // FirstEntryIndex, EntryCount
-	binary.Write(&tail, le, int32(0))        // internal arcs
-	binary.Write(&tail, le, int32(1))        // external arcs of imported package 0
-	binary.Write(&tail, le, int32(1))        // FromImportIndex
-	tail.WriteByte(1)                        // FromCommandType
-	binary.Write(&tail, le, int32(0))        // ToExportBundleIndex
+	if split {
+		binary.Write(&tail, le, uint64(len(exportData[1]))) // bundle 0 SerialOffset
+		binary.Write(&tail, le, [2]uint32{0, 2})            // FirstEntryIndex, EntryCount
+		binary.Write(&tail, le, uint64(0))                  // bundle 1 SerialOffset
+		binary.Write(&tail, le, [2]uint32{2, 2})
+	} else {
+		binary.Write(&tail, le, uint64(0))       // bundle SerialOffset
+		binary.Write(&tail, le, [2]uint32{0, 4}) // FirstEntryIndex, EntryCount
+	}
+	binary.Write(&tail, le, int32(0)) // internal arcs
+	binary.Write(&tail, le, int32(1)) // external arcs of imported package 0
+	binary.Write(&tail, le, int32(1)) // FromImportIndex
+	tail.WriteByte(1)                 // FromCommandType
+	binary.Write(&tail, le, int32(0)) // ToExportBundleIndex
 	headerSize := pos()
 
 	var out bytes.Buffer
@@ -95,22 +108,27 @@ func buildZen50(bulk bool) ([]byte, [][]byte) {
 
 // TestSynth50 reads the 5.0–5.2 layout, which the corpus has no sample of.
 func TestSynth50(t *testing.T) {
-	for _, bulk := range []bool{false, true} {
-		data, exports := buildZen50(bulk)
+	for _, c := range []struct{ bulk, split bool }{{false, false}, {true, false}, {false, true}, {true, true}} {
+		bulk := c.bulk
+		data, exports := buildZen50(bulk, c.split)
 		for _, opts := range []Options{{HeaderVersion: HeaderLocalizedPackages}, {HeaderVersion: HeaderOptionalSegmentPackages}, {Auto: true}} {
 			p, err := Parse(data, opts)
 			if err != nil {
 				t.Fatalf("bulk=%v %+v: %v", bulk, opts, err)
 			}
-			if p.Name != "/Game/Synth" || len(p.Exports) != 2 || len(p.ImportMap) != 2 || len(p.BundleHeaders) != 1 || len(p.PackageArcs) != 1 || p.HasBulkDataMap != bulk {
+			if p.Name != "/Game/Synth" || len(p.Exports) != 2 || len(p.ImportMap) != 2 || len(p.BundleHeaders) != map[bool]int{false: 1, true: 2}[c.split] || len(p.PackageArcs) != 1 || p.HasBulkDataMap != bulk {
 				t.Fatalf("bulk=%v: %+v", bulk, p)
 			}
-			// Bundle order serializes export 1 before export 0.
+			// Export 1's data comes first: by the order of the bundle's
+			// Serialize commands, or by the bundles' SerialOffsets.
 			for i, want := range exports {
 				got, err := p.ExportData(i)
 				if err != nil || !bytes.Equal(got, want) {
-					t.Errorf("bulk=%v export %d: %v", bulk, i, err)
+					t.Errorf("bulk=%v split=%v export %d: %v", bulk, c.split, i, err)
 				}
+			}
+			if r := p.DataRanges(); len(r) != 2 || r[0].Export != 1 || r[0].Offset != int64(p.Summary.HeaderSize) || r[1].Offset != r[0].Offset+r[0].Size || p.ExportDataEnd() != int64(len(data)) {
+				t.Errorf("split=%v: data ranges %+v, end %d of %d", c.split, r, p.ExportDataEnd(), len(data))
 			}
 			if ok, bad := p.NameHashes(); bad != 0 || ok != 4 {
 				t.Errorf("name hashes %d ok, %d bad", ok, bad)

@@ -3,8 +3,10 @@
 // the default hash mode, any input length, 32 bytes of output. FIoHash keeps
 // the first 20 bytes.
 //
-// It is written for clarity over speed (no SIMD, one chunk at a time); IoStore
-// verification hashes each chunk once.
+// It is pure Go (it must build for js/wasm), without SIMD: the rounds are
+// unrolled, and whole chunks are compressed straight from the input without
+// buffering. Inputs are hashed one chunk at a time; verify runs one
+// container per core, which keeps the cores busy without a parallel tree.
 package blake3
 
 import (
@@ -32,11 +34,12 @@ var iv = [8]uint32{
 // {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}; compress has it
 // resolved into each round's word indices.
 
-// compress runs the compression function and returns the full 16-word
-// state. The seven rounds are unrolled with the message schedule (the
+// compress runs the compression function and returns the first 8 words of
+// its output: the chaining value, or the first 32 bytes of root output
+// (all this package produces). The seven rounds are unrolled with the message schedule (the
 // permutation applied round after round) resolved in advance, and the
 // state kept in locals; this file is generated in that shape for speed.
-func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [16]uint32 {
+func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
 	v0, v1, v2, v3, v4, v5, v6, v7 := cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]
 	v8, v9, v10, v11 := iv[0], iv[1], iv[2], iv[3]
 	v12, v13, v14, v15 := uint32(counter), uint32(counter>>32), n, flags
@@ -495,10 +498,7 @@ func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint
 	v14 = bits.RotateLeft32(v14^v3, -8)
 	v9 += v14
 	v4 = bits.RotateLeft32(v4^v9, -7)
-	return [16]uint32{
-		v0 ^ v8, v1 ^ v9, v2 ^ v10, v3 ^ v11, v4 ^ v12, v5 ^ v13, v6 ^ v14, v7 ^ v15,
-		v8 ^ cv[0], v9 ^ cv[1], v10 ^ cv[2], v11 ^ cv[3], v12 ^ cv[4], v13 ^ cv[5], v14 ^ cv[6], v15 ^ cv[7],
-	}
+	return [8]uint32{v0 ^ v8, v1 ^ v9, v2 ^ v10, v3 ^ v11, v4 ^ v12, v5 ^ v13, v6 ^ v14, v7 ^ v15}
 }
 
 func words(b []byte) (m [16]uint32) {
@@ -526,9 +526,7 @@ type output struct {
 }
 
 func (o *output) chainingValue() (cv [8]uint32) {
-	s := compress(&o.cv, &o.block, o.counter, o.n, o.flags)
-	copy(cv[:], s[:8])
-	return cv
+	return compress(&o.cv, &o.block, o.counter, o.n, o.flags)
 }
 
 func (o *output) root() (out [32]byte) {
@@ -565,15 +563,13 @@ func (c *chunkState) update(p []byte) {
 	// last block of a chunk is compressed only at output time.
 	if c.bufLen == blockLen && len(p) > 0 {
 		m := words(c.buf[:])
-		s := compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
-		copy(c.cv[:], s[:8])
+		c.cv = compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
 		c.blocks++
 		c.bufLen = 0
 	}
 	for c.bufLen == 0 && len(p) > blockLen {
 		m := words(p[:blockLen])
-		s := compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
-		copy(c.cv[:], s[:8])
+		c.cv = compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
 		c.blocks++
 		c.inputLen += blockLen
 		p = p[blockLen:]
@@ -581,8 +577,7 @@ func (c *chunkState) update(p []byte) {
 	for len(p) > 0 {
 		if c.bufLen == blockLen {
 			m := words(c.buf[:])
-			s := compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
-			copy(c.cv[:], s[:8])
+			c.cv = compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
 			c.blocks++
 			c.bufLen = 0
 		}
@@ -628,6 +623,29 @@ func (h *Hasher) pushChunk(cv [8]uint32, total uint64) {
 	h.depth++
 }
 
+// hashChunk returns the chaining value of a whole chunk that is not the
+// last of the input (so not the root): its 16 blocks compressed straight
+// from p, without the chunk state's buffering.
+func hashChunk(p *[chunkLen]byte, counter uint64) [8]uint32 {
+	cv := iv
+	var m [16]uint32
+	for b := 0; b < chunkLen/blockLen; b++ {
+		blk := p[b*blockLen : (b+1)*blockLen : (b+1)*blockLen]
+		for i := range m {
+			m[i] = binary.LittleEndian.Uint32(blk[4*i:])
+		}
+		var flags uint32
+		switch b {
+		case 0:
+			flags = flagChunkStart
+		case chunkLen/blockLen - 1:
+			flags = flagChunkEnd
+		}
+		cv = compress(&cv, &m, counter, blockLen, flags)
+	}
+	return cv
+}
+
 // Write adds p to the hash. It never fails.
 func (h *Hasher) Write(p []byte) (int, error) {
 	n := len(p)
@@ -637,6 +655,16 @@ func (h *Hasher) Write(p []byte) (int, error) {
 			total := h.chunk.counter + 1
 			h.pushChunk(o.chainingValue(), total)
 			h.chunk = newChunkState(total)
+		}
+		// Whole chunks with more input after them go straight through.
+		for h.chunk.inputLen == 0 && len(p) > chunkLen {
+			total := h.chunk.counter + 1
+			h.pushChunk(hashChunk((*[chunkLen]byte)(p), h.chunk.counter), total)
+			h.chunk = newChunkState(total)
+			p = p[chunkLen:]
+		}
+		if len(p) == 0 {
+			break
 		}
 		take := min(chunkLen-h.chunk.inputLen, len(p))
 		h.chunk.update(p[:take])

@@ -103,7 +103,7 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	if f.DirectoryIndex != nil || f.DirectoryIndexErr != nil {
 		files := 0
 		if f.DirectoryIndex != nil {
-			files = len(f.DirectoryIndex.Files)
+			files = f.DirectoryIndex.NumFiles()
 		}
 		add("DirectoryIndex", int64(h.DirectoryIndexSize), files)
 		if f.DirectoryIndexErr != nil {
@@ -235,8 +235,8 @@ func (c *utocContainer) Entries() []ContainerEntry {
 				Path:           f.PathOf(i),
 				ChunkID:        id.String(),
 				ChunkType:      id.Type().Name(v),
-				Offset:         int64(f.OffsetLengths[i].Offset),
-				Size:           int64(f.OffsetLengths[i].Length),
+				Offset:         int64(f.OffsetLength(i).Offset),
+				Size:           int64(f.OffsetLength(i).Length),
 				CompressedSize: info.CompressedSize,
 				Compression:    info.Method,
 				Encrypted:      enc,
@@ -280,7 +280,7 @@ func (c *utocContainer) Summary() []Field {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
 	if d := f.DirectoryIndex; d != nil {
-		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", len(d.Files)}, Field{"strings", len(d.Strings)})
+		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", d.NumFiles()}, Field{"strings", len(d.Strings)})
 	}
 	if f.IsGlobal() {
 		fields = append(fields, Field{"global_container", true})
@@ -338,7 +338,7 @@ func (c *utocContainer) context() *utocContext {
 		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
-			for _, fe := range d.Files {
+			for _, fe := range d.Files() {
 				id := f.ChunkIDs[fe.Chunk]
 				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 					continue
@@ -361,12 +361,17 @@ func (c *utocContainer) context() *utocContext {
 // (CUE4Parse's fixtures keep one global.utoc above the variant folders).
 func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
+		// Through the cache: the containers beside it need the same table.
+		if st, err := os.Stat(p); err == nil {
+			s, err := globalCache(filepath.Clean(p), st, f.ScriptObjects)
+			return s, p, err
+		}
 		s, err := f.ScriptObjects()
 		return s, p, err
 	}
 	dir := filepath.Dir(p)
 	for range 3 {
-		g := filepath.Join(dir, "global.utoc")
+		g := filepath.Clean(filepath.Join(dir, "global.utoc"))
 		if st, err := os.Stat(g); err == nil {
 			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
 				gf, err := iostore.Open(g)
@@ -398,7 +403,9 @@ type globalEntry struct {
 }
 
 // maxGlobals bounds the cache; a session rarely touches more than one game.
-const maxGlobals = 4
+// A UE5 table takes over 15 MB in memory, and verify walks a game's
+// containers one after another, so only the last one used is kept.
+const maxGlobals = 1
 
 func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, error)) (*zen.ScriptObjects, error) {
 	globalsMu.Lock()
@@ -565,7 +572,7 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 	}
 	want := strings.ToLower(strings.TrimPrefix(inner, "/"))
 	wantNoExt := strings.TrimSuffix(want, path.Ext(want))
-	for _, fe := range c.f.DirectoryIndex.Files {
+	for _, fe := range c.f.DirectoryIndex.Files() {
 		if !fe.Valid {
 			continue
 		}
@@ -614,10 +621,32 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 		emit(res)
 		return true
 	}
+	// Every chunk is read and hashed once: a package's chunk is hashed as
+	// it is read for the package's own checks, the other chunks on their
+	// own. The package lines wait (they are small) so that the container
+	// line, which counts every chunk, comes first.
+	chunkErr := make([]error, n)
+	isPkg := make([]bool, n)
+	var pkgResults []VerifyResult
+	if f.DirectoryIndex != nil {
+		for _, fe := range f.DirectoryIndex.Files() {
+			id := f.ChunkIDs[fe.Chunk]
+			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
+				continue
+			}
+			data, err := f.ReadChunkVerified(fe.Chunk)
+			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
+			pkgResults = append(pkgResults, verifyInner(c, fe.Path, fe.Chunk, data, err, opts))
+		}
+	}
+	for i := range f.ChunkIDs {
+		if !isPkg[i] {
+			chunkErr[i] = f.VerifyChunk(i)
+		}
+	}
 	var unsupported, failed []string
 	unsupportedFirst := ""
-	for i := range f.ChunkIDs {
-		err := f.VerifyChunk(i)
+	for i, err := range chunkErr {
 		if err == nil {
 			okN++
 			continue
@@ -647,15 +676,8 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	res.Error = strings.Join(problems, "; ")
 	emit(res)
 	// Then every package.
-	if f.DirectoryIndex == nil {
-		return true
-	}
-	for _, fe := range f.DirectoryIndex.Files {
-		id := f.ChunkIDs[fe.Chunk]
-		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
-			continue
-		}
-		emit(verifyInner(c, fe.Path, fe.Chunk, opts))
+	for _, r := range pkgResults {
+		emit(r)
 	}
 	return true
 }
@@ -675,7 +697,7 @@ func checkPackageIDs(c *utocContainer) string {
 		return "container header: " + err.Error()
 	}
 	var bad []string
-	for _, fe := range f.DirectoryIndex.Files {
+	for _, fe := range f.DirectoryIndex.Files() {
 		id := f.ChunkIDs[fe.Chunk]
 		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 			continue
@@ -707,7 +729,9 @@ func listSome(items []string, n int) string {
 	return strings.Join(items[:n], ", ") + fmt.Sprintf(", and %d more", len(items)-n)
 }
 
-func verifyInner(c *utocContainer, p string, chunk int, opts *Options) (res VerifyResult) {
+// verifyInner checks the package at path p in the container, whose chunk
+// has been read (and hashed) as data, or failed with err.
+func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, opts *Options) (res VerifyResult) {
 	name := c.path + ContainerSep + p
 	res = VerifyResult{Path: name, Format: "zen"}
 	defer func() {
@@ -716,7 +740,6 @@ func verifyInner(c *utocContainer, p string, chunk int, opts *Options) (res Veri
 			res.Error = fmt.Sprintf("internal error (please report): %v", r)
 		}
 	}()
-	data, err := c.f.ReadChunkVerified(chunk)
 	if err != nil {
 		res.Error = err.Error()
 		return res

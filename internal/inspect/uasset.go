@@ -193,7 +193,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 	for i, n := range f.Names {
 		p.Names[i] = Name{Name: n.Name.S}
 		if hashes {
-			p.Names[i].Hash = fmt.Sprintf("%04x%04x", n.NonCasePreservingHash, n.CasePreservingHash)
+			p.Names[i].Hash = nameHashes16(n.NonCasePreservingHash, n.CasePreservingHash)
 		}
 	}
 	paths := newPathCache(f)

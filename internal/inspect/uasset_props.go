@@ -69,10 +69,42 @@ func propsOptions(in *Input, opts *Options) []uasset.Option {
 		}
 		return assetprops.FileLoader(in.Name, f.PackagePath, opts.ReadFile, uasset.WithEngine(f.Engine.Version))
 	}
-	return []uasset.Option{uasset.WithCandidateCheck(assetprops.CandidateCheckWith(m, loader))}
+	c := assetprops.NewCandidateChecker(m, loader)
+	checkers.put(opts, c)
+	return []uasset.Option{uasset.WithCandidateCheck(c.Check)}
+}
+
+// checkers hands the candidate checker of a package being opened to
+// propsHook, which runs in the same open (with the same *Options), so that
+// the verify pass reuses what the check of the chosen layout decoded.
+// Entries of opens that failed before the hook are dropped when the table
+// grows; a lost entry only costs decoding again.
+var checkers = checkerTable{m: map[*Options]*assetprops.CandidateChecker{}}
+
+type checkerTable struct {
+	mu sync.Mutex
+	m  map[*Options]*assetprops.CandidateChecker
+}
+
+func (t *checkerTable) put(o *Options, c *assetprops.CandidateChecker) {
+	t.mu.Lock()
+	if len(t.m) >= 64 {
+		clear(t.m)
+	}
+	t.m[o] = c
+	t.mu.Unlock()
+}
+
+func (t *checkerTable) take(o *Options) *assetprops.CandidateChecker {
+	t.mu.Lock()
+	c := t.m[o]
+	delete(t.m, o)
+	t.mu.Unlock()
+	return c
 }
 
 func propsHook(f *uasset.File, p *Package, opts *Options) error {
+	checker := checkers.take(opts)
 	m, merr := loadMappings(opts)
 	ctx := assetprops.ContextWith(f, m, packageLoader(f, p, opts))
 	var mu sync.Mutex // the context's schema cache is not safe for concurrent use
@@ -104,7 +136,11 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 		return merr
 	}
 	mu.Lock()
-	_, s, err := assetprops.DecodeAll(f, ctx)
+	var prior *assetprops.Prior
+	if checker != nil {
+		prior = checker.Prior(f)
+	}
+	s, err := assetprops.DecodeStatsWith(f, ctx, prior)
 	mu.Unlock()
 	if err != nil {
 		st.ExportsWithProperties = len(f.Exports)

@@ -194,6 +194,10 @@ func ResultFor(p *Package) VerifyResult {
 	return res
 }
 
+// verifyWindow is how many files per worker Verify may run ahead of the
+// first file whose results are not yet emitted.
+const verifyWindow = 64
+
 // Verify checks every file in order with up to workers files in flight, and
 // emits results in the order of files (so output is stable). emit is never
 // called concurrently.
@@ -224,10 +228,13 @@ func Verify(files []string, opts *Options, workers int, emit func(VerifyResult))
 	}
 	go func() {
 		// Feed at most a bounded distance ahead of what has been emitted so
-		// memory stays flat however many files there are.
+		// memory stays flat however many files there are. The distance is
+		// wide enough that one slow file (a big container, a data table
+		// decoded under several candidate engines) does not leave the other
+		// workers idle: only result lines (a few hundred bytes each) wait.
 		for i := range files {
-			if i >= 4*workers {
-				<-slots[i-4*workers].done
+			if i >= verifyWindow*workers {
+				<-slots[i-verifyWindow*workers].done
 			}
 			next <- i
 		}

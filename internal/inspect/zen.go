@@ -92,7 +92,9 @@ func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if g := os.Getenv(GlobalEnv); g != "" {
 		if st, err := os.Stat(g); err == nil && st.IsDir() {
-			return globalChunksDir(g)
+			// Cached like global containers: every loose package of a
+			// session reads the same table.
+			return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
 		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
 			s, _, err := findGlobal(g, nil)
@@ -106,11 +108,17 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 			}
 			return s, err
 		}
-		data, err := os.ReadFile(g)
+		st, err := os.Stat(g)
 		if err != nil {
 			return nil, err
 		}
-		return zen.ParseScriptObjects(data)
+		return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) {
+			data, err := os.ReadFile(g)
+			if err != nil {
+				return nil, err
+			}
+			return zen.ParseScriptObjects(data)
+		})
 	}
 	if st, err := os.Stat(name); err != nil || st.IsDir() {
 		return nil, zen.ErrNoGlobal
@@ -124,8 +132,8 @@ type zenResolver struct {
 	p      *zen.Package
 	ctx    *utocContext // nil for a loose file
 	script *zen.ScriptObjects
-	// byHash maps script-import hashes computed from the package's own names.
-	byHash map[uint64]string
+	// byHash names script imports from hashes of the package's own names.
+	byHash *scriptGuess
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
@@ -169,7 +177,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		zr.pkgID = zen.PackageID(p.Name)
 	}
 	if zr.script == nil {
-		zr.byHash = nameMapScriptHashes(p)
+		zr.byHash = newScriptGuess(p)
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
 	}
 	out := &Package{
@@ -183,7 +191,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	out.Summary = zenSummary(p)
 	out.Sections = zenSections(p, int64(len(data)))
 	for _, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: fmt.Sprintf("%016x", n.Hash)})
+		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
@@ -428,13 +436,39 @@ func zenSections(p *zen.Package, size int64) []Section {
 		}
 	}
 	end := p.ExportDataEnd()
-	out = append(out, Section{Name: "ExportData", Offset: int64(s.HeaderSize), Size: end - int64(s.HeaderSize), Count: len(p.Exports)})
-	if end < size {
+	out = append(out, Section{Name: "ExportData", Offset: int64(s.HeaderSize), Size: end - int64(s.HeaderSize), Count: len(p.Exports) + len(p.CellExports)})
+	switch {
+	case end > size:
+		out[len(out)-1].Error = zenDataShort(p, size)
+	case end+4 == size && p.Layout >= zen.HeaderNoExportInfo && zenTagAt(p, end):
+		// UE 5.3+ cooks keep the .uexp footer after the exports.
+		out = append(out, Section{Name: "PackageFileTag", Offset: end, Size: 4})
+	case end < size:
 		out = append(out, Section{Name: "Trailer", Offset: end, Size: size - end})
-	} else if end > size {
-		out[len(out)-1].Error = fmt.Sprintf("exports need %d bytes, package has %d", end, size)
 	}
 	return out
+}
+
+// zenTagAt reports whether the package file tag is at off.
+func zenTagAt(p *zen.Package, off int64) bool {
+	b, err := p.Bytes(off, 4)
+	return err == nil && b[0] == 0xC1 && b[1] == 0x83 && b[2] == 0x2A && b[3] == 0x9E
+}
+
+// zenDataShort describes export data cut short: where the package ends and
+// the first export whose data it cuts.
+func zenDataShort(p *zen.Package, size int64) string {
+	for _, r := range p.DataRanges() {
+		if r.Offset+r.Size <= size {
+			continue
+		}
+		what := fmt.Sprintf("export %d (%s)", r.Export, p.Exports[r.Export].Name)
+		if r.Cell {
+			what = fmt.Sprintf("cell export %d", r.Export)
+		}
+		return fmt.Sprintf("cut short: the package ends at offset 0x%x (%d bytes), inside the data of %s at [0x%x, 0x%x); the exports need %d bytes", size, size, what, r.Offset, r.Offset+r.Size, p.ExportDataEnd())
+	}
+	return fmt.Sprintf("cut short: the package ends at offset 0x%x, the exports need %d bytes", size, p.ExportDataEnd())
 }
 
 // exportPath is the full object path of export i as the engine prints it:
@@ -489,7 +523,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 			obj.ClassPackage = scriptPackage(obj.Class)
 			return obj
 		}
-		if path, ok := zr.byHash[x.Value()]; ok {
+		if path, ok := zr.byHash.lookup(x.Value()); ok {
 			return Object{Name: lastElem(path), Path: path, PackageName: scriptPackage(path)}
 		}
 		return Object{Name: fmt.Sprintf("<script 0x%016x>", x.Value()), Path: fmt.Sprintf("<script 0x%016x>", x.Value())}
@@ -573,32 +607,6 @@ var commonScriptPackages = []string{
 	"/Script/PhysicsCore", "/Script/Chaos", "/Script/Landscape", "/Script/Foliage", "/Script/MediaAssets",
 	"/Script/PCG", "/Script/ControlRig", "/Script/MetasoundEngine", "/Script/AudioMixer", "/Script/DeveloperSettings",
 	"/Script/ModularGameplay", "/Script/CommonUI", "/Script/Paper2D", "/Script/HeadMountedDisplay",
-}
-
-// nameMapScriptHashes builds candidate script paths from the package's own
-// name map ("/Script/Engine" × "StaticMesh", "Default__StaticMesh") and maps
-// their import hashes to the paths.
-func nameMapScriptHashes(p *zen.Package) map[uint64]string {
-	pkgs := append([]string(nil), commonScriptPackages...)
-	var objs []string
-	for _, n := range p.Names {
-		if strings.HasPrefix(n.Value, "/Script/") {
-			pkgs = append(pkgs, n.Value)
-		} else if !strings.Contains(n.Value, "/") {
-			objs = append(objs, n.Value)
-		}
-	}
-	m := make(map[uint64]string, len(pkgs)*(2*len(objs)+1))
-	for _, pk := range pkgs {
-		m[zen.ScriptObjectHash(pk)] = pk
-		for _, o := range objs {
-			for _, name := range []string{o, "Default__" + o} {
-				path := pk + "." + name
-				m[zen.ScriptObjectHash(path)] = path
-			}
-		}
-	}
-	return m
 }
 
 func scriptPackage(path string) string {

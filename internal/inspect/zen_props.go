@@ -42,7 +42,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	m, merr := loadMappings(opts)
 	ctx := zenContext(p, zp)
 	ctx.Mappings = m
-	ctx.LocalSchema = zenLocalSchemas(in, p, zp, ctx)
+	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
 	decode := func(i int) (*property.Object, error) {
 		if i < 0 || i >= len(zp.Exports) {
 			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
@@ -53,7 +53,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		if ctx.Unversioned && ctx.Mappings == nil {
 			return nil, errNeedMappings
 		}
-		data, err := zenExportData(in, zp, i)
+		data, err := zp.ExportData(i)
 		if err != nil {
 			return nil, fmt.Errorf("export %d data: %w", i, err)
 		}
@@ -98,33 +98,9 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	return p, nil
 }
 
-// zenExportData reads export i's bytes. Export data follows the header in
-// the order of the exports' CookedSerialOffset, which counts from the end of
-// the header in UE5 packages. (The order of the bundles' Serialize commands
-// differs from it in UE5.8 packages.)
-func zenExportData(in *Input, zp *zen.Package, i int) ([]byte, error) {
-	if zp.Layout <= zen.HeaderInitial {
-		// UE4 zen packages store exports in the order of their bundles'
-		// Serialize commands.
-		return zp.ExportData(i)
-	}
-	e := &zp.Exports[i]
-	rel := int64(e.CookedSerialOffset)
-	off := int64(zp.Summary.HeaderSize) + rel
-	size := int64(e.CookedSerialSize)
-	if rel < 0 || size < 0 || off > in.Size || size > in.Size-off {
-		return zp.ExportData(i)
-	}
-	b := make([]byte, size)
-	if n, err := in.R.ReadAt(b, off); int64(n) != size {
-		return nil, fmt.Errorf("reading %d bytes at 0x%x: %w", size, off, err)
-	}
-	return b, nil
-}
-
 // zenLocalSchemas returns the schemas of the classes and structs the zen
 // package defines, read from their exports, for unversioned data.
-func zenLocalSchemas(in *Input, p *Package, zp *zen.Package, ctx *property.Context) func(string) *usmap.Struct {
+func zenLocalSchemas(p *Package, zp *zen.Package, ctx *property.Context) func(string) *usmap.Struct {
 	byName := map[string]int{}
 	for i := range zp.Exports {
 		if property.IsStructClass(propsLastElem(p.Exports[i].Class)) {
@@ -147,7 +123,7 @@ func zenLocalSchemas(in *Input, p *Package, zp *zen.Package, ctx *property.Conte
 		busy[i] = true
 		defer delete(busy, i)
 		var s *usmap.Struct
-		if data, err := zenExportData(in, zp, i); err == nil {
+		if data, err := zp.ExportData(i); err == nil {
 			ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: zp.Exports[i].Name, ObjectFlags: zp.Exports[i].ObjectFlags}
 			if h, ok := property.ReadExport(ctx, data, ex).ClassData.(*property.StructHeader); ok {
 				s = h.Schema(zp.Exports[i].Name)

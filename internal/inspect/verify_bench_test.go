@@ -1,0 +1,53 @@
+package inspect
+
+import (
+	"io/fs"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+)
+
+// corpusKeys are the AES keys the corpus README lists for its encrypted
+// containers (repak's base64 key and CUE4Parse's fixture key).
+const corpusKeys = "lNJbw660IOC+kU7cnVQ1oeqrXyhk4J6UAZrCBbcnp94=,CUE4ParseFixtureAESKey0123456789"
+
+// BenchmarkVerifyCorpus runs what `upkg verify --aes-key KEYS corpus/` does
+// (the walk, every check, one worker per core, results in order) over the
+// whole shared corpus, and reports MB/s of corpus bytes and files/s.
+func BenchmarkVerifyCorpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	files, err := VerifyFiles([]string{dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bytes := corpusBytes(b, dir)
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	results := 0
+	for b.Loop() {
+		results = 0
+		Verify(files, &Options{AESKey: corpusKeys}, runtime.GOMAXPROCS(0), func(VerifyResult) { results++ })
+	}
+	b.ReportMetric(float64(results)*float64(b.N)/b.Elapsed().Seconds(), "results/s")
+}
+
+// corpusBytes is the size of every file under dir (what cat would read).
+func corpusBytes(tb testing.TB, dir string) int64 {
+	var n int64
+	err := filepath.WalkDir(dir, func(_ string, d fs.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		st, err := d.Info()
+		if err == nil {
+			n += st.Size()
+		}
+		return err
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return n
+}
