@@ -1,6 +1,7 @@
 package oodle
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -14,7 +15,8 @@ import (
 // holding a 4- or 8-byte little-endian decoded size, then an Oodle stream) found
 // in the directory named by OODLE_OOZ_TESTDATA. They are not part of this
 // repository; the test skips without the variable. Streams of the same
-// sample in different codecs must decode to the same bytes. Streams of codecs this
+// sample in different codecs must decode to the same bytes, and damaged
+// copies (truncated, single bytes flipped) must not panic. Streams of codecs this
 // package does not decode must fail with *UnsupportedError.
 func TestOozTestdata(t *testing.T) {
 	dir := os.Getenv("OODLE_OOZ_TESTDATA")
@@ -52,6 +54,28 @@ func TestOozTestdata(t *testing.T) {
 		default:
 			t.Errorf("%s: %v", filepath.Base(name), err)
 		}
+		if err == nil {
+			damage(t, b[hdr:], int(min(size, 1<<19)))
+		}
+	}
+}
+
+// damage decodes the first n output bytes of a valid stream after
+// truncating it and after flipping single bytes: errors are expected, panics
+// are not (the test would crash).
+func damage(t *testing.T, src []byte, n int) {
+	dst := make([]byte, n)
+	for i := 0; i < 200; i++ {
+		Decompress(dst, src[:len(src)*i/200])
+	}
+	span := min(len(src), 1<<16)
+	buf := bytes.Clone(src)
+	for i := 0; i < 400; i++ {
+		k := (i * 7919) % span
+		old := buf[k]
+		buf[k] ^= byte(1 << (i % 8))
+		Decompress(dst, buf)
+		buf[k] = old
 	}
 }
 
