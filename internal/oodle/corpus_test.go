@@ -2,6 +2,7 @@ package oodle_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"os"
@@ -330,6 +331,24 @@ func FuzzDecompress(f *testing.F) {
 		blocks := corpusBlocks(f)
 		for i := 0; i < len(blocks); i += 1 + len(blocks)/40 {
 			f.Add(blocks[i].src, len(blocks[i].dst))
+		}
+	}
+	// The ooz samples (see TestOozTestdata) add Mermaid streams: their first
+	// quantum, with some of what follows.
+	if dir := os.Getenv("OODLE_OOZ_TESTDATA"); dir != "" {
+		files, _ := filepath.Glob(filepath.Join(dir, "*.*"))
+		for _, name := range files {
+			if b, err := os.ReadFile(name); err == nil && len(b) > 8 {
+				if binary.LittleEndian.Uint64(b) >= 1<<40 {
+					b = b[4:] // 4-byte size header
+				} else {
+					b = b[8:]
+				}
+				if len(b) > 300000 {
+					b = b[:300000]
+				}
+				f.Add(b, 0x40000)
+			}
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte, size int) {
