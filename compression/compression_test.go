@@ -55,19 +55,40 @@ func TestRoundTrip(t *testing.T) {
 }
 
 func TestOodleUnsupported(t *testing.T) {
+	// Without a registered decoder, Oodle names itself as unavailable.
+	saved := Lookup("Oodle")
+	mu.Lock()
+	delete(table, "oodle")
+	mu.Unlock()
+	defer Register("Oodle", saved)
 	err := Decompress("Oodle", make([]byte, 4), []byte{1, 2, 3})
 	var ue *UnsupportedError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "Oodle-compressed: no decoder available") {
 		t.Fatalf("have %v", err)
 	}
 	Register("Oodle", func(dst, src []byte) error { return nil })
-	defer func() {
-		mu.Lock()
-		delete(table, "oodle")
-		mu.Unlock()
-	}()
 	if err := Decompress("oodle", nil, nil); err != nil {
 		t.Fatalf("registered decoder not used: %v", err)
+	}
+}
+
+// TestOodle checks the built-in Oodle registration: Kraken blocks decode,
+// blocks of a codec without a decoder (LZNA) give an *UnsupportedError
+// naming the codec, and garbage is a plain error.
+func TestOodle(t *testing.T) {
+	// A Kraken block of one memset quantum.
+	dst := make([]byte, 5)
+	if err := Decompress("Oodle", dst, []byte{0x8C, 0x06, 0x07, 0xFF, 0xFF, 'z'}); err != nil || string(dst) != "zzzzz" {
+		t.Fatalf("memset block: %q %v", dst, err)
+	}
+	err := Decompress("Oodle", dst, []byte{0x8C, 0x05, 0x00, 0x00, 0x00})
+	var ue *UnsupportedError
+	if !errors.As(err, &ue) || ue.Method != "Oodle LZNA" || !strings.Contains(err.Error(), "LZNA") {
+		t.Errorf("LZNA block: %v", err)
+	}
+	err = Decompress("Oodle", dst, []byte{1, 2, 3})
+	if err == nil || errors.As(err, &ue) {
+		t.Errorf("garbage: %v", err)
 	}
 }
 

@@ -12,7 +12,8 @@
 // block by block with [File.OpenChunkStream]. Reads decrypt (AES-256 ECB, or
 // CTR with per-block IVs from TOC version 10), check block signatures of
 // signed containers, decompress through the [compression] registry (Oodle
-// reports an [UnsupportedError] naming the chunk) and verify the chunk hash:
+// included; a codec without a decoder reports an [UnsupportedError] naming
+// the chunk) and verify the chunk hash:
 // SHA-1 for UE 4.25–4.27, BLAKE3 (FIoHash) for UE5.
 //
 // The package store (container header) is [File.ContainerHeader], the

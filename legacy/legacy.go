@@ -16,7 +16,7 @@
 // fully compressed console packages and Lineage II's XOR-wrapped files are
 // turned into their plain image in memory first; Rocket League's
 // AES-encrypted headers need the game's key ([WithAESKey]). Oodle (Mass
-// Effect Legendary Edition) has no decoder and is reported as unsupported.
+// Effect Legendary Edition, Leviathan) decodes through the registry.
 //
 // Format references: the Unreal Wiki "Package File Format" pages and
 // Antonio Cordero Balcazar's "Unreal Tournament Package File Format" for UE1;

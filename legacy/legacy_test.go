@@ -73,15 +73,8 @@ func TestHeaders(t *testing.T) {
 // expectedFailures are the corpus files that cannot be read, with the text
 // their error must contain (naming the scheme or the missing decoder).
 var expectedFailures = map[string]string{
-	"LE2EmptySeekFree.pcc":                           "Oodle",
-	"LE1/BioGame/CookedPCConsole/Core.pcc":           "Oodle",
-	"LE1/BioGame/CookedPCConsole/PlotManagerMap.pcc": "Oodle",
-	"LE2/BioGame/CookedPCConsole/Core.pcc":           "Oodle",
-	"LE2/BioGame/CookedPCConsole/WwiseAudio.pcc":     "Oodle",
-	"LE3/BioGame/CookedPCConsole/Core.pcc":           "Oodle",
-	"LE3/BioGame/CookedPCConsole/GFxUI.pcc":          "Oodle",
-	"RocketPass_Premium_T_SF.upk":                    "Rocket League AES-256-ECB",
-	"UELibTest/TestData/AkAudio.upk":                 "Rocket League AES-256-ECB",
+	"RocketPass_Premium_T_SF.upk":    "Rocket League AES-256-ECB",
+	"UELibTest/TestData/AkAudio.upk": "Rocket League AES-256-ECB",
 }
 
 func expectedFailure(p string) (string, bool) {

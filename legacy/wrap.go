@@ -228,8 +228,10 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 			method = sniffMethod(src)
 		}
 		if err := compression.Decompress(method, dst[pos:pos+b.uncomp], src); err != nil {
-			if _, ok := err.(*compression.UnsupportedError); ok {
-				return method, &UnsupportedError{Feature: fmt.Sprintf("%s-compressed package: no pure-Go %s decoder available", method, method)}
+			if ue, ok := err.(*compression.UnsupportedError); ok {
+				// ue.Method names the codec when the method has several
+				// ("Oodle LZNA").
+				return method, &UnsupportedError{Feature: fmt.Sprintf("%s-compressed package: no pure-Go %s decoder available", ue.Method, ue.Method)}
 			}
 			return method, &FormatError{Off: br.Abs() - b.comp, Field: "CompressedBlock.Data", Msg: fmt.Sprintf("block %d (%s): %v", i, method, err)}
 		}

@@ -13,7 +13,7 @@
 // index may be stored flat (front-coded names). The index may be encrypted
 // (AES-256-ECB, or AES-256-CTR from version 15), and so may each file's data.
 // Data is stored raw or in compression blocks, each decoded with the
-// [compression] registry (Oodle has no decoder unless a program registers one).
+// [compression] registry (Oodle included: Kraken, Mermaid/Selkie, Leviathan).
 //
 // The model follows archive/zip: [NewReader] parses the footer and the whole
 // index eagerly; file data is read lazily by [Entry.Open] / [Entry.Data], and

@@ -377,6 +377,10 @@ func Parse(data []byte) (*File, error) {
 		}
 		payload = make([]byte, decompSize)
 		if err := compression.Decompress("Oodle", payload, src); err != nil {
+			var ue *compression.UnsupportedError
+			if errors.As(err, &ue) {
+				return nil, &UnsupportedError{Msg: fmt.Sprintf("the mappings payload is %s-compressed: %v", ue.Method, err)}
+			}
 			return nil, &FormatError{Offset: r.Abs(), Msg: "Oodle payload", Err: err}
 		}
 	case CompressionBrotli:

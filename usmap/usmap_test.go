@@ -1,7 +1,6 @@
 package usmap
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,40 +10,39 @@ import (
 )
 
 // corpusTests lists every .usmap of the corpus with its header facts and
-// table sizes. Oodle-compressed files must fail with the "Oodle not
-// available" error until a decoder is registered.
+// table sizes. Oodle-compressed files (Kraken, Leviathan) decode through
+// the compression registry.
 var corpusTests = []struct {
 	path                  string
 	version               Version
 	comp                  Compression
 	names, enums, structs int
-	oodle                 bool
 }{
-	{"uassetapi/TestManyAssets/Clay/Clay.usmap", 4, CompressionNone, 25862, 1219, 5809, false},
-	{"uassetapi/TestManyAssets/F1Manager2023/F1Manager2023.usmap", 0, CompressionNone, 37480, 1537, 6657, false},
-	{"uassetapi/TestManyAssets/LiesOfP/LiesOfP.usmap", 0, CompressionNone, 37512, 1599, 7211, false},
-	{"uassetapi/TestManyAssets/Palia/Palia.usmap", 0, CompressionNone, 41003, 1720, 8383, false},
-	{"uassetapi/TestManyAssets/Palworld/Palworld.usmap", 0, CompressionNone, 45066, 1848, 9071, false},
-	{"uassetapi/TestUE5_1/UnderlyingEnumTypes/UnderlyingEnumTypes.usmap", 0, CompressionNone, 27628, 1212, 5770, false},
-	{"uassetapi/TestUE5_3/Engine/Engine.usmap", 0, CompressionNone, 30636, 1323, 6796, false},
-	{"uassetapi/TestUE5_3/RON/ReadyOrNot.usmap", 0, CompressionNone, 46501, 1793, 9073, false},
-	{"uassetapi/TestUE5_4/Bellwright/Bellwright.usmap", 0, CompressionNone, 53693, 2254, 11290, false},
-	{"uassetapi/TestUE5_4/Billiards/5.4.3-34507850+++UE5+Release-5.4-DeepSpace7.usmap", 3, CompressionZstd, 36197, 1741, 8326, false},
-	{"uassetapi/TestUE5_4/BlankGame/BlankGame_Dumper-7.usmap", 3, CompressionZstd, 31948, 1565, 7657, false},
-	{"uassetapi/TestUE5_4/JOY/5.4.3-34507850+++UE5+Release-5.4-JOY.usmap", 3, CompressionZstd, 33560, 1598, 7686, false},
-	{"uassetapi/TestUE5_4/TheForeverWinter/TheForeverWinter.usmap", 0, CompressionNone, 46043, 1998, 9973, false},
-	{"uassetapi/TestUE5_5/BlankGame/BlankUE5_5.usmap", 0, CompressionNone, 39662, 1811, 8973, false},
-	{"uassetapi/TestUE5_7/FarFarWest/FarFarWest.usmap", 4, CompressionNone, 48174, 2192, 10888, false},
-	{"uassetapi/TestUE5_7/NanosWorld/NanosWorld.usmap", 4, CompressionZstd, 48485, 2420, 12003, false},
-	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Brotli.usmap", 4, CompressionBrotli, 40567, 1833, 8991, false},
-	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Uncompressed.usmap", 4, CompressionNone, 40567, 1833, 8991, false},
-	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Zstandard.usmap", 4, CompressionZstd, 40567, 1833, 8991, false},
-	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Oodle.usmap", 4, CompressionOodle, 0, 0, 0, true},
-	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/Mappings/CUE4ParseFixtures-Zstandard.usmap", 4, CompressionZstd, 40479, 1837, 9051, false},
-	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Fortnite/15.10/br.usmap", 0, CompressionBrotli, 72952, 2292, 13303, false},
-	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Dark and Darker/Mappings.usmap", 1, CompressionOodle, 0, 0, 0, true},
-	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Hello Neighbor 2/Demo/Mappings.usmap", 1, CompressionOodle, 0, 0, 0, true},
-	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Ice Station Z/Mappings.usmap", 0, CompressionNone, 20355, 869, 3715, false},
+	{"uassetapi/TestManyAssets/Clay/Clay.usmap", 4, CompressionNone, 25862, 1219, 5809},
+	{"uassetapi/TestManyAssets/F1Manager2023/F1Manager2023.usmap", 0, CompressionNone, 37480, 1537, 6657},
+	{"uassetapi/TestManyAssets/LiesOfP/LiesOfP.usmap", 0, CompressionNone, 37512, 1599, 7211},
+	{"uassetapi/TestManyAssets/Palia/Palia.usmap", 0, CompressionNone, 41003, 1720, 8383},
+	{"uassetapi/TestManyAssets/Palworld/Palworld.usmap", 0, CompressionNone, 45066, 1848, 9071},
+	{"uassetapi/TestUE5_1/UnderlyingEnumTypes/UnderlyingEnumTypes.usmap", 0, CompressionNone, 27628, 1212, 5770},
+	{"uassetapi/TestUE5_3/Engine/Engine.usmap", 0, CompressionNone, 30636, 1323, 6796},
+	{"uassetapi/TestUE5_3/RON/ReadyOrNot.usmap", 0, CompressionNone, 46501, 1793, 9073},
+	{"uassetapi/TestUE5_4/Bellwright/Bellwright.usmap", 0, CompressionNone, 53693, 2254, 11290},
+	{"uassetapi/TestUE5_4/Billiards/5.4.3-34507850+++UE5+Release-5.4-DeepSpace7.usmap", 3, CompressionZstd, 36197, 1741, 8326},
+	{"uassetapi/TestUE5_4/BlankGame/BlankGame_Dumper-7.usmap", 3, CompressionZstd, 31948, 1565, 7657},
+	{"uassetapi/TestUE5_4/JOY/5.4.3-34507850+++UE5+Release-5.4-JOY.usmap", 3, CompressionZstd, 33560, 1598, 7686},
+	{"uassetapi/TestUE5_4/TheForeverWinter/TheForeverWinter.usmap", 0, CompressionNone, 46043, 1998, 9973},
+	{"uassetapi/TestUE5_5/BlankGame/BlankUE5_5.usmap", 0, CompressionNone, 39662, 1811, 8973},
+	{"uassetapi/TestUE5_7/FarFarWest/FarFarWest.usmap", 4, CompressionNone, 48174, 2192, 10888},
+	{"uassetapi/TestUE5_7/NanosWorld/NanosWorld.usmap", 4, CompressionZstd, 48485, 2420, 12003},
+	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Brotli.usmap", 4, CompressionBrotli, 40567, 1833, 8991},
+	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Uncompressed.usmap", 4, CompressionNone, 40567, 1833, 8991},
+	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Zstandard.usmap", 4, CompressionZstd, 40567, 1833, 8991},
+	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings/CUE4ParseFixtures-Oodle.usmap", 4, CompressionOodle, 40567, 1833, 8991},
+	{"usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/Mappings/CUE4ParseFixtures-Zstandard.usmap", 4, CompressionZstd, 40479, 1837, 9051},
+	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Fortnite/15.10/br.usmap", 0, CompressionBrotli, 72952, 2292, 13303},
+	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Dark and Darker/Mappings.usmap", 0, CompressionOodle, 31428, 1271, 7136},
+	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Hello Neighbor 2/Demo/Mappings.usmap", 0, CompressionOodle, 29370, 1271, 5240},
+	{"usmap/WhiteheadDesign+Unreal-Mappings-Archive/Ice Station Z/Mappings.usmap", 0, CompressionNone, 20355, 869, 3715},
 }
 
 func TestCorpus(t *testing.T) {
@@ -52,13 +50,6 @@ func TestCorpus(t *testing.T) {
 	for _, tt := range corpusTests {
 		t.Run(filepath.Base(filepath.Dir(tt.path)), func(t *testing.T) {
 			f, err := Open(filepath.Join(dir, tt.path))
-			if tt.oodle {
-				var ue *UnsupportedError
-				if !errors.As(err, &ue) || !errors.Is(err, err) || !strings.Contains(err.Error(), "Oodle not available") {
-					t.Fatalf("have err %v, want the Oodle-not-available error", err)
-				}
-				return
-			}
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -74,7 +65,8 @@ func TestCorpus(t *testing.T) {
 
 // TestFixtureSchemas checks the schemas CUE4Parse's own fixture tests assert
 // (FixtureMappingsTests.MappingContainsNativeFixtureSchemas), and that the
-// Brotli and Zstandard files hold exactly what the uncompressed one holds.
+// Brotli, Zstandard and Oodle (Leviathan) files hold exactly what the
+// uncompressed one holds.
 func TestFixtureSchemas(t *testing.T) {
 	dir := corpus.Path(t, "usmap/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Mappings")
 	plain, err := Open(filepath.Join(dir, "CUE4ParseFixtures-Uncompressed.usmap"))
@@ -139,7 +131,7 @@ func TestFixtureSchemas(t *testing.T) {
 	if p, _, ok := plain.PropertyAt("ParserFixtureData", 63); !ok || p.Name != "BaseMarker" {
 		t.Errorf("PropertyAt(63) = %+v %v, want BaseMarker of ParserFixtureBaseData", p, ok)
 	}
-	for _, name := range []string{"CUE4ParseFixtures-Brotli.usmap", "CUE4ParseFixtures-Zstandard.usmap"} {
+	for _, name := range []string{"CUE4ParseFixtures-Brotli.usmap", "CUE4ParseFixtures-Zstandard.usmap", "CUE4ParseFixtures-Oodle.usmap"} {
 		c, err := Open(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)
@@ -185,7 +177,8 @@ func TestErrors(t *testing.T) {
 		{"magic", []byte{1, 2, 3}, "bad magic"},
 		{"version", []byte{0xC4, 0x30, 9}, "version 9"},
 		{"huge", []byte{0xC4, 0x30, 0, 3, 0xff, 0xff, 0xff, 0x7f, 0xff, 0xff, 0xff, 0x7f}, "exceeds"},
-		{"oodle", []byte{0xC4, 0x30, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0}, "Oodle not available"},
+		{"oodle", []byte{0xC4, 0x30, 0, 1, 3, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3}, "Oodle payload"},
+		{"lzna", []byte{0xC4, 0x30, 0, 1, 5, 0, 0, 0, 4, 0, 0, 0, 0x8C, 0x05, 0, 0, 0}, "unsupported: the mappings payload is Oodle LZNA-compressed"},
 		{"ratio", []byte{0xC4, 0x30, 0, 2, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x0f, 1, 2, 3, 4}, "implausible"},
 		{"names", []byte{0xC4, 0x30, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0xff, 0xff, 0xff, 0x7f}, "Usmap.Names"},
 	} {

@@ -1,0 +1,476 @@
+package oodle
+
+import (
+	"errors"
+	"math/bits"
+)
+
+// errCorrupt is the cause of every malformed-stream error; the public error
+// wraps it with the position of the quantum that failed.
+var errCorrupt = errors.New("corrupt stream")
+
+func corrupt(what string) error { return &streamError{what} }
+
+type streamError struct{ what string }
+
+func (e *streamError) Error() string { return e.what }
+func (e *streamError) Unwrap() error { return errCorrupt }
+
+// streamHeader parses the header of an entropy-coded byte array: its coding
+// type, packed size, decoded size and header length.
+func streamHeader(src []byte) (typ, srcSize, dstSize, hdr int, err error) {
+	if len(src) < 2 {
+		return 0, 0, 0, 0, corrupt("truncated byte-array header")
+	}
+	typ = int(src[0]>>4) & 7
+	if typ == 0 {
+		if src[0] >= 0x80 {
+			srcSize = (int(src[0])<<8 | int(src[1])) & 0xFFF
+			hdr = 2
+		} else {
+			if len(src) < 3 {
+				return 0, 0, 0, 0, corrupt("truncated byte-array header")
+			}
+			srcSize = int(src[0])<<16 | int(src[1])<<8 | int(src[2])
+			if srcSize&^0x3FFFF != 0 {
+				return 0, 0, 0, 0, corrupt("reserved bits set in stored byte-array size")
+			}
+			hdr = 3
+		}
+		return typ, srcSize, srcSize, hdr, nil
+	}
+	if src[0] >= 0x80 {
+		if len(src) < 3 {
+			return 0, 0, 0, 0, corrupt("truncated byte-array header")
+		}
+		v := int(src[0])<<16 | int(src[1])<<8 | int(src[2])
+		srcSize = v & 0x3FF
+		dstSize = srcSize + (v>>10)&0x3FF + 1
+		hdr = 3
+	} else {
+		if len(src) < 5 {
+			return 0, 0, 0, 0, corrupt("truncated byte-array header")
+		}
+		v := uint32(src[1])<<24 | uint32(src[2])<<16 | uint32(src[3])<<8 | uint32(src[4])
+		srcSize = int(v & 0x3FFFF)
+		dstSize = int((v>>18|uint32(src[0])<<14)&0x3FFFF) + 1
+		if srcSize >= dstSize {
+			return 0, 0, 0, 0, corrupt("byte-array packed size not below its decoded size")
+		}
+		hdr = 5
+	}
+	return typ, srcSize, dstSize, hdr, nil
+}
+
+// decodeBytes decodes one entropy-coded byte array at the start of src whose
+// decoded size may not exceed maxOut. It returns the decoded bytes (possibly
+// aliasing src for stored arrays) and the number of src bytes used.
+func decodeBytes(src []byte, maxOut int, depth int) ([]byte, int, error) {
+	typ, srcSize, dstSize, hdr, err := streamHeader(src)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(src)-hdr < srcSize {
+		return nil, 0, corrupt("byte array runs past its input")
+	}
+	if dstSize > maxOut {
+		return nil, 0, corrupt("byte array larger than its destination")
+	}
+	body := src[hdr : hdr+srcSize]
+	if typ == 0 {
+		return body, hdr + srcSize, nil
+	}
+	if depth > 8 {
+		return nil, 0, corrupt("byte arrays nested too deeply")
+	}
+	out := make([]byte, dstSize)
+	switch typ {
+	case 1:
+		err = decodeTANS(body, out)
+	case 2, 4:
+		err = decodeHuffman(body, out, typ>>1)
+	case 3:
+		err = decodeRLE(body, out, depth)
+	case 5:
+		err = decodeRecursive(body, out, depth)
+	default:
+		err = corrupt("unknown byte-array coding type")
+	}
+	if err != nil {
+		return nil, 0, err
+	}
+	return out, hdr + srcSize, nil
+}
+
+func zigzag(v int) int { return -(v & 1) ^ (v >> 1) }
+
+// huffCodes collects symbols per code length (1..11) in the order read.
+type huffCodes struct {
+	byLen [12][]byte
+}
+
+func (h *huffCodes) add(sym, length int) { h.byLen[length] = append(h.byLen[length], byte(sym)) }
+
+// readCodeLengthsOld reads the original code-length table: either a sparse
+// list of (symbol, length) or a run-length coded list over all 256 symbols
+// with gamma-coded, adaptively centred lengths.
+func readCodeLengthsOld(br *msbReader, h *huffCodes) (int, error) {
+	if br.bit() == 0 {
+		n := int(br.read(8))
+		if n == 0 {
+			return 0, corrupt("empty Huffman table")
+		}
+		if n == 1 {
+			h.add(int(br.read(8)), 1)
+			return 1, nil
+		}
+		lenBits := int(br.read(3))
+		if lenBits > 4 {
+			return 0, corrupt("bad Huffman code-length width")
+		}
+		for i := 0; i < n; i++ {
+			sym := int(br.read(8))
+			l := int(br.read(lenBits)) + 1
+			if l > 11 {
+				return 0, corrupt("Huffman code length above 11")
+			}
+			h.add(sym, l)
+		}
+		return n, nil
+	}
+	forced := int(br.read(2))
+	thres := uint32(1) << (31 - (20 >> uint(forced)))
+	avg := 32
+	sym, numSyms := 0, 0
+	gamma := func() (int, bool) {
+		if br.peek32()&0xFF000000 == 0 {
+			return 0, false
+		}
+		return int(br.read(2*(br.clz()+1))) - 1, true
+	}
+	skipZeros := br.bit() == 1
+	for {
+		if !skipZeros {
+			z, ok := gamma()
+			if !ok {
+				return 0, corrupt("bad Huffman zero run")
+			}
+			sym += z
+			if sym >= 256 {
+				break
+			}
+		}
+		skipZeros = false
+		n, ok := gamma()
+		if !ok {
+			return 0, corrupt("bad Huffman symbol run")
+		}
+		if sym+n > 256 {
+			return 0, corrupt("Huffman symbol run past 256")
+		}
+		numSyms += n
+		for ; n > 0; n-- {
+			if br.peek32() < thres {
+				return 0, corrupt("bad Huffman code length")
+			}
+			lz := br.clz()
+			v := int(br.read(lz+forced+1)) + (lz-1)<<uint(forced)
+			l := zigzag(v) + (avg+2)>>2
+			if l < 1 || l > 11 {
+				return 0, corrupt("Huffman code length out of range")
+			}
+			avg = l + (3*avg+2)>>2
+			h.add(sym, l)
+			sym++
+		}
+		if sym == 256 {
+			break
+		}
+	}
+	if sym != 256 || numSyms < 2 {
+		return 0, corrupt("bad Huffman symbol count")
+	}
+	return numSyms, nil
+}
+
+// readFluff reads the truncated-binary count of gap/run fields that follow
+// the symbol lengths of a range-coded alphabet.
+func readFluff(br *msbReader, numSyms int) int {
+	if numSyms == 256 {
+		return 0
+	}
+	x := 257 - numSyms
+	if x > numSyms {
+		x = numSyms
+	}
+	x *= 2
+	y := bits.Len32(uint32(x - 1))
+	v := int(br.peek32() >> (32 - uint(y)))
+	z := 1<<uint(y) - x
+	if v>>1 >= z {
+		br.pos += y
+		return v - z
+	}
+	br.pos += y - 1
+	return v >> 1
+}
+
+// readRiceLengths reads n unary values (the count of zero bits before each
+// one bit).
+func readRiceLengths(br *msbReader, dst []int) error {
+	limit := len(br.buf) * 8
+	for i := range dst {
+		c := 0
+		for {
+			if br.pos >= limit {
+				return corrupt("truncated Golomb-Rice lengths")
+			}
+			z := br.clz()
+			if z >= 24 {
+				c += 24
+				br.pos += 24
+				continue
+			}
+			c += z
+			br.pos += z + 1
+			break
+		}
+		if br.pos > limit {
+			return corrupt("truncated Golomb-Rice lengths")
+		}
+		dst[i] = c
+	}
+	return nil
+}
+
+type symRange struct{ sym, num int }
+
+// convertToRanges reads the symbol ranges of a range-coded alphabet: the
+// gap/count fields have widths given by the rice values in widths.
+func convertToRanges(br *msbReader, numSyms, fluff int, widths []int) ([]symRange, error) {
+	numRanges := fluff >> 1
+	symIdx := 0
+	if fluff&1 != 0 {
+		v := widths[0]
+		widths = widths[1:]
+		if v >= 8 {
+			return nil, corrupt("bad symbol-range width")
+		}
+		symIdx = int(br.read(v+1)) + 1<<uint(v+1) - 1
+	}
+	used := 0
+	ranges := make([]symRange, 0, numRanges+1)
+	for i := 0; i < numRanges; i++ {
+		v := widths[0]
+		if v >= 9 {
+			return nil, corrupt("bad symbol-range width")
+		}
+		num := int(br.read(v)) + 1<<uint(v)
+		v = widths[1]
+		if v >= 8 {
+			return nil, corrupt("bad symbol-range width")
+		}
+		space := int(br.read(v+1)) + 1<<uint(v+1) - 1
+		ranges = append(ranges, symRange{symIdx, num})
+		used += num
+		symIdx += num + space
+		widths = widths[2:]
+	}
+	if symIdx >= 256 || used >= numSyms || symIdx+numSyms-used > 256 {
+		return nil, corrupt("symbol ranges exceed the alphabet")
+	}
+	ranges = append(ranges, symRange{symIdx, numSyms - used})
+	return ranges, nil
+}
+
+// readCodeLengthsNew reads the newer code-length table: Golomb-Rice coded
+// length deltas plus symbol ranges.
+func readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
+	forced := int(br.read(2))
+	numSyms := int(br.read(8)) + 1
+	fluff := readFluff(br, numSyms)
+	lens := make([]int, numSyms+fluff)
+	if err := readRiceLengths(br, lens); err != nil {
+		return 0, err
+	}
+	if forced > 0 {
+		if br.pos+forced*numSyms > len(br.buf)*8 {
+			return 0, corrupt("truncated Golomb-Rice low bits")
+		}
+		for i := 0; i < numSyms; i++ {
+			lens[i] = (lens[i]<<uint(forced) | int(br.read(forced))) & 0xFF
+		}
+	}
+	sum := 0x1e
+	for i := 0; i < numSyms; i++ {
+		v := zigzag(lens[i] & 0xFF)
+		l := v + sum>>2 + 1
+		if l < 1 || l > 11 {
+			return 0, corrupt("Huffman code length out of range")
+		}
+		lens[i] = l
+		sum += v
+		if sum < 0 {
+			return 0, corrupt("Huffman code length out of range")
+		}
+	}
+	ranges, err := convertToRanges(br, numSyms, fluff, lens[numSyms:])
+	if err != nil {
+		return 0, err
+	}
+	k := 0
+	for _, r := range ranges {
+		for j := 0; j < r.num; j++ {
+			h.add(r.sym+j, lens[k])
+			k++
+		}
+	}
+	return numSyms, nil
+}
+
+// huffLUT maps the next 11 stream bits (least significant first) to a
+// symbol and its code length.
+type huffLUT struct {
+	sym [2048]byte
+	len [2048]byte
+}
+
+func (h *huffCodes) buildLUT(lut *huffLUT) error {
+	var fwdSym, fwdLen [2048]byte
+	slot := 0
+	for l := 1; l <= 11; l++ {
+		step := 1 << uint(11-l)
+		for _, s := range h.byLen[l] {
+			if slot+step > 2048 {
+				return corrupt("oversubscribed Huffman code")
+			}
+			for j := 0; j < step; j++ {
+				fwdSym[slot+j] = s
+				fwdLen[slot+j] = byte(l)
+			}
+			slot += step
+		}
+	}
+	if slot != 2048 {
+		return corrupt("incomplete Huffman code")
+	}
+	for i := 0; i < 2048; i++ {
+		r := bits.Reverse16(uint16(i)) >> 5
+		lut.sym[r] = fwdSym[i]
+		lut.len[r] = fwdLen[i]
+	}
+	return nil
+}
+
+// decodeHuffman decodes a Huffman byte array: a code table followed by one
+// (streams == 1) or two (streams == 2) triples of bit streams (forward,
+// backward from the end, forward from the middle), interleaved symbol by
+// symbol.
+func decodeHuffman(src, out []byte, streams int) error {
+	br := msbReader{buf: src}
+	var h huffCodes
+	var n int
+	var err error
+	if br.bit() == 0 {
+		n, err = readCodeLengthsOld(&br, &h)
+	} else if br.bit() == 0 {
+		n, err = readCodeLengthsNew(&br, &h)
+	} else {
+		return corrupt("unknown Huffman table format")
+	}
+	if err != nil {
+		return err
+	}
+	if br.overrun() {
+		return corrupt("truncated Huffman table")
+	}
+	p := br.bytesUsed()
+	if n == 1 {
+		// A one-symbol alphabet: the array repeats it (whatever its
+		// nominal code length).
+		for _, syms := range h.byLen {
+			if len(syms) > 0 {
+				for i := range out {
+					out[i] = syms[0]
+				}
+				return nil
+			}
+		}
+		return corrupt("empty Huffman table")
+	}
+	var lut huffLUT
+	if err := h.buildLUT(&lut); err != nil {
+		return err
+	}
+	if streams == 1 {
+		if p+3 > len(src) {
+			return corrupt("truncated Huffman streams")
+		}
+		mid := int(src[p]) | int(src[p+1])<<8
+		return huffTriple(src[p+2:], mid, out, &lut)
+	}
+	if p+6 > len(src) {
+		return corrupt("truncated Huffman streams")
+	}
+	split := int(src[p]) | int(src[p+1])<<8 | int(src[p+2])<<16
+	p += 3
+	if split > len(src)-p {
+		return corrupt("bad Huffman stream split")
+	}
+	first := src[p : p+split]
+	second := src[p+split:]
+	if len(first) < 2 || len(second) < 3 {
+		return corrupt("bad Huffman stream split")
+	}
+	left := int(first[0]) | int(first[1])<<8
+	right := int(second[0]) | int(second[1])<<8
+	if len(first)-2 < left+2 || len(second)-2 < right+2 {
+		return corrupt("bad Huffman stream split")
+	}
+	half := (len(out) + 1) >> 1
+	if err := huffTriple(first[2:], left, out[:half], &lut); err != nil {
+		return err
+	}
+	return huffTriple(second[2:], right, out[half:], &lut)
+}
+
+// huffTriple decodes out from three interleaved streams in buf: forward
+// from 0, backward from the end and forward from mid. The forward stream
+// must end exactly at mid and the other two must meet.
+func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
+	if mid > len(buf) {
+		return corrupt("bad Huffman stream split")
+	}
+	a := newLSB(buf[:mid], false)
+	b := newLSB(buf[mid:], true)
+	c := newLSB(buf[mid:], false)
+	i := 0
+	n := len(out)
+	for i+3 <= n {
+		k := a.peek() & 0x7FF
+		out[i] = lut.sym[k]
+		a.skip(uint(lut.len[k]))
+		k = b.peek() & 0x7FF
+		out[i+1] = lut.sym[k]
+		b.skip(uint(lut.len[k]))
+		k = c.peek() & 0x7FF
+		out[i+2] = lut.sym[k]
+		c.skip(uint(lut.len[k]))
+		i += 3
+	}
+	if i < n {
+		k := a.peek() & 0x7FF
+		out[i] = lut.sym[k]
+		a.skip(uint(lut.len[k]))
+		i++
+		if i < n {
+			k = b.peek() & 0x7FF
+			out[i] = lut.sym[k]
+			b.skip(uint(lut.len[k]))
+		}
+	}
+	if a.bytesUsed() != mid || b.bytesUsed()+c.bytesUsed() != len(buf)-mid {
+		return corrupt("Huffman streams do not end where they should")
+	}
+	return nil
+}

@@ -1,0 +1,339 @@
+package oodle
+
+// krakenTable is the output of a Kraken chunk's first phase: the literal and
+// command bytes and the unpacked offsets and long lengths.
+type krakenTable struct {
+	lits []byte
+	cmds []byte
+	offs []int32
+	lens []int32
+}
+
+// readDistance reads a classic Kraken offset whose code byte is v.
+func readDistance(r *msbReader, v uint32) uint32 {
+	if v < 0xF0 {
+		n := int(v>>4) + 4
+		return ((1<<uint(n)|r.read(n))<<4 + v&0xF) - 248
+	}
+	n := int(v-0xF0) + 4
+	hi := (1<<uint(n) | r.read(n)) << 12
+	return 8322816 + hi + r.read(12)
+}
+
+// readLength reads a long length: a unary prefix of n zeros (n <= 12), then
+// n+7 bits including the leading one, minus 64.
+func readLength(r *msbReader) (uint32, bool) {
+	n := r.clz()
+	if n > 12 {
+		return 0, false
+	}
+	r.pos += n
+	return r.read(n+7) - 64, true
+}
+
+func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens []byte, t *krakenTable) error {
+	a := msbReader{buf: src}
+	b := msbReader{buf: src, back: true}
+	if b.peek32() < 0x2000 {
+		return corrupt("bad long-length count")
+	}
+	n := b.clz()
+	b.pos += n
+	numLong := int(b.read(n+1)) - 1
+	t.offs = make([]int32, len(packedOffs))
+	if scale == 0 {
+		for i, c := range packedOffs {
+			r := &a
+			if i&1 == 1 {
+				r = &b
+			}
+			t.offs[i] = -int32(readDistance(r, uint32(c)))
+		}
+	} else {
+		for i, c := range packedOffs {
+			r := &a
+			if i&1 == 1 {
+				r = &b
+			}
+			nb := int(c >> 3)
+			if nb > 26 {
+				return corrupt("offset width above 26 bits")
+			}
+			o := uint32(8+c&7)<<uint(nb) | r.read(nb)
+			t.offs[i] = 8 - int32(o)
+		}
+		if scale != 1 {
+			for i := range t.offs {
+				t.offs[i] = int32(scale)*t.offs[i] - int32(extra[i])
+			}
+		}
+	}
+	if numLong > 512 {
+		return corrupt("too many long lengths")
+	}
+	long := make([]uint32, numLong)
+	for i := range long {
+		r := &a
+		if i&1 == 1 {
+			r = &b
+		}
+		v, ok := readLength(r)
+		if !ok {
+			return corrupt("bad long length")
+		}
+		long[i] = v
+	}
+	if a.bytesUsed()+b.bytesUsed() != len(src) {
+		return corrupt("offset streams do not meet")
+	}
+	t.lens = make([]int32, len(packedLens))
+	li := 0
+	for i, v := range packedLens {
+		x := uint32(v)
+		if x == 255 {
+			if li >= len(long) {
+				return corrupt("long lengths exhausted")
+			}
+			x = long[li] + 255
+			li++
+		}
+		t.lens[i] = int32(x + 3)
+	}
+	if li != len(long) {
+		return corrupt("long lengths left over")
+	}
+	return nil
+}
+
+// readKrakenTable runs phase one of a Kraken LZ chunk. dst is the chunk's
+// output; first says the chunk starts the whole output (then its first 8
+// bytes are stored raw).
+func readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
+	if len(src) < 13 {
+		return nil, corrupt("truncated LZ chunk")
+	}
+	p := 0
+	if first {
+		if len(dst) < 8 {
+			return nil, corrupt("LZ chunk shorter than 8 bytes")
+		}
+		copy(dst, src[:8])
+		p = 8
+	}
+	if src[p]&0x80 != 0 {
+		return nil, corrupt("LZ chunk with excess-bytes flag (unsupported)")
+	}
+	t := &krakenTable{}
+	var err error
+	var n int
+	if t.lits, n, err = decodeBytes(src[p:], len(dst), 0); err != nil {
+		return nil, err
+	}
+	p += n
+	if t.cmds, n, err = decodeBytes(src[p:], len(dst), 0); err != nil {
+		return nil, err
+	}
+	p += n
+	if len(src)-p < 3 {
+		return nil, corrupt("truncated LZ chunk")
+	}
+	scale := 0
+	var packedOffs, extra []byte
+	if src[p]&0x80 != 0 {
+		scale = int(src[p]) - 127
+		p++
+		if packedOffs, n, err = decodeBytes(src[p:], len(t.cmds), 0); err != nil {
+			return nil, err
+		}
+		p += n
+		if scale != 1 {
+			if extra, n, err = decodeBytes(src[p:], len(packedOffs), 0); err != nil {
+				return nil, err
+			}
+			if len(extra) != len(packedOffs) {
+				return nil, corrupt("offset low-bit array size mismatch")
+			}
+			p += n
+		}
+	} else {
+		if packedOffs, n, err = decodeBytes(src[p:], len(t.cmds), 0); err != nil {
+			return nil, err
+		}
+		p += n
+	}
+	packedLens, n, err := decodeBytes(src[p:], len(dst)>>2, 0)
+	if err != nil {
+		return nil, err
+	}
+	p += n
+	if err := unpackOffsets(src[p:], packedOffs, extra, scale, packedLens, t); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// krakenRuns runs phase two: the copy loop. out is the whole output, the
+// chunk spans out[start:end]. In mode 0 literals are added to the byte at
+// the last offset ("delta literals"); in mode 1 they are plain.
+func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
+	dst := start
+	if start == 0 {
+		dst = 8
+	}
+	lits, offs, lens := t.lits, t.offs, t.lens
+	recent := [4]int32{-8, -8, -8, 0}
+	last := int32(-8)
+	for _, f := range t.cmds {
+		litlen := int(f & 3)
+		idx := int(f >> 6)
+		matchlen := int(f>>2) & 0xF
+		if litlen == 3 {
+			if len(lens) == 0 {
+				return corrupt("length stream exhausted")
+			}
+			litlen = int(lens[0])
+			lens = lens[1:]
+		}
+		if litlen > len(lits) || litlen > end-dst {
+			return corrupt("literal run past its chunk")
+		}
+		if mode == 0 {
+			if dst+int(last) < 0 {
+				return corrupt("delta literal before the output")
+			}
+			for i := 0; i < litlen; i++ {
+				out[dst+i] = lits[i] + out[dst+i+int(last)]
+			}
+		} else {
+			copy(out[dst:dst+litlen], lits[:litlen])
+		}
+		lits = lits[litlen:]
+		dst += litlen
+
+		var off int32
+		if idx == 3 {
+			if len(offs) == 0 {
+				return corrupt("offset stream exhausted")
+			}
+			off = offs[0]
+			offs = offs[1:]
+			recent[2], recent[1], recent[0] = recent[1], recent[0], off
+		} else {
+			off = recent[idx]
+			copy(recent[1:idx+1], recent[:idx])
+			recent[0] = off
+		}
+		last = off
+		if off >= 0 || int(-off) > dst {
+			return corrupt("match offset before the output")
+		}
+		if matchlen == 15 {
+			if len(lens) == 0 {
+				return corrupt("length stream exhausted")
+			}
+			matchlen = 14 + int(lens[0])
+			lens = lens[1:]
+		} else {
+			matchlen += 2
+		}
+		if matchlen > end-dst {
+			return corrupt("match past its chunk")
+		}
+		copyMatch(out, dst, dst+int(off), matchlen)
+		dst += matchlen
+	}
+	if len(offs) != 0 || len(lens) != 0 {
+		return corrupt("offset or length stream left over")
+	}
+	if end-dst != len(lits) {
+		return corrupt("literal stream size mismatch")
+	}
+	if mode == 0 {
+		if dst+int(last) < 0 {
+			return corrupt("delta literal before the output")
+		}
+		for i := range lits {
+			out[dst+i] = lits[i] + out[dst+i+int(last)]
+		}
+	} else {
+		copy(out[dst:end], lits)
+	}
+	return nil
+}
+
+// lzChunk decodes one LZ chunk src of the given mode into out[start:end]
+// (earlier output is the match window).
+type lzChunk func(src, out []byte, start, end, mode int) error
+
+func krakenChunk(src, out []byte, start, end, mode int) error {
+	if mode > 1 {
+		return corrupt("unknown Kraken chunk mode")
+	}
+	t, err := readKrakenTable(src, out[start:end], start == 0)
+	if err != nil {
+		return err
+	}
+	return krakenRuns(t, mode, out, start, end)
+}
+
+// decodeQuantum decodes one Kraken or Leviathan quantum (up to 256 KiB, in
+// chunks of up to 128 KiB) into out[start:end] and returns the bytes of src
+// used.
+func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
+	p := 0
+	for dst := start; dst < end; {
+		count := end - dst
+		if count > 0x20000 {
+			count = 0x20000
+		}
+		if len(src)-p < 4 {
+			return 0, corrupt("truncated chunk header")
+		}
+		hdr := int(src[p])<<16 | int(src[p+1])<<8 | int(src[p+2])
+		if hdr&0x800000 == 0 {
+			dec, n, err := decodeBytes(src[p:], count, 0)
+			if err != nil {
+				return 0, err
+			}
+			if len(dec) != count {
+				return 0, corrupt("entropy-only chunk size mismatch")
+			}
+			copy(out[dst:], dec)
+			p += n
+		} else {
+			p += 3
+			used := hdr & 0x7FFFF
+			mode := (hdr >> 19) & 0xF
+			if len(src)-p < used {
+				return 0, corrupt("chunk runs past its quantum")
+			}
+			switch {
+			case used < count:
+				if err := lz(src[p:p+used], out, dst, dst+count, mode); err != nil {
+					return 0, err
+				}
+			case used == count && mode == 0:
+				copy(out[dst:], src[p:p+used])
+			default:
+				return 0, corrupt("bad stored chunk")
+			}
+			p += used
+		}
+		dst += count
+	}
+	return p, nil
+}
+
+// copyMatch copies n bytes from out[from:] to out[dst:], byte by byte in
+// effect when the two overlap (from < dst).
+func copyMatch(out []byte, dst, from, n int) {
+	if dst-from >= n && n > 16 {
+		copy(out[dst:dst+n], out[from:from+n])
+		return
+	}
+	d := out[dst : dst+n]
+	s := out[from : from+n]
+	for i := range d {
+		d[i] = s[i]
+	}
+}
