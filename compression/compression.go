@@ -3,10 +3,11 @@
 // packages, compressed bulk data).
 //
 // Methods are named as Unreal names them in container headers ("Zlib",
-// "Gzip", "LZ4", "Zstd", "Oodle", ...); lookup ignores case. Zlib, Gzip, LZ4
-// and Zstd are built in. Oodle is not: it is proprietary and no pure-Go decoder
-// exists, so reading an Oodle block returns an [*UnsupportedError] until a
-// program registers one with [Register].
+// "Gzip", "LZ4", "Zstd", "Oodle", ...); lookup ignores case. Zlib, Gzip, LZ4,
+// Zstd and Oodle (Kraken, Mermaid, Selkie and Leviathan, decoded by upkg's own
+// pure-Go internal/oodle) are built in; the legacy Oodle codecs LZNA and
+// BitKnit, and methods nobody registered, return an [*UnsupportedError].
+// [Register] adds or replaces a decoder without touching the readers.
 package compression
 
 import (
