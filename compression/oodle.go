@@ -6,9 +6,9 @@ import (
 	"github.com/upkg/upkg/internal/oodle"
 )
 
-// Oodle blocks are decoded by the pure-Go Kraken decoder in internal/oodle;
-// blocks of the other Oodle codecs report an *UnsupportedError naming the
-// codec.
+// Oodle blocks are decoded by the pure-Go decoder in internal/oodle (Kraken,
+// Mermaid, Selkie, Leviathan); blocks of the legacy codecs (LZNA, BitKnit)
+// report an *UnsupportedError naming the codec.
 func init() {
 	Register("Oodle", func(dst, src []byte) error {
 		err := oodle.Decompress(dst, src)
