@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"unsafe"
 
 	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // File is an opened IoStore container: the parsed TOC and, lazily, its .ucas
@@ -115,42 +115,24 @@ func WithPartitions(open func(partition int) (io.ReaderAt, int64, error)) Option
 // Open opens the .utoc at name; its partitions are looked up beside it
 // (NAME.ucas, NAME_s1.ucas, …) when chunk data is first read.
 func Open(name string, opt ...Option) (*File, error) {
-	f, err := os.Open(name)
+	f, size, err := osfile.Open(name)
 	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
 		return nil, err
 	}
 	base := name
 	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
 		base = name[:len(name)-len(ext)]
 	}
-	var opened []io.Closer
-	var mu sync.Mutex
+	var partitions osfile.Set
 	open := func(i int) (io.ReaderAt, int64, error) {
 		p := base + ".ucas"
 		if i > 0 {
 			p = fmt.Sprintf("%s_s%d.ucas", base, i)
 		}
-		cf, err := os.Open(p)
-		if err != nil {
-			return nil, 0, err
-		}
-		cst, err := cf.Stat()
-		if err != nil {
-			cf.Close()
-			return nil, 0, err
-		}
-		mu.Lock()
-		opened = append(opened, cf)
-		mu.Unlock()
-		return cf, cst.Size(), nil
+		return partitions.Open(p)
 	}
 	opts := append([]Option{WithPartitions(open)}, opt...)
-	tf, err := NewReader(f, st.Size(), opts...)
+	tf, err := NewReader(f, size, opts...)
 	if err != nil {
 		f.Close()
 		var fe *FormatError
@@ -167,24 +149,9 @@ func Open(name string, opt ...Option) (*File, error) {
 		return nil, err
 	}
 	tf.Name = name
-	tf.closers = append(tf.closers, f, closerFunc(func() error {
-		mu.Lock()
-		defer mu.Unlock()
-		var first error
-		for _, c := range opened {
-			if err := c.Close(); err != nil && first == nil {
-				first = err
-			}
-		}
-		opened = nil
-		return first
-	}))
+	tf.closers = append(tf.closers, f, &partitions)
 	return tf, nil
 }
-
-type closerFunc func() error
-
-func (c closerFunc) Close() error { return c() }
 
 // Close releases the partitions Open opened.
 func (f *File) Close() error {

@@ -6,11 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -103,16 +103,11 @@ func WithAESKey(key []byte) Option { return func(o *options) { o.aesKey = key } 
 
 // Open opens the named file with [NewFile]; Close closes it.
 func Open(name string) (*File, error) {
-	f, err := os.Open(name)
+	f, size, err := osfile.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	lf, err := NewFile(f, st.Size(), WithName(name))
+	lf, err := NewFile(f, size, WithName(name))
 	if err != nil {
 		f.Close()
 		return nil, err

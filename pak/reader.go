@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -115,16 +115,11 @@ type Reader struct {
 
 // OpenReader opens the named pak file.
 func OpenReader(name string, opts ...Option) (*Reader, error) {
-	f, err := os.Open(name)
+	f, size, err := osfile.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	p, err := NewReader(f, st.Size(), opts...)
+	p, err := NewReader(f, size, opts...)
 	if err != nil {
 		f.Close()
 		return nil, err

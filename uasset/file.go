@@ -35,11 +35,11 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // File is an open UE4/UE5 package.
@@ -212,42 +212,21 @@ func WithFileName(name string) Option {
 
 // Open opens the named package and its .uexp companion when present.
 func Open(name string, opts ...Option) (*File, error) {
-	fh, err := os.Open(name)
+	fh, size, err := osfile.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := fh.Stat()
-	if err != nil {
-		fh.Close()
-		return nil, err
-	}
-	var opened []*os.File
+	var companions osfile.Set
 	base := strings.TrimSuffix(name, filepath.Ext(name))
-	sib := func(ext string) (io.ReaderAt, int64, error) {
-		sf, err := os.Open(base + ext)
-		if err != nil {
-			return nil, 0, err
-		}
-		sst, err := sf.Stat()
-		if err != nil {
-			sf.Close()
-			return nil, 0, err
-		}
-		opened = append(opened, sf)
-		return sf, sst.Size(), nil
-	}
-	f, err := NewFile(fh, st.Size(), append([]Option{WithSibling(sib), WithFileName(name)}, opts...)...)
+	sib := func(ext string) (io.ReaderAt, int64, error) { return companions.Open(base + ext) }
+	f, err := NewFile(fh, size, append([]Option{WithSibling(sib), WithFileName(name)}, opts...)...)
 	if err != nil {
-		for _, s := range opened {
-			s.Close()
-		}
+		companions.Close()
 		fh.Close()
 		return nil, err
 	}
 	f.closer = closerFunc(func() error {
-		for _, s := range opened {
-			s.Close()
-		}
+		companions.Close()
 		return fh.Close()
 	})
 	return f, nil

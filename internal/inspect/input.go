@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // OpenInput opens a package named on the command line: a file on disk, or
@@ -25,42 +27,22 @@ func OpenInput(name string, opts *Options) (*Input, error) {
 // OpenFile opens a package file on disk. Companions are looked up beside it
 // with the same base name.
 func OpenFile(name string) (*Input, error) {
-	f, err := os.Open(name)
+	f, size, err := osfile.Open(name)
 	if err != nil {
 		return nil, err
 	}
-	st, err := f.Stat()
-	if err != nil {
-		f.Close()
-		return nil, err
-	}
-	if st.IsDir() {
-		f.Close()
-		return nil, fmt.Errorf("%s: is a directory", name)
-	}
-	var opened []*os.File
-	in := &Input{Name: name, R: f, Size: st.Size()}
+	var companions osfile.Set
 	base := strings.TrimSuffix(name, filepath.Ext(name))
-	in.Sibling = func(ext string) (io.ReaderAt, int64, error) {
-		sf, err := os.Open(base + ext)
-		if err != nil {
-			return nil, 0, err
-		}
-		sst, err := sf.Stat()
-		if err != nil {
-			sf.Close()
-			return nil, 0, err
-		}
-		opened = append(opened, sf)
-		return sf, sst.Size(), nil
-	}
-	in.Close = func() error {
-		for _, s := range opened {
-			s.Close()
-		}
-		return f.Close()
-	}
-	return in, nil
+	return &Input{
+		Name:    name,
+		R:       f,
+		Size:    size,
+		Sibling: func(ext string) (io.ReaderAt, int64, error) { return companions.Open(base + ext) },
+		Close: func() error {
+			companions.Close()
+			return f.Close()
+		},
+	}, nil
 }
 
 // BytesInput wraps in-memory files (the page's dropped files). files maps
