@@ -97,6 +97,19 @@ func arg(args []js.Value, i int, t js.Type) (js.Value, error) {
 	return args[i], nil
 }
 
+// handleIndex reads the (handle, index) pair most calls take.
+func handleIndex(args []js.Value) (h, i int, err error) {
+	hv, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return 0, 0, err
+	}
+	iv, err := arg(args, 1, js.TypeNumber)
+	if err != nil {
+		return 0, 0, err
+	}
+	return hv.Int(), iv.Int(), nil
+}
+
 func version(args []js.Value) (any, []byte, error) {
 	return map[string]any{"go": runtime.Version(), "engines": webapi.Engines()}, nil, nil
 }
@@ -224,42 +237,30 @@ func hex(args []js.Value) (any, []byte, error) {
 }
 
 func thumbnail(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, i, err := handleIndex(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	i, err := arg(args, 1, js.TypeNumber)
-	if err != nil {
-		return nil, nil, err
-	}
-	t, data, err := session.Thumbnail(h.Int(), i.Int())
+	t, data, err := session.Thumbnail(h, i)
 	return t, data, err
 }
 
 // content(handle, export) converts an export's content (texture → PNG …).
 func content(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, i, err := handleIndex(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	i, err := arg(args, 1, js.TypeNumber)
-	if err != nil {
-		return nil, nil, err
-	}
-	info, data, err := session.Content(h.Int(), i.Int())
+	info, data, err := session.Content(h, i)
 	return info, data, err
 }
 
 func props(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, i, err := handleIndex(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	i, err := arg(args, 1, js.TypeNumber)
-	if err != nil {
-		return nil, nil, err
-	}
-	out, err := session.Props(h.Int(), i.Int())
+	out, err := session.Props(h, i)
 	return out, nil, err
 }
 
