@@ -285,19 +285,26 @@ func (d *decoder) objectRef(r *binread.Reader, field string) ObjectRef {
 // maxString bounds AnsiStr/Utf8Str values like binread's FString bound.
 const maxString = 1 << 24
 
-func (d *decoder) ansiString(r *binread.Reader, field string) string {
+// sizedString reads the int32 byte count and the bytes of an AnsiStr or
+// Utf8Str value (one byte per unit), without the terminating NUL.
+func sizedString(r *binread.Reader, field string) []byte {
 	n := r.I32(field)
 	if r.Err() != nil || n == 0 {
-		return ""
+		return nil
 	}
 	if n < 0 || n > maxString {
 		r.Failf(field, "string length %d", n)
-		return ""
+		return nil
 	}
 	b := r.Bytes(int64(n), field)
 	if len(b) > 0 && b[len(b)-1] == 0 {
 		b = b[:len(b)-1]
 	}
+	return b
+}
+
+func (d *decoder) ansiString(r *binread.Reader, field string) string {
+	b := sizedString(r, field)
 	rs := make([]rune, len(b))
 	for i, c := range b {
 		rs[i] = rune(c)
@@ -306,18 +313,7 @@ func (d *decoder) ansiString(r *binread.Reader, field string) string {
 }
 
 func (d *decoder) utf8String(r *binread.Reader, field string) string {
-	n := r.I32(field)
-	if r.Err() != nil || n == 0 {
-		return ""
-	}
-	if n < 0 || n > maxString {
-		r.Failf(field, "string length %d", n)
-		return ""
-	}
-	b := r.Bytes(int64(n), field)
-	if len(b) > 0 && b[len(b)-1] == 0 {
-		b = b[:len(b)-1]
-	}
+	b := sizedString(r, field)
 	if !utf8.Valid(b) {
 		return strings.ToValidUTF8(string(b), "\uFFFD")
 	}
