@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/upkg/upkg/internal/blake3"
+	"github.com/upkg/upkg/internal/iostoretest"
 )
 
 // synthFile is one file of a synthetic container: a directory path, a file
@@ -21,138 +21,22 @@ type synthFile struct {
 }
 
 // buildToc writes a small uncompressed, unencrypted container of TOC
-// version v holding files, one directory level deep, and returns the .utoc
-// and .ucas bytes. It follows the layout parseToc reads (FIoStoreTocHeader,
-// chunk IDs, offsets, seeds, blocks, method names, directory index, metas).
+// version v holding files (with internal/iostoretest, the writer the other
+// packages' tests use too) and returns the .utoc and .ucas bytes.
 func buildToc(v TocVersion, mount string, files []synthFile) (toc, cas []byte) {
-	le := binary.LittleEndian
-	const blockSize = 0x100
-	var ids, ols, blocks, metas bytes.Buffer
-	var ucas bytes.Buffer
-	var addr uint64 // uncompressed address space
-	nblocks := 0
 	exportType := ChunkExportBundleData
 	if UsesUE4ChunkTypes(v) {
 		exportType = ChunkUE4ExportBundleData
 	}
+	chunks := make([]iostoretest.Chunk, len(files))
 	for i, f := range files {
-		id := NewChunkID(uint64(i+1)*0x1111, 0, exportType)
-		ids.Write(id[:])
-		var ol [10]byte
-		for k := 0; k < 5; k++ {
-			ol[4-k] = byte(addr >> (8 * k))
-			ol[9-k] = byte(uint64(len(f.data)) >> (8 * k))
-		}
-		ols.Write(ol[:])
-		for off := 0; off < len(f.data); off += blockSize {
-			chunk := f.data[off:min(off+blockSize, len(f.data))]
-			var be [12]byte
-			pos := uint64(ucas.Len())
-			for k := 0; k < 5; k++ {
-				be[k] = byte(pos >> (8 * k))
-			}
-			be[5], be[6], be[7] = byte(len(chunk)), byte(len(chunk)>>8), byte(len(chunk)>>16)
-			be[8], be[9], be[10] = byte(len(chunk)), byte(len(chunk)>>8), byte(len(chunk)>>16)
-			blocks.Write(be[:])
-			ucas.Write(chunk)
-			for ucas.Len()%16 != 0 {
-				ucas.WriteByte(0)
-			}
-			nblocks++
-		}
-		addr += (uint64(len(f.data)) + blockSize - 1) / blockSize * blockSize
-		var h [20]byte
-		if v <= TocPartitionSize {
-			h = sha1.Sum(f.data)
-		} else {
-			s := blake3.Sum256(f.data)
-			copy(h[:], s[:20])
-		}
-		metas.Write(h[:])
-		if v >= TocReplaceIoChunkHashWithIoHash {
-			metas.Write([]byte{0, 0, 0, 0})
-		} else {
-			metas.Write(make([]byte, 12))
-			metas.WriteByte(0)
-		}
-	}
-	// Directory index: root → one directory per distinct dir, files below.
-	var strs []string
-	str := func(s string) uint32 {
-		for i, x := range strs {
-			if x == s {
-				return uint32(i)
-			}
-		}
-		strs = append(strs, s)
-		return uint32(len(strs) - 1)
-	}
-	type dirEnt struct{ name, child, sib, file uint32 }
-	type fileEnt struct{ name, next, data uint32 }
-	dirs := []dirEnt{{invalidHandle, invalidHandle, invalidHandle, invalidHandle}}
-	var fents []fileEnt
-	dirIndex := map[string]int{}
-	for i, f := range files {
-		di := 0
+		p := f.name
 		if f.dir != "" {
-			var ok bool
-			if di, ok = dirIndex[f.dir]; !ok {
-				di = len(dirs)
-				dirIndex[f.dir] = di
-				dirs = append(dirs, dirEnt{str(f.dir), invalidHandle, dirs[0].child, invalidHandle})
-				dirs[0].child = uint32(di)
-			}
+			p = f.dir + "/" + f.name
 		}
-		fents = append(fents, fileEnt{str(f.name), dirs[di].file, uint32(i)})
-		dirs[di].file = uint32(len(fents) - 1)
+		chunks[i] = iostoretest.Chunk{ID: NewChunkID(uint64(i+1)*0x1111, 0, exportType), Path: p, Data: f.data}
 	}
-	var di bytes.Buffer
-	fstr := func(s string) {
-		binary.Write(&di, le, int32(len(s)+1))
-		di.WriteString(s)
-		di.WriteByte(0)
-	}
-	fstr(mount)
-	binary.Write(&di, le, int32(len(dirs)))
-	for _, d := range dirs {
-		binary.Write(&di, le, [4]uint32{d.name, d.child, d.sib, d.file})
-	}
-	binary.Write(&di, le, int32(len(fents)))
-	for _, f := range fents {
-		binary.Write(&di, le, [3]uint32{f.name, f.next, f.data})
-	}
-	binary.Write(&di, le, int32(len(strs)))
-	for _, s := range strs {
-		fstr(s)
-	}
-
-	hdr := make([]byte, tocHeaderSize)
-	copy(hdr, tocMagic)
-	hdr[16] = byte(v)
-	le.PutUint32(hdr[20:], tocHeaderSize)
-	le.PutUint32(hdr[24:], uint32(len(files)))
-	le.PutUint32(hdr[28:], uint32(nblocks))
-	le.PutUint32(hdr[32:], blockEntrySize)
-	le.PutUint32(hdr[36:], 0) // no compression method names
-	le.PutUint32(hdr[40:], 32)
-	le.PutUint32(hdr[44:], blockSize)
-	if v >= TocDirectoryIndex {
-		le.PutUint32(hdr[48:], uint32(di.Len()))
-	}
-	le.PutUint32(hdr[52:], 1)
-	le.PutUint64(hdr[56:], 0xC0FFEE)
-	hdr[80] = byte(FlagIndexed)
-	le.PutUint64(hdr[88:], ^uint64(0))
-	var out bytes.Buffer
-	out.Write(hdr)
-	out.Write(ids.Bytes())
-	out.Write(ols.Bytes())
-	out.Write(blocks.Bytes())
-	if v >= TocDirectoryIndex {
-		out.Write(di.Bytes())
-	}
-	out.Write(metas.Bytes())
-	return out.Bytes(), ucas.Bytes()
+	return iostoretest.Build(uint8(v), 0xC0FFEE, mount, chunks)
 }
 
 func openSynth(t testing.TB, toc, cas []byte) *File {
