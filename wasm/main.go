@@ -35,6 +35,7 @@ func main() {
 		"openContainer":     fn(openContainer),
 		"openFromContainer": fn(openFromContainer),
 		"containerFile":     fn(containerFile),
+		"packageFiles":      fn(packageFiles),
 		"hex":               fn(hex),
 		"thumbnail":         fn(thumbnail),
 		"props":             fn(props),
@@ -111,7 +112,7 @@ func handleIndex(args []js.Value) (h, i int, err error) {
 }
 
 func version(args []js.Value) (any, []byte, error) {
-	return map[string]any{"go": runtime.Version(), "engines": webapi.Engines()}, nil, nil
+	return map[string]any{"go": runtime.Version()}, nil, nil
 }
 
 func plan(args []js.Value) (any, []byte, error) {
@@ -213,6 +214,35 @@ func containerFile(args []js.Value) (any, []byte, error) {
 	}
 	data, err := session.ContainerFile(h.Int(), p.String())
 	return map[string]int{"size": len(data)}, data, err
+}
+
+// packageFiles(handle, path) reads a package and its companions out of a
+// container for another module to open: {names, sizes} and the files' bytes
+// one after the other in data.
+func packageFiles(args []js.Value) (any, []byte, error) {
+	h, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return nil, nil, err
+	}
+	p, err := arg(args, 1, js.TypeString)
+	if err != nil {
+		return nil, nil, err
+	}
+	names, files, err := session.PackageFiles(h.Int(), p.String())
+	if err != nil {
+		return nil, nil, err
+	}
+	sizes := make([]int, len(files))
+	n := 0
+	for i, f := range files {
+		sizes[i] = len(f)
+		n += len(f)
+	}
+	data := make([]byte, 0, n)
+	for _, f := range files {
+		data = append(data, f...)
+	}
+	return map[string]any{"names": names, "sizes": sizes}, data, nil
 }
 
 // hex(handle, {kind, name, index}).

@@ -7,6 +7,12 @@
 // Each format family adds itself from its own file (uasset.go, legacy.go,
 // zen.go, containers) with RegisterOpener / RegisterContainer in an init
 // function; nothing here knows the formats.
+//
+// Build tags select the families a binary links, for the page's WebAssembly
+// modules (each must stay small): with upkg_only, a family's files build
+// only with its own tag — upkg_uasset (UE4/UE5 packages with properties),
+// upkg_legacy (UE1–UE3), upkg_pak, upkg_iostore (.utoc/.ucas and zen
+// packages). Without upkg_only (the CLI, the tests) every family is linked.
 package inspect
 
 import (
@@ -72,6 +78,20 @@ func RegisterOpener(o Opener) {
 	defer mu.Unlock()
 	openers = append(openers, o)
 	sort.SliceStable(openers, func(i, j int) bool { return openers[i].Priority > openers[j].Priority })
+}
+
+// HasOpener reports whether the package format (an [Opener]'s Format) is
+// registered: a build for the page may leave format families out (build
+// tags upkg_only plus one tag per family, see the doc of package web).
+func HasOpener(format string) bool {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, o := range openers {
+		if o.Format == format {
+			return true
+		}
+	}
+	return false
 }
 
 // ErrUnknownFormat reports a file no opener recognises.

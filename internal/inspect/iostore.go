@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_iostore
+
 package inspect
 
 // This file plugs IoStore containers (.utoc/.ucas) into the front ends: the
@@ -25,6 +27,7 @@ import (
 )
 
 func init() {
+	wrongKeyErrs = append(wrongKeyErrs, iostore.ErrWrongKey)
 	RegisterContainerFormat(ContainerFormat{Ext: ".utoc", Open: func(p string, opts *Options) (Container, error) {
 		c, err := openUtoc(p, opts)
 		if err != nil {

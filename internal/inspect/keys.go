@@ -3,10 +3,6 @@ package inspect
 import (
 	"errors"
 	"strings"
-
-	"github.com/upkg/upkg/iostore"
-	"github.com/upkg/upkg/legacy"
-	"github.com/upkg/upkg/pak"
 )
 
 // splitKeys splits the --aes-key value. Several keys may be given, separated
@@ -22,10 +18,20 @@ func splitKeys(s string) []string {
 	return keys
 }
 
+// wrongKeyErrs are the formats' "wrong AES key" sentinels; each format
+// family adds its own from its init (so a build with only some families
+// links only their readers).
+var wrongKeyErrs []error
+
 // isWrongKey reports whether err says an AES key did not decrypt the data,
 // so the next key is worth trying.
 func isWrongKey(err error) bool {
-	return errors.Is(err, pak.ErrWrongKey) || errors.Is(err, iostore.ErrWrongKey) || errors.Is(err, legacy.ErrWrongKey)
+	for _, w := range wrongKeyErrs {
+		if errors.Is(err, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // eachKey calls open with each key of keys in turn and returns the first
@@ -48,22 +54,4 @@ func eachKey[T any](keys string, open func(key string) (T, error)) (T, error) {
 		}
 	}
 	return zero, err
-}
-
-// openPakKeys opens a pak with the first of the given keys that decrypts it.
-// For a pak whose index is plain but whose entries are encrypted, the key
-// is checked against the entries before it is taken.
-func openPakKeys(keys string, open func(opt pak.Option) (*pak.Reader, error)) (*pak.Reader, error) {
-	multi := len(splitKeys(keys)) > 1
-	return eachKey(keys, func(k string) (*pak.Reader, error) {
-		r, err := open(pak.WithKeyString(k))
-		if err != nil || !multi {
-			return r, err
-		}
-		if err := r.CheckKey(); err != nil {
-			r.Close()
-			return nil, err
-		}
-		return r, nil
-	})
 }

@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_legacy
+
 package inspect
 
 import (
@@ -14,6 +16,7 @@ import (
 // front ends.
 
 func init() {
+	wrongKeyErrs = append(wrongKeyErrs, legacy.ErrWrongKey)
 	RegisterOpener(Opener{Format: "legacy", Match: matchLegacy, Open: openLegacy, Priority: 10})
 }
 

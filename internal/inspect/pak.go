@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_pak
+
 package inspect
 
 // This file connects the pak reader (package pak) to the front ends: the
@@ -17,6 +19,7 @@ import (
 )
 
 func init() {
+	wrongKeyErrs = append(wrongKeyErrs, pak.ErrWrongKey)
 	RegisterContainerFormat(ContainerFormat{Ext: ".pak", Open: func(p string, opts *Options) (Container, error) {
 		return OpenPakContainer(p, opts)
 	}})
@@ -411,4 +414,22 @@ func (c *PakContainer) FindEntry(name string) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// openPakKeys opens a pak with the first of the given keys that decrypts it.
+// For a pak whose index is plain but whose entries are encrypted, the key
+// is checked against the entries before it is taken.
+func openPakKeys(keys string, open func(opt pak.Option) (*pak.Reader, error)) (*pak.Reader, error) {
+	multi := len(splitKeys(keys)) > 1
+	return eachKey(keys, func(k string) (*pak.Reader, error) {
+		r, err := open(pak.WithKeyString(k))
+		if err != nil || !multi {
+			return r, err
+		}
+		if err := r.CheckKey(); err != nil {
+			r.Close()
+			return nil, err
+		}
+		return r, nil
+	})
 }

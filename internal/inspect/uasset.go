@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_uasset
+
 package inspect
 
 // This file connects the UE4/UE5 package reader (package uasset) to the

@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_uasset
+
 package inspect
 
 // This file plugs the property decoder (packages property and assetprops)
@@ -7,52 +9,15 @@ package inspect
 
 import (
 	"fmt"
-	"os"
 	"sync"
 
 	"github.com/upkg/upkg/assetprops"
 	"github.com/upkg/upkg/uasset"
-	"github.com/upkg/upkg/usmap"
 )
 
 func init() {
 	uassetHooks = append(uassetHooks, propsHook)
 	uassetOptions = append(uassetOptions, propsOptions)
-}
-
-// mappingsCache keeps parsed .usmap files by path: verify opens many
-// packages with the same mappings, and parsing takes tens of milliseconds.
-var mappingsCache sync.Map // path -> *mappingsEntry
-
-type mappingsEntry struct {
-	once sync.Once
-	f    *usmap.File
-	err  error
-}
-
-// loadMappings reads opts.Mappings (nil when none is set).
-func loadMappings(opts *Options) (*usmap.File, error) {
-	if opts == nil || opts.Mappings == "" {
-		return nil, nil
-	}
-	v, _ := mappingsCache.LoadOrStore(opts.Mappings, &mappingsEntry{})
-	e := v.(*mappingsEntry)
-	e.once.Do(func() {
-		read := opts.ReadFile
-		if read == nil {
-			read = os.ReadFile
-		}
-		b, err := read(opts.Mappings)
-		if err != nil {
-			e.err = fmt.Errorf("mappings: %w", err)
-			return
-		}
-		e.f, e.err = usmap.Parse(b)
-		if e.err != nil {
-			e.err = fmt.Errorf("mappings %s: %w", opts.Mappings, e.err)
-		}
-	})
-	return e.f, e.err
 }
 
 // propsOptions adds the property check to engine inference: a candidate

@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_iostore
+
 package inspect
 
 // This file turns zen packages (cooked packages inside IoStore, .uzenasset

@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_iostore
+
 package inspect
 
 // This file adds property decoding to zen packages (IoStore and loose zen

@@ -1,3 +1,5 @@
+//go:build !upkg_only || upkg_iostore
+
 package inspect
 
 import (

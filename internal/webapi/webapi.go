@@ -29,7 +29,6 @@ import (
 
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/jsonenc"
-	"github.com/upkg/upkg/uasset"
 )
 
 // Limits on what one request hands back to the page. They bound the memory
@@ -416,9 +415,20 @@ type ContainerResult struct {
 	Summary []inspect.Field          `json:"summary"`
 	Entries []inspect.ContainerEntry `json:"entries"`
 	// Packages are the entry paths that can be opened as packages.
-	Packages    int     `json:"packages"`
-	ParseMillis float64 `json:"parse_ms"`
+	Packages int `json:"packages"`
+	// PackageReader is set when this build cannot read the container's
+	// packages itself: it names the format whose reader can (the page's
+	// WebAssembly modules each link some format families). The page then
+	// takes the package's files from [Session.PackageFiles] to a module
+	// with that reader.
+	PackageReader string  `json:"package_reader,omitempty"`
+	ParseMillis   float64 `json:"parse_ms"`
 }
+
+// containerPackageFormat is the package format inside each container kind
+// whose packages are plain package files (read through the container's file
+// system); IoStore's zen packages need the container itself.
+var containerPackageFormat = map[string]string{"pak": "uasset"}
 
 // OpenContainer opens a .utoc or .pak by path (the page gives the
 // container files to the WebAssembly instance as a read-only in-memory file
@@ -437,6 +447,9 @@ func (s *Session) OpenContainer(p string, oo OpenOptions) (res *ContainerResult,
 		return nil, &Error{Op: "open", File: p, Err: err}
 	}
 	res = &ContainerResult{Path: p, Format: c.Format(), Summary: c.Summary(), Entries: c.Entries()}
+	if f, ok := containerPackageFormat[c.Format()]; ok && !inspect.HasOpener(f) {
+		res.PackageReader = f
+	}
 	res.ParseMillis = float64(time.Since(start).Microseconds()) / 1000
 	for _, e := range res.Entries {
 		if isPackagePath(e.Path) {
@@ -497,6 +510,55 @@ func (s *Session) OpenFromContainer(id int, inner string) (res *PackageResult, e
 	return s.OpenPackage(path.Base(inner), files, h.opts)
 }
 
+// PackageFiles reads the package at inner (an entry path) of the open
+// container id with its companions (.uexp, .ubulk, .uptnl), for the page to
+// open with [Session.OpenPackage] in another build (see
+// [ContainerResult.PackageReader]). The names are those OpenFromContainer
+// would give the package: the container path, [inspect.ContainerSep], the
+// entry path. The package file comes first.
+func (s *Session) PackageFiles(id int, inner string) (names []string, data [][]byte, err error) {
+	defer guard("read", inner, &err)
+	h, err := s.get(id)
+	if err != nil {
+		return nil, nil, &Error{Op: "read", File: inner, Err: err}
+	}
+	if h.container == nil {
+		return nil, nil, &Error{Op: "read", File: inner, Err: errors.New("handle is not a container")}
+	}
+	inner = strings.TrimPrefix(inner, "/")
+	stem := strings.TrimSuffix(inner, path.Ext(inner))
+	for i, name := range []string{inner, stem + ".uexp", stem + ".ubulk", stem + ".uptnl"} {
+		b, err := readEntry(h.container, name)
+		if err != nil {
+			if i > 0 && errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			return nil, nil, &Error{Op: "read", File: inner, Err: err}
+		}
+		names = append(names, h.cpath+inspect.ContainerSep+"/"+name)
+		data = append(data, b)
+	}
+	return names, data, nil
+}
+
+// readEntry reads one file of a container, at most maxPackageFile bytes of
+// it (the size it claims is not trusted for the allocation).
+func readEntry(c fs.FS, name string) ([]byte, error) {
+	f, err := c.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	b, err := io.ReadAll(io.LimitReader(f, maxPackageFile+1))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) > maxPackageFile {
+		return nil, fmt.Errorf("%s: larger than the %d bytes a package file can be here", name, maxPackageFile)
+	}
+	return b, nil
+}
+
 // ContainerFile returns the bytes of one entry of an open container (for
 // the hex view and for saving it), at most maxHexWindow of them.
 func (s *Session) ContainerFile(id int, inner string) (data []byte, err error) {
@@ -519,7 +581,3 @@ func (s *Session) ContainerFile(id int, inner string) (data []byte, err error) {
 	}
 	return data, nil
 }
-
-// Engines lists the engine versions the page offers for unversioned
-// (cooked) packages, oldest first.
-func Engines() []string { return uasset.EngineNames() }
