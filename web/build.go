@@ -22,32 +22,88 @@ import (
 // modulePath is the module the WebAssembly is built from.
 const modulePath = "github.com/upkg/upkg"
 
-// Assets are the two generated files the page needs besides its embedded
-// HTML/CSS/JS: the WebAssembly build of upkg and the Go runtime's
-// wasm_exec.js that loads it (the two must come from the same toolchain).
-type Assets struct {
-	WASM     []byte
-	WasmExec []byte
-	// Key identifies the sources the WASM was built from (hex SHA-256 of the
-	// toolchain version and every Go source file it can depend on).
+// Module is one WebAssembly build of the page. The page's readers are split
+// by format family so that each module stays under the issue's size budget
+// (6,000,000 bytes) and a user downloads only what the dropped files need:
+// each module is ./wasm built with the build tag upkg_only plus its
+// families' tags (see package internal/inspect).
+type Module struct {
+	Name  string   // short name; the file is upkg-<Name>.wasm
+	Title string   // what the page calls it while it loads
+	Tags  []string // the families' build tags
+	// Formats are the formats the module reads, as the page's router names
+	// them: "uasset", "legacy", "pak", "utoc", "zen" (an inspect opener's
+	// Format, or the container's).
+	Formats []string
+}
+
+// File is the module's file name in the site.
+func (m Module) File() string { return "upkg-" + m.Name + ".wasm" }
+
+// Modules are the page's WebAssembly modules. A package inside a .pak is a
+// plain .uasset: the pak module reads its bytes (webapi.PackageFiles) and
+// the page opens them with the uasset module. Zen packages need their
+// IoStore container, so loose zen packages are read by the iostore module.
+var Modules = []Module{
+	{Name: "uasset", Title: "UE4/UE5 package reader", Tags: []string{"upkg_uasset"}, Formats: []string{"uasset"}},
+	{Name: "legacy", Title: "UE1–UE3 package reader", Tags: []string{"upkg_legacy"}, Formats: []string{"legacy"}},
+	{Name: "pak", Title: ".pak container reader", Tags: []string{"upkg_pak"}, Formats: []string{"pak"}},
+	{Name: "iostore", Title: "IoStore container and zen package reader", Tags: []string{"upkg_iostore"}, Formats: []string{"utoc", "zen"}},
+}
+
+// WASM is one built module.
+type WASM struct {
+	Module
+	Bytes []byte
+	// Key identifies the sources and tags the module was built from.
 	Key string
-	// Cached reports that the WASM came from the cache, not a fresh build.
-	Cached bool
 
 	gzOnce sync.Once
 	gz     []byte
 }
 
-// Gzip returns the WASM gzip-compressed (computed once).
-func (a *Assets) Gzip() []byte {
-	a.gzOnce.Do(func() {
+// Gzip returns the module gzip-compressed (computed once).
+func (w *WASM) Gzip() []byte {
+	w.gzOnce.Do(func() {
 		var b bytes.Buffer
-		w, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
-		w.Write(a.WASM)
-		w.Close()
-		a.gz = b.Bytes()
+		zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression)
+		zw.Write(w.Bytes)
+		zw.Close()
+		w.gz = b.Bytes()
 	})
-	return a.gz
+	return w.gz
+}
+
+// Assets are the generated files the page needs besides its embedded
+// HTML/CSS/JS: the WebAssembly modules and the Go runtime's wasm_exec.js
+// that loads them (they must come from the same toolchain).
+type Assets struct {
+	Modules  []*WASM // in the order of [Modules]
+	WasmExec []byte
+	// Key identifies the sources the modules were built from (hex SHA-256
+	// of the toolchain version and every Go source file they can depend on).
+	Key string
+	// Cached reports that every module came from the cache.
+	Cached bool
+}
+
+// Module returns the built module called name, or nil.
+func (a *Assets) Module(name string) *WASM {
+	for _, w := range a.Modules {
+		if w.Name == name {
+			return w
+		}
+	}
+	return nil
+}
+
+// Size returns the modules' total size, raw and gzipped.
+func (a *Assets) Size() (raw, gz int) {
+	for _, w := range a.Modules {
+		raw += len(w.Bytes)
+		gz += len(w.Gzip())
+	}
+	return raw, gz
 }
 
 // BuildOptions are the knobs of [Build].
@@ -65,9 +121,9 @@ type BuildOptions struct {
 
 // Build returns the page's generated assets: from the cache when the
 // sources have not changed, otherwise by running the go toolchain
-// (GOOS=js GOARCH=wasm go build with [wasmBuildFlags] ./wasm). When no
-// source checkout can be found, it falls back to assets embedded by
-// `go generate ./web`.
+// (GOOS=js GOARCH=wasm go build with [wasmBuildFlags] ./wasm, once per
+// module, in parallel). When no source checkout can be found, it falls back
+// to assets embedded by `go generate ./web`.
 func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
 	src := o.Source
 	if src == "" {
@@ -104,12 +160,23 @@ func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
 		}
 		cache = filepath.Join(d, "upkg", "wasm")
 	}
-	cached := filepath.Join(cache, key+".wasm")
-	if b, err := os.ReadFile(cached); err == nil && len(b) > 8 && bytes.HasPrefix(b, []byte("\x00asm")) {
-		return &Assets{WASM: b, WasmExec: execJS, Key: key, Cached: true}, nil
+	a := &Assets{WasmExec: execJS, Key: key, Cached: true}
+	var missing []*WASM
+	for _, m := range Modules {
+		w := &WASM{Module: m, Key: moduleKey(key, m)}
+		a.Modules = append(a.Modules, w)
+		if b, err := os.ReadFile(filepath.Join(cache, w.Key+".wasm")); err == nil && len(b) > 8 && bytes.HasPrefix(b, []byte("\x00asm")) {
+			w.Bytes = b
+		} else {
+			missing = append(missing, w)
+		}
 	}
+	if len(missing) == 0 {
+		return a, nil
+	}
+	a.Cached = false
 	if o.Log != nil {
-		fmt.Fprintf(o.Log, "upkg: building the page's WebAssembly with %s (once per source change)...\n", gover)
+		fmt.Fprintf(o.Log, "upkg: building the page's %d WebAssembly modules with %s (once per source change)...\n", len(missing), gover)
 	}
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		// No usable user cache (e.g. HOME unset): build into a temp dir.
@@ -118,33 +185,63 @@ func Build(ctx context.Context, o BuildOptions) (*Assets, error) {
 			return nil, err
 		}
 	}
-	tmp, err := os.CreateTemp(cache, key+"-*.tmp")
+	errs := make([]error, len(missing))
+	var wg sync.WaitGroup
+	for i, w := range missing {
+		wg.Go(func() { w.Bytes, errs[i] = buildModule(ctx, goBin, src, cache, w) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	keep := map[string]bool{}
+	for _, w := range a.Modules {
+		keep[w.Key+".wasm"] = true
+	}
+	pruneCache(cache, keep)
+	return a, nil
+}
+
+// moduleKey is the cache key of module m built from the sources with key.
+func moduleKey(key string, m Module) string {
+	h := sha256.Sum256([]byte(key + "\n" + strings.Join(moduleTags(m), ",")))
+	return m.Name + "-" + hex.EncodeToString(h[:])[:24]
+}
+
+// moduleTags are the build tags of module m.
+func moduleTags(m Module) []string { return append([]string{"upkg_only"}, m.Tags...) }
+
+// buildModule runs the go toolchain for one module and stores the result in
+// the cache.
+func buildModule(ctx context.Context, goBin, src, cache string, w *WASM) ([]byte, error) {
+	tmp, err := os.CreateTemp(cache, w.Key+"-*.tmp")
 	if err != nil {
 		return nil, err
 	}
 	tmp.Close()
 	defer os.Remove(tmp.Name())
-	cmd := exec.CommandContext(ctx, goBin, append([]string{"build"}, append(wasmBuildFlags(tmp.Name()), "./wasm")...)...)
+	args := append([]string{"build", "-tags", strings.Join(moduleTags(w.Module), ",")}, wasmBuildFlags(tmp.Name())...)
+	cmd := exec.CommandContext(ctx, goBin, append(args, "./wasm")...)
 	cmd.Dir = src
 	cmd.Env = wasmEnv()
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("building the WebAssembly (GOOS=js GOARCH=wasm go build ./wasm in %s): %v\n%s", src, err, stderr.Bytes())
+		return nil, fmt.Errorf("building the WebAssembly module %s (GOOS=js GOARCH=wasm go build -tags %s ./wasm in %s): %v\n%s", w.Name, strings.Join(moduleTags(w.Module), ","), src, err, stderr.Bytes())
 	}
 	b, err := os.ReadFile(tmp.Name())
 	if err != nil {
 		return nil, err
 	}
-	if err := os.Rename(tmp.Name(), cached); err != nil {
+	if err := os.Rename(tmp.Name(), filepath.Join(cache, w.Key+".wasm")); err != nil {
 		return nil, err
 	}
-	pruneCache(cache, key)
-	return &Assets{WASM: b, WasmExec: execJS, Key: key}, nil
+	return b, nil
 }
 
-// pruneCache removes builds of older sources, keeping the newest few.
-func pruneCache(dir, keep string) {
+// pruneCache removes builds of older sources, keeping the newest few
+// besides the files in keep.
+func pruneCache(dir string, keep map[string]bool) {
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -155,7 +252,7 @@ func pruneCache(dir, keep string) {
 	}
 	var olds []old
 	for _, e := range ents {
-		if !strings.HasSuffix(e.Name(), ".wasm") || e.Name() == keep+".wasm" {
+		if !strings.HasSuffix(e.Name(), ".wasm") || keep[e.Name()] {
 			continue
 		}
 		if fi, err := e.Info(); err == nil {
@@ -164,7 +261,7 @@ func pruneCache(dir, keep string) {
 	}
 	sort.Slice(olds, func(i, j int) bool { return olds[i].mod > olds[j].mod })
 	for i, o := range olds {
-		if i >= 3 {
+		if i >= 3*len(Modules) {
 			os.Remove(o.path)
 		}
 	}

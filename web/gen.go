@@ -21,11 +21,15 @@ func main() {
 		fmt.Fprintln(os.Stderr, "gen:", err)
 		os.Exit(1)
 	}
-	for name, b := range map[string][]byte{"upkg.wasm": a.WASM, "wasm_exec.js": a.WasmExec} {
+	files := map[string][]byte{"wasm_exec.js": a.WasmExec}
+	for _, w := range a.Modules {
+		files[w.File()] = w.Bytes
+		fmt.Printf("static/%s: %d bytes (gzip %d)\n", w.File(), len(w.Bytes), len(w.Gzip()))
+	}
+	for name, b := range files {
 		if err := os.WriteFile(filepath.Join("static", name), b, 0o644); err != nil {
 			fmt.Fprintln(os.Stderr, "gen:", err)
 			os.Exit(1)
 		}
 	}
-	fmt.Printf("static/upkg.wasm: %d bytes (gzip %d)\n", len(a.WASM), len(a.Gzip()))
 }

@@ -22,6 +22,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/upkg/upkg/uasset"
 )
 
 //go:embed static
@@ -40,8 +42,9 @@ const CSP = "default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; worker-sr
 var metaCSP = strings.Replace(CSP, "; frame-ancestors 'none'", "", 1)
 
 // Files returns the page's files by name, ready to serve or write: the
-// embedded HTML/CSS/JS, upkg.wasm and wasm_exec.js from a, and the built-in
-// sample package.
+// embedded HTML/CSS/JS, the WebAssembly modules, wasm_exec.js and
+// modules.json (the modules the page may load, and the engine versions it
+// offers) from a, and the built-in sample package.
 func Files(a *Assets) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	err := fs.WalkDir(static, "static", func(p string, d fs.DirEntry, err error) error {
@@ -61,20 +64,59 @@ func Files(a *Assets) (map[string][]byte, error) {
 	if idx, ok := out["index.html"]; ok {
 		out["index.html"] = bytes.ReplaceAll(idx, []byte("{{CSP}}"), []byte(metaCSP))
 	}
-	out["upkg.wasm"] = a.WASM
+	for _, w := range a.Modules {
+		out[w.File()] = w.Bytes
+	}
 	out["wasm_exec.js"] = a.WasmExec
+	out["modules.json"] = manifest(a)
 	out["sample/"+SampleName] = Sample()
 	return out, nil
 }
 
+// manifest is modules.json: the page reads it at start-up, before any
+// module is loaded (the engine list comes from here for the same reason).
+func manifest(a *Assets) []byte {
+	var b bytes.Buffer
+	b.WriteString(`{"modules":[`)
+	for i, w := range a.Modules {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"name":%q,"file":%q,"title":%q,"size":%d,"key":%q,"formats":[`, w.Name, w.File(), w.Title, len(w.Bytes), w.Key)
+		for j, f := range w.Formats {
+			if j > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%q", f)
+		}
+		b.WriteString("]}")
+	}
+	b.WriteString(`],"engines":[`)
+	for i, e := range uasset.EngineNames() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%q", e)
+	}
+	b.WriteString("]}\n")
+	return b.Bytes()
+}
+
 // embeddedAssets returns the assets `go generate ./web` embedded, or nil.
 func embeddedAssets() *Assets {
-	w, err1 := static.ReadFile("static/upkg.wasm")
-	x, err2 := static.ReadFile("static/wasm_exec.js")
-	if err1 != nil || err2 != nil {
+	x, err := static.ReadFile("static/wasm_exec.js")
+	if err != nil {
 		return nil
 	}
-	return &Assets{WASM: w, WasmExec: x, Key: "embedded", Cached: true}
+	a := &Assets{WasmExec: x, Key: "embedded", Cached: true}
+	for _, m := range Modules {
+		b, err := static.ReadFile("static/" + m.File())
+		if err != nil {
+			return nil
+		}
+		a.Modules = append(a.Modules, &WASM{Module: m, Bytes: b, Key: "embedded-" + m.Name})
+	}
+	return a
 }
 
 // Handler serves the page. Only GET and HEAD of the page's own files are
@@ -85,7 +127,11 @@ func Handler(a *Assets) (http.Handler, error) {
 		return nil, err
 	}
 	started := time.Now()
-	go a.Gzip() // compress ahead of the first request
+	modules := map[string]*WASM{}
+	for _, w := range a.Modules {
+		modules[w.File()] = w
+		go w.Gzip() // compress ahead of the first request
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("Content-Security-Policy", CSP)
@@ -108,19 +154,20 @@ func Handler(a *Assets) (http.Handler, error) {
 			return
 		}
 		ct := mime.TypeByExtension(path.Ext(name))
-		if ct == "" || name == "upkg.wasm" {
+		mod := modules[name]
+		if ct == "" || mod != nil {
 			ct = map[string]string{".wasm": "application/wasm"}[path.Ext(name)]
 		}
 		if ct != "" {
 			h.Set("Content-Type", ct)
 		}
 		h.Set("Cache-Control", "no-cache")
-		if name == "upkg.wasm" {
-			h.Set("ETag", `"`+a.Key+`"`)
+		if mod != nil {
+			h.Set("ETag", `"`+mod.Key+`"`)
 			h.Set("Vary", "Accept-Encoding")
 			if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
 				h.Set("Content-Encoding", "gzip")
-				b = a.Gzip()
+				b = mod.Gzip()
 			}
 		}
 		http.ServeContent(w, r, name, started, bytes.NewReader(b))

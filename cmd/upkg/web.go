@@ -16,8 +16,9 @@ func newWebCmd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "web --out DIR",
 		Short: "Write the viewer page as static files, to host anywhere",
-		Long: `web writes the upkg page (index.html, its scripts, upkg.wasm and
-wasm_exec.js) into DIR, for any static web host. Files dropped on the page are
+		Long: `web writes the upkg page (index.html, its scripts, its WebAssembly modules
+upkg-*.wasm, loaded by format family as files need them, and wasm_exec.js)
+into DIR, for any static web host. Files dropped on the page are
 read in the visitor's browser and never uploaded. Only the page's own file
 names are written; other files in DIR are left alone.`,
 		Args: cobra.NoArgs,
@@ -44,6 +45,7 @@ func runWeb(ctx context.Context, cmd *cobra.Command, out string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "upkg: wrote %d files to %s (upkg.wasm %d bytes, %d gzipped)\n", len(files), out, len(a.WASM), len(a.Gzip()))
+	raw, gz := a.Size()
+	fmt.Fprintf(cmd.OutOrStdout(), "upkg: wrote %d files to %s (%d WebAssembly modules, %d bytes in all, %d gzipped)\n", len(files), out, len(a.Modules), raw, gz)
 	return nil
 }

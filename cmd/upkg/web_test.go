@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/upkg/upkg/web"
 )
 
 // TestWebCommand writes the static site and checks its files. It builds the
@@ -23,7 +25,7 @@ func TestWebCommand(t *testing.T) {
 	if code := run([]string{"web", "--out", dir}); code != 0 {
 		t.Fatalf("upkg web --out: exit %d", code)
 	}
-	for _, f := range []string{"index.html", "app.js", "worker.js", "help.js", "style.css", "upkg.wasm", "wasm_exec.js", "_headers", "sample/upkgSample.uasset"} {
+	for _, f := range []string{"index.html", "app.js", "worker.js", "help.js", "style.css", "modules.json", "wasm_exec.js", "_headers", "sample/upkgSample.uasset"} {
 		st, err := os.Stat(filepath.Join(dir, f))
 		if err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
@@ -33,9 +35,11 @@ func TestWebCommand(t *testing.T) {
 	if !bytes.Contains(idx, []byte(`http-equiv="Content-Security-Policy" content="default-src 'none'`)) || bytes.Contains(idx, []byte("{{CSP}}")) {
 		t.Errorf("index.html lacks the CSP meta tag")
 	}
-	w, _ := os.ReadFile(filepath.Join(dir, "upkg.wasm"))
-	if !bytes.HasPrefix(w, []byte("\x00asm")) {
-		t.Errorf("upkg.wasm is not WebAssembly")
+	for _, m := range web.Modules {
+		w, _ := os.ReadFile(filepath.Join(dir, m.File()))
+		if !bytes.HasPrefix(w, []byte("\x00asm")) {
+			t.Errorf("%s is not WebAssembly", m.File())
+		}
 	}
 }
 
@@ -62,7 +66,7 @@ func TestServeCommand(t *testing.T) {
 	if url == "" {
 		t.Fatalf("no URL printed: %q", out.String())
 	}
-	for _, p := range []string{"", "upkg.wasm", "worker.js"} {
+	for _, p := range []string{"", "upkg-uasset.wasm", "worker.js", "modules.json"} {
 		resp, err := http.Get(url + p)
 		if err != nil {
 			t.Fatal(err)

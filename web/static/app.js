@@ -64,55 +64,248 @@ function flagChips(text) {
   return parts.map((f) => h('span', { class: 'flag', title: flagHelp(f) || f, text: f }));
 }
 
-// ---------- worker ----------
-let worker;
-let seq = 0;
-const pending = new Map();
-let workerStarted;
-function startWorker() {
-  worker = new Worker('worker.js');
-  workerStarted = new Promise((resolve) => {
-    worker.onmessage = (e) => {
-      const m = e.data;
-      if (m.type === 'hello') { resolve(); return; }
-      if (m.type === 'fatal') {
-        for (const p of pending.values()) p.reject(new Error(m.error));
-        pending.clear();
-        S.results.clear(); // the handles died with the instance
-        showError('The reader stopped', m.error, 'The page restarted its reader: drop the file again, or another file.');
-        worker.terminate();
-        startWorker();
-workerStarted.then(() => call('version', [])).then((v) => {
-  window.upkgState.ready = true;
+// ---------- readers: one worker per WebAssembly module ----------
+// The readers are split into modules by format family (modules.json lists
+// them, with the formats each reads). A module is downloaded and started the
+// first time a dropped file needs it, then reused; a failed file never
+// stops it. Handles the page holds are its own numbers, mapped to the
+// module and the module's handle.
+let manifest = null; // modules.json: {modules: [{name, file, title, size, formats}], engines}
+const readers = new Map(); // module name -> reader
+const handles = new Map(); // page handle -> {module, h}
+let nextHandle = 0;
+window.upkgState = { renders: 0, errors: 0, timings: [], modules: {} };
+
+const manifestLoaded = fetch('modules.json').then((r) => {
+  if (!r.ok) throw new Error('HTTP ' + r.status);
+  return r.json();
+}).then((m) => {
+  manifest = m;
   const sel = $('opt-engine');
-  for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
-}).catch(() => {});
+  for (const e of m.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
+  window.upkgState.ready = true;
+}).catch((err) => {
+  showError('The page could not start', 'modules.json: ' + err.message, 'Reload the page. The page needs its own files next to index.html.');
+  throw err;
+});
+
+function moduleFor(format) {
+  const m = manifest.modules.find((x) => (x.formats || []).includes(format));
+  return m ? m.name : manifest.modules[0].name;
+}
+
+function reader(name) {
+  let r = readers.get(name);
+  if (!r) {
+    r = startReader(name);
+    readers.set(name, r);
+  }
+  return r;
+}
+
+function startReader(name) {
+  const mod = manifest.modules.find((m) => m.name === name);
+  if (!mod) throw new Error('no reader module ' + name);
+  const r = { name, mod, seq: 0, pending: new Map(), loaded: false };
+  const st = window.upkgState.modules[name] || (window.upkgState.modules[name] = { starts: 0, loads: 0 });
+  st.starts++;
+  r.worker = new Worker('worker.js?module=' + encodeURIComponent(mod.file) + '&size=' + mod.size);
+  r.ready = new Promise((resolve, reject) => {
+    r.worker.onmessage = (e) => {
+      const m = e.data;
+      if (m.type === 'hello') return;
+      if (m.type === 'loading') {
+        if (!$('busy').hidden || document.body.dataset.state === 'busy') progress({ phase: 'Downloading the ' + mod.title + ' (' + bytes(mod.size) + ', once)', loaded: m.loaded, total: m.total });
         return;
       }
-      const p = pending.get(m.id);
+      if (m.type === 'ready') {
+        r.loaded = true;
+        st.loads++;
+        st.ms = m.ms;
+        resolve();
+        return;
+      }
+      if (m.type === 'fatal') {
+        reject(new Error(m.error));
+        for (const p of r.pending.values()) p.reject(new Error(m.error));
+        r.pending.clear();
+        // The handles died with the instance; the module restarts on next use.
+        for (const [ph, x] of handles) if (x.module === name) handles.delete(ph);
+        for (const [k, res] of S.results) if (res.module === name) S.results.delete(k);
+        readers.delete(name);
+        r.worker.terminate();
+        showError('The reader stopped', m.error, 'The page restarts its reader: drop the file again, or another file.');
+        return;
+      }
+      const p = r.pending.get(m.id);
       if (!p) return;
       if (m.progress) { p.progress && p.progress(m.progress); return; }
-      pending.delete(m.id);
+      r.pending.delete(m.id);
       m.ok ? p.resolve(m.result) : p.reject(new Error(m.error));
     };
-    worker.onerror = (e) => {
+    r.worker.onerror = (e) => {
       showError('The reader could not start', e.message || 'worker error', 'Reload the page. If it keeps failing, your browser may block WebAssembly.');
+      reject(new Error(e.message || 'worker error'));
     };
   });
+  r.ready.catch(() => {});
+  return r;
 }
-function call(op, args, progress) {
-  const id = ++seq;
+
+// callIn sends a request to module name's worker (started if needed).
+function callIn(name, op, args, progressFn, transfer) {
+  const r = reader(name);
+  const id = ++r.seq;
+  if (!r.loaded && progressFn) progressFn({ phase: 'Downloading the ' + r.mod.title + ' (' + bytes(r.mod.size) + ', once)' });
   return new Promise((resolve, reject) => {
-    pending.set(id, { resolve, reject, progress });
-    worker.postMessage({ id, op, args });
+    r.pending.set(id, { resolve, reject, progress: progressFn });
+    r.worker.postMessage({ id, op, args }, transfer || []);
   });
 }
-startWorker();
-workerStarted.then(() => call('version', [])).then((v) => {
-  window.upkgState.ready = true;
-  const sel = $('opt-engine');
-  for (const e of v.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
-}).catch(() => {});
+
+// own gives a result's module handle a page handle.
+function own(name, res) {
+  if (res && typeof res.handle === 'number') {
+    handles.set(++nextHandle, { module: name, h: res.handle });
+    res.handle = nextHandle;
+    res.module = name;
+  }
+  return res;
+}
+
+// call sends a request about an open file (args[0] is its page handle) to
+// the module that opened it.
+async function call(op, args, progressFn) {
+  const x = handles.get(args[0]);
+  if (!x) throw new Error('no open file with handle ' + args[0] + ' (it was closed; drop the file again)');
+  if (op === 'close') handles.delete(args[0]);
+  const res = await callIn(x.module, op, [x.h, ...args.slice(1)], progressFn);
+  return op === 'openFromContainer' ? own(x.module, res) : res;
+}
+
+// openFromContainer opens a package inside container c. A module without
+// the package's reader (the .pak module) hands the package's files to the
+// module that has it.
+async function openFromContainer(c, path, progressFn) {
+  if (!c.package_reader) return call('openFromContainer', [c.handle, path], progressFn);
+  const x = handles.get(c.handle);
+  if (!x) throw new Error('no open file with handle ' + c.handle + ' (it was closed; drop the file again)');
+  const { meta, data } = await callIn(x.module, 'packageFiles', [x.h, path], progressFn);
+  const set = settings();
+  const extra = {};
+  if (set.mappings && S.files && S.files.has(set.mappings)) extra[set.mappings] = S.files.get(set.mappings);
+  const target = moduleFor(c.package_reader);
+  return own(target, await callIn(target, 'openBytes', [meta.names, meta.sizes, data, set, extra], progressFn, [data.buffer]));
+}
+
+// ---------- routing dropped files to modules ----------
+const COMPANIONS = new Set(['.uexp', '.ubulk', '.uptnl']);
+function extOf(n) {
+  const b = n.slice(n.replace(/\\/g, '/').lastIndexOf('/') + 1);
+  const i = b.lastIndexOf('.');
+  return i >= 0 ? b.slice(i).toLowerCase() : '';
+}
+// baseOf matches webapi's baseName: Foo.m.ubulk travels with Foo.uasset.
+function baseOf(n) {
+  let b = n.replace(/\\/g, '/');
+  b = b.slice(b.lastIndexOf('/') + 1);
+  const i = b.lastIndexOf('.');
+  if (i >= 0) b = b.slice(0, i);
+  const low = b.toLowerCase();
+  if (low.endsWith('.m') || low.endsWith('.o')) b = b.slice(0, -2);
+  return b.toLowerCase();
+}
+
+// formatOf names the format of a main file from its name and first bytes,
+// the way the Go openers match (internal/inspect: matchUasset, matchLegacy,
+// matchZen); null when none matches.
+async function formatOf(file) {
+  const ext = extOf(file.name);
+  if (ext === '.pak' || ext === '.sig') return 'pak';
+  if (ext === '.utoc' || ext === '.ucas') return 'utoc';
+  const head = new Uint8Array(await file.slice(0, 64).arrayBuffer());
+  const dv = new DataView(head.buffer);
+  if (head.length >= 4 && String.fromCharCode(...head.subarray(0, 4)) === 'ACE7') return 'uasset';
+  if (head.length >= 22 && new TextDecoder('utf-16le').decode(head.subarray(0, 22)) === 'Lineage2Ver') return 'legacy';
+  if (head.length >= 8) {
+    const le = dv.getUint32(0, true);
+    if (le === 0x9E2A83C1) return dv.getInt32(4, true) < 0 ? 'uasset' : 'legacy';
+    if (le === 0xC1832A9E) return dv.getInt32(4, false) < 0 ? 'uasset' : 'legacy';
+  }
+  if (head.length >= 48) {
+    const u = (o) => dv.getUint32(o, true);
+    if (u(0) <= 1) {
+      const hs = u(4);
+      const [a, b, c, d] = [u(24), u(28), u(32), u(36)];
+      if (hs >= 44 && a >= 44 && a <= b && b <= c && c <= d && d <= hs && u(8) >>> 30 === 0) return 'zen';
+    }
+    if (head.length >= 64 && u(24) === 64) {
+      const [a, b, c, d] = [u(32), u(40), u(44), u(48)];
+      if (a >= 64 && a <= b && b <= c && c <= d) return 'zen';
+    }
+  }
+  return null;
+}
+
+// route splits the dropped files by the module that reads them: each main
+// file by its format, companions with their main file, .usmap mappings to
+// every module that decodes properties with them, and files no reader
+// recognises to a module already running (they get its clear error).
+async function route(files) {
+  const byModule = new Map();
+  const put1 = (m, f) => { if (!byModule.has(m)) byModule.set(m, []); byModule.get(m).push(f); };
+  const mainOf = new Map(); // base name -> module
+  const later = [];
+  const maps = [];
+  const unknown = [];
+  const mains = files.filter((f) => { const e = extOf(f.name); return !COMPANIONS.has(e) && e !== '.usmap'; });
+  const formats = [];
+  for (let i = 0; i < mains.length; i += 256) formats.push(...await Promise.all(mains.slice(i, i + 256).map(formatOf)));
+  mains.forEach((f, i) => {
+    if (!formats[i]) { unknown.push(f); return; }
+    const m = moduleFor(formats[i]);
+    put1(m, f);
+    if (!mainOf.has(baseOf(f.name))) mainOf.set(baseOf(f.name), m);
+  });
+  const fallback = () => {
+    for (const m of manifest.modules) if (byModule.has(m.name)) return m.name;
+    for (const m of manifest.modules) if (readers.has(m.name)) return m.name;
+    return manifest.modules[0].name;
+  };
+  for (const f of files) {
+    const e = extOf(f.name);
+    if (e === '.usmap') maps.push(f);
+    else if (COMPANIONS.has(e)) later.push(f);
+  }
+  for (const f of unknown) put1(mainOf.get(baseOf(f.name)) || fallback(), f);
+  for (const f of later) put1(mainOf.get(baseOf(f.name)) || fallback(), f);
+  if (maps.length) {
+    const users = manifest.modules.filter((m) => byModule.has(m.name) && (m.formats || []).some((x) => x === 'uasset' || x === 'zen'));
+    if (!users.length) users.push({ name: fallback() });
+    for (const m of users) for (const f of maps) put1(m.name, f);
+  }
+  return byModule;
+}
+
+// plan routes the dropped files and merges the modules' plans (webapi.Plan
+// in each module), in the order one plan of all the files would have.
+async function plan(files, progressFn) {
+  const byModule = await route(files);
+  const out = { groups: [], orphans: [], mappings: [], sizes: {} };
+  for (const m of manifest.modules) {
+    if (!byModule.has(m.name)) continue;
+    const p = await callIn(m.name, 'drop', [byModule.get(m.name)], progressFn);
+    for (const g of p.groups) { g.module = m.name; out.groups.push(g); }
+    out.orphans.push(...(p.orphans || []));
+    for (const x of p.mappings || []) if (!out.mappings.includes(x)) out.mappings.push(x);
+    Object.assign(out.sizes, p.sizes);
+  }
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  out.groups.sort((a, b) => cmp(a.main, b.main));
+  out.orphans.sort(cmp);
+  out.mappings.sort(cmp);
+  return out;
+}
 
 // ---------- busy overlay ----------
 let busyTimer = null;
@@ -150,7 +343,6 @@ const S = {
   hexReq: null,
   t0: 0,
 };
-window.upkgState = { renders: 0, errors: 0, timings: [] };
 
 // ---------- reading options ----------
 function settings() {
@@ -159,8 +351,7 @@ function settings() {
 $('settings-btn').addEventListener('click', () => { $('settings').hidden = !$('settings').hidden; });
 $('settings-apply').addEventListener('click', () => {
   if (!S.plan || !S.active) return;
-  for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
-  S.results.clear();
+  closeAll();
   const g = S.plan.groups.find((x) => x.main === S.active);
   if (g) { S.t0 = performance.now(); openGroup(g); }
 });
@@ -183,6 +374,12 @@ $('sample-btn').addEventListener('click', async () => {
     showError('Could not load the sample', err.message, 'The page could not fetch its own sample file.');
   }
 });
+
+// closeAll closes what the previous drop opened.
+function closeAll() {
+  for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
+  S.results.clear();
+}
 
 // ---------- dropping and picking files ----------
 $('file-input').addEventListener('change', (e) => {
@@ -230,10 +427,10 @@ async function openFiles(files, t0) {
   S.t0 = t0 || performance.now();
   busy(true, 'Starting the reader');
   try {
-    await workerStarted;
-    for (const r of S.results.values()) if (r.handle) call('close', [r.handle]).catch(() => {});
-    S.results.clear();
-    S.plan = await call('drop', [files]);
+    await manifestLoaded;
+    closeAll();
+    S.files = new Map(files.map((f) => [f.name, f]));
+    S.plan = await plan(files, progress);
     setMappingsChoices(S.plan.mappings || []);
     renderFilesBar();
     if (!S.plan.groups.length) {
@@ -296,8 +493,8 @@ async function openGroup(g) {
   if (!r) {
     busy(true, 'Reading ' + g.main);
     try {
-      const res = await call('openGroup', [g, settings()], progress);
-      r = g.kind === 'container' ? { container: res, handle: res.handle } : { pkg: res, handle: res.handle };
+      const res = own(g.module, await callIn(g.module, 'openGroup', [g, settings()], progress));
+      r = g.kind === 'container' ? { container: res, handle: res.handle, module: g.module } : { pkg: res, handle: res.handle, module: g.module };
     } catch (err) {
       r = { error: err.message };
     }
@@ -944,7 +1141,7 @@ const VIEWS = {
         if (!/\.(uasset|umap|uzenasset)$/i.test(r.path)) { previewEntry(c, r, preview); return; }
         busy(true, 'Opening ' + r.path);
         try {
-          const res = await call('openFromContainer', [c.handle, r.path], progress);
+          const res = await openFromContainer(c, r.path, progress);
           busy(false);
           showPackage(res, 'summary');
         } catch (err) {

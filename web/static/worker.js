@@ -1,13 +1,15 @@
-// upkg page worker: runs upkg's readers (Go compiled to WebAssembly) off the
-// page's main thread, so that the page stays responsive while a large file
-// is read.
+// upkg page worker: runs one of upkg's WebAssembly modules (Go compiled to
+// WebAssembly; each module reads some format families, see web/build.go)
+// off the page's main thread, so that the page stays responsive while a
+// large file is read. The page starts one worker per module, the first time
+// a dropped file needs it: worker.js?module=upkg-NAME.wasm&size=BYTES.
 //
 // Ground rules for this file:
 //   - Every request gets exactly one reply: {id, ok: true, result} or
 //     {id, ok: false, error}. Progress messages ({id, progress}) may come
-//     before it.
+//     before it; {type: 'loading', loaded, total} while the module downloads.
 //   - Files are read from the File objects the user dropped; nothing is
-//     fetched except upkg.wasm itself (and the page's CSP forbids anything else).
+//     fetched except the module itself (and the page's CSP forbids anything else).
 //   - Containers (.utoc/.ucas, .pak) can be gigabytes: they are not copied
 //     into memory but exposed to Go as a read-only file system (memfs below)
 //     whose reads slice the File synchronously (FileReaderSync, workers only).
@@ -127,21 +129,49 @@ let readyResolve;
 const ready = new Promise((resolve) => { readyResolve = resolve; });
 self.upkgReady = () => readyResolve();
 
+const params = new URLSearchParams(self.location.search);
+const moduleFile = params.get('module') || '';
+const moduleSize = +params.get('size') || 0;
+
+// fetchModule fetches the module and reports its download progress (the
+// bytes counted are the decompressed ones, so the total is the raw size).
+async function fetchModule() {
+  if (!/^upkg-[a-z0-9]+\.wasm$/.test(moduleFile)) throw new Error('no such module: ' + moduleFile);
+  const resp = await fetch(moduleFile);
+  if (!resp.ok) throw new Error('could not load ' + moduleFile + ': HTTP ' + resp.status);
+  if (!resp.body) return resp;
+  let loaded = 0;
+  let lastPost = 0;
+  const counted = resp.body.pipeThrough(new TransformStream({
+    transform(chunk, ctl) {
+      loaded += chunk.byteLength;
+      const now = performance.now();
+      if (now - lastPost > 50) {
+        lastPost = now;
+        postMessage({ type: 'loading', loaded, total: moduleSize });
+      }
+      ctl.enqueue(chunk);
+    },
+  }));
+  return new Response(counted, { headers: { 'Content-Type': 'application/wasm' } });
+}
+
 async function start() {
+  const t0 = performance.now();
   const go = new Go();
+  const resp = await fetchModule();
   let result;
   try {
-    result = await WebAssembly.instantiateStreaming(fetch('upkg.wasm'), go.importObject);
+    result = await WebAssembly.instantiateStreaming(resp.clone(), go.importObject);
   } catch (e) {
-    // Static hosts that serve .wasm without application/wasm.
-    const resp = await fetch('upkg.wasm');
-    if (!resp.ok) throw new Error('could not load upkg.wasm: HTTP ' + resp.status);
+    // Browsers without streaming compilation of a constructed Response.
     result = await WebAssembly.instantiate(await resp.arrayBuffer(), go.importObject);
   }
   go.run(result.instance).then(() => {
     postMessage({ type: 'fatal', error: 'The WebAssembly instance stopped unexpectedly.' });
   });
   await ready;
+  postMessage({ type: 'ready', ms: performance.now() - t0 });
 }
 const started = start().catch((e) => {
   postMessage({ type: 'fatal', error: 'Could not start the reader: ' + (e && e.message ? e.message : e) });
@@ -234,6 +264,25 @@ const ops = {
     r.read_ms = t1 - t0;
     r.total_ms = performance.now() - t0;
     return r;
+  },
+  // openBytes(names, sizes, data, settings, extra): open a package whose
+  // files another module read out of a container (data holds them one after
+  // the other, names[0] is the package); extra are dropped files the
+  // settings name (the .usmap).
+  async openBytes(names, sizes, data, settings, extra, id) {
+    const t0 = performance.now();
+    const files = {};
+    let off = 0;
+    names.forEach((n, i) => { files[n] = data.subarray(off, off + sizes[i]); off += sizes[i]; });
+    for (const [n, f] of Object.entries(extra || {})) files[n] = await readAll(f, id, 'Reading ' + n);
+    postMessage({ id, progress: { phase: 'Parsing ' + names[0] } });
+    const r = unwrap(upkg.openPackage(names[0], files, settings || {}));
+    r.total_ms = performance.now() - t0;
+    return r;
+  },
+  async packageFiles(handle, path, id) {
+    postMessage({ id, progress: { phase: 'Reading ' + path + ' from the container' } });
+    return unwrap(upkg.packageFiles(handle, path));
   },
   async openFromContainer(handle, path, id) {
     postMessage({ id, progress: { phase: 'Reading ' + path + ' from the container' } });
