@@ -94,6 +94,21 @@ func HasOpener(format string) bool {
 	return false
 }
 
+// MatchFormat returns the Format of the opener [OpenPackage] would use for
+// a file with these first bytes (64 are enough) and name, "" when none
+// matches. The page's router mirrors it in JavaScript and is tested
+// against it.
+func MatchFormat(head []byte, name string) string {
+	mu.RLock()
+	defer mu.RUnlock()
+	for _, o := range openers {
+		if o.Match(head, name) {
+			return o.Format
+		}
+	}
+	return ""
+}
+
 // ErrUnknownFormat reports a file no opener recognises.
 var ErrUnknownFormat = errors.New("not a package upkg recognises")
 

@@ -1,0 +1,203 @@
+package web
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/inspect"
+)
+
+// moduleLoads returns how many times each WebAssembly module was started
+// and finished loading in the page.
+func (p *page) moduleLoads() map[string][2]int {
+	p.t.Helper()
+	return js[map[string][2]int](p, `Object.fromEntries(Object.entries(upkgState.modules).map(([k, v]) => [k, [v.starts, v.loads]]))`)
+}
+
+// wantModules checks that exactly the named modules were loaded, once each.
+func (p *page) wantModules(when string, names ...string) {
+	p.t.Helper()
+	got := p.moduleLoads()
+	if len(got) != len(names) {
+		p.t.Errorf("%s: modules loaded %v, want exactly %v", when, got, names)
+	}
+	for _, n := range names {
+		if got[n] != [2]int{1, 1} {
+			p.t.Errorf("%s: module %s started/loaded %v times, want once", when, n, got[n])
+		}
+	}
+}
+
+// TestBrowserModules drops a UT99 package, a UE5 .uasset, a loose zen
+// package, then a .pak and a package inside it, in one page session: each
+// drop loads only the module its files need, each module loads once and is
+// reused, and the counts match the CLI's.
+func TestBrowserModules(t *testing.T) {
+	dir := corpus.Dir(t)
+	pg := newPage(t)
+	pg.wantModules("page start")
+
+	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")
+	want := expect(t, ut)
+	if pg.drop(ut) {
+		t.Fatalf("%s: error shown: %s", ut, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.wantModules("after a UT99 map", "legacy")
+
+	bp := filepath.Join(dir, "uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/WorldGen/BP_WorldChunk.uasset")
+	want = expect(t, bp)
+	if pg.drop(bp) {
+		t.Fatalf("%s: error shown: %s", bp, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.tab("props")
+	pg.waitJS(`document.querySelector('#view .tree, #view .errbox') !== null`)
+	if s := pg.text("#view"); strings.Contains(s, "not available") {
+		t.Errorf("UE5 properties: %q", s)
+	}
+	pg.wantModules("after a UE5 package", "legacy", "uasset")
+
+	// A UT99 package again: the legacy module is reused.
+	if pg.drop(ut) {
+		t.Fatalf("%s again: error shown: %s", ut, pg.text("#error-text"))
+	}
+	pg.wantModules("after the UT99 map again", "legacy", "uasset")
+
+	zen := filepath.Join(dir, "cooked/trumank+retoc/retoc/tests/UE4.27/BP_Aphid_Meat_Prop.uasset")
+	want = expect(t, zen)
+	if pg.drop(zen) {
+		t.Fatalf("%s: error shown: %s", zen, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	pg.wantModules("after a loose zen package", "legacy", "uasset", "iostore")
+
+	pak := filepath.Join(dir, "pak/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/LegacyPak/Tagged/Uncompressed/CUE4ParseFixtures-Legacy-Tagged-Uncompressed.pak")
+	c, err := inspect.OpenContainer(pak, &inspect.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries := c.Entries()
+	c.Close()
+	var inner string
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Path, ".uasset") {
+			continue
+		}
+		in, err := inspect.OpenInput(pak+inspect.ContainerSep+"/"+e.Path, &inspect.Options{})
+		if err != nil {
+			continue
+		}
+		want, err = inspect.OpenPackage(in, &inspect.Options{})
+		if in.Close != nil {
+			in.Close()
+		}
+		if err == nil {
+			inner = e.Path
+			break
+		}
+	}
+	if inner == "" {
+		t.Fatal("no readable package in the pak")
+	}
+	if pg.drop(pak) {
+		t.Fatalf("%s: error shown: %s", pak, pg.text("#error-text"))
+	}
+	if n := js[string](pg, `document.querySelector('#tabs button[data-tab="container"]').dataset.count`); n != strconv.Itoa(len(entries)) {
+		t.Errorf("pak: container tab shows %s entries, upkg ls has %d", n, len(entries))
+	}
+	pg.wantModules("after a .pak", "legacy", "uasset", "iostore", "pak")
+	before := pg.counters()
+	pg.filter(inner)
+	pg.waitJS(`document.querySelectorAll('.vt-row').length === 1`)
+	pg.clickFirstRow()
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if pg.counters().Errors > before.Errors {
+		t.Fatalf("pak::%s: error shown: %s", inner, pg.text("#error-text"))
+	}
+	checkCounts(t, pg, want)
+	// Its hex view reads the bytes the pak module handed over.
+	pg.tab("hex")
+	pg.waitJS(`document.querySelector('.hex .hr') !== null`)
+	pg.screenshot("pak-package-hex")
+	pg.wantModules("after a package inside the .pak", "legacy", "uasset", "iostore", "pak")
+}
+
+// TestBrowserRouting checks the page's router (formatOf in app.js) against
+// the Go openers' matching (inspect.MatchFormat) for the first bytes of
+// every package and container in the corpus.
+func TestBrowserRouting(t *testing.T) {
+	dir := corpus.Dir(t)
+	type file struct {
+		Name string `json:"name"`
+		Head string `json:"head"`
+	}
+	var files []file
+	var want []string
+	for _, e := range corpus.Manifest(t) {
+		switch strings.ToLower(filepath.Ext(e.RelPath)) {
+		case ".uexp", ".ubulk", ".uptnl", ".usmap", ".ucas", ".json", ".md", ".txt", ".gz", ".bin":
+			continue
+		}
+		f, err := os.Open(filepath.Join(dir, filepath.FromSlash(e.RelPath)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		head := make([]byte, 64)
+		n, _ := f.ReadAt(head, 0)
+		f.Close()
+		head = head[:n]
+		files = append(files, file{Name: filepath.Base(e.RelPath), Head: base64.StdEncoding.EncodeToString(head)})
+		want = append(want, inspect.MatchFormat(head, e.RelPath))
+	}
+	// Synthetic heads: too short, text, each byte order of the tag.
+	for _, h := range []struct {
+		name string
+		head []byte
+	}{
+		{"Empty.uasset", nil},
+		{"Text.uasset", []byte("this is not an unreal package at all, just text; padding padding padding")},
+		{"Short.uasset", []byte{0xC1, 0x83, 0x2A, 0x9E}},
+		{"BE4.uasset", []byte{0x9E, 0x2A, 0x83, 0xC1, 0xFF, 0xFF, 0xFF, 0xF9, 0, 0, 0, 0}},
+		{"BE3.upk", []byte{0x9E, 0x2A, 0x83, 0xC1, 0, 0, 0x03, 0x60, 0, 0, 0, 0}},
+	} {
+		files = append(files, file{Name: h.name, Head: base64.StdEncoding.EncodeToString(h.head)})
+		want = append(want, inspect.MatchFormat(h.head, h.name))
+	}
+	pg := newPage(t)
+	b, err := json.Marshal(files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := chromedp.Run(pg.ctx, chromedp.Evaluate[[]string](`(async (files) => {
+		const out = [];
+		for (const f of files) {
+			const bin = Uint8Array.from(atob(f.head), (c) => c.charCodeAt(0));
+			out.push((await formatOf(new File([bin], f.name))) || '');
+		}
+		return out;
+	})(`+string(b)+`)`, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(files) {
+		t.Fatalf("%d answers for %d files", len(got), len(files))
+	}
+	for i := range files {
+		if got[i] != want[i] {
+			t.Errorf("%s: page routes it as %q, upkg opens it as %q", files[i].Name, got[i], want[i])
+		}
+	}
+	t.Logf("%d files routed as the Go openers match them", len(files))
+	// No module was needed to route.
+	pg.wantModules("routing only")
+}
