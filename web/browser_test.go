@@ -103,10 +103,19 @@ type page struct {
 
 func newPage(t testing.TB) *page {
 	t.Helper()
+	return newPageWith(t, nil)
+}
+
+// newPageWith is newPage with the page's handler wrapped by wrap (nil: none).
+func newPageWith(t testing.TB, wrap func(http.Handler) http.Handler) *page {
+	t.Helper()
 	chrome := chromiumPath(t)
 	h, err := Handler(testAssets(t))
 	if err != nil {
 		t.Fatal(err)
+	}
+	if wrap != nil {
+		h = wrap(h)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

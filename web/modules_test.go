@@ -4,11 +4,13 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 
@@ -200,4 +202,54 @@ func TestBrowserRouting(t *testing.T) {
 	t.Logf("%d files routed as the Go openers match them", len(files))
 	// No module was needed to route.
 	pg.wantModules("routing only")
+}
+
+// slowWriter sends a response in small pieces with a pause between them,
+// like a slow network.
+type slowWriter struct {
+	http.ResponseWriter
+	chunk int
+	pause time.Duration
+}
+
+func (w slowWriter) Write(b []byte) (int, error) {
+	n := 0
+	for len(b) > 0 {
+		k := min(w.chunk, len(b))
+		m, err := w.ResponseWriter.Write(b[:k])
+		n += m
+		if err != nil {
+			return n, err
+		}
+		if f, ok := w.ResponseWriter.(http.Flusher); ok {
+			f.Flush()
+		}
+		time.Sleep(w.pause)
+		b = b[k:]
+	}
+	return n, nil
+}
+
+// TestBrowserModuleProgress serves the modules slowly: while a dropped
+// file's module downloads, the page shows which reader it is loading and
+// how far along it is.
+func TestBrowserModuleProgress(t *testing.T) {
+	pg := newPageWith(t, func(h http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasSuffix(r.URL.Path, ".wasm") {
+				// About 3 s for the uasset module's 1.5 MB of gzip.
+				w = slowWriter{w, 16 << 10, 30 * time.Millisecond}
+			}
+			h.ServeHTTP(w, r)
+		})
+	})
+	before := pg.counters()
+	pg.do(chromedp.Click(chromedp.ID("sample-btn")))
+	pg.waitJS(`!document.getElementById('busy').hidden && /Downloading the UE4\/UE5 package reader/.test(document.getElementById('busy-text').textContent) && parseFloat(document.getElementById('busy-bar').style.width) > 0`)
+	pg.screenshot("module-download")
+	pg.waitJS(fmt.Sprintf(`upkgState.renders > %d || upkgState.errors > %d`, before.Renders, before.Errors))
+	if pg.counters().Errors > before.Errors {
+		t.Fatalf("sample: %s", pg.text("#error-text"))
+	}
+	pg.wantModules("after the sample", "uasset")
 }
