@@ -2,11 +2,14 @@
 
 // Command wasm is upkg compiled to WebAssembly for the page (web/): it runs
 // inside a Web Worker and exposes internal/webapi to JavaScript as the global
-// object upkg. The page builds it with
+// object upkg. The page builds it once per module, each with the format
+// families its build tags select (web.Modules; the readers of all formats
+// do not fit the page's size budget in one module):
 //
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -gcflags=github.com/upkg/upkg/...=-l ./wasm
+//	GOOS=js GOARCH=wasm go build -tags upkg_only,upkg_uasset -trimpath -ldflags='-s -w' -gcflags=github.com/upkg/upkg/...=-l ./wasm
 //
 // (upkg serve and upkg web do that themselves, and cache the result).
+// Without tags it links every format.
 //
 // Ground rules for this file: it only converts between JavaScript values and
 // Go ones. Every function returns an object, {json: "..."} (plus data: a

@@ -19,6 +19,9 @@ import (
 // name section, so it runs only with UPKG_WASM_BREAKDOWN=1:
 //
 //	UPKG_WASM_BREAKDOWN=1 go test ./web -run WASMBreakdown -v
+//
+// UPKG_WASM_MODULE=NAME breaks down one of the page's modules (web.Modules)
+// instead of the build with every format.
 func TestWASMBreakdown(t *testing.T) {
 	if os.Getenv("UPKG_WASM_BREAKDOWN") != "1" {
 		t.Skip("set UPKG_WASM_BREAKDOWN=1")
@@ -32,6 +35,11 @@ func TestWASMBreakdown(t *testing.T) {
 	for _, f := range wasmBuildFlags(out) {
 		if f != "-ldflags=-s -w" {
 			flags = append(flags, f)
+		}
+	}
+	for _, m := range Modules {
+		if m.Name == os.Getenv("UPKG_WASM_MODULE") {
+			flags = append([]string{"-tags", strings.Join(moduleTags(m), ",")}, flags...)
 		}
 	}
 	cmd := exec.Command(goTool(), append(append([]string{"build"}, flags...), "./wasm")...)
