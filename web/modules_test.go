@@ -202,6 +202,19 @@ func TestBrowserRouting(t *testing.T) {
 	t.Logf("%d files routed as the Go openers match them", len(files))
 	// No module was needed to route.
 	pg.wantModules("routing only")
+
+	// Only the second half of a package and mappings: nothing to open,
+	// said without downloading a module.
+	uexp := filepath.Join(dir, "cooked/AstroTechies+unrealmodding/unreal_asset/tests/assets/general/npc_onop/NPC_Onop_IO_Bech.uexp")
+	usmap := filepath.Join(t.TempDir(), "Game.usmap")
+	os.WriteFile(usmap, []byte("not read"), 0o644)
+	if !pg.drop(uexp, usmap) {
+		t.Error("a lone .uexp: no error shown")
+	}
+	if s := pg.text("#error-text"); !strings.Contains(s, "NPC_Onop_IO_Bech.uexp") {
+		t.Errorf("lone .uexp: error text %q", s)
+	}
+	pg.wantModules("a lone .uexp")
 }
 
 // slowWriter sends a response in small pieces with a pause between them,

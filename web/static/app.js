@@ -290,8 +290,19 @@ async function route(files) {
 // plan routes the dropped files and merges the modules' plans (webapi.Plan
 // in each module), in the order one plan of all the files would have.
 async function plan(files, progressFn) {
-  const byModule = await route(files);
   const out = { groups: [], orphans: [], mappings: [], sizes: {} };
+  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+  if (files.every((f) => COMPANIONS.has(extOf(f.name)) || extOf(f.name) === '.usmap')) {
+    // Nothing to open (webapi.Plan's answer, without loading a module).
+    for (const f of files) {
+      (extOf(f.name) === '.usmap' ? out.mappings : out.orphans).push(f.name);
+      out.sizes[f.name] = f.size;
+    }
+    out.orphans.sort(cmp);
+    out.mappings.sort(cmp);
+    return out;
+  }
+  const byModule = await route(files);
   for (const m of manifest.modules) {
     if (!byModule.has(m.name)) continue;
     const p = await callIn(m.name, 'drop', [byModule.get(m.name)], progressFn);
@@ -300,7 +311,6 @@ async function plan(files, progressFn) {
     for (const x of p.mappings || []) if (!out.mappings.includes(x)) out.mappings.push(x);
     Object.assign(out.sizes, p.sizes);
   }
-  const cmp = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
   out.groups.sort((a, b) => cmp(a.main, b.main));
   out.orphans.sort(cmp);
   out.mappings.sort(cmp);
