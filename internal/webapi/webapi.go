@@ -287,7 +287,13 @@ func (s *Session) OpenPackage(main string, files map[string][]byte, oo OpenOptio
 		return nil, &Error{Op: "open", File: main, Err: fmt.Errorf("%d bytes is larger than the %d a package file can be here", len(data), maxPackageFile)}
 	}
 	in := inspect.BytesInput(main, files)
-	h := &handle{name: main, files: map[string]sourceFile{"": {name: main, r: in.R, size: in.Size}}}
+	// A package another module read out of a container (PackageFiles) is
+	// named after its entry in the hex view, as OpenFromContainer names it.
+	shown := main
+	if _, inner, ok := inspect.SplitContainerPath(main); ok {
+		shown = strings.TrimPrefix(inner, "/")
+	}
+	h := &handle{name: main, files: map[string]sourceFile{"": {name: shown, r: in.R, size: in.Size}}}
 	h.reopen = func() *inspect.Input { return inspect.BytesInput(main, files) }
 	sibling := in.Sibling
 	in.Sibling = func(ext string) (io.ReaderAt, int64, error) {
@@ -535,7 +541,7 @@ func (s *Session) PackageFiles(id int, inner string) (names []string, data [][]b
 			}
 			return nil, nil, &Error{Op: "read", File: inner, Err: err}
 		}
-		names = append(names, h.cpath+inspect.ContainerSep+"/"+name)
+		names = append(names, h.cpath+inspect.ContainerSep+name)
 		data = append(data, b)
 	}
 	return names, data, nil

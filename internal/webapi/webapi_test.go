@@ -280,3 +280,58 @@ func TestContentUT99(t *testing.T) {
 		t.Error("bad index: no error")
 	}
 }
+
+// TestPackageFiles reads a package out of a pak with PackageFiles and opens
+// it with OpenPackage, as the page does when the pak's module has no uasset
+// reader: the result matches OpenFromContainer's.
+func TestPackageFiles(t *testing.T) {
+	pak := corpus.Path(t, "pak/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/LegacyPak/Tagged/Uncompressed/CUE4ParseFixtures-Legacy-Tagged-Uncompressed.pak")
+	s := NewSession()
+	c, err := s.OpenContainer(pak, OpenOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PackageReader != "" {
+		t.Errorf("PackageReader = %q in a build with every reader", c.PackageReader)
+	}
+	opened := 0
+	for _, e := range c.Entries {
+		if !isPackagePath(e.Path) {
+			continue
+		}
+		want, err := s.OpenFromContainer(c.Handle, e.Path)
+		if err != nil {
+			continue
+		}
+		names, data, err := s.PackageFiles(c.Handle, e.Path)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Path, err)
+		}
+		if len(names) < 2 || names[0] != pak+inspect.ContainerSep+e.Path {
+			t.Errorf("%s: names %q", e.Path, names)
+		}
+		files := map[string][]byte{}
+		for i, n := range names {
+			files[n] = data[i]
+		}
+		got, err := s.OpenPackage(names[0], files, OpenOptions{})
+		if err != nil {
+			t.Fatalf("%s: %v", e.Path, err)
+		}
+		gp, wp := got.Package, want.Package
+		if len(gp.Names) != len(wp.Names) || len(gp.Imports) != len(wp.Imports) || len(gp.Exports) != len(wp.Exports) || gp.Path != wp.Path {
+			t.Errorf("%s: names/imports/exports %d/%d/%d path %q, OpenFromContainer %d/%d/%d %q", e.Path,
+				len(gp.Names), len(gp.Imports), len(gp.Exports), gp.Path, len(wp.Names), len(wp.Imports), len(wp.Exports), wp.Path)
+		}
+		if _, err := s.Props(got.Handle, 0); (err == nil) != (wp.Props != nil) {
+			t.Errorf("%s: props of export 0: %v", e.Path, err)
+		}
+		opened++
+	}
+	if opened == 0 {
+		t.Fatal("no package of the pak opened")
+	}
+	if _, _, err := s.PackageFiles(c.Handle, "no/such.uasset"); err == nil {
+		t.Error("PackageFiles of a missing entry: no error")
+	}
+}
