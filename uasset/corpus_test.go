@@ -173,7 +173,6 @@ func TestCorpusInference(t *testing.T) {
 	}
 }
 
-
 // TestEngineCustomVersions compares the custom versions of versioned corpus
 // packages with the table of what each release writes: a package saved by
 // release X.Y stores, for every custom version it uses, X.Y's value.
