@@ -79,9 +79,12 @@ func traitsOf(e Engine) layoutTraits {
 
 // describeFit names what the layouts that fit share and the layout of a
 // release ruled out (other) lacks.
-func describeFit(fit []layoutTraits, other layoutTraits) string {
+func describeFit(kind exportKind, fit []layoutTraits, other layoutTraits) string {
 	var parts []string
 	dim := func(get func(layoutTraits) bool, yes, no string) {
+		if !kind.reads(get) {
+			return
+		}
 		v := get(fit[0])
 		for _, t := range fit[1:] {
 			if get(t) != v {
@@ -300,7 +303,7 @@ func (p *prober) probeExports(ev *evidence) {
 			if containsTraits(fit, t) {
 				continue
 			}
-			why := what + " reads exactly only " + describeFit(fit, t)
+			why := what + " reads exactly only " + describeFit(kind, fit, t)
 			for _, e := range who[t] {
 				ev.ruleOut(e.Name, why)
 			}
@@ -328,6 +331,18 @@ const (
 	kindUserDefinedStruct
 	kindProperty // a UProperty object (before 4.25)
 )
+
+// reads reports whether the layout of exports of kind k depends on the
+// trait get picks (probed with one trait set to each value).
+func (k exportKind) reads(get func(layoutTraits) bool) bool {
+	switch {
+	case get(layoutTraits{repCondition: true}):
+		return k == kindProperty
+	case get(layoutTraits{udsDefaults: true}):
+		return k == kindUserDefinedStruct
+	}
+	return true // UField::Next and FProperties shape every kind probed
+}
 
 func (p *prober) exportKind(ex *ObjectExport) exportKind {
 	f := p.f
