@@ -139,25 +139,42 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		}
 		return ok[i].key.importPkg && !ok[j].key.importPkg
 	})
-	best := ok[0]
-	f := best.f
 	var all []string
 	for _, res := range ok {
 		all = append(all, res.engines...)
 	}
 	sortEngineNames(all)
-	// Within a group, the newest full release (an early-access build is
-	// only chosen alone).
-	choice := best.engines[len(best.engines)-1]
-	for i := len(best.engines) - 1; i >= 0; i-- {
-		if !strings.HasSuffix(best.engines[i], "EA") {
-			choice = best.engines[i]
+	// The releases left may still differ in what they write into the
+	// export data (evidence.go).
+	all, why := ok[0].f.narrowByEvidence(all)
+	// The newest full release left (an early-access build is only chosen
+	// alone), read with the layout of its group.
+	choice := all[len(all)-1]
+	for i := len(all) - 1; i >= 0; i-- {
+		if !strings.HasSuffix(all[i], "EA") {
+			choice = all[i]
 			break
 		}
 	}
+	f := ok[0].f
+	for _, res := range ok {
+		if contains(res.engines, choice) {
+			f = res.f
+			break
+		}
+	}
+	if e, found := LookupEngine(choice); found {
+		f.Versions.Custom = e.versions().Custom
+	}
 	f.Engine = EngineInfo{Version: choice, Source: "detected", Candidates: all}
-	if len(all) > 1 {
+	switch {
+	case len(all) > 1:
 		f.Engine.Note = "ambiguous: " + describeCandidates(all) + " read alike; chose " + f.Engine.Version + " (give --engine to pick)"
+		if why != "" {
+			f.Engine.Note += "; " + why
+		}
+	case why != "":
+		f.Engine.Note = "chose " + choice + " from the export data: " + why
 	}
 	return f, nil
 }
@@ -180,6 +197,15 @@ func filterByFlags(names []string, s *PackageFileSummary) []string {
 		}
 	}
 	return out
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 func engineIndex(name string) int {
@@ -281,6 +307,9 @@ func (f *File) validate() error {
 	if first >= 0 && first != sumEnd {
 		return formatErrf("summary", "%w: summary ends at 0x%x but the first section starts at 0x%x", errInvariant, sumEnd, first)
 	}
+	if err := f.validateTiling(); err != nil {
+		return err
+	}
 	type span struct{ off, size int64 }
 	spans := make([]span, 0, len(f.Exports))
 	for _, e := range f.Exports {
@@ -295,6 +324,40 @@ func (f *File) validate() error {
 		}
 		if i > 0 && sp.off != spans[i-1].off+spans[i-1].size {
 			return formatErrf("exports", "%w: export data not contiguous: 0x%x after a range ending at 0x%x", errInvariant, sp.off, spans[i-1].off+spans[i-1].size)
+		}
+	}
+	return nil
+}
+
+// validateTiling checks that the header sections neither overlap nor leave
+// bytes no section accounts for (zero padding before TotalHeaderSize
+// aside): the cooker writes the tables back to back.
+func (f *File) validateTiling() error {
+	end := f.headerEnd()
+	type span struct {
+		name     string
+		off, end int64
+	}
+	var spans []span
+	for _, s := range f.Sections {
+		if s.InUexp || s.Offset >= end || s.Size <= 0 {
+			continue
+		}
+		switch s.Name {
+		case "export data", "bulk data", "package trailer", "package tag":
+			continue
+		}
+		spans = append(spans, span{s.Name, s.Offset, s.Offset + s.Size})
+	}
+	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	for i := 1; i < len(spans); i++ {
+		if spans[i].off < spans[i-1].end {
+			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)
+		}
+	}
+	for _, g := range f.HeaderGaps() {
+		if !g.Zero {
+			return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, g.Size, g.Offset)
 		}
 	}
 	return nil
