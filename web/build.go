@@ -35,6 +35,11 @@ type Module struct {
 	// them: "uasset", "legacy", "pak", "utoc", "zen" (an inspect opener's
 	// Format, or the container's).
 	Formats []string
+	// Preload starts the module when the page is idle after opening, before
+	// any drop: the UE4/UE5 package reader is what most drops need, so their
+	// first drop does not wait for its download and start-up. The others
+	// load on first need.
+	Preload bool
 }
 
 // File is the module's file name in the site.
@@ -45,7 +50,7 @@ func (m Module) File() string { return "upkg-" + m.Name + ".wasm" }
 // the page opens them with the uasset module. Zen packages need their
 // IoStore container, so loose zen packages are read by the iostore module.
 var Modules = []Module{
-	{Name: "uasset", Title: "UE4/UE5 package reader", Tags: []string{"upkg_uasset"}, Formats: []string{"uasset"}},
+	{Name: "uasset", Title: "UE4/UE5 package reader", Tags: []string{"upkg_uasset"}, Formats: []string{"uasset"}, Preload: true},
 	{Name: "legacy", Title: "UE1–UE3 package reader", Tags: []string{"upkg_legacy"}, Formats: []string{"legacy"}},
 	{Name: "pak", Title: ".pak container reader", Tags: []string{"upkg_pak"}, Formats: []string{"pak"}},
 	{Name: "iostore", Title: "IoStore container and zen package reader", Tags: []string{"upkg_iostore"}, Formats: []string{"utoc", "zen"}},

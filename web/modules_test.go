@@ -40,13 +40,17 @@ func (p *page) wantModules(when string, names ...string) {
 }
 
 // TestBrowserModules drops a UT99 package, a UE5 .uasset, a loose zen
-// package, then a .pak and a package inside it, in one page session: each
-// drop loads only the module its files need, each module loads once and is
+// package, then a .pak and a package inside it, in one page session: the
+// page preloads only the UE4/UE5 reader, each drop loads only the module its
+// files need, each module loads once and is
 // reused, and the counts match the CLI's.
 func TestBrowserModules(t *testing.T) {
 	dir := corpus.Dir(t)
 	pg := newPage(t)
-	pg.wantModules("page start")
+	// The UE4/UE5 package reader is preloaded when the page is idle; the
+	// others wait for a drop that needs them.
+	pg.waitJS(`upkgState.modules.uasset !== undefined && upkgState.modules.uasset.loads === 1`)
+	pg.wantModules("page start", "uasset")
 
 	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")
 	want := expect(t, ut)
@@ -54,7 +58,7 @@ func TestBrowserModules(t *testing.T) {
 		t.Fatalf("%s: error shown: %s", ut, pg.text("#error-text"))
 	}
 	checkCounts(t, pg, want)
-	pg.wantModules("after a UT99 map", "legacy")
+	pg.wantModules("after a UT99 map", "uasset", "legacy")
 
 	bp := filepath.Join(dir, "uncooked/VictorAA1116+Procedural_Survival_UE5.7/Content/WorldGen/BP_WorldChunk.uasset")
 	want = expect(t, bp)

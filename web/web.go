@@ -82,7 +82,7 @@ func manifest(a *Assets) []byte {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `{"name":%q,"file":%q,"title":%q,"size":%d,"key":%q,"formats":[`, w.Name, w.File(), w.Title, len(w.Bytes), w.Key)
+		fmt.Fprintf(&b, `{"name":%q,"file":%q,"title":%q,"size":%d,"key":%q,"preload":%t,"formats":[`, w.Name, w.File(), w.Title, len(w.Bytes), w.Key, w.Preload)
 		for j, f := range w.Formats {
 			if j > 0 {
 				b.WriteByte(',')

@@ -67,7 +67,8 @@ function flagChips(text) {
 // ---------- readers: one worker per WebAssembly module ----------
 // The readers are split into modules by format family (modules.json lists
 // them, with the formats each reads). A module is downloaded and started the
-// first time a dropped file needs it, then reused; a failed file never
+// first time a dropped file needs it (or, if marked preload, when the page
+// is idle after opening), then reused; a failed file never
 // stops it. Handles the page holds are its own numbers, mapped to the
 // module and the module's handle.
 let manifest = null; // modules.json: {modules: [{name, file, title, size, formats}], engines}
@@ -84,6 +85,10 @@ const manifestLoaded = fetch('modules.json').then((r) => {
   const sel = $('opt-engine');
   for (const e of m.engines || []) add(sel, h('option', { value: e, text: 'UE ' + e }));
   window.upkgState.ready = true;
+  // Modules marked preload (the UE4/UE5 package reader) start once the page
+  // is idle, so a first drop of the common kind does not wait for them.
+  const idle = window.requestIdleCallback || ((f) => setTimeout(f, 100));
+  idle(() => { for (const x of m.modules) if (x.preload) reader(x.name); }, { timeout: 1000 });
 }).catch((err) => {
   showError('The page could not start', 'modules.json: ' + err.message, 'Reload the page. The page needs its own files next to index.html.');
   throw err;
