@@ -15,7 +15,7 @@ import (
 // TestWASMBreakdown logs what each package costs in the page's WebAssembly:
 // code bytes and function count per package, and the size of the data
 // section (type descriptors, strings, tables and the runtime's per-function
-// tables, about 380 bytes per function). It builds the WebAssembly with its
+// tables, about 380 bytes per function), then the largest functions. It builds the WebAssembly with its
 // name section, so it runs only with UPKG_WASM_BREAKDOWN=1:
 //
 //	UPKG_WASM_BREAKDOWN=1 go test ./web -run WASMBreakdown -v
@@ -74,6 +74,14 @@ func TestWASMBreakdown(t *testing.T) {
 			break
 		}
 		t.Logf("%9d bytes %5d funcs  %s", p.code, p.nfuncs, p.name)
+	}
+	sort.Slice(funcs, func(i, j int) bool { return funcs[i].size > funcs[j].size })
+	t.Logf("largest functions:")
+	for i, f := range funcs {
+		if i == 60 {
+			break
+		}
+		t.Logf("%9d bytes  %s", f.size, f.name)
 	}
 }
 
