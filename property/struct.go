@@ -563,7 +563,7 @@ func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
 
 // timeWarpVariantStructs names the payload struct of each
 // EMovieSceneTimeWarpType from FixedTime on.
-var timeWarpVariantStructs = map[uint8]string{
+var timeWarpVariantStructs = [...]string{
 	2: "MovieSceneTimeWarpFixedFrame", 3: "FrameRate", 4: "MovieSceneTimeWarpLoop",
 	5: "MovieSceneTimeWarpClamp", 6: "MovieSceneTimeWarpLoopFloat", 7: "MovieSceneTimeWarpClampFloat",
 }
@@ -582,8 +582,11 @@ func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
 	case 1:
 		return Fields{{"Type", "Custom"}, {"Custom", d.objectRef(r, "MovieSceneTimeWarpVariant.Custom")}}
 	}
-	name, ok := timeWarpVariantStructs[t]
-	if !ok {
+	var name string
+	if int(t) < len(timeWarpVariantStructs) {
+		name = timeWarpVariantStructs[t]
+	}
+	if name == "" {
 		r.Failf("MovieSceneTimeWarpVariant.Type", "unknown time warp type %d", t)
 		return nil
 	}
