@@ -683,7 +683,7 @@ func (p *Reader) Names() []string {
 	for n := range p.byName {
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	return out
 }
 
