@@ -87,7 +87,7 @@ func (w *bitWriter) match(length, dist int) {
 // Huffman codes to dst: greedy matching over hash chains.
 func Deflate(dst, src []byte) []byte {
 	w := &bitWriter{out: dst}
-	w.put(1|1<<1, 3) // BFINAL, BTYPE 01
+	w.put(1|1<<1, 3)                   // BFINAL, BTYPE 01
 	head := make([]int32, 1<<hashBits) // position+1 of the last 3 bytes with each hash
 	prev := make([]int32, windowSize)  // previous position+1 with the same hash
 	hash := func(i int) int {
