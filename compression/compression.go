@@ -11,9 +11,6 @@
 package compression
 
 import (
-	"bytes"
-	"compress/gzip"
-	"compress/zlib"
 	"errors"
 	"fmt"
 	"io"
@@ -81,20 +78,7 @@ func init() {
 		copy(dst, src)
 		return nil
 	})
-	Register("Zlib", func(dst, src []byte) error {
-		zr, err := zlib.NewReader(bytes.NewReader(src))
-		if err != nil {
-			return fmt.Errorf("zlib: %w", err)
-		}
-		return readExact(zr, dst, "zlib")
-	})
-	Register("Gzip", func(dst, src []byte) error {
-		zr, err := gzip.NewReader(bytes.NewReader(src))
-		if err != nil {
-			return fmt.Errorf("gzip: %w", err)
-		}
-		return readExact(zr, dst, "gzip")
-	})
+	// Zlib and Gzip: zlib_native.go, zlib_wasm.go.
 	Register("LZ4", func(dst, src []byte) error {
 		n, err := lz4.UncompressBlock(src, dst)
 		if err != nil {

@@ -1,8 +1,6 @@
 package iostore
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
 	"encoding/binary"
 	"fmt"
 	"io/fs"
@@ -12,6 +10,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/upkg/upkg/internal/aeskey"
 )
 
 // invalidHandle marks "no entry" in directory index links (~0u).
@@ -98,7 +98,7 @@ func (d *DirectoryIndex) Files() []FileEntry {
 func (f *File) decryptIndex(b []byte) error {
 	switch f.Header.EncryptionMethod {
 	case EncryptAESECB:
-		if len(b)%aes.BlockSize != 0 {
+		if len(b)%aeskey.BlockSize != 0 {
 			return &FormatError{Offset: -1, Msg: fmt.Sprintf("encrypted directory index of %d bytes is not a multiple of 16", len(b))}
 		}
 		return f.ecb.DecryptECB(b)
@@ -106,26 +106,18 @@ func (f *File) decryptIndex(b []byte) error {
 		if len(f.EncryptionIVs) == 0 {
 			return &FormatError{Offset: -1, Msg: "AES-CTR container without a directory index IV"}
 		}
-		ctr, err := f.ctr(f.EncryptionIVs[len(f.EncryptionIVs)-1])
-		if err != nil {
-			return err
-		}
-		ctr.XORKeyStream(b, b)
+		f.ctr(f.EncryptionIVs[len(f.EncryptionIVs)-1], b)
 		return nil
 	}
 	return &UnsupportedError{What: fmt.Sprintf("encryption method %s", f.Header.EncryptionMethod)}
 }
 
-// ctr returns Unreal's AES-CTR stream: the 12-byte IV followed by a
-// big-endian 32-bit block counter starting at 0.
-func (f *File) ctr(iv [encryptionIVSize]byte) (cipher.Stream, error) {
-	blk, err := aes.NewCipher(f.key)
-	if err != nil {
-		return nil, err
-	}
-	var full [aes.BlockSize]byte
+// ctr decrypts b in place with Unreal's AES-CTR: the counter block is the
+// 12-byte IV followed by a big-endian 32-bit block counter starting at 0.
+func (f *File) ctr(iv [encryptionIVSize]byte, b []byte) {
+	var full [aeskey.BlockSize]byte
 	copy(full[:], iv[:])
-	return cipher.NewCTR(blk, full[:]), nil
+	f.ecb.XORKeyStreamCTR(full, b)
 }
 
 func (f *File) readDirectoryIndex(raw []byte, off int64) (*DirectoryIndex, error) {

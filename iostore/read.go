@@ -2,7 +2,6 @@ package iostore
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"io"
@@ -10,6 +9,7 @@ import (
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/blake3"
+	"github.com/upkg/upkg/internal/sha1"
 )
 
 // HashKind names the algorithm of the TOC's chunk hashes. UE 4.25–4.27
@@ -343,11 +343,7 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 			if b >= len(f.EncryptionIVs) {
 				return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d has no AES-CTR IV", b)}
 			}
-			s, err := f.ctr(f.EncryptionIVs[b])
-			if err != nil {
-				return raw, plain, err
-			}
-			s.XORKeyStream(raw, raw)
+			f.ctr(f.EncryptionIVs[b], raw)
 		default:
 			return raw, plain, &UnsupportedError{What: fmt.Sprintf("encryption method %s", f.Header.EncryptionMethod)}
 		}

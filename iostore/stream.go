@@ -1,12 +1,12 @@
 package iostore
 
 import (
-	"crypto/sha1"
 	"fmt"
 	"hash"
 	"io"
 
 	"github.com/upkg/upkg/internal/blake3"
+	"github.com/upkg/upkg/internal/sha1"
 )
 
 // chunkStream reads a chunk block by block, so a large chunk is never held

@@ -108,9 +108,25 @@ const (
 	texV8U8 = 0x100
 )
 
-var texFormatNames = map[int]string{
-	TexP8: "P8", TexRGBA7: "RGBA7", TexRGB16: "RGB16", TexDXT1: "DXT1", TexRGB8: "RGB8", TexRGBA8: "RGBA8",
-	TexNoData: "NODATA", TexDXT3: "DXT3", TexDXT5: "DXT5", TexL8: "L8", TexG16: "G16", texV8U8: "V8U8",
+// texFormatNames names the texture formats. (Tables searched in turn here
+// and below: a map literal costs its own initialization code in the
+// WebAssembly.)
+var texFormatNames = [...]struct {
+	format int
+	name   string
+}{
+	{TexP8, "P8"}, {TexRGBA7, "RGBA7"}, {TexRGB16, "RGB16"}, {TexDXT1, "DXT1"}, {TexRGB8, "RGB8"}, {TexRGBA8, "RGBA8"},
+	{TexNoData, "NODATA"}, {TexDXT3, "DXT3"}, {TexDXT5, "DXT5"}, {TexL8, "L8"}, {TexG16, "G16"}, {texV8U8, "V8U8"},
+}
+
+// texFormatName returns the name of a texture format, "" when unknown.
+func texFormatName(format int) string {
+	for _, f := range texFormatNames {
+		if f.format == format {
+			return f.name
+		}
+	}
+	return ""
 }
 
 // Mip is one FMipmap of a UE1/UE2 texture.
@@ -137,7 +153,7 @@ type Texture struct {
 
 // FormatName returns the ETextureFormat name ("P8", "DXT1").
 func (t *Texture) FormatName() string {
-	if s, ok := texFormatNames[t.Format]; ok {
+	if s := texFormatName(t.Format); s != "" {
 		return s
 	}
 	return fmt.Sprintf("format %d", t.Format)

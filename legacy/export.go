@@ -21,17 +21,16 @@ type Content struct {
 	Note string
 }
 
-// textureClasses are the UE1/UE2 Texture subclasses whose mip maps are
-// stored like Texture's; any other class whose name ends in "Texture" is
-// tried the same way.
-var textureClasses = map[string]bool{
-	"Texture": true, "FireTexture": true, "WaterTexture": true, "WaveTexture": true, "WetTexture": true,
-	"IceTexture": true, "FractalTexture": true, "ScriptedTexture": true, "Cubemap": true,
-}
-
-// IsTextureClass reports whether a class name is read by [File.Texture].
+// IsTextureClass reports whether a class name is read by [File.Texture]:
+// the UE1/UE2 Texture subclasses whose mip maps are stored like Texture's,
+// and any other class whose name ends in "Texture", tried the same way.
 func IsTextureClass(class string) bool {
-	return textureClasses[class] || strings.HasSuffix(class, "Texture")
+	switch class {
+	case "Texture", "FireTexture", "WaterTexture", "WaveTexture", "WetTexture",
+		"IceTexture", "FractalTexture", "ScriptedTexture", "Cubemap":
+		return true
+	}
+	return strings.HasSuffix(class, "Texture")
 }
 
 // ContentKind returns the kind of content export i has, or "" when its

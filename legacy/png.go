@@ -2,7 +2,6 @@ package legacy
 
 import (
 	"bytes"
-	"compress/zlib"
 	"encoding/binary"
 	"hash/crc32"
 	"image"
@@ -64,7 +63,7 @@ func encodePNG(img image.Image) ([]byte, error) {
 	chunk("IHDR", ihdr[:])
 
 	var z bytes.Buffer
-	zw := zlib.NewWriter(&z)
+	zw := newZlibWriter(&z) // png_zlib_*.go
 	stride := w * bpp
 	prev := make([]byte, stride)
 	cur := make([]byte, stride)

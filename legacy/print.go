@@ -85,7 +85,7 @@ func scalarString(v any) string {
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		sort.StringSlice(keys).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 		s := "{"
 		for i, k := range keys {
 			if i > 0 {

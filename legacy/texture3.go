@@ -85,9 +85,12 @@ func (x *bytesAt) ReadAt(p []byte, off int64) (int, error) {
 }
 
 // ue3PixelFormats maps EPixelFormat names to the decoders of [Texture].
-var ue3PixelFormats = map[string]int{
-	"PF_DXT1": TexDXT1, "PF_DXT3": TexDXT3, "PF_DXT5": TexDXT5,
-	"PF_A8R8G8B8": TexRGBA8, "PF_G8": TexL8, "PF_V8U8": texV8U8,
+var ue3PixelFormats = [...]struct {
+	name   string
+	format int
+}{
+	{"PF_DXT1", TexDXT1}, {"PF_DXT3", TexDXT3}, {"PF_DXT5", TexDXT5},
+	{"PF_A8R8G8B8", TexRGBA8}, {"PF_G8", TexL8}, {"PF_V8U8", texV8U8},
 }
 
 // ue3PixelFormatOrder is EPixelFormat in enum order, for packages storing
@@ -150,7 +153,13 @@ func (f *File) texture3(i int) (*Texture, error) {
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("legacy: texture %s: %w", f.ExportPath(i), err)
 	}
-	fmtNo, ok := ue3PixelFormats[format]
+	fmtNo, ok := 0, false
+	for _, p := range ue3PixelFormats {
+		if p.name == format {
+			fmtNo, ok = p.format, true
+			break
+		}
+	}
 	if !ok {
 		return nil, &UnsupportedError{Feature: fmt.Sprintf("texture pixel format %q", format)}
 	}

@@ -41,15 +41,17 @@ func Lineage2Scheme(head []byte) string {
 	return decodeUTF16LE(head[22:28])
 }
 
-// l2SchemeNames names the schemes this package recognises but cannot remove.
-var l2SchemeNames = map[string]string{
-	"120": "Lineage2Ver120 (position-keyed XOR)",
-	"211": "Lineage2Ver211 (Blowfish)",
-	"212": "Lineage2Ver212 (Blowfish)",
-	"411": "Lineage2Ver411 (RSA + zlib)",
-	"412": "Lineage2Ver412 (RSA + zlib)",
-	"413": "Lineage2Ver413 (RSA + zlib)",
-	"414": "Lineage2Ver414 (RSA + zlib)",
+// l2SchemeName names the schemes this package recognises but cannot remove.
+func l2SchemeName(scheme string) string {
+	switch scheme {
+	case "120":
+		return "Lineage2Ver120 (position-keyed XOR)"
+	case "211", "212":
+		return "Lineage2Ver" + scheme + " (Blowfish)"
+	case "411", "412", "413", "414":
+		return "Lineage2Ver" + scheme + " (RSA + zlib)"
+	}
+	return "Lineage2Ver" + scheme
 }
 
 // unwrapLineage2 removes a single-byte XOR wrapper (schemes 111 and 121).
@@ -62,11 +64,7 @@ func unwrapLineage2(r io.ReaderAt, size int64, head []byte) (io.ReaderAt, int64,
 	switch scheme {
 	case "111", "121":
 	default:
-		name, ok := l2SchemeNames[scheme]
-		if !ok {
-			name = "Lineage2Ver" + scheme
-		}
-		return nil, 0, "", &EncryptedError{Scheme: name, Reason: "no decoder for this scheme"}
+		return nil, 0, "", &EncryptedError{Scheme: l2SchemeName(scheme), Reason: "no decoder for this scheme"}
 	}
 	if size < l2HeaderSize+4 {
 		return nil, 0, "", &FormatError{Off: l2HeaderSize, Field: "Lineage2.Payload", Msg: "wrapper without a payload"}

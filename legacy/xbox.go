@@ -39,7 +39,7 @@ func untile360(data []byte, w, h, format int) ([]byte, error) {
 	case texV8U8:
 		pitch = 2
 	default:
-		return nil, &UnsupportedError{Feature: "Xbox 360 texture format " + texFormatNames[format]}
+		return nil, &UnsupportedError{Feature: "Xbox 360 texture format " + texFormatName(format)}
 	}
 	bw, bh := (w+block-1)/block, (h+block-1)/block
 	if bw <= 0 || bh <= 0 || bw > 1<<13 || bh > 1<<13 {

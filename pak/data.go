@@ -2,13 +2,13 @@ package pak
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
 
 	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/sha1"
 	"github.com/upkg/upkg/ue"
 )
 

@@ -5,7 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"slices"
+	"sort"
 	"strings"
 	"time"
 )
@@ -53,7 +53,7 @@ func (p *Reader) dirs() *dirTree {
 		for n := range m {
 			names = append(names, n)
 		}
-		slices.Sort(names)
+		sort.StringSlice(names).Sort() // not slices.Sort: one generic instantiation less in the WebAssembly
 		t.dirs[dir] = names
 	}
 	p.tree = t

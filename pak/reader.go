@@ -1,9 +1,6 @@
 package pak
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/sha1"
 	"fmt"
 	"io"
 	"math"
@@ -16,6 +13,7 @@ import (
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
+	"github.com/upkg/upkg/internal/sha1"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -105,7 +103,7 @@ type Reader struct {
 	r        io.ReaderAt
 	size     int64
 	closer   io.Closer
-	block    cipher.Block
+	block    *aeskey.Cipher
 	byName   map[string]*Entry
 	tree     *dirTree
 	key      keyState
@@ -142,7 +140,7 @@ func NewReader(r io.ReaderAt, size int64, opts ...Option) (*Reader, error) {
 	}
 	p := &Reader{Footer: *f, r: r, size: size, maxBlock: o.maxBlock}
 	if o.key != nil {
-		if p.block, err = aes.NewCipher(o.key); err != nil {
+		if p.block, err = aeskey.New(o.key); err != nil {
 			return nil, err
 		}
 	}
@@ -228,16 +226,13 @@ func (p *Reader) decrypt(b []byte, iv [ivSize]byte, unit int64) error {
 			return fmt.Errorf("AES-CTR counter overflow at offset %d", unit)
 		}
 		ctr[12], ctr[13], ctr[14], ctr[15] = byte(blk>>24), byte(blk>>16), byte(blk>>8), byte(blk)
-		cipher.NewCTR(p.block, ctr[:]).XORKeyStream(b, b)
+		p.block.XORKeyStreamCTR(ctr, b)
 		return nil
 	}
 	if len(b)%aesBlock != 0 {
 		return fmt.Errorf("encrypted length %d is not a multiple of %d", len(b), aesBlock)
 	}
-	for i := 0; i < len(b); i += aesBlock {
-		p.block.Decrypt(b[i:i+aesBlock], b[i:i+aesBlock])
-	}
-	return nil
+	return p.block.DecryptECB(b)
 }
 
 func (p *Reader) readIndex() error {
@@ -688,7 +683,7 @@ func (p *Reader) Names() []string {
 	for n := range p.byName {
 		out = append(out, n)
 	}
-	sort.Strings(out)
+	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	return out
 }
 

@@ -13,19 +13,7 @@ import (
 	"github.com/upkg/upkg/ue"
 )
 
-// ownSerialize lists the classes whose Serialize does not call
-// UObject::Serialize, with a reader for the start of their data (nil when
-// none: everything stays in the labelled tail).
-var ownSerialize = map[string]func(d *decoder, r *binread.Reader) any{
-	// URigHierarchy::Serialize saves the hierarchy's elements itself.
-	"RigHierarchy": (*decoder).rigHierarchy,
-	// URigVM::Serialize writes the VM's byte code and memory layout.
-	"RigVM": (*decoder).rigVM,
-	// UNNEModelData::Serialize writes the model's file and runtime data.
-	"NNEModelData": (*decoder).nneModelData,
-}
-
-// readOwnSerialize fills o for an export of a class in ownSerialize.
+// readOwnSerialize fills o for an export of a class [ownSerializer] knows.
 func (d *decoder) readOwnSerialize(r *binread.Reader, o *Object, ex Export, fn func(*decoder, *binread.Reader) any) {
 	o.Notes = append(o.Notes, ex.Class+"::Serialize writes its own data in place of a property stream")
 	o.PropertiesEnd = r.Offset()
@@ -320,13 +308,21 @@ func movieSceneInstanceDataPtr(d *decoder, r *binread.Reader, _ int64) any {
 	return append(fs, Field{"Data", v})
 }
 
-// ownSerializer returns the reader for a class in ownSerialize. Every
-// Interchange node (UInterchangeBaseNode and its subclasses, the
-// Interchange*Node and Interchange*FactoryNode classes) serializes only its
-// attribute storage.
+// ownSerializer returns the reader for the start of the data of a class
+// whose Serialize does not call UObject::Serialize. Every Interchange node
+// (UInterchangeBaseNode and its subclasses, the Interchange*Node and
+// Interchange*FactoryNode classes) serializes only its attribute storage.
 func ownSerializer(class string) (func(*decoder, *binread.Reader) any, bool) {
-	if fn, ok := ownSerialize[class]; ok {
-		return fn, true
+	switch class {
+	case "RigHierarchy":
+		// URigHierarchy::Serialize saves the hierarchy's elements itself.
+		return (*decoder).rigHierarchy, true
+	case "RigVM":
+		// URigVM::Serialize writes the VM's byte code and memory layout.
+		return (*decoder).rigVM, true
+	case "NNEModelData":
+		// UNNEModelData::Serialize writes the model's file and runtime data.
+		return (*decoder).nneModelData, true
 	}
 	if strings.HasPrefix(class, "Interchange") && strings.HasSuffix(class, "Node") {
 		return (*decoder).interchangeAttributes, true

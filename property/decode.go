@@ -519,16 +519,29 @@ func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 // mapStructTypes names the key and value struct types of well-known engine
 // map properties, which tagged data before UE5.4 does not record (the
 // engine knows them from the class; CUE4Parse keeps the same list).
-var mapStructTypes = map[string][2]string{
-	"PropertyGuids":                   {"", "Guid"},
-	"BindingIdToReferences":           {"Guid", ""},
-	"Tracks":                          {"MovieSceneTrackIdentifier", ""},
-	"SubSequences":                    {"MovieSceneSequenceID", ""},
-	"Hierarchy":                       {"MovieSceneSequenceID", ""},
-	"TrackSignatureToTrackIdentifier": {"Guid", "MovieSceneTrackIdentifier"},
-	"UserParameterRedirects":          {"NiagaraVariable", "NiagaraVariable"},
+// (A table searched in turn: a map literal costs its own initialization
+// code in the WebAssembly.)
+var mapStructTypes = [...]struct{ prop, key, value string }{
+	{"PropertyGuids", "", "Guid"},
+	{"BindingIdToReferences", "Guid", ""},
+	{"Tracks", "MovieSceneTrackIdentifier", ""},
+	{"SubSequences", "MovieSceneSequenceID", ""},
+	{"Hierarchy", "MovieSceneSequenceID", ""},
+	{"TrackSignatureToTrackIdentifier", "Guid", "MovieSceneTrackIdentifier"},
+	{"UserParameterRedirects", "NiagaraVariable", "NiagaraVariable"},
 	// FMovieSceneTemplateGenerationLedger::SubSectionRanges.
-	"SubSectionRanges": {"Guid", "MovieSceneFrameRange"},
+	{"SubSectionRanges", "Guid", "MovieSceneFrameRange"},
+}
+
+// mapStructType returns the key and value struct types of the well-known
+// map property prop.
+func mapStructType(prop string) (kv [2]string, ok bool) {
+	for _, m := range mapStructTypes {
+		if m.prop == prop {
+			return [2]string{m.key, m.value}, true
+		}
+	}
+	return kv, false
 }
 
 // unnamedStruct reports a struct element whose type the tag does not name
@@ -563,7 +576,7 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	}
 	mv := &Map{}
 	if !d.ctx.Unversioned && (t.Inner.Struct == "" || t.Value.Struct == "") && len(d.path) > 0 {
-		if kv, ok := mapStructTypes[d.path[len(d.path)-1].name]; ok {
+		if kv, ok := mapStructType(d.path[len(d.path)-1].name); ok {
 			c := *t
 			if kv[0] != "" && c.Inner.Name == "StructProperty" && c.Inner.Struct == "" {
 				c.Inner = &Type{Name: "StructProperty", Struct: kv[0], structHint: true}

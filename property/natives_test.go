@@ -184,3 +184,25 @@ func TestNativeReaders(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeTablesUnique checks that no struct is listed twice in the
+// tables natives is built from (a map literal would not compile with a
+// duplicate key; the tables need this test instead).
+func TestNativeTablesUnique(t *testing.T) {
+	seen := map[string]bool{}
+	for _, n := range nativeTable {
+		if seen[n.name] || n.fn == nil {
+			t.Errorf("native %q listed twice or without a reader", n.name)
+		}
+		seen[n.name] = true
+	}
+	for _, f := range fixedNatives {
+		if seen[f.name] || f.names == "" {
+			t.Errorf("native %q listed twice or without components", f.name)
+		}
+		seen[f.name] = true
+	}
+	if len(natives) != len(seen) {
+		t.Errorf("natives has %d entries, the tables %d", len(natives), len(seen))
+	}
+}

@@ -591,7 +591,7 @@ func NativeStructNames() []string {
 	for k := range natives {
 		out = append(out, k)
 	}
-	sort.Strings(out)
+	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	return out
 }
 

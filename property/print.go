@@ -51,7 +51,7 @@ func (o *Object) WriteTree(w io.Writer, indent string) error {
 			}
 			names = append(names, fmt.Sprintf("%s×%d", k, v))
 		}
-		sort.Strings(names)
+		sort.StringSlice(names).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 		p.line(indent, "native structs kept raw: "+strings.Join(names, ", "))
 	}
 	return bw.Flush()
@@ -146,7 +146,7 @@ func (p *printer) value(indent, label string, v any) {
 		for k := range x {
 			keys = append(keys, k)
 		}
-		sort.Strings(keys)
+		sort.StringSlice(keys).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 		p.line(indent, label+" {")
 		for _, k := range keys {
 			p.value(in, k, x[k])

@@ -3,6 +3,7 @@ package property
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -203,13 +204,6 @@ func fixed(kind int, trailer string, names ...string) nativeFunc {
 	}
 }
 
-var (
-	xyz  = []string{"X", "Y", "Z"}
-	xy   = []string{"X", "Y"}
-	xyzw = []string{"X", "Y", "Z", "W"}
-	pyr  = []string{"Pitch", "Yaw", "Roll"}
-)
-
 // ticksEpoch is 0001-01-01, the origin of FDateTime ticks (100 ns).
 var ticksEpoch = time.Date(1, 1, 1, 0, 0, 0, 0, time.UTC)
 
@@ -224,177 +218,178 @@ var natives map[string]nativeFunc
 var fixedNatives = []struct {
 	name, trailer string
 	kind          int
-	names         []string
+	names         string // space-separated
 }{
-	{"Vector", "", cLWC, xyz},
-	{"Vector_NetQuantize", "", cLWC, xyz},
-	{"Vector_NetQuantize10", "", cLWC, xyz},
-	{"Vector_NetQuantize100", "", cLWC, xyz},
-	{"Vector_NetQuantizeNormal", "", cLWC, xyz},
-	{"Vector2D", "", cLWC, xy},
-	{"Vector4", "", cLWC, xyzw},
-	{"Rotator", "", cLWC, pyr},
-	{"Quat", "", cLWC, xyzw},
-	{"Plane", "", cLWC, xyzw},
-	{"Vector3f", "", cF32, xyz},
-	{"Vector3d", "", cF64, xyz},
-	{"Vector2f", "", cF32, xy},
-	{"DeprecateSlateVector2D", "", cF32, xy},
-	{"Vector4f", "", cF32, xyzw},
-	{"Vector4d", "", cF64, xyzw},
-	{"Rotator3f", "", cF32, pyr},
-	{"Rotator3d", "", cF64, pyr},
-	{"Quat4f", "", cF32, xyzw},
-	{"Quat4d", "", cF64, xyzw},
-	{"Plane4f", "", cF32, xyzw},
-	{"Plane4d", "", cF64, xyzw},
-	{"IntPoint", "", cI32, xy},
-	{"Int32Point", "", cI32, xy},
-	{"IntVector2", "", cI32, xy},
-	{"Int32Vector2", "", cI32, xy},
-	{"IntVector", "", cI32, xyz},
-	{"Int32Vector", "", cI32, xyz},
-	{"IntVector4", "", cI32, xyzw},
-	{"Int32Vector4", "", cI32, xyzw},
-	{"UintVector2", "", cU32, xy},
-	{"Uint32Point", "", cU32, xy},
-	{"UintVector", "", cU32, xyz},
-	{"UintVector4", "", cU32, xyzw},
-	{"Int64Point", "", cI64, xy},
-	{"Int64Vector2", "", cI64, xy},
-	{"Int64Vector", "", cI64, xyz},
-	{"Int64Vector4", "", cI64, xyzw},
-	{"UInt64Point", "", cU64, xy},
-	{"UInt64Vector2", "", cU64, xy},
-	{"UInt64Vector", "", cU64, xyz},
-	{"UInt64Vector4", "", cU64, xyzw},
-	{"Box", "IsValid", cLWC, []string{"MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"}},
-	{"Box3f", "IsValid", cF32, []string{"MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"}},
-	{"Box3d", "IsValid", cF64, []string{"MinX", "MinY", "MinZ", "MaxX", "MaxY", "MaxZ"}},
-	{"Box2D", "IsValid", cLWC, []string{"MinX", "MinY", "MaxX", "MaxY"}},
-	{"Box2f", "IsValid", cF32, []string{"MinX", "MinY", "MaxX", "MaxY"}},
-	{"Sphere", "", cLWC, []string{"X", "Y", "Z", "W"}},
-	{"Sphere3f", "", cF32, []string{"X", "Y", "Z", "W"}},
-	{"Sphere3d", "", cF64, []string{"X", "Y", "Z", "W"}},
-	{"TwoVectors", "", cLWC, []string{"V1X", "V1Y", "V1Z", "V2X", "V2Y", "V2Z"}},
-	{"Matrix", "", cLWC, matrixNames},
-	{"Matrix44f", "", cF32, matrixNames},
-	{"Matrix44d", "", cF64, matrixNames},
-	{"LinearColor", "", cF32, []string{"R", "G", "B", "A"}},
-	{"Color", "", cU8, []string{"B", "G", "R", "A"}},
-	{"FrameNumber", "", cI32, []string{"Value"}},
-	{"NavAgentSelector", "", cU32, []string{"PackedBits"}},
-	{"SimpleCurveKey", "", cF32, []string{"Time", "Value"}},
-	{"MovieSceneSequenceID", "", cU32, []string{"Value"}},
-	{"MovieSceneTrackIdentifier", "", cU32, []string{"Value"}},
-	{"MovieSceneEvaluationKey", "", cU32, []string{"SequenceID", "TrackIdentifier", "SectionIndex"}},
+	{"Vector", "", cLWC, "X Y Z"},
+	{"Vector_NetQuantize", "", cLWC, "X Y Z"},
+	{"Vector_NetQuantize10", "", cLWC, "X Y Z"},
+	{"Vector_NetQuantize100", "", cLWC, "X Y Z"},
+	{"Vector_NetQuantizeNormal", "", cLWC, "X Y Z"},
+	{"Vector2D", "", cLWC, "X Y"},
+	{"Vector4", "", cLWC, "X Y Z W"},
+	{"Rotator", "", cLWC, "Pitch Yaw Roll"},
+	{"Quat", "", cLWC, "X Y Z W"},
+	{"Plane", "", cLWC, "X Y Z W"},
+	{"Vector3f", "", cF32, "X Y Z"},
+	{"Vector3d", "", cF64, "X Y Z"},
+	{"Vector2f", "", cF32, "X Y"},
+	{"DeprecateSlateVector2D", "", cF32, "X Y"},
+	{"Vector4f", "", cF32, "X Y Z W"},
+	{"Vector4d", "", cF64, "X Y Z W"},
+	{"Rotator3f", "", cF32, "Pitch Yaw Roll"},
+	{"Rotator3d", "", cF64, "Pitch Yaw Roll"},
+	{"Quat4f", "", cF32, "X Y Z W"},
+	{"Quat4d", "", cF64, "X Y Z W"},
+	{"Plane4f", "", cF32, "X Y Z W"},
+	{"Plane4d", "", cF64, "X Y Z W"},
+	{"IntPoint", "", cI32, "X Y"},
+	{"Int32Point", "", cI32, "X Y"},
+	{"IntVector2", "", cI32, "X Y"},
+	{"Int32Vector2", "", cI32, "X Y"},
+	{"IntVector", "", cI32, "X Y Z"},
+	{"Int32Vector", "", cI32, "X Y Z"},
+	{"IntVector4", "", cI32, "X Y Z W"},
+	{"Int32Vector4", "", cI32, "X Y Z W"},
+	{"UintVector2", "", cU32, "X Y"},
+	{"Uint32Point", "", cU32, "X Y"},
+	{"UintVector", "", cU32, "X Y Z"},
+	{"UintVector4", "", cU32, "X Y Z W"},
+	{"Int64Point", "", cI64, "X Y"},
+	{"Int64Vector2", "", cI64, "X Y"},
+	{"Int64Vector", "", cI64, "X Y Z"},
+	{"Int64Vector4", "", cI64, "X Y Z W"},
+	{"UInt64Point", "", cU64, "X Y"},
+	{"UInt64Vector2", "", cU64, "X Y"},
+	{"UInt64Vector", "", cU64, "X Y Z"},
+	{"UInt64Vector4", "", cU64, "X Y Z W"},
+	{"Box", "IsValid", cLWC, "MinX MinY MinZ MaxX MaxY MaxZ"},
+	{"Box3f", "IsValid", cF32, "MinX MinY MinZ MaxX MaxY MaxZ"},
+	{"Box3d", "IsValid", cF64, "MinX MinY MinZ MaxX MaxY MaxZ"},
+	{"Box2D", "IsValid", cLWC, "MinX MinY MaxX MaxY"},
+	{"Box2f", "IsValid", cF32, "MinX MinY MaxX MaxY"},
+	{"Sphere", "", cLWC, "X Y Z W"},
+	{"Sphere3f", "", cF32, "X Y Z W"},
+	{"Sphere3d", "", cF64, "X Y Z W"},
+	{"TwoVectors", "", cLWC, "V1X V1Y V1Z V2X V2Y V2Z"},
+	{"Matrix", "", cLWC, "M00 M01 M02 M03 M10 M11 M12 M13 M20 M21 M22 M23 M30 M31 M32 M33"},
+	{"Matrix44f", "", cF32, "M00 M01 M02 M03 M10 M11 M12 M13 M20 M21 M22 M23 M30 M31 M32 M33"},
+	{"Matrix44d", "", cF64, "M00 M01 M02 M03 M10 M11 M12 M13 M20 M21 M22 M23 M30 M31 M32 M33"},
+	{"LinearColor", "", cF32, "R G B A"},
+	{"Color", "", cU8, "B G R A"},
+	{"FrameNumber", "", cI32, "Value"},
+	{"NavAgentSelector", "", cU32, "PackedBits"},
+	{"SimpleCurveKey", "", cF32, "Time Value"},
+	{"MovieSceneSequenceID", "", cU32, "Value"},
+	{"MovieSceneTrackIdentifier", "", cU32, "Value"},
+	{"MovieSceneEvaluationKey", "", cU32, "SequenceID TrackIdentifier SectionIndex"},
+}
+
+// nativeTable fills natives. A table rather than a map literal: the
+// entries that are functions are static data, where each map literal entry
+// compiled to its own insertion code in init.
+var nativeTable = []struct {
+	name string
+	fn   nativeFunc
+}{
+	{"NameCurveKey", func(d *decoder, r *binread.Reader, _ int64) any {
+		return Fields{{"Time", f32(r, "NameCurveKey.Time")}, {"Value", d.name(r, "NameCurveKey.Value")}}
+	}},
+	{"NiagaraVariableBase", niagaraVariable("")},
+	{"NiagaraDataChannelVariable", niagaraVariable("")},
+	{"NiagaraVariable", niagaraVariable("VarData")},
+	{"NiagaraVariableWithOffset", niagaraVariable("Offset")},
+	{"FontData", fontData},
+	{"ClothLODData", clothLODData},
+	{"MovieSceneTimeWarpVariant", timeWarpVariant},
+	{"MidiEvent", midiEvent},
+	{"MovieSceneFloatChannel", movieSceneChannel(4)},
+	{"MovieSceneDoubleChannel", movieSceneChannel(8)},
+	{"MovieSceneFrameRange", func(d *decoder, r *binread.Reader, _ int64) any {
+		return Fields{
+			{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
+			{"LowerBoundValue", int64(r.I32("MovieSceneFrameRange.LowerBound.Value"))},
+			{"UpperBoundType", uint64(r.U8("MovieSceneFrameRange.UpperBound.Type"))},
+			{"UpperBoundValue", int64(r.I32("MovieSceneFrameRange.UpperBound.Value"))},
+		}
+	}},
+	{"Guid", func(d *decoder, r *binread.Reader, _ int64) any {
+		return ue.ReadGuid(r, "Guid").String()
+	}},
+	{"DateTime", func(d *decoder, r *binread.Reader, _ int64) any {
+		t := r.I64("DateTime.Ticks")
+		return Fields{{"Ticks", t}, {"Time", ticksTime(t)}}
+	}},
+	{"Timespan", func(d *decoder, r *binread.Reader, _ int64) any {
+		t := r.I64("Timespan.Ticks")
+		return Fields{{"Ticks", t}, {"Duration", (time.Duration(t) * 100).String()}}
+	}},
+	{"SoftObjectPath", softPath},
+	{"SoftClassPath", softPath},
+	{"StringAssetReference", softPath},
+	{"StringClassReference", softPath},
+	{"GameplayTagContainer", func(d *decoder, r *binread.Reader, _ int64) any {
+		n := r.Count("GameplayTagContainer.Count", 8)
+		tags := make([]string, 0, n)
+		for range n {
+			tags = append(tags, d.name(r, "GameplayTagContainer.Tag"))
+		}
+		return Fields{{"GameplayTags", tags}}
+	}},
+	{"RichCurveKey", func(d *decoder, r *binread.Reader, _ int64) any {
+		return Fields{
+			{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
+			{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
+			{"TangentWeightMode", uint64(r.U8("RichCurveKey.TangentWeightMode"))},
+			{"Time", jsonFloat(float64(r.F32("RichCurveKey.Time")))},
+			{"Value", jsonFloat(float64(r.F32("RichCurveKey.Value")))},
+			{"ArriveTangent", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangent")))},
+			{"ArriveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangentWeight")))},
+			{"LeaveTangent", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangent")))},
+			{"LeaveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangentWeight")))},
+		}
+	}},
+	{"PerPlatformInt", perPlatform(func(r *binread.Reader) any { return int64(r.I32("PerPlatformInt")) }, 4)},
+	{"PerPlatformFloat", perPlatform(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerPlatformFloat"))) }, 4)},
+	{"PerPlatformBool", perPlatform(func(r *binread.Reader) any { return r.U32("PerPlatformBool") != 0 }, 4)},
+	{"PerPlatformFrameRate", perPlatform(frameRate, 8)},
+	{"PerQualityLevelInt", perQuality(func(r *binread.Reader) any { return int64(r.I32("PerQualityLevelInt")) })},
+	{"PerQualityLevelFloat", perQuality(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerQualityLevelFloat"))) })},
+	{"FontCharacter", fontCharacter},
+	{"KeyHandleMap", func(d *decoder, r *binread.Reader, _ int64) any { return Fields{} }},
+	{"InstancedStruct", instancedStruct},
+	{"ExpressionInput", expressionInput()},
+	{"MaterialAttributesInput", expressionInput()},
+	{"SubstrateMaterialInput", expressionInput()},
+	{"StrataMaterialInput", expressionInput()},
+	{"ScalarMaterialInput", expressionInput(constScalar)},
+	{"ShadingModelMaterialInput", expressionInput(constU32)},
+	{"VectorMaterialInput", expressionInput(constVec3f, constVec3d)},
+	{"Vector2MaterialInput", expressionInput(constVec2f, constVec2d)},
+	{"ColorMaterialInput", expressionInput(constColor, constLinearColor)},
+
+	{"MovieSceneEvaluationFieldEntityTree", movieSceneEntityTree},
+	{"MovieSceneSubSequenceTree", movieSceneSubSequenceTree},
+	{"SkeletalMeshSamplingLODBuiltData", weightedRandomSampler},
+	{"MovieSceneSequenceInstanceDataPtr", movieSceneInstanceDataPtr},
+	{"MovieSceneEvalTemplatePtr", movieSceneInstanceDataPtr},
+	{"MovieSceneTrackImplementationPtr", movieSceneInstanceDataPtr},
+	{"MovieSceneSegment", movieSceneSegment},
+	{"EdGraphPinType", edGraphPinType},
+	{"SmartName", smartName},
+	{"LevelSequenceObjectReferenceMap", levelSequenceObjectReferenceMap},
+	{"MovieSceneEventParameters", movieSceneEventParameters},
+	{"UniqueNetIdRepl", uniqueNetIdRepl},
 }
 
 func init() {
-	natives = map[string]nativeFunc{
-		"NameCurveKey": func(d *decoder, r *binread.Reader, _ int64) any {
-			return Fields{{"Time", f32(r, "NameCurveKey.Time")}, {"Value", d.name(r, "NameCurveKey.Value")}}
-		},
-		"NiagaraVariableBase":        niagaraVariable(""),
-		"NiagaraDataChannelVariable": niagaraVariable(""),
-		"NiagaraVariable":            niagaraVariable("VarData"),
-		"NiagaraVariableWithOffset":  niagaraVariable("Offset"),
-		"FontData":                   fontData,
-		"ClothLODData":               clothLODData,
-		"MovieSceneTimeWarpVariant":  timeWarpVariant,
-		"MidiEvent":                  midiEvent,
-		"MovieSceneFloatChannel":     movieSceneChannel(4),
-		"MovieSceneDoubleChannel":    movieSceneChannel(8),
-		"MovieSceneFrameRange": func(d *decoder, r *binread.Reader, _ int64) any {
-			return Fields{
-				{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
-				{"LowerBoundValue", int64(r.I32("MovieSceneFrameRange.LowerBound.Value"))},
-				{"UpperBoundType", uint64(r.U8("MovieSceneFrameRange.UpperBound.Type"))},
-				{"UpperBoundValue", int64(r.I32("MovieSceneFrameRange.UpperBound.Value"))},
-			}
-		},
-		"Guid": func(d *decoder, r *binread.Reader, _ int64) any {
-			return ue.ReadGuid(r, "Guid").String()
-		},
-		"DateTime": func(d *decoder, r *binread.Reader, _ int64) any {
-			t := r.I64("DateTime.Ticks")
-			return Fields{{"Ticks", t}, {"Time", ticksTime(t)}}
-		},
-		"Timespan": func(d *decoder, r *binread.Reader, _ int64) any {
-			t := r.I64("Timespan.Ticks")
-			return Fields{{"Ticks", t}, {"Duration", (time.Duration(t) * 100).String()}}
-		},
-		"SoftObjectPath":       softPath,
-		"SoftClassPath":        softPath,
-		"StringAssetReference": softPath,
-		"StringClassReference": softPath,
-		"GameplayTagContainer": func(d *decoder, r *binread.Reader, _ int64) any {
-			n := r.Count("GameplayTagContainer.Count", 8)
-			tags := make([]string, 0, n)
-			for range n {
-				tags = append(tags, d.name(r, "GameplayTagContainer.Tag"))
-			}
-			return Fields{{"GameplayTags", tags}}
-		},
-		"RichCurveKey": func(d *decoder, r *binread.Reader, _ int64) any {
-			return Fields{
-				{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
-				{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
-				{"TangentWeightMode", uint64(r.U8("RichCurveKey.TangentWeightMode"))},
-				{"Time", jsonFloat(float64(r.F32("RichCurveKey.Time")))},
-				{"Value", jsonFloat(float64(r.F32("RichCurveKey.Value")))},
-				{"ArriveTangent", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangent")))},
-				{"ArriveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangentWeight")))},
-				{"LeaveTangent", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangent")))},
-				{"LeaveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangentWeight")))},
-			}
-		},
-		"PerPlatformInt":            perPlatform(func(r *binread.Reader) any { return int64(r.I32("PerPlatformInt")) }, 4),
-		"PerPlatformFloat":          perPlatform(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerPlatformFloat"))) }, 4),
-		"PerPlatformBool":           perPlatform(func(r *binread.Reader) any { return r.U32("PerPlatformBool") != 0 }, 4),
-		"PerPlatformFrameRate":      perPlatform(frameRate, 8),
-		"PerQualityLevelInt":        perQuality(func(r *binread.Reader) any { return int64(r.I32("PerQualityLevelInt")) }),
-		"PerQualityLevelFloat":      perQuality(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerQualityLevelFloat"))) }),
-		"FontCharacter":             fontCharacter,
-		"KeyHandleMap":              func(d *decoder, r *binread.Reader, _ int64) any { return Fields{} },
-		"InstancedStruct":           instancedStruct,
-		"ExpressionInput":           expressionInput(),
-		"MaterialAttributesInput":   expressionInput(),
-		"SubstrateMaterialInput":    expressionInput(),
-		"StrataMaterialInput":       expressionInput(),
-		"ScalarMaterialInput":       expressionInput(constScalar),
-		"ShadingModelMaterialInput": expressionInput(constU32),
-		"VectorMaterialInput":       expressionInput(constVec3f, constVec3d),
-		"Vector2MaterialInput":      expressionInput(constVec2f, constVec2d),
-		"ColorMaterialInput":        expressionInput(constColor, constLinearColor),
-
-		"MovieSceneEvaluationFieldEntityTree": movieSceneEntityTree,
-		"MovieSceneSubSequenceTree":           movieSceneSubSequenceTree,
-		"SkeletalMeshSamplingLODBuiltData":    weightedRandomSampler,
-		"MovieSceneSequenceInstanceDataPtr":   movieSceneInstanceDataPtr,
-		"MovieSceneEvalTemplatePtr":           movieSceneInstanceDataPtr,
-		"MovieSceneTrackImplementationPtr":    movieSceneInstanceDataPtr,
-		"MovieSceneSegment":                   movieSceneSegment,
-		"EdGraphPinType":                      edGraphPinType,
-		"SmartName":                           smartName,
-		"LevelSequenceObjectReferenceMap":     levelSequenceObjectReferenceMap,
-		"MovieSceneEventParameters":           movieSceneEventParameters,
-		"UniqueNetIdRepl":                     uniqueNetIdRepl,
+	natives = make(map[string]nativeFunc, len(nativeTable)+len(fixedNatives))
+	for _, n := range nativeTable {
+		natives[n.name] = n.fn
 	}
 	for _, f := range fixedNatives {
-		natives[f.name] = fixed(f.kind, f.trailer, f.names...)
+		natives[f.name] = fixed(f.kind, f.trailer, strings.Fields(f.names)...)
 	}
 }
-
-var matrixNames = func() []string {
-	var out []string
-	for i := range 4 {
-		for j := range 4 {
-			out = append(out, fmt.Sprintf("M%d%d", i, j))
-		}
-	}
-	return out
-}()
 
 func ticksTime(t int64) string {
 	const maxTicks = 3155378975999999999 // 9999-12-31 23:59:59.9999999
@@ -568,7 +563,7 @@ func clothLODData(d *decoder, r *binread.Reader, _ int64) any {
 
 // timeWarpVariantStructs names the payload struct of each
 // EMovieSceneTimeWarpType from FixedTime on.
-var timeWarpVariantStructs = map[uint8]string{
+var timeWarpVariantStructs = [...]string{
 	2: "MovieSceneTimeWarpFixedFrame", 3: "FrameRate", 4: "MovieSceneTimeWarpLoop",
 	5: "MovieSceneTimeWarpClamp", 6: "MovieSceneTimeWarpLoopFloat", 7: "MovieSceneTimeWarpClampFloat",
 }
@@ -587,8 +582,11 @@ func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
 	case 1:
 		return Fields{{"Type", "Custom"}, {"Custom", d.objectRef(r, "MovieSceneTimeWarpVariant.Custom")}}
 	}
-	name, ok := timeWarpVariantStructs[t]
-	if !ok {
+	var name string
+	if int(t) < len(timeWarpVariantStructs) {
+		name = timeWarpVariantStructs[t]
+	}
+	if name == "" {
 		r.Failf("MovieSceneTimeWarpVariant.Type", "unknown time warp type %d", t)
 		return nil
 	}

@@ -25,11 +25,13 @@ const (
 	TextGenerator
 )
 
-var textHistoryNames = map[TextHistoryType]string{
-	TextNone: "None", TextBase: "Base", TextNamedFormat: "NamedFormat", TextOrderedFormat: "OrderedFormat",
-	TextArgumentFormat: "ArgumentFormat", TextAsNumber: "AsNumber", TextAsPercent: "AsPercent",
-	TextAsCurrency: "AsCurrency", TextAsDate: "AsDate", TextAsTime: "AsTime", TextAsDateTime: "AsDateTime",
-	TextTransform: "Transform", TextStringTableEntry: "StringTableEntry", TextGenerator: "TextGenerator",
+// textHistoryNames names the history types, indexed by type+1 (TextNone
+// is -1).
+var textHistoryNames = [...]string{
+	TextNone + 1: "None", TextBase + 1: "Base", TextNamedFormat + 1: "NamedFormat", TextOrderedFormat + 1: "OrderedFormat",
+	TextArgumentFormat + 1: "ArgumentFormat", TextAsNumber + 1: "AsNumber", TextAsPercent + 1: "AsPercent",
+	TextAsCurrency + 1: "AsCurrency", TextAsDate + 1: "AsDate", TextAsTime + 1: "AsTime", TextAsDateTime + 1: "AsDateTime",
+	TextTransform + 1: "Transform", TextStringTableEntry + 1: "StringTableEntry", TextGenerator + 1: "TextGenerator",
 }
 
 // maxTextDepth bounds FText nesting (format texts hold texts).
@@ -54,8 +56,11 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 	if r.Err() != nil {
 		return nil
 	}
-	name, ok := textHistoryNames[ht]
-	if !ok {
+	var name string
+	if i := int(ht) + 1; i >= 0 && i < len(textHistoryNames) {
+		name = textHistoryNames[i]
+	}
+	if name == "" {
 		r.Failf("Text.HistoryType", "unknown text history type %d", ht)
 		return nil
 	}

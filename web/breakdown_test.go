@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -15,13 +16,16 @@ import (
 // TestWASMBreakdown logs what each package costs in the page's WebAssembly:
 // code bytes and function count per package, and the size of the data
 // section (type descriptors, strings, tables and the runtime's per-function
-// tables, about 380 bytes per function). It builds the WebAssembly with its
+// tables, about 380 bytes per function), then the largest functions. It builds the WebAssembly with its
 // name section, so it runs only with UPKG_WASM_BREAKDOWN=1:
 //
 //	UPKG_WASM_BREAKDOWN=1 go test ./web -run WASMBreakdown -v
 //
 // UPKG_WASM_MODULE=NAME breaks down one of the page's modules (web.Modules)
 // instead of the build with every format.
+//
+// UPKG_WASM_FUNCS=regexp limits the list of functions to matching names
+// (for example 'init' or '^slices\.').
 func TestWASMBreakdown(t *testing.T) {
 	if os.Getenv("UPKG_WASM_BREAKDOWN") != "1" {
 		t.Skip("set UPKG_WASM_BREAKDOWN=1")
@@ -83,6 +87,28 @@ func TestWASMBreakdown(t *testing.T) {
 		}
 		t.Logf("%9d bytes %5d funcs  %s", p.code, p.nfuncs, p.name)
 	}
+	sort.Slice(funcs, func(i, j int) bool { return funcs[i].size > funcs[j].size })
+	match := func(string) bool { return true }
+	if re := os.Getenv("UPKG_WASM_FUNCS"); re != "" {
+		m, err := regexp.Compile(re)
+		if err != nil {
+			t.Fatal(err)
+		}
+		match = m.MatchString
+	}
+	t.Logf("largest functions:")
+	shown, sum := 0, 0
+	for _, f := range funcs {
+		if !match(f.name) {
+			continue
+		}
+		if shown < 60 {
+			t.Logf("%9d bytes  %s", f.size, f.name)
+		}
+		shown++
+		sum += f.size
+	}
+	t.Logf("%9d bytes in %d functions", sum, shown)
 }
 
 type wasmFunc struct {

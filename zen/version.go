@@ -19,14 +19,15 @@ const (
 	HeaderLatest = HeaderSoftPackageReferencesOffset
 )
 
-var headerVersionNames = map[HeaderVersion]string{
-	-1: "PreInitial", 0: "Initial", 1: "LocalizedPackages", 2: "OptionalSegmentPackages",
-	3: "NoExportInfo", 4: "SoftPackageReferences", 5: "SoftPackageReferencesOffset",
+// headerVersionNames names the versions from -1 (PreInitial) on.
+var headerVersionNames = [...]string{
+	"PreInitial", "Initial", "LocalizedPackages", "OptionalSegmentPackages",
+	"NoExportInfo", "SoftPackageReferences", "SoftPackageReferencesOffset",
 }
 
 func (v HeaderVersion) String() string {
-	if s, ok := headerVersionNames[v]; ok {
-		return s
+	if i := int64(v) + 1; i >= 0 && i < int64(len(headerVersionNames)) {
+		return headerVersionNames[i]
 	}
 	return fmt.Sprintf("HeaderVersion(%d)", int32(v))
 }

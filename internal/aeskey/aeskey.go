@@ -3,8 +3,6 @@
 package aeskey
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
 	"encoding/base64"
 	"encoding/hex"
 	"errors"
@@ -43,15 +41,26 @@ func Parse(s string) ([]byte, error) {
 	return nil, fmt.Errorf("aes key: want 32 bytes as 64 hex digits (0x optional) or base64; got %d characters", len(s))
 }
 
-// Cipher is an AES-256 block cipher for in-place ECB decryption.
-type Cipher struct{ b cipher.Block }
+// Cipher is an AES-256 block cipher for the modes Unreal uses: ECB, and
+// CTR for IoStore and pak containers that ask for it.
+type Cipher struct{ b block }
+
+// block is the AES block cipher: crypto/aes natively, a small own one in
+// the WebAssembly build (see newBlock).
+type block interface {
+	Encrypt(dst, src []byte)
+	Decrypt(dst, src []byte)
+}
+
+// BlockSize is the AES block size.
+const BlockSize = 16
 
 // New makes a Cipher from a 32-byte key.
 func New(key []byte) (*Cipher, error) {
 	if len(key) != KeySize {
 		return nil, fmt.Errorf("aes key: %d bytes, want %d", len(key), KeySize)
 	}
-	b, err := aes.NewCipher(key)
+	b, err := newBlock(key)
 	if err != nil {
 		return nil, err
 	}
@@ -60,22 +69,50 @@ func New(key []byte) (*Cipher, error) {
 
 // DecryptECB decrypts buf in place; len(buf) must be a multiple of 16.
 func (c *Cipher) DecryptECB(buf []byte) error {
-	if len(buf)%aes.BlockSize != 0 {
-		return fmt.Errorf("aes: encrypted length %d is not a multiple of %d", len(buf), aes.BlockSize)
+	if len(buf)%BlockSize != 0 {
+		return fmt.Errorf("aes: encrypted length %d is not a multiple of %d", len(buf), BlockSize)
 	}
-	for i := 0; i < len(buf); i += aes.BlockSize {
-		c.b.Decrypt(buf[i:i+aes.BlockSize], buf[i:i+aes.BlockSize])
+	for i := 0; i < len(buf); i += BlockSize {
+		c.b.Decrypt(buf[i:i+BlockSize], buf[i:i+BlockSize])
 	}
 	return nil
 }
 
 // EncryptECB encrypts buf in place (used by tests to build fixtures).
 func (c *Cipher) EncryptECB(buf []byte) error {
-	if len(buf)%aes.BlockSize != 0 {
-		return fmt.Errorf("aes: length %d is not a multiple of %d", len(buf), aes.BlockSize)
+	if len(buf)%BlockSize != 0 {
+		return fmt.Errorf("aes: length %d is not a multiple of %d", len(buf), BlockSize)
 	}
-	for i := 0; i < len(buf); i += aes.BlockSize {
-		c.b.Encrypt(buf[i:i+aes.BlockSize], buf[i:i+aes.BlockSize])
+	for i := 0; i < len(buf); i += BlockSize {
+		c.b.Encrypt(buf[i:i+BlockSize], buf[i:i+BlockSize])
 	}
 	return nil
+}
+
+// ctr XORs buf in place with the AES-CTR key stream that starts at the
+// counter block iv, incremented as one 128-bit big-endian number (as
+// crypto/cipher.NewCTR does).
+func ctr(b block, iv [BlockSize]byte, buf []byte) {
+	var ks [BlockSize]byte
+	for len(buf) > 0 {
+		b.Encrypt(ks[:], iv[:])
+		n := xorBytes(buf, ks[:])
+		buf = buf[n:]
+		for i := BlockSize - 1; i >= 0; i-- {
+			iv[i]++
+			if iv[i] != 0 {
+				break
+			}
+		}
+	}
+}
+
+// xorBytes XORs the first min(len(dst), len(ks)) bytes of dst with ks and
+// returns how many it did.
+func xorBytes(dst, ks []byte) int {
+	n := min(len(dst), len(ks))
+	for i := range n {
+		dst[i] ^= ks[i]
+	}
+	return n
 }

@@ -280,7 +280,7 @@ func (s *VerifySummary) FormatsList() string {
 	for k := range s.Formats {
 		keys = append(keys, k)
 	}
-	sort.Strings(keys)
+	sort.StringSlice(keys).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	var parts []string
 	for _, k := range keys {
 		parts = append(parts, fmt.Sprintf("%s %d", k, s.Formats[k]))

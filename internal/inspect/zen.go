@@ -65,16 +65,20 @@ const GlobalEnv = "UPKG_GLOBAL"
 // globalChunksDir reads the global script objects from a folder of
 // extracted global chunks.
 func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
+	// The first file, in name order, named prefix*.bin. (os.ReadDir rather
+	// than filepath.Glob, which costs the WebAssembly about 40 KB.)
+	entries, _ := os.ReadDir(dir)
 	find := func(prefix string) []byte {
-		m, _ := filepath.Glob(filepath.Join(dir, prefix+"*.bin"))
-		if len(m) == 0 {
-			return nil
+		for _, e := range entries {
+			if n := e.Name(); strings.HasPrefix(n, prefix) && strings.HasSuffix(n, ".bin") && len(n) >= len(prefix)+len(".bin") {
+				b, err := os.ReadFile(filepath.Join(dir, n))
+				if err != nil {
+					return nil
+				}
+				return b
+			}
 		}
-		b, err := os.ReadFile(m[0])
-		if err != nil {
-			return nil
-		}
-		return b
+		return nil
 	}
 	if b := find("ScriptObjects"); b != nil {
 		return zen.ParseScriptObjects(b)

@@ -177,7 +177,7 @@ type Group struct {
 // separately and apply to every group.
 func Plan(names []string) (groups []Group, orphans, mappings []string) {
 	sorted := append([]string(nil), names...)
-	sort.Strings(sorted)
+	sort.StringSlice(sorted).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	byBase := map[string][]string{}
 	for _, n := range sorted {
 		b := strings.ToLower(baseName(n))
@@ -330,7 +330,7 @@ func (s *Session) open(h *handle, in *inspect.Input, files map[string][]byte, op
 	for n := range files {
 		names = append(names, n)
 	}
-	sort.Strings(names)
+	sort.StringSlice(names).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	for _, n := range names {
 		if n == in.Name {
 			continue
