@@ -16,8 +16,9 @@ import (
 // TestWASMBreakdown logs what each package costs in the page's WebAssembly:
 // code bytes and function count per package, and the size of the data
 // section (type descriptors, strings, tables and the runtime's per-function
-// tables, about 380 bytes per function), then the largest functions. It builds the WebAssembly with its
-// name section, so it runs only with UPKG_WASM_BREAKDOWN=1:
+// tables, about 380 bytes per function), then the largest functions. It
+// builds the WebAssembly with its name section, so it runs only with
+// UPKG_WASM_BREAKDOWN=1:
 //
 //	UPKG_WASM_BREAKDOWN=1 go test ./web -run WASMBreakdown -v
 //
