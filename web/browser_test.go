@@ -516,7 +516,7 @@ func TestBrowserTiming(t *testing.T) {
 	pg := newPage(t)
 	// The page preloads the UE4/UE5 reader when idle after opening; a user
 	// takes longer than that to drop a file. Its start-up is logged too.
-	pg.waitJS(`upkgState.modules.uasset !== undefined && upkgState.modules.uasset.loads === 1`)
+	pg.waitPreload()
 	t.Logf("UE4/UE5 reader preloaded: download and start %.1f ms after the page asked for it", js[float64](pg, `upkgState.modules.uasset.ms`))
 	p := filepath.Join(dir, filepath.FromSlash(largest))
 	want := expect(t, p)

@@ -25,6 +25,13 @@ func (p *page) moduleLoads() map[string][2]int {
 	return js[map[string][2]int](p, `Object.fromEntries(Object.entries(upkgState.modules).map(([k, v]) => [k, [v.starts, v.loads]]))`)
 }
 
+// waitPreload waits for the module the page preloads when idle (the UE4/UE5
+// package reader), so that tests can count the modules drops load after it.
+func (p *page) waitPreload() {
+	p.t.Helper()
+	p.waitJS(`upkgState.modules.uasset !== undefined && upkgState.modules.uasset.loads === 1`)
+}
+
 // wantModules checks that exactly the named modules were loaded, once each.
 func (p *page) wantModules(when string, names ...string) {
 	p.t.Helper()
@@ -49,7 +56,7 @@ func TestBrowserModules(t *testing.T) {
 	pg := newPage(t)
 	// The UE4/UE5 package reader is preloaded when the page is idle; the
 	// others wait for a drop that needs them.
-	pg.waitJS(`upkgState.modules.uasset !== undefined && upkgState.modules.uasset.loads === 1`)
+	pg.waitPreload()
 	pg.wantModules("page start", "uasset")
 
 	ut := filepath.Join(dir, "legacy_ue123/elsheepo+ut99server/Maps/DM-Pyramid.unr")
@@ -180,6 +187,7 @@ func TestBrowserRouting(t *testing.T) {
 		want = append(want, inspect.MatchFormat(h.head, h.name))
 	}
 	pg := newPage(t)
+	pg.waitPreload()
 	b, err := json.Marshal(files)
 	if err != nil {
 		t.Fatal(err)
@@ -204,8 +212,8 @@ func TestBrowserRouting(t *testing.T) {
 		}
 	}
 	t.Logf("%d files routed as the Go openers match them", len(files))
-	// No module was needed to route.
-	pg.wantModules("routing only")
+	// No module was needed to route (beyond the one preloaded).
+	pg.wantModules("routing only", "uasset")
 
 	// Only the second half of a package and mappings: nothing to open,
 	// said without downloading a module.
@@ -218,7 +226,7 @@ func TestBrowserRouting(t *testing.T) {
 	if s := pg.text("#error-text"); !strings.Contains(s, "NPC_Onop_IO_Bech.uexp") {
 		t.Errorf("lone .uexp: error text %q", s)
 	}
-	pg.wantModules("a lone .uexp")
+	pg.wantModules("a lone .uexp", "uasset")
 }
 
 // slowWriter sends a response in small pieces with a pause between them,
