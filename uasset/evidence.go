@@ -275,7 +275,8 @@ func (p *prober) probeExports(ev *evidence) {
 			continue
 		}
 		kind := p.exportKind(ex)
-		if kind == kindOther || ex.ObjectFlags&RF_ClassDefaultObject != 0 {
+		isTable := kind == kindOther && strings.HasSuffix(class, "DataTable")
+		if (kind == kindOther && !isTable) || ex.ObjectFlags&RF_ClassDefaultObject != 0 {
 			continue
 		}
 		// UObject::Serialize ends with the object's GUID flag.
@@ -287,6 +288,10 @@ func (p *prober) probeExports(ev *evidence) {
 			continue
 		}
 		if r.Err() != nil {
+			continue
+		}
+		if isTable {
+			p.dataTableRows(r, ev, what)
 			continue
 		}
 		start := r.Offset()
@@ -622,6 +627,7 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 			r.SeekTo(valStart, "Status")
 		}
 		if ev != nil {
+			p.valueEvidence(r, ev, what+" property "+name, typ, structName, valStart, int64(size))
 			if structName != "" {
 				p.structName(ev, structName, what+" property "+name)
 				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" {
@@ -687,4 +693,31 @@ func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what string, off,
 		return
 	}
 	p.structName(ev, structName, what+" array "+name)
+	p.structElements(b, ev, what+" array "+name, structName, int(n), depth)
+}
+
+// structElements follows the elements of an array of structs when every
+// one is a tagged stream and together they fill the array to its end (the
+// elements of a natively serialized struct do not).
+func (p *prober) structElements(b *binread.Reader, ev *evidence, what, structName string, n, depth int) {
+	if depth >= maxProbeTagDepth {
+		return
+	}
+	start := b.Offset()
+	for pass := 0; pass < 2; pass++ {
+		b.SeekTo(start, "Elements")
+		var e *evidence
+		if pass == 1 {
+			e = ev
+		}
+		for range n {
+			var st tagStats
+			if !p.tags(b, e, what, structName, depth+1, &st) {
+				return
+			}
+		}
+		if b.Err() != nil || b.Remaining() != 0 {
+			return
+		}
+	}
 }
