@@ -333,23 +333,7 @@ func (f *File) validate() error {
 // bytes no section accounts for (zero padding before TotalHeaderSize
 // aside): the cooker writes the tables back to back.
 func (f *File) validateTiling() error {
-	end := f.headerEnd()
-	type span struct {
-		name     string
-		off, end int64
-	}
-	var spans []span
-	for _, s := range f.Sections {
-		if s.InUexp || s.Offset >= end || s.Size <= 0 {
-			continue
-		}
-		switch s.Name {
-		case "export data", "bulk data", "package trailer", "package tag":
-			continue
-		}
-		spans = append(spans, span{s.Name, s.Offset, s.Offset + s.Size})
-	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	spans := f.headerSpans()
 	for i := 1; i < len(spans); i++ {
 		if spans[i].off < spans[i-1].end {
 			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)

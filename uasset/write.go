@@ -81,12 +81,17 @@ type Gap struct {
 	Zero   bool // all bytes are zero (padding)
 }
 
-// HeaderGaps lists the header bytes between sections that no section
-// accounts for.
-func (f *File) HeaderGaps() []Gap {
+// headerSpan is a header section's byte range, cut at headerEnd.
+type headerSpan struct {
+	name     string
+	off, end int64
+}
+
+// headerSpans lists the sections that lie in the header (not export data,
+// bulk data, the trailer or the tag), sorted by offset.
+func (f *File) headerSpans() []headerSpan {
 	end := f.headerEnd()
-	type span struct{ off, end int64 }
-	var spans []span
+	var spans []headerSpan
 	for _, s := range f.Sections {
 		if s.InUexp || s.Offset >= end || s.Size <= 0 {
 			continue
@@ -95,12 +100,19 @@ func (f *File) HeaderGaps() []Gap {
 		case "export data", "bulk data", "package trailer", "package tag":
 			continue
 		}
-		spans = append(spans, span{s.Offset, min(s.Offset+s.Size, end)})
+		spans = append(spans, headerSpan{s.Name, s.Offset, min(s.Offset+s.Size, end)})
 	}
 	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	return spans
+}
+
+// HeaderGaps lists the header bytes between sections that no section
+// accounts for.
+func (f *File) HeaderGaps() []Gap {
+	end := f.headerEnd()
 	var gaps []Gap
 	pos := int64(0)
-	for _, sp := range spans {
+	for _, sp := range f.headerSpans() {
 		if sp.off > pos {
 			gaps = append(gaps, f.gap(pos, sp.off-pos))
 		}
