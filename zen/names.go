@@ -237,8 +237,8 @@ type MappedName struct {
 
 // ReadMappedName reads an FMappedName (8 bytes).
 func ReadMappedName(r *binread.Reader, field string) MappedName {
-	v := r.U32(field + ".Index")
-	n := r.U32(field + ".Number")
+	v := r.U32Sub(field, ".Index")
+	n := r.U32Sub(field, ".Number")
 	return MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: n}
 }
 

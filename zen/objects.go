@@ -129,8 +129,9 @@ func (s *ScriptObjects) resolve() error {
 		s.byIndex[o.GlobalIndex] = i
 	}
 	s.classes = map[ObjectIndex]bool{}
+	m := pathMemo{paths: make([]string, len(s.Objects)), need: make([]int32, len(s.Objects))}
 	for i := range s.Objects {
-		s.Objects[i].Path = s.path(i, 0)
+		s.Objects[i].Path, _ = s.memoPath(&m, i, 0)
 		if c := s.Objects[i].CDOClassIndex; !c.IsNull() {
 			s.classes[c] = true
 		}
@@ -141,23 +142,53 @@ func (s *ScriptObjects) resolve() error {
 // maxOuterDepth bounds outer chains (and so refuses cycles).
 const maxOuterDepth = 64
 
-func (s *ScriptObjects) path(i, depth int) string {
+// pathMemo keeps the paths resolve has built: objects share their outers,
+// and joining every path from the root up again is quadratic in the depth.
+// need[i] (0: not kept) is how many objects of i's outer chain, i included,
+// have an outer: the path of i read at depth d is the kept one only when
+// d+need[i]-1 stays within maxOuterDepth (deeper, the bound cuts the chain).
+//
+// A path is the outer's path, a separator and the name: "/Script/Engine.Actor",
+// "/Script/Engine.Actor:Func", deeper with "."; "?/Name" when the outer is
+// missing; the name alone past maxOuterDepth outers (so cycles end).
+type pathMemo struct {
+	paths []string
+	need  []int32
+}
+
+// memoPath returns the path of object i reached at depth (outers followed so
+// far) and i's need, or -1 when the depth bound cut the chain (then nothing
+// is kept).
+func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
 	o := &s.Objects[i]
-	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
-		return o.Name
+	if o.OuterIndex.IsNull() {
+		return o.Name, 0
+	}
+	if depth > maxOuterDepth {
+		return o.Name, -1
+	}
+	if n := m.need[i]; n > 0 && depth+int(n)-1 <= maxOuterDepth {
+		return m.paths[i], n
 	}
 	j, ok := s.byIndex[o.OuterIndex]
 	if !ok {
-		return "?/" + o.Name
+		p := "?/" + o.Name
+		m.paths[i], m.need[i] = p, 1
+		return p, 1
 	}
-	// "/Script/Engine.Actor", "/Script/Engine.Actor:Func", deeper with ".".
 	sep := "."
 	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
 		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
 			sep = ":"
 		}
 	}
-	return s.path(j, depth+1) + sep + o.Name
+	outer, n := s.memoPath(m, j, depth+1)
+	p := outer + sep + o.Name
+	if n < 0 {
+		return p, -1
+	}
+	m.paths[i], m.need[i] = p, n+1
+	return p, n + 1
 }
 
 // Lookup returns the script object with global index x.

@@ -1,7 +1,9 @@
 package zen
 
 import (
+	"fmt"
 	"os"
+	"slices"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
@@ -48,5 +50,71 @@ func TestScriptObjectsRetoc(t *testing.T) {
 	}
 	if bad != 0 {
 		t.Errorf("UE4.27: %d global name hashes do not match", bad)
+	}
+}
+
+// plainPath is the path of object i built without the memo, the way the
+// paths are defined.
+func plainPath(s *ScriptObjects, i, depth int) string {
+	o := &s.Objects[i]
+	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
+		return o.Name
+	}
+	j, ok := s.byIndex[o.OuterIndex]
+	if !ok {
+		return "?/" + o.Name
+	}
+	sep := "."
+	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
+		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
+			sep = ":"
+		}
+	}
+	return plainPath(s, j, depth+1) + sep + o.Name
+}
+
+// TestScriptObjectPathsMemo checks the kept paths against plainPath on
+// chains that are short, missing an outer, deeper than maxOuterDepth and
+// cyclic, each visited from the leaf first and from the root first.
+func TestScriptObjectPathsMemo(t *testing.T) {
+	for _, leafFirst := range []bool{false, true} {
+		var objs []ScriptObject
+		add := func(name string, outer ObjectIndex) ObjectIndex {
+			x := ObjectIndex(uint64(KindScriptImport)<<62 | uint64(len(objs)+1))
+			objs = append(objs, ScriptObject{Name: name, GlobalIndex: x, OuterIndex: outer})
+			return x
+		}
+		chain := func(root ObjectIndex, n int, prefix string) {
+			x := root
+			for i := range n {
+				x = add(fmt.Sprintf("%s%d", prefix, i), x)
+			}
+		}
+		pkg := add("/Script/Engine", NullIndex)
+		chain(pkg, 3, "short")
+		chain(pkg, maxOuterDepth+5, "deep")
+		chain(ObjectIndex(uint64(KindScriptImport)<<62|999), 2, "orphan")
+		// A cycle of three: a -> b -> c -> a.
+		base := len(objs)
+		for i := range 3 {
+			add(fmt.Sprintf("cyc%d", i), ObjectIndex(uint64(KindScriptImport)<<62|uint64(base+(i+1)%3+1)))
+		}
+		if leafFirst {
+			slices.Reverse(objs)
+		}
+		s := &ScriptObjects{Objects: objs, byIndex: map[ObjectIndex]int{}}
+		for i := range s.Objects {
+			s.byIndex[s.Objects[i].GlobalIndex] = i
+		}
+		var want []string
+		for i := range s.Objects {
+			want = append(want, plainPath(s, i, 0))
+		}
+		m := pathMemo{paths: make([]string, len(objs)), need: make([]int32, len(objs))}
+		for i := range s.Objects {
+			if got, _ := s.memoPath(&m, i, 0); got != want[i] {
+				t.Errorf("leafFirst=%v: object %d: have %q, want %q", leafFirst, i, got, want[i])
+			}
+		}
 	}
 }
