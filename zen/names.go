@@ -59,7 +59,20 @@ func utf16LE(s string) []byte {
 // otherwise.
 func NameHash(s string) uint64 {
 	if isASCII(s) {
-		return city.Hash64(asciiLower(s))
+		// Most names are short: lower them on the stack.
+		var buf [128]byte
+		b := buf[:0]
+		if len(s) > len(buf) {
+			b = make([]byte, 0, len(s))
+		}
+		for i := 0; i < len(s); i++ {
+			c := s[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 32
+			}
+			b = append(b, c)
+		}
+		return city.Hash64(b)
 	}
 	return city.Hash64(utf16LE(strings.ToLower(s)))
 }
@@ -154,15 +167,24 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 		return nil
 	}
 	names := make([]Name, cnt)
+	// ASCII names (nearly all) are slices of one string of the batch's
+	// bytes rather than a string each.
+	all := string(data)
 	pos := 0
 	for i := range names {
 		h := binary.BigEndian.Uint16(headers[2*i:])
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
-		s, used, err := decodeName(data[pos:], wide, l)
-		if err != nil {
-			r.Failf(field+".Strings", "name %d: %v", i, err)
-			return nil
+		var s string
+		var used int
+		if !wide && l <= len(all)-pos && isASCII(all[pos:pos+l]) {
+			s, used = all[pos:pos+l], l
+		} else {
+			var err error
+			if s, used, err = decodeName(data[pos:], wide, l); err != nil {
+				r.Failf(field+".Strings", "name %d: %v", i, err)
+				return nil
+			}
 		}
 		pos += used
 		names[i] = Name{Value: s, Hash: binary.LittleEndian.Uint64(hashes[8*i:]), Wide: wide}
