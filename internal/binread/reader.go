@@ -63,12 +63,35 @@ type Reader struct {
 	whole  bool // win holds the whole range (FromBytes)
 }
 
-// New returns a Reader over the first size bytes of r.
+// New returns a Reader over the first size bytes of r. When r is a [Mem]
+// holding them, reads slice it as [FromBytes] does.
 func New(r io.ReaderAt, size int64) *Reader {
 	if size < 0 {
 		size = 0
 	}
+	if m, ok := r.(Mem); ok && size <= int64(len(m)) {
+		return FromBytes(m[:size])
+	}
 	return &Reader{r: r, size: size, order: binary.LittleEndian}
+}
+
+// Mem is a file's bytes held in memory, as an io.ReaderAt that a [Reader]
+// reads without copying. Its bytes must not change while it is read.
+type Mem []byte
+
+// ReadAt copies bytes at off into p, like bytes.Reader.ReadAt.
+func (m Mem) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("binread.Mem.ReadAt: negative offset")
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // FromBytes returns a Reader over b. Reads slice b without copying.

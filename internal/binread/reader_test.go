@@ -166,3 +166,26 @@ func FuzzReader(f *testing.F) {
 		}
 	})
 }
+
+// TestMem checks that a Reader over a Mem reads in place like FromBytes,
+// and that Mem.ReadAt follows io.ReaderAt at the edges.
+func TestMem(t *testing.T) {
+	m := Mem{1, 0, 0, 0, 2, 0}
+	r := New(m, 5)
+	if v := r.U32("a"); v != 1 || !r.whole {
+		t.Fatalf("have %d (whole %v), want 1 read in place", v, r.whole)
+	}
+	if r.U16("b"); r.Err() == nil {
+		t.Fatal("read past the size given to New")
+	}
+	var b [4]byte
+	if n, err := m.ReadAt(b[:], 4); n != 2 || err != io.EOF {
+		t.Errorf("ReadAt at 4: %d, %v; want 2, EOF", n, err)
+	}
+	if n, err := m.ReadAt(b[:], 6); n != 0 || err != io.EOF {
+		t.Errorf("ReadAt at the end: %d, %v; want 0, EOF", n, err)
+	}
+	if _, err := m.ReadAt(b[:], -1); err == nil {
+		t.Error("ReadAt at -1: no error")
+	}
+}

@@ -535,7 +535,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 	base := strings.TrimSuffix(p, path.Ext(p))
 	in := &Input{
 		Name: container + ContainerSep + p,
-		R:    &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk},
+		R:    &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk},
 		Size: int64(len(data)),
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			if i, ok := c.fsys.Chunk(base + ext); ok {
@@ -556,6 +556,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 // opener recognises it and resolves names through the container.
 type zenChunk struct {
 	*bytes.Reader
+	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
 }
@@ -744,7 +745,7 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		res.Error = err.Error()
 		return res
 	}
-	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk}, Size: int64(len(data))}
+	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
 		res.Error = err.Error()

@@ -145,17 +145,23 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	if in.Size > maxZenSize {
 		return nil, fmt.Errorf("%s: zen package of %d bytes is larger than %d", in.Name, in.Size, maxZenSize)
 	}
-	data := make([]byte, in.Size)
-	if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	zc, inContainer := in.R.(*zenChunk)
+	var data []byte
+	if inContainer && int64(len(zc.data)) == in.Size {
+		data = zc.data // already in memory: no copy
+	} else {
+		data = make([]byte, in.Size)
+		if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
-		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	zr := &zenResolver{}
 	zopts := zen.Options{Auto: true}
 	var warnings []string
-	if zc, ok := in.R.(*zenChunk); ok {
+	if inContainer {
 		zr.ctx = zc.c.context()
 		zr.pkgID = zc.c.f.ChunkIDs[zc.chunk].ID()
 		zopts = zr.ctx.zenOptions(zr.pkgID)
