@@ -484,18 +484,39 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 		if b == nil {
 			return "", StrEmpty
 		}
-		u := make([]uint16, units)
-		for i := range u {
-			u[i] = r.order.Uint16(b[2*i:])
-		}
 		enc := StrUTF16
-		if u[units-1] == 0 {
-			u = u[:units-1]
+		if b[len(b)-1] == 0 && b[len(b)-2] == 0 {
+			b = b[:len(b)-2]
 		} else {
 			enc = StrUTF16NoNul
 		}
-		return string(utf16.Decode(u)), enc
+		return r.utf16String(b), enc
 	}
+}
+
+// utf16String decodes UTF-16 code units (in the reader's byte order) to a
+// string the way string(utf16.Decode(units)) does, unpaired surrogates
+// becoming U+FFFD, without the intermediate slices.
+func (r *Reader) utf16String(b []byte) string {
+	unit := func(i int) rune {
+		if r.big {
+			return rune(binary.BigEndian.Uint16(b[i:]))
+		}
+		return rune(binary.LittleEndian.Uint16(b[i:]))
+	}
+	out := make([]byte, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		c := unit(i)
+		switch {
+		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
+			c = utf16.DecodeRune(c, unit(i+2))
+			i += 2
+		case utf16.IsSurrogate(c):
+			c = utf8.RuneError
+		}
+		out = utf8.AppendRune(out, c)
+	}
+	return string(out)
 }
 
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
