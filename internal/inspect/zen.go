@@ -196,6 +196,10 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	}
 	out.Summary = zenSummary(p)
 	out.Sections = zenSections(p, int64(len(data)))
+	// Sized up front (the tables are already read); empty ones stay nil.
+	out.Names = sized[Name](len(p.Names))
+	out.Imports = sized[Object](len(p.ImportMap))
+	out.Exports = sized[Object](len(p.Exports))
 	for _, n := range p.Names {
 		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
 	}
