@@ -22,6 +22,13 @@ func New() *Writer { return &Writer{order: binary.LittleEndian} }
 // SetOrder switches the byte order.
 func (w *Writer) SetOrder(o binary.AppendByteOrder) { w.order = o }
 
+// Grow reserves room for n more bytes.
+func (w *Writer) Grow(n int) {
+	if n > cap(w.buf)-len(w.buf) {
+		w.buf = append(w.buf[:len(w.buf):len(w.buf)], make([]byte, n)...)[:len(w.buf)]
+	}
+}
+
 // Bytes returns what was written so far.
 func (w *Writer) Bytes() []byte { return w.buf }
 
