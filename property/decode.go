@@ -109,14 +109,16 @@ func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
 	var props []*Property
 	for {
 		tagStart := r.Offset()
-		tag := d.readTag(r)
+		var tagBuf Tag
+		ok := d.readTagInto(r, &tagBuf)
 		if r.Err() != nil {
 			d.issue(r.Abs(), "property tag: %v", r.Err())
 			return props, false
 		}
-		if tag == nil {
+		if !ok {
 			return props, true
 		}
+		tag := &tagBuf
 		p := &Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
 		props = append(props, p)
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {

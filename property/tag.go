@@ -106,14 +106,27 @@ const maxTypeNameNodes = 256
 // readTag reads one FPropertyTag. It returns nil (with no error) at the
 // "None" terminator.
 func (d *decoder) readTag(r *binread.Reader) *Tag {
+	t := new(Tag)
+	if !d.readTagInto(r, t) {
+		return nil
+	}
+	return t
+}
+
+// readTagInto is readTag into *t (which the caller may keep on its stack);
+// it reports false at the terminator or on error.
+
+// readTagInto is readTag into *t (which the caller may keep on its stack);
+// it reports false at the terminator or on error.
+func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	name, _ := d.readName(r, "PropertyTag.Name")
 	if r.Err() != nil {
-		return nil
+		return false
 	}
 	if name == "None" {
-		return nil
+		return false
 	}
-	t := &Tag{Name: name}
+	*t = Tag{Name: name}
 	if d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
 		t.Type = d.readTypeName(r)
 		t.Size = r.I32("PropertyTag.Size")
@@ -129,7 +142,7 @@ func (d *decoder) readTag(r *binread.Reader) *Tag {
 		if t.Flags&TagHasPropertyExtensions != 0 {
 			d.readTagExtensions(r, t)
 		}
-		return t
+		return true
 	}
 	typ, _ := d.readName(r, "PropertyTag.Type")
 	t.Type = &Type{Name: typ}
@@ -171,7 +184,7 @@ func (d *decoder) readTag(r *binread.Reader) *Tag {
 	if d.ctx.ue5(verUE5PropertyTagExtension) {
 		d.readTagExtensions(r, t)
 	}
-	return t
+	return true
 }
 
 // readTagExtensions reads EPropertyTagExtension and, when flagged, the
