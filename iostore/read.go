@@ -383,7 +383,11 @@ func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 		return dst, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression blocks %d–%d: [0x%x, +0x%x) outside partition %d of %d bytes", run.first, run.first+run.blocks-1, run.off, run.n, run.partition, psize)}
 	}
 	start := len(dst)
-	dst = append(dst, make([]byte, run.n)...)
+	if uint64(cap(dst)-start) >= run.n {
+		dst = dst[:start+int(run.n)] // overwritten by the read: no need to clear
+	} else {
+		dst = append(dst, make([]byte, run.n)...)
+	}
 	if got, err := r.ReadAt(dst[start:], int64(run.off)); uint64(got) != run.n {
 		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF
