@@ -3,6 +3,7 @@ package zen
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -273,7 +274,7 @@ func (m MappedName) Resolve(names []Name) (string, bool) {
 	if m.Number == 0 {
 		return names[m.Index].Value, true
 	}
-	return fmt.Sprintf("%s_%d", names[m.Index].Value, m.Number-1), true
+	return names[m.Index].Value + "_" + strconv.FormatUint(uint64(m.Number-1), 10), true
 }
 
 // PublicExportHash is FPackageObjectIndex::GenerateExportHash (UE5): the
