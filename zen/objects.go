@@ -1,6 +1,7 @@
 package zen
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -108,13 +109,21 @@ func (s *ScriptObjects) readEntries(r *binread.Reader) {
 	if r.Err() != nil {
 		return
 	}
+	// Count checked that the n entries are there: decode them from one read.
+	b := r.Bytes(int64(n)*scriptObjectSize, "ScriptObjectEntry")
+	if r.Err() != nil {
+		return
+	}
 	s.Objects = make([]ScriptObject, n)
 	for i := range s.Objects {
-		o := &s.Objects[i]
-		o.ObjectName = ReadMappedName(r, "ScriptObjectEntry.ObjectName")
-		o.GlobalIndex = ObjectIndex(r.U64("ScriptObjectEntry.GlobalIndex"))
-		o.OuterIndex = ObjectIndex(r.U64("ScriptObjectEntry.OuterIndex"))
-		o.CDOClassIndex = ObjectIndex(r.U64("ScriptObjectEntry.CDOClassIndex"))
+		e := b[i*scriptObjectSize : (i+1)*scriptObjectSize]
+		v := binary.LittleEndian.Uint32(e)
+		s.Objects[i] = ScriptObject{
+			ObjectName:    MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])},
+			GlobalIndex:   ObjectIndex(binary.LittleEndian.Uint64(e[8:])),
+			OuterIndex:    ObjectIndex(binary.LittleEndian.Uint64(e[16:])),
+			CDOClassIndex: ObjectIndex(binary.LittleEndian.Uint64(e[24:])),
+		}
 	}
 }
 
