@@ -75,23 +75,36 @@ func tuneVerifyGC() {
 
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Writer, stderr *os.File) error {
 	tuneVerifyGC()
-	files, err := inspect.VerifyFiles(args)
-	if err != nil {
-		return err
-	}
+	// Files are checked as the walk finds them; a progress bar needs their
+	// number first.
+	walk := func(yield func(string) bool) error { return inspect.WalkVerifyFiles(args, yield) }
 	var bar *progressbar.ProgressBar
-	if term.IsTerminal(int(stderr.Fd())) && len(files) > 20 {
-		bar = progressbar.NewOptions(len(files),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("verify"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100_000_000))
+	if term.IsTerminal(int(stderr.Fd())) {
+		files, err := inspect.VerifyFiles(args)
+		if err != nil {
+			return err
+		}
+		walk = func(yield func(string) bool) error {
+			for _, f := range files {
+				if !yield(f) {
+					break
+				}
+			}
+			return nil
+		}
+		if len(files) > 20 {
+			bar = progressbar.NewOptions(len(files),
+				progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("verify"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100_000_000))
+		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	var sum inspect.VerifySummary
-	inspect.Verify(files, opts, o.jobs, func(r inspect.VerifyResult) {
+	err := inspect.VerifyEach(walk, opts, o.jobs, func(r inspect.VerifyResult) {
 		sum.Add(r)
 		if bar != nil {
 			bar.Add(1)
@@ -110,6 +123,9 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Wri
 	})
 	if bar != nil {
 		bar.Finish()
+	}
+	if err != nil {
+		return err
 	}
 	if o.json {
 		enc.Encode(struct {
