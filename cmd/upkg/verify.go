@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -73,8 +74,16 @@ func tuneVerifyGC() {
 	}
 }
 
-func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Writer, stderr *os.File) error {
+func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
 	tuneVerifyGC()
+	// Lines are buffered (one write per line costs a system call each);
+	// on a terminal each line is flushed as it comes.
+	stdout := bufio.NewWriterSize(out, 64<<10)
+	defer stdout.Flush()
+	lineDone := func() {}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		lineDone = func() { stdout.Flush() }
+	}
 	// Files are checked as the walk finds them; a progress bar needs their
 	// number first.
 	walk := func(yield func(string) bool) error { return inspect.WalkVerifyFiles(args, yield) }
@@ -114,12 +123,14 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Wri
 		}
 		if o.json {
 			enc.Encode(r)
+			lineDone()
 			return
 		}
 		if bar != nil {
 			bar.Clear()
 		}
 		fmt.Fprintln(stdout, verifyLine(r))
+		lineDone()
 	})
 	if bar != nil {
 		bar.Finish()
