@@ -1,9 +1,11 @@
 package zen
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -102,6 +104,32 @@ func ParseScriptObjectsUE4(names, hashes, initialLoadMeta []byte) (*ScriptObject
 		return nil, fmt.Errorf("zen: initial load meta: %w", err)
 	}
 	return s, s.resolve()
+}
+
+// ScriptObjectsCache keeps the last table [ScriptObjectsCache.Parse]
+// parsed with the chunk it came from, so that global containers holding
+// the same chunk (copies of one game's global.utoc) share one table. It is
+// safe for concurrent use; the tables it hands out must not be modified.
+type ScriptObjectsCache struct {
+	mu   sync.Mutex
+	data []byte
+	s    *ScriptObjects
+}
+
+// Parse is [ParseScriptObjects], or the table parsed last when data holds
+// the same bytes. data must not change afterwards.
+func (c *ScriptObjectsCache) Parse(data []byte) (*ScriptObjects, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s != nil && bytes.Equal(c.data, data) {
+		return c.s, nil
+	}
+	s, err := ParseScriptObjects(data)
+	if err != nil {
+		return nil, err
+	}
+	c.data, c.s = data, s
+	return s, nil
 }
 
 func (s *ScriptObjects) readEntries(r *binread.Reader) {

@@ -118,3 +118,27 @@ func TestScriptObjectPathsMemo(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptObjectsCache checks that the same chunk bytes (in another
+// buffer) give the table parsed before, and other bytes a new one.
+func TestScriptObjectsCache(t *testing.T) {
+	dir := corpus.Path(t, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c ScriptObjectsCache
+	a, err := c.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.Parse(slices.Clone(data)); err != nil || b != a {
+		t.Errorf("same bytes: have %p, %v; want the table parsed before", b, err)
+	}
+	if _, err := c.Parse(data[:len(data)-1]); err == nil {
+		t.Error("truncated chunk parsed")
+	}
+	if b, err := c.Parse(data); err != nil || b != a {
+		t.Errorf("after a failed parse: have %p, %v; want the kept table", b, err)
+	}
+}

@@ -363,7 +363,7 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
 		// Through the cache: the containers beside it need the same table.
 		if st, err := os.Stat(p); err == nil {
-			s, err := globalCache(filepath.Clean(p), st, f.ScriptObjects)
+			s, err := globalCache(filepath.Clean(p), st, func() (*zen.ScriptObjects, error) { return f.ScriptObjectsCached(&scriptObjectsCache) })
 			return s, p, err
 		}
 		s, err := f.ScriptObjects()
@@ -379,7 +379,7 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 					return nil, err
 				}
 				defer gf.Close()
-				return gf.ScriptObjects()
+				return gf.ScriptObjectsCached(&scriptObjectsCache)
 			})
 			return s, g, err
 		}
@@ -401,6 +401,11 @@ type globalEntry struct {
 	s         *zen.ScriptObjects
 	err       error
 }
+
+// scriptObjectsCache shares one parsed table between global containers
+// with the same ScriptObjects chunk (test fixtures often copy one game's
+// global.utoc beside each variant).
+var scriptObjectsCache zen.ScriptObjectsCache
 
 // maxGlobals bounds the cache; a session rarely touches more than one game.
 // A UE5 table takes over 15 MB in memory, and verify walks a game's
