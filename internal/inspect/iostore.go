@@ -196,7 +196,11 @@ func openUtoc(p string, opts *Options) (*utocContainer, error) {
 	if opts != nil {
 		keys = opts.AESKey
 	}
-	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, o...) })
+	var extra []iostore.Option
+	if opts != nil && opts.Verify {
+		extra = append(extra, iostore.WithWholePartitions()) // every block is read
+	}
+	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, append(o, extra...)...) })
 	if err != nil {
 		return nil, err
 	}
