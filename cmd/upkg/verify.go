@@ -62,7 +62,7 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 // environment win.
 const (
 	verifyGCPercent   = 400
-	verifyMemoryLimit = 64 << 20
+	verifyMemoryLimit = 72 << 20
 )
 
 func tuneVerifyGC() {
