@@ -81,7 +81,35 @@ func NameHash(s string) uint64 {
 // PackageID is FPackageId::FromName: CityHash64 of the lower-cased package
 // name as UTF-16LE (TCHAR) code units.
 func PackageID(name string) uint64 {
+	if h, ok := asciiPathHash(name, false); ok {
+		return h
+	}
 	return city.Hash64(utf16LE(lowerName(name)))
+}
+
+// asciiPathHash is CityHash64 of an ASCII s lower-cased as UTF-16LE, with
+// '.' and ':' turned into '/' when slash is set, built on the stack for
+// short strings; ok is false for other strings.
+func asciiPathHash(s string, slash bool) (uint64, bool) {
+	if !isASCII(s) {
+		return 0, false
+	}
+	var buf [256]byte
+	b := buf[:0]
+	if 2*len(s) > len(buf) {
+		b = make([]byte, 0, 2*len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 32
+		case slash && (c == '.' || c == ':'):
+			c = '/'
+		}
+		b = append(b, c, 0)
+	}
+	return city.Hash64(b), true
 }
 
 func lowerName(s string) string {
@@ -95,6 +123,9 @@ func lowerName(s string) string {
 // of UE4 package-import indices): CityHash64 of the lower-cased object path
 // with '.' and ':' turned into '/', as UTF-16LE, top two bits cleared.
 func ScriptObjectHash(objectPath string) uint64 {
+	if h, ok := asciiPathHash(objectPath, true); ok {
+		return h &^ (3 << 62)
+	}
 	p := []rune(lowerName(objectPath))
 	for i, c := range p {
 		if c == '.' || c == ':' {
@@ -281,6 +312,9 @@ func (m MappedName) Resolve(names []Name) (string, bool) {
 // CityHash64 of the export's path inside its package, lower-case, with '/'
 // between the levels ("asset" or "asset/subobject"), as UTF-16LE.
 func PublicExportHash(relativePath string) uint64 {
+	if h, ok := asciiPathHash(relativePath, true); ok {
+		return h
+	}
 	p := []rune(lowerName(relativePath))
 	for i, c := range p {
 		if c == '.' || c == ':' {

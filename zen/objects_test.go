@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"strings"
 	"testing"
+
+	"github.com/go-faster/city"
 
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -140,5 +143,31 @@ func TestScriptObjectsCache(t *testing.T) {
 	}
 	if b, err := c.Parse(data); err != nil || b != a {
 		t.Errorf("after a failed parse: have %p, %v; want the kept table", b, err)
+	}
+}
+
+// TestPathHashesASCII checks the stack-built hashes of ASCII paths against
+// the general (rune by rune) way.
+func TestPathHashesASCII(t *testing.T) {
+	ref := func(s string, slash bool) uint64 {
+		p := []rune(strings.ToLower(s))
+		for i, c := range p {
+			if slash && (c == '.' || c == ':') {
+				p[i] = '/'
+			}
+		}
+		return city.Hash64(utf16LE(string(p)))
+	}
+	long := strings.Repeat("/Game/Long.Path:Sub", 20)
+	for _, s := range []string{"", "/Script/Engine", "/Script/Engine.Actor:Func", "Asset/SubObject", "MiXeD.Case:Name", long} {
+		if have, want := PackageID(s), ref(s, false); have != want {
+			t.Errorf("PackageID(%q): have %x, want %x", s, have, want)
+		}
+		if have, want := PublicExportHash(s), ref(s, true); have != want {
+			t.Errorf("PublicExportHash(%q): have %x, want %x", s, have, want)
+		}
+		if have, want := ScriptObjectHash(s), ref(s, true)&^(3<<62); have != want {
+			t.Errorf("ScriptObjectHash(%q): have %x, want %x", s, have, want)
+		}
 	}
 }
