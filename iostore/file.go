@@ -88,18 +88,6 @@ type Option func(*options) error
 type options struct {
 	key     []byte
 	openCas func(partition int) (io.ReaderAt, int64, error)
-	whole   bool
-}
-
-// WithWholePartitions makes [Open] read each partition of at most
-// osfile.MaxWhole bytes into memory in one go when it is first used,
-// rather than block by block: for reading every chunk (verify), where it
-// saves a system call per block.
-func WithWholePartitions() Option {
-	return func(o *options) error {
-		o.whole = true
-		return nil
-	}
 }
 
 // WithAESKey gives the AES-256 key of an encrypted container (32 bytes; see
@@ -135,11 +123,7 @@ func Open(name string, opt ...Option) (*File, error) {
 	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
 		base = name[:len(name)-len(ext)]
 	}
-	var o options
-	for _, fn := range opt {
-		fn(&o) // errors are reported by NewReader
-	}
-	partitions := osfile.Set{Whole: o.whole}
+	var partitions osfile.Set
 	open := func(i int) (io.ReaderAt, int64, error) {
 		p := base + ".ucas"
 		if i > 0 {

@@ -196,11 +196,7 @@ func openUtoc(p string, opts *Options) (*utocContainer, error) {
 	if opts != nil {
 		keys = opts.AESKey
 	}
-	var extra []iostore.Option
-	if opts != nil && opts.Verify {
-		extra = append(extra, iostore.WithWholePartitions()) // every block is read
-	}
-	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, append(o, extra...)...) })
+	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, o...) })
 	if err != nil {
 		return nil, err
 	}

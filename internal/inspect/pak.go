@@ -13,7 +13,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/pak"
 )
 
@@ -81,20 +80,6 @@ func OpenPakContainer(name string, opts *Options) (*PakContainer, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return &PakContainer{R: r, path: name}, nil
-}
-
-// openPakWhole is OpenPakContainer for verify, which reads every entry: a
-// pak of at most osfile.MaxWhole bytes is read into memory in one go.
-func openPakWhole(name string, opts *Options) (*PakContainer, error) {
-	r, size, closer, err := osfile.OpenWhole(name)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
-	if closer != nil {
-		closer.Close()
-		return OpenPakContainer(name, opts)
-	}
-	return NewPakContainer(name, r, size, opts)
 }
 
 // NewPakContainer reads a pak from r (size bytes) named name, for callers
@@ -342,7 +327,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) bool {
 		return false
 	}
 	res := VerifyResult{Path: p, Format: "pak"}
-	c, err := openPakWhole(p, opts)
+	c, err := OpenPakContainer(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
 		emit(res)
