@@ -296,7 +296,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 		at := int(h.FirstEntryIndex)
 		for k, n := range h.EntryCount {
 			for j := 0; j < int(n) && at >= 0 && at < len(p.DependencyEntries); j++ {
-				d["dependency_bundles"] = append(d["dependency_bundles"], fmt.Sprintf("%s -> %s (%s)", out.Exports[i].Path, ref(p.DependencyEntries[at]), kinds[k]))
+				d["dependency_bundles"] = append(d["dependency_bundles"], out.Exports[i].Path+" -> "+ref(p.DependencyEntries[at])+" ("+kinds[k]+")")
 				at++
 			}
 		}
