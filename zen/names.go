@@ -60,22 +60,27 @@ func utf16LE(s string) []byte {
 // otherwise.
 func NameHash(s string) uint64 {
 	if isASCII(s) {
-		// Most names are short: lower them on the stack.
-		var buf [128]byte
-		b := buf[:0]
-		if len(s) > len(buf) {
-			b = make([]byte, 0, len(s))
-		}
-		for i := 0; i < len(s); i++ {
-			c := s[i]
-			if 'A' <= c && c <= 'Z' {
-				c += 32
-			}
-			b = append(b, c)
-		}
-		return city.Hash64(b)
+		return asciiNameHash(s)
 	}
 	return city.Hash64(utf16LE(strings.ToLower(s)))
+}
+
+// asciiNameHash is NameHash of an ASCII s.
+func asciiNameHash(s string) uint64 {
+	// Most names are short: lower them on the stack.
+	var buf [128]byte
+	b := buf[:0]
+	if len(s) > len(buf) {
+		b = make([]byte, 0, len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 32
+		}
+		b = append(b, c)
+	}
+	return city.Hash64(b)
 }
 
 // PackageID is FPackageId::FromName: CityHash64 of the lower-cased package
@@ -209,7 +214,8 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 		l := int(h & 0x7FFF)
 		var s string
 		var used int
-		if !wide && l <= len(all)-pos && isASCII(all[pos:pos+l]) {
+		ascii := !wide && l <= len(all)-pos && isASCII(all[pos:pos+l])
+		if ascii {
 			s, used = all[pos:pos+l], l
 		} else {
 			var err error
@@ -220,7 +226,11 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 		}
 		pos += used
 		names[i] = Name{Value: s, Hash: binary.LittleEndian.Uint64(hashes[8*i:]), Wide: wide}
-		names[i].HashOK = names[i].Hash == NameHash(s)
+		if ascii {
+			names[i].HashOK = names[i].Hash == asciiNameHash(s)
+		} else {
+			names[i].HashOK = names[i].Hash == NameHash(s)
+		}
 	}
 	if pos != len(data) {
 		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))

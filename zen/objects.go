@@ -146,12 +146,13 @@ func (s *ScriptObjects) readEntries(r *binread.Reader) {
 	for i := range s.Objects {
 		e := b[i*scriptObjectSize : (i+1)*scriptObjectSize]
 		v := binary.LittleEndian.Uint32(e)
-		s.Objects[i] = ScriptObject{
-			ObjectName:    MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])},
-			GlobalIndex:   ObjectIndex(binary.LittleEndian.Uint64(e[8:])),
-			OuterIndex:    ObjectIndex(binary.LittleEndian.Uint64(e[16:])),
-			CDOClassIndex: ObjectIndex(binary.LittleEndian.Uint64(e[24:])),
-		}
+		// Field by field: the strings stay unset, and setting plain fields
+		// needs no write barriers.
+		o := &s.Objects[i]
+		o.ObjectName = MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])}
+		o.GlobalIndex = ObjectIndex(binary.LittleEndian.Uint64(e[8:]))
+		o.OuterIndex = ObjectIndex(binary.LittleEndian.Uint64(e[16:]))
+		o.CDOClassIndex = ObjectIndex(binary.LittleEndian.Uint64(e[24:]))
 	}
 }
 
@@ -166,7 +167,7 @@ func (s *ScriptObjects) resolve() error {
 		s.byIndex[o.GlobalIndex] = i
 	}
 	s.classes = map[ObjectIndex]bool{}
-	m := pathMemo{paths: make([]string, len(s.Objects)), need: make([]int32, len(s.Objects))}
+	m := s.newPathMemo()
 	for i := range s.Objects {
 		s.Objects[i].Path, _ = s.memoPath(&m, i, 0)
 		if c := s.Objects[i].CDOClassIndex; !c.IsNull() {
@@ -191,6 +192,30 @@ const maxOuterDepth = 64
 type pathMemo struct {
 	paths []string
 	need  []int32
+	// outer[i] is the index of object i's outer: outerNull when it has
+	// none, outerMissing when no object has its outer index.
+	outer []int32
+}
+
+const (
+	outerNull    = -1
+	outerMissing = -2
+)
+
+func (s *ScriptObjects) newPathMemo() pathMemo {
+	n := len(s.Objects)
+	m := pathMemo{paths: make([]string, n), need: make([]int32, n), outer: make([]int32, n)}
+	for i := range s.Objects {
+		x := s.Objects[i].OuterIndex
+		if x.IsNull() {
+			m.outer[i] = outerNull
+		} else if j, ok := s.byIndex[x]; ok {
+			m.outer[i] = int32(j)
+		} else {
+			m.outer[i] = outerMissing
+		}
+	}
+	return m
 }
 
 // memoPath returns the path of object i reached at depth (outers followed so
@@ -198,7 +223,8 @@ type pathMemo struct {
 // is kept).
 func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
 	o := &s.Objects[i]
-	if o.OuterIndex.IsNull() {
+	j := m.outer[i]
+	if j == outerNull {
 		return o.Name, 0
 	}
 	if depth > maxOuterDepth {
@@ -207,19 +233,16 @@ func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
 	if n := m.need[i]; n > 0 && depth+int(n)-1 <= maxOuterDepth {
 		return m.paths[i], n
 	}
-	j, ok := s.byIndex[o.OuterIndex]
-	if !ok {
+	if j == outerMissing {
 		p := "?/" + o.Name
 		m.paths[i], m.need[i] = p, 1
 		return p, 1
 	}
 	sep := "."
-	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
-		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
-			sep = ":"
-		}
+	if k := m.outer[j]; k >= 0 && m.outer[k] == outerNull {
+		sep = ":"
 	}
-	outer, n := s.memoPath(m, j, depth+1)
+	outer, n := s.memoPath(m, int(j), depth+1)
 	p := outer + sep + o.Name
 	if n < 0 {
 		return p, -1

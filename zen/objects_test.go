@@ -113,7 +113,7 @@ func TestScriptObjectPathsMemo(t *testing.T) {
 		for i := range s.Objects {
 			want = append(want, plainPath(s, i, 0))
 		}
-		m := pathMemo{paths: make([]string, len(objs)), need: make([]int32, len(objs))}
+		m := s.newPathMemo()
 		for i := range s.Objects {
 			if got, _ := s.memoPath(&m, i, 0); got != want[i] {
 				t.Errorf("leafFirst=%v: object %d: have %q, want %q", leafFirst, i, got, want[i])
@@ -168,6 +168,21 @@ func TestPathHashesASCII(t *testing.T) {
 		}
 		if have, want := ScriptObjectHash(s), ref(s, true)&^(3<<62); have != want {
 			t.Errorf("ScriptObjectHash(%q): have %x, want %x", s, have, want)
+		}
+	}
+}
+
+func BenchmarkParseScriptObjects(b *testing.B) {
+	dir := corpus.Path(b, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseScriptObjects(data); err != nil {
+			b.Fatal(err)
 		}
 	}
 }
