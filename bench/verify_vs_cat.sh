@@ -2,8 +2,11 @@
 # Compares `upkg verify` over a folder (default: the whole shared corpus) with
 # `cat` of the same files, side by side in one run, and reports the ratio and
 # upkg's peak RSS. Both runs are warm (the files are read once first).
+# With BASE set to another upkg binary (say one built from an older commit),
+# that binary is timed in the same run too, for a before/after ratio.
 #
 #   bench/verify_vs_cat.sh [DIR] [extra verify flags...]
+#   BASE=/tmp/upkg-old bench/verify_vs_cat.sh ../shared/corpus --aes-key KEYS
 set -euo pipefail
 cd "$(dirname "$0")/.."
 dir=${1:-../shared/corpus}
@@ -24,6 +27,14 @@ for i in 1 2 3; do "$bin" verify --json "$@" "$dir" >/dev/null || true; done
 t1=$(date +%s.%N)
 upkg_s=$(echo "($t1 - $t0) / 3" | bc -l)
 
+if [[ -n ${BASE:-} ]]; then
+	t0=$(date +%s.%N)
+	for i in 1 2 3; do "$BASE" verify --json "$@" "$dir" >/dev/null || true; done
+	t1=$(date +%s.%N)
+	base_s=$(echo "($t1 - $t0) / 3" | bc -l)
+	base_rss_kb=$( { /usr/bin/time -f "%M" "$BASE" verify --json "$@" "$dir" >/dev/null; } 2>&1 | tail -1 || true)
+fi
+
 rss_kb=$( { /usr/bin/time -f "%M" "$bin" verify --json "$@" "$dir" >/dev/null; } 2>&1 | tail -1 || true)
 summary=$("$bin" verify --json "$@" "$dir" | tail -1 || true)
 
@@ -33,4 +44,7 @@ printf 'cat:         %.3f s  (%.0f MB/s)\n' "$cat_s" "$(echo "$bytes/1000000/$ca
 printf 'upkg verify: %.3f s  (%.0f MB/s)\n' "$upkg_s" "$(echo "$bytes/1000000/$upkg_s" | bc -l)"
 printf 'ratio verify/cat: %.2fx\n' "$(echo "$upkg_s/$cat_s" | bc -l)"
 printf 'upkg verify peak RSS: %.1f MB\n' "$(echo "$rss_kb/1024" | bc -l)"
+if [[ -n ${BASE:-} ]]; then
+	printf 'BASE verify: %.3f s  (%.2fx cat, peak RSS %.1f MB); this one is %.2fx faster\n' "$base_s" "$(echo "$base_s/$cat_s" | bc -l)" "$(echo "$base_rss_kb/1024" | bc -l)" "$(echo "$base_s/$upkg_s" | bc -l)"
+fi
 printf 'verify summary: %s\n' "$summary"

@@ -19,7 +19,12 @@ func (f *File) IsGlobal() bool {
 // ScriptObjects reads the global script-object table of a global
 // container: the ScriptObjects chunk (UE5), or the LoaderGlobalNames,
 // LoaderGlobalNameHashes and LoaderInitialLoadMeta chunks (UE4).
-func (f *File) ScriptObjects() (*zen.ScriptObjects, error) {
+func (f *File) ScriptObjects() (*zen.ScriptObjects, error) { return f.ScriptObjectsCached(nil) }
+
+// ScriptObjectsCached is [File.ScriptObjects] with a UE5 table parsed
+// through c (nil: parsed afresh), so that containers with the same chunk
+// share it.
+func (f *File) ScriptObjectsCached(c *zen.ScriptObjectsCache) (*zen.ScriptObjects, error) {
 	if !UsesUE4ChunkTypes(f.Header.Version) {
 		i, ok := f.FindChunk(0, 0, ChunkScriptObjects)
 		if !ok {
@@ -29,7 +34,11 @@ func (f *File) ScriptObjects() (*zen.ScriptObjects, error) {
 		if err != nil {
 			return nil, err
 		}
-		s, err := zen.ParseScriptObjects(data)
+		parse := zen.ParseScriptObjects
+		if c != nil {
+			parse = c.Parse
+		}
+		s, err := parse(data)
 		if err != nil {
 			return nil, f.chunkErr(i, err)
 		}

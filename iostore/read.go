@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"hash"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/upkg/upkg/compression"
@@ -107,21 +109,83 @@ func (f *File) ReadChunkVerified(i int) ([]byte, error) {
 }
 
 // VerifyChunk reads chunk i and compares its hash with the TOC's. A chunk
-// with no stored hash (all zero) passes if it reads.
+// with no stored hash (all zero) passes if it reads. The chunk is hashed
+// block by block as it is decoded, never held whole.
 func (f *File) VerifyChunk(i int) error {
-	_, err := f.ReadChunkVerified(i)
-	return err
+	if i < 0 || i >= len(f.ChunkIDs) {
+		return fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
+	}
+	var h chunkHasher
+	if f.MetasErr() == nil && f.HasHash(i) {
+		h.init(f.Header.Version)
+	}
+	if ol := f.OffsetLength(i); ol.Length > 0 {
+		if err := f.walkRange(ol.Offset, ol.Length, nil, h.write); err != nil {
+			return f.chunkErr(i, err)
+		}
+	}
+	return f.checkSums(i, &h)
+}
+
+// chunkHasher computes a chunk's hash the way the TOC stores it, and for
+// TOC version PerfectHash the SHA-1 as well (either is accepted there).
+type chunkHasher struct {
+	b3  *blake3.Hasher
+	sha hash.Hash
+}
+
+func (h *chunkHasher) init(v TocVersion) {
+	if v <= TocPartitionSize || v == TocPerfectHash {
+		h.sha = sha1.New()
+	}
+	if v > TocPartitionSize {
+		h.b3 = blake3.New()
+	}
+}
+
+func (h *chunkHasher) write(p []byte) {
+	if h.sha != nil {
+		h.sha.Write(p)
+	}
+	if h.b3 != nil {
+		h.b3.Write(p)
+	}
+}
+
+// sums returns the TOC-form hash (SHA-1, or BLAKE3 truncated to 20 bytes)
+// and the SHA-1 (zero when not computed).
+func (h *chunkHasher) sums() (toc, sha [20]byte) {
+	if h.sha != nil {
+		h.sha.Sum(sha[:0])
+	}
+	if h.b3 == nil {
+		return sha, sha
+	}
+	s := h.b3.Sum256()
+	copy(toc[:], s[:20])
+	return toc, sha
 }
 
 func (f *File) checkHash(i int, data []byte) error {
+	var h chunkHasher
+	if f.MetasErr() == nil && f.HasHash(i) {
+		h.init(f.Header.Version)
+		h.write(data)
+	}
+	return f.checkSums(i, &h)
+}
+
+// checkSums compares the hashes of chunk i's data with the TOC's (h was
+// fed the data when the TOC has a hash for it).
+func (f *File) checkSums(i int, h *chunkHasher) error {
 	if err := f.MetasErr(); err != nil {
 		return f.chunkErr(i, err)
 	}
 	if !f.HasHash(i) {
 		return nil
 	}
-	got := f.HashChunk(data)
-	if got != f.Hash(i) && f.Header.Version == TocPerfectHash && sha1.Sum(data) == f.Hash(i) {
+	got, sha := h.sums()
+	if got != f.Hash(i) && f.Header.Version == TocPerfectHash && sha == f.Hash(i) {
 		return nil
 	}
 	if got != f.Hash(i) {
@@ -143,13 +207,27 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
 	}
-	if err := f.loadBlocks(); err != nil {
+	var dst []byte
+	err := f.walkRange(off, n, &dst, nil)
+	if err != nil {
 		return nil, err
+	}
+	return dst, nil
+}
+
+// walkRange reads [off, off+n) of the uncompressed address space, block
+// by block. With dst set, the bytes are appended to *dst (stored blocks
+// are read straight into it); otherwise each piece is handed to sink in
+// order, in scratch buffers that are reused after sink returns, so no
+// chunk-sized buffer is allocated.
+func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
+	if err := f.loadBlocks(); err != nil {
+		return err
 	}
 	bs := uint64(f.Header.CompressionBlockSize)
 	first, last := off/bs, (off+n-1)/bs
 	if last >= uint64(f.NumBlocks()) || off+n < off {
-		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", off, n, f.NumBlocks())}
+		return &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", off, n, f.NumBlocks())}
 	}
 	// The sum of the blocks' uncompressed sizes bounds the allocation: each
 	// is at most 16 MiB and is checked against the stored bytes first.
@@ -158,22 +236,38 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 		avail += uint64(f.Block(int(b)).UncompressedSize)
 	}
 	if avail < n-(off-first*bs) && avail < n {
-		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
+		return &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
 	}
-	// Preallocate at most maxPrealloc: a TOC that lies about sizes then
-	// costs only the bytes its blocks really decompress to.
-	dst := make([]byte, 0, min(n, avail, maxPrealloc))
+	// Stored runs go to the sink through a scratch buffer of at most
+	// maxPooledBlock bytes (one block more when blocks are bigger).
+	runLimit := uint64(math.MaxUint64)
+	if dst != nil {
+		// Preallocate at most maxPrealloc: a TOC that lies about sizes
+		// then costs only the bytes its blocks really decompress to.
+		*dst = make([]byte, 0, min(n, avail, maxPrealloc))
+	} else {
+		runLimit = sinkRunLimit
+	}
 	bufs := f.getBufs()
 	defer f.putBufs(bufs)
 	inBlock := off % bs
+	var done uint64
 	for b := first; b <= last; {
-		if run := f.storedRun(int(b), int(last), inBlock, n-uint64(len(dst))); run.blocks > 0 {
-			// Stored blocks that follow each other on disk: one read,
-			// straight into dst.
+		if run := f.storedRun(int(b), int(last), inBlock, n-done, runLimit); run.blocks > 0 {
+			// Stored blocks that follow each other on disk: one read.
 			var err error
-			if dst, err = f.readStored(dst, run); err != nil {
-				return nil, err
+			if dst != nil {
+				*dst, err = f.readStored(*dst, run)
+			} else {
+				bufs.raw, err = f.readStored(bufs.raw[:0], run)
+				if err == nil {
+					sink(bufs.raw)
+				}
 			}
+			if err != nil {
+				return err
+			}
+			done += run.n
 			b += uint64(run.blocks)
 			inBlock = 0
 			continue
@@ -186,20 +280,25 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 			bufs.plain = plain
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if inBlock > uint64(len(plain)) {
-			return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
+			return &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
 		}
-		take := min(uint64(len(plain))-inBlock, n-uint64(len(dst)))
-		dst = append(dst, plain[inBlock:inBlock+take]...)
+		take := min(uint64(len(plain))-inBlock, n-done)
+		if dst != nil {
+			*dst = append(*dst, plain[inBlock:inBlock+take]...)
+		} else {
+			sink(plain[inBlock : inBlock+take])
+		}
+		done += take
 		inBlock = 0
 		b++
 	}
-	if uint64(len(dst)) != n {
-		return nil, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk blocks gave %d of %d bytes", len(dst), n)}
+	if done != n {
+		return &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk blocks gave %d of %d bytes", done, n)}
 	}
-	return dst, nil
+	return nil
 }
 
 // blockBufs are the scratch buffers of one block-by-block read: the
@@ -227,6 +326,10 @@ func (f *File) putBufs(b *blockBufs) {
 // 64 KiB in shipped games).
 const maxPooledBlock = 1 << 20
 
+// sinkRunLimit bounds a run of stored blocks read at once for a sink (a
+// variable so that tests can cut runs short).
+var sinkRunLimit uint64 = maxPooledBlock
+
 // storedBlocks is a run of stored (uncompressed, unencrypted, unsigned)
 // blocks whose bytes lie one after the other in one partition, so that the
 // part of a chunk they hold is one range of the partition.
@@ -239,11 +342,11 @@ type storedBlocks struct {
 
 // storedRun returns the run of stored blocks from block b (not beyond
 // last) holding the next bytes of a chunk: need bytes from offset in in
-// block b. A block that is compressed, encrypted or signed ends the run,
+// block b, and no more than limit bytes unless block b alone holds more. A block that is compressed, encrypted or signed ends the run,
 // and so does a block whose stored bytes do not follow the previous one's
 // or that is not full (the uncompressed address space continues in the
 // next block only after a full one).
-func (f *File) storedRun(b, last int, in, need uint64) storedBlocks {
+func (f *File) storedRun(b, last int, in, need, limit uint64) storedBlocks {
 	h := &f.Header
 	if h.ContainerFlags&FlagEncrypted != 0 || f.Signature != nil {
 		return storedBlocks{}
@@ -258,7 +361,8 @@ func (f *File) storedRun(b, last int, in, need uint64) storedBlocks {
 		next := f.Block(b + 1)
 		if blk.UncompressedSize != h.CompressionBlockSize || blk.CompressedSize != blk.UncompressedSize ||
 			next.MethodIndex != 0 || next.CompressedSize != next.UncompressedSize || next.UncompressedSize > h.CompressionBlockSize ||
-			next.Offset != blk.Offset+uint64(blk.CompressedSize) || int(next.Offset/h.PartitionSize) != run.partition {
+			next.Offset != blk.Offset+uint64(blk.CompressedSize) || int(next.Offset/h.PartitionSize) != run.partition ||
+			run.n+min(uint64(next.UncompressedSize), need-run.n) > limit {
 			break
 		}
 		run.n += min(uint64(next.UncompressedSize), need-run.n)
@@ -279,7 +383,11 @@ func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 		return dst, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression blocks %d–%d: [0x%x, +0x%x) outside partition %d of %d bytes", run.first, run.first+run.blocks-1, run.off, run.n, run.partition, psize)}
 	}
 	start := len(dst)
-	dst = append(dst, make([]byte, run.n)...)
+	if uint64(cap(dst)-start) >= run.n {
+		dst = dst[:start+int(run.n)] // overwritten by the read: no need to clear
+	} else {
+		dst = append(dst, make([]byte, run.n)...)
+	}
 	if got, err := r.ReadAt(dst[start:], int64(run.off)); uint64(got) != run.n {
 		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF

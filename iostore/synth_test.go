@@ -7,6 +7,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"math"
 	"strings"
 	"testing"
 
@@ -204,10 +205,10 @@ func TestStoredRuns(t *testing.T) {
 			t.Fatal(err)
 		}
 		if partSize == 0 {
-			if r := f.storedRun(0, 5, 0, uint64(len(data))); r.blocks != 6 || r.n != uint64(len(data)) {
+			if r := f.storedRun(0, 5, 0, uint64(len(data)), math.MaxUint64); r.blocks != 6 || r.n != uint64(len(data)) {
 				t.Errorf("run over the whole chunk: %+v", r)
 			}
-		} else if r := f.storedRun(0, 5, 0x10, uint64(len(data))-0x10); r.blocks != 2 || r.n != 0x200-0x10 {
+		} else if r := f.storedRun(0, 5, 0x10, uint64(len(data))-0x10, math.MaxUint64); r.blocks != 2 || r.n != 0x200-0x10 {
 			t.Errorf("run in partition 0: %+v", r)
 		}
 		for off := 0; off < len(data); off += 0x3b {
@@ -216,7 +217,22 @@ func TestStoredRuns(t *testing.T) {
 				if err != nil || !bytes.Equal(got, data[off:off+n]) {
 					t.Fatalf("partition size %#x: [%#x, +%#x): %v", partSize, off, n, err)
 				}
+				// The same bytes handed to a sink, with runs of stored
+				// blocks cut at 0x180 bytes.
+				sinkRunLimit = 0x180
+				var streamed []byte
+				err = f.walkRange(uint64(off), uint64(n), nil, func(p []byte) { streamed = append(streamed, p...) })
+				sinkRunLimit = maxPooledBlock
+				if err != nil || !bytes.Equal(streamed, data[off:off+n]) {
+					t.Fatalf("partition size %#x: [%#x, +%#x) to a sink: %v", partSize, off, n, err)
+				}
 			}
+		}
+		if r := f.storedRun(0, 5, 0, uint64(len(data)), 0x100); r.blocks != 1 {
+			t.Errorf("run cut at 0x100 bytes: %+v", r)
+		}
+		if err := f.VerifyChunk(0); err != nil {
+			t.Errorf("partition size %#x: VerifyChunk: %v", partSize, err)
 		}
 		if _, err := f.ReadChunkVerified(0); err != nil {
 			t.Errorf("partition size %#x: %v", partSize, err)

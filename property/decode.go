@@ -41,6 +41,8 @@ type decoder struct {
 	noFieldFlags bool
 	types        map[*usmap.Type]*Type
 	typeNames    map[*Type]string
+	// props is the stack tagged collects properties on.
+	props []*Property
 }
 
 // typeOf converts a schema type once per decode.
@@ -106,24 +108,41 @@ var errStop = errors.New("cannot continue")
 // tagged reads a tagged property stream up to and including its "None"
 // terminator. It reports whether the terminator was reached.
 func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
+	// The properties collect on a stack shared by the nested streams, so
+	// that each list is allocated once at its size.
+	start := len(d.props)
+	done := d.taggedOnStack(r)
 	var props []*Property
+	if n := len(d.props) - start; n > 0 {
+		props = make([]*Property, n)
+		copy(props, d.props[start:])
+	}
+	clear(d.props[start:])
+	d.props = d.props[:start]
+	return props, done
+}
+
+// taggedOnStack is tagged with the properties pushed on d.props.
+func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 	for {
 		tagStart := r.Offset()
-		tag := d.readTag(r)
+		var tagBuf Tag
+		ok := d.readTagInto(r, &tagBuf)
 		if r.Err() != nil {
 			d.issue(r.Abs(), "property tag: %v", r.Err())
-			return props, false
+			return false
 		}
-		if tag == nil {
-			return props, true
+		if !ok {
+			return true
 		}
+		tag := &tagBuf
 		p := &Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
-		props = append(props, p)
+		d.props = append(d.props, p)
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
 			p.Error = fmt.Sprintf("tag size %d exceeds the %d bytes left", tag.Size, r.Remaining())
 			p.Size = 0
-			return props, false
+			return false
 		}
 		if tag.Flags&TagSkippedSerialize != 0 {
 			p.Value = nil

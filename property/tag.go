@@ -106,14 +106,27 @@ const maxTypeNameNodes = 256
 // readTag reads one FPropertyTag. It returns nil (with no error) at the
 // "None" terminator.
 func (d *decoder) readTag(r *binread.Reader) *Tag {
+	t := new(Tag)
+	if !d.readTagInto(r, t) {
+		return nil
+	}
+	return t
+}
+
+// readTagInto is readTag into *t (which the caller may keep on its stack);
+// it reports false at the terminator or on error.
+
+// readTagInto is readTag into *t (which the caller may keep on its stack);
+// it reports false at the terminator or on error.
+func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	name, _ := d.readName(r, "PropertyTag.Name")
 	if r.Err() != nil {
-		return nil
+		return false
 	}
 	if name == "None" {
-		return nil
+		return false
 	}
-	t := &Tag{Name: name}
+	*t = Tag{Name: name}
 	if d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
 		t.Type = d.readTypeName(r)
 		t.Size = r.I32("PropertyTag.Size")
@@ -129,7 +142,7 @@ func (d *decoder) readTag(r *binread.Reader) *Tag {
 		if t.Flags&TagHasPropertyExtensions != 0 {
 			d.readTagExtensions(r, t)
 		}
-		return t
+		return true
 	}
 	typ, _ := d.readName(r, "PropertyTag.Type")
 	t.Type = &Type{Name: typ}
@@ -171,7 +184,7 @@ func (d *decoder) readTag(r *binread.Reader) *Tag {
 	if d.ctx.ue5(verUE5PropertyTagExtension) {
 		d.readTagExtensions(r, t)
 	}
-	return t
+	return true
 }
 
 // readTagExtensions reads EPropertyTagExtension and, when flagged, the
@@ -188,11 +201,8 @@ func (d *decoder) readTagExtensions(r *binread.Reader, t *Tag) {
 // readTypeName reads FPropertyTypeName (UE5.4+): the type tree in pre-order,
 // each node an FName and its parameter count.
 func (d *decoder) readTypeName(r *binread.Reader) *Type {
-	type node struct {
-		name  string
-		inner int32
-	}
-	var nodes []node
+	var buf [16]typeNode // most trees have a handful of nodes
+	nodes := typeNodes(buf[:0])
 	remaining := 1
 	for remaining > 0 {
 		if len(nodes) >= maxTypeNameNodes {
@@ -208,65 +218,74 @@ func (d *decoder) readTypeName(r *binread.Reader) *Type {
 			r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
 			return &Type{}
 		}
-		nodes = append(nodes, node{n, c})
+		nodes = append(nodes, typeNode{n, c})
 		remaining += int(c) - 1
 	}
-	// Build the tree from the pre-order list.
-	pos := 0
-	var build func() *tnode
-	build = func() *tnode {
-		n := &tnode{name: nodes[pos].name}
-		cnt := int(nodes[pos].inner)
-		pos++
-		for range cnt {
-			n.params = append(n.params, build())
-		}
-		return n
-	}
-	return build().toType()
+	return nodes.toType(0)
 }
 
 // tnode is one node of a UE5.4+ type-name tree.
-type tnode struct {
-	name   string
-	params []*tnode
+// typeNode is one node of an FPropertyTypeName tree as stored: its name
+// and how many parameters (subtrees) follow it.
+type typeNode struct {
+	name  string
+	inner int32
 }
 
-func (n *tnode) param(i int) *tnode {
-	if n == nil || i >= len(n.params) {
-		return nil
+// typeNodes is a whole tree in pre-order, read in full (every node's
+// parameters are there), so subtrees are index ranges.
+type typeNodes []typeNode
+
+// end returns the index after the subtree at i.
+func (ns typeNodes) end(i int) int {
+	j := i + 1
+	for range ns[i].inner {
+		j = ns.end(j)
 	}
-	return n.params[i]
+	return j
 }
 
-func (n *tnode) toType() *Type {
-	if n == nil {
+// param returns the index of parameter k of node i, or -1.
+func (ns typeNodes) param(i, k int) int {
+	if i < 0 || k >= int(ns[i].inner) {
+		return -1
+	}
+	j := i + 1
+	for range k {
+		j = ns.end(j)
+	}
+	return j
+}
+
+// toType converts the subtree at i (nil for -1).
+func (ns typeNodes) toType(i int) *Type {
+	if i < 0 {
 		return nil
 	}
-	t := &Type{Name: n.name}
-	switch n.name {
+	t := &Type{Name: ns[i].name}
+	switch t.Name {
 	case "StructProperty":
-		if s := n.param(0); s != nil {
-			t.Struct = s.name
-			if m := s.param(0); m != nil {
-				t.StructModule = m.name
+		if s := ns.param(i, 0); s >= 0 {
+			t.Struct = ns[s].name
+			if m := ns.param(s, 0); m >= 0 {
+				t.StructModule = ns[m].name
 			}
 		}
-		if g := n.param(1); g != nil {
-			t.StructGuid = parseGuid(g.name)
+		if g := ns.param(i, 1); g >= 0 {
+			t.StructGuid = parseGuid(ns[g].name)
 		}
 	case "ByteProperty", "EnumProperty":
-		if e := n.param(0); e != nil {
-			t.Enum = e.name
+		if e := ns.param(i, 0); e >= 0 {
+			t.Enum = ns[e].name
 		}
-		if u := n.param(1); u != nil {
-			t.Inner = u.toType()
+		if u := ns.param(i, 1); u >= 0 {
+			t.Inner = ns.toType(u)
 		}
 	case "ArrayProperty", "SetProperty", "OptionalProperty":
-		t.Inner = n.param(0).toType()
+		t.Inner = ns.toType(ns.param(i, 0))
 	case "MapProperty":
-		t.Inner = n.param(0).toType()
-		t.Value = n.param(1).toType()
+		t.Inner = ns.toType(ns.param(i, 0))
+		t.Value = ns.toType(ns.param(i, 1))
 	}
 	return t
 }

@@ -98,15 +98,37 @@ func CustomVersionKey(name string) (ue.Guid, bool) {
 	return ue.Guid{}, false
 }
 
-// engineCustomVersions returns the custom versions the release name writes,
-// for reading unversioned packages as that release.
-func engineCustomVersions(name string) []CustomVersion {
+// engineCustomVersionColumn returns the release's column in
+// engineCustomVersionTable, or -1.
+func engineCustomVersionColumn(name string) int {
 	col := -1
 	for i, n := range engineCustomVersionNames {
 		if n == name {
 			col = i
 		}
 	}
+	return col
+}
+
+// engineCustomVersion returns the version of key the release name writes,
+// and whether its table has the key.
+func engineCustomVersion(name string, key ue.Guid) (int32, bool) {
+	col := engineCustomVersionColumn(name)
+	if col < 0 {
+		return 0, false
+	}
+	for _, row := range engineCustomVersionTable {
+		if row.key == key {
+			return row.values[col], true
+		}
+	}
+	return 0, false
+}
+
+// engineCustomVersions returns the custom versions the release name writes,
+// for reading unversioned packages as that release.
+func engineCustomVersions(name string) []CustomVersion {
+	col := engineCustomVersionColumn(name)
 	if col < 0 {
 		return nil
 	}

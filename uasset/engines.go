@@ -57,12 +57,8 @@ func (e Engine) versions() Versions {
 // customVersion returns the release's version of a custom version key (0
 // when it has none).
 func (e Engine) customVersion(key ue.Guid) int32 {
-	for _, c := range engineCustomVersions(e.Name) {
-		if c.Key == key {
-			return c.Version
-		}
-	}
-	return 0
+	v, _ := engineCustomVersion(e.Name, key)
+	return v
 }
 
 // Versions returns the object and custom versions packages of the release carry.

@@ -418,6 +418,10 @@ func (f *File) loadHeader(minLen int64) {
 		f.hdr = (*c)[:n]
 		return
 	}
+	if m, ok := f.r.(binread.Mem); ok && int64(len(m)) >= n {
+		f.hdr = m[:n:n] // the file is in memory already (read only)
+		return
+	}
 	b := make([]byte, n)
 	if m, _ := f.r.ReadAt(b, 0); int64(m) != n {
 		return // read through the file instead; its reader reports the error

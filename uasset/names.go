@@ -36,8 +36,19 @@ type Name struct {
 }
 
 func (n *Name) serialize(a archive, field string) {
-	a.i32(field+".Index", &n.Index)
-	a.i32(field+".Number", &n.Number)
+	switch a := a.(type) {
+	case loader:
+		// Names are the most frequent field of a header: join the field
+		// name only when a read fails.
+		n.Index = a.r.I32Sub(field, ".Index")
+		n.Number = a.r.I32Sub(field, ".Number")
+	case *saver:
+		a.w.I32(n.Index)
+		a.w.I32(n.Number)
+	default:
+		a.i32(field+".Index", &n.Index)
+		a.i32(field+".Number", &n.Number)
+	}
 }
 
 // NameString renders n with the file's name map, as the engine prints it

@@ -62,7 +62,8 @@ func (f *File) ObjectPath(p PackageIndex) string {
 	if p.IsNull() {
 		return ""
 	}
-	var chain []PackageIndex
+	var chainBuf [16]PackageIndex
+	chain := chainBuf[:0]
 	cur := p
 	for !cur.IsNull() {
 		if len(chain) >= maxOuterDepth {
@@ -74,8 +75,21 @@ func (f *File) ObjectPath(p PackageIndex) string {
 		chain = append(chain, cur)
 		cur = f.Outer(cur)
 	}
-	var b strings.Builder
+	// The names first, so that the path is built in one allocation.
+	var namesBuf [16]string
+	names := namesBuf[:0]
+	size := len(chain)
 	last := chain[len(chain)-1]
+	if last.IsExport() {
+		size += len(f.PackagePath)
+	}
+	for _, c := range chain {
+		n := f.ObjectName(c)
+		names = append(names, n)
+		size += len(n)
+	}
+	var b strings.Builder
+	b.Grow(size)
 	if last.IsExport() {
 		// Top-level exports live in this package.
 		b.WriteString(f.PackagePath)
@@ -97,7 +111,7 @@ func (f *File) ObjectPath(p PackageIndex) string {
 				b.WriteByte('.')
 			}
 		}
-		b.WriteString(f.ObjectName(c))
+		b.WriteString(names[i])
 	}
 	return b.String()
 }

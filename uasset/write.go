@@ -5,6 +5,8 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // WriteHeader serializes the package header from the model: the summary and
@@ -27,6 +29,7 @@ func (f *File) WriteHeader() ([]byte, error) {
 	// One writer for the whole header: sections are written at their
 	// offsets, gaps copied from the file between them.
 	sv := newSaver(order, 0)
+	sv.w.Grow(int(min(end, maxHeaderPresize)))
 	for _, rec := range recs {
 		if rec.off >= end {
 			continue
@@ -62,6 +65,10 @@ func (f *File) headerBytes(off, n int64) ([]byte, error) {
 	}
 	return f.originalBytes(off, n)
 }
+
+// maxHeaderPresize bounds the room reserved up front for a rewritten
+// header (headers are KiB to a few MiB; a bigger one grows as it is written).
+const maxHeaderPresize = 4 << 20
 
 // headerEnd is where the rewritten header stops: TotalHeaderSize, or the end
 // of the last header section when that lies beyond it (asset registry data
@@ -135,6 +142,9 @@ func (f *File) gap(off, n int64) Gap {
 func (f *File) originalBytes(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 || off > f.size || n > f.size-off {
 		return nil, formatErrf("rewrite", "range [0x%x, +0x%x) outside the file", off, n)
+	}
+	if m, ok := f.r.(binread.Mem); ok && off+n <= int64(len(m)) {
+		return m[off : off+n : off+n], nil // in memory already (read only)
 	}
 	b := make([]byte, n)
 	if _, err := f.r.ReadAt(b, off); err != nil {

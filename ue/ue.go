@@ -7,6 +7,7 @@ package ue
 import (
 	"encoding/hex"
 	"fmt"
+	"strconv"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/binwrite"
@@ -18,7 +19,14 @@ type Guid [4]uint32
 // String formats the GUID as the engine's default EGuidFormats::Digits:
 // 32 upper-case hex digits, A B C D.
 func (g Guid) String() string {
-	return fmt.Sprintf("%08X%08X%08X%08X", g[0], g[1], g[2], g[3])
+	const digits = "0123456789ABCDEF"
+	var b [32]byte
+	for i, w := range g {
+		for j := range 8 {
+			b[8*i+j] = digits[w>>(28-4*j)&0xF]
+		}
+	}
+	return string(b[:])
 }
 
 // Dashed formats the GUID as EGuidFormats::DigitsWithHyphens
@@ -111,5 +119,5 @@ func FormatName(base string, number int32) string {
 	if number == 0 {
 		return base
 	}
-	return fmt.Sprintf("%s_%d", base, number-1)
+	return base + "_" + strconv.Itoa(int(number-1))
 }

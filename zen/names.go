@@ -3,6 +3,7 @@ package zen
 import (
 	"encoding/binary"
 	"fmt"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -59,15 +60,61 @@ func utf16LE(s string) []byte {
 // otherwise.
 func NameHash(s string) uint64 {
 	if isASCII(s) {
-		return city.Hash64(asciiLower(s))
+		return asciiNameHash(s)
 	}
 	return city.Hash64(utf16LE(strings.ToLower(s)))
+}
+
+// asciiNameHash is NameHash of an ASCII s.
+func asciiNameHash(s string) uint64 {
+	// Most names are short: lower them on the stack.
+	var buf [128]byte
+	b := buf[:0]
+	if len(s) > len(buf) {
+		b = make([]byte, 0, len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if 'A' <= c && c <= 'Z' {
+			c += 32
+		}
+		b = append(b, c)
+	}
+	return city.Hash64(b)
 }
 
 // PackageID is FPackageId::FromName: CityHash64 of the lower-cased package
 // name as UTF-16LE (TCHAR) code units.
 func PackageID(name string) uint64 {
+	if h, ok := asciiPathHash(name, false); ok {
+		return h
+	}
 	return city.Hash64(utf16LE(lowerName(name)))
+}
+
+// asciiPathHash is CityHash64 of an ASCII s lower-cased as UTF-16LE, with
+// '.' and ':' turned into '/' when slash is set, built on the stack for
+// short strings; ok is false for other strings.
+func asciiPathHash(s string, slash bool) (uint64, bool) {
+	if !isASCII(s) {
+		return 0, false
+	}
+	var buf [256]byte
+	b := buf[:0]
+	if 2*len(s) > len(buf) {
+		b = make([]byte, 0, 2*len(s))
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'A' <= c && c <= 'Z':
+			c += 32
+		case slash && (c == '.' || c == ':'):
+			c = '/'
+		}
+		b = append(b, c, 0)
+	}
+	return city.Hash64(b), true
 }
 
 func lowerName(s string) string {
@@ -81,6 +128,9 @@ func lowerName(s string) string {
 // of UE4 package-import indices): CityHash64 of the lower-cased object path
 // with '.' and ':' turned into '/', as UTF-16LE, top two bits cleared.
 func ScriptObjectHash(objectPath string) uint64 {
+	if h, ok := asciiPathHash(objectPath, true); ok {
+		return h &^ (3 << 62)
+	}
 	p := []rune(lowerName(objectPath))
 	for i, c := range p {
 		if c == '.' || c == ':' {
@@ -154,19 +204,33 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 		return nil
 	}
 	names := make([]Name, cnt)
+	// ASCII names (nearly all) are slices of one string of the batch's
+	// bytes rather than a string each.
+	all := string(data)
 	pos := 0
 	for i := range names {
 		h := binary.BigEndian.Uint16(headers[2*i:])
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
-		s, used, err := decodeName(data[pos:], wide, l)
-		if err != nil {
-			r.Failf(field+".Strings", "name %d: %v", i, err)
-			return nil
+		var s string
+		var used int
+		ascii := !wide && l <= len(all)-pos && isASCII(all[pos:pos+l])
+		if ascii {
+			s, used = all[pos:pos+l], l
+		} else {
+			var err error
+			if s, used, err = decodeName(data[pos:], wide, l); err != nil {
+				r.Failf(field+".Strings", "name %d: %v", i, err)
+				return nil
+			}
 		}
 		pos += used
 		names[i] = Name{Value: s, Hash: binary.LittleEndian.Uint64(hashes[8*i:]), Wide: wide}
-		names[i].HashOK = names[i].Hash == NameHash(s)
+		if ascii {
+			names[i].HashOK = names[i].Hash == asciiNameHash(s)
+		} else {
+			names[i].HashOK = names[i].Hash == NameHash(s)
+		}
 	}
 	if pos != len(data) {
 		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))
@@ -237,8 +301,8 @@ type MappedName struct {
 
 // ReadMappedName reads an FMappedName (8 bytes).
 func ReadMappedName(r *binread.Reader, field string) MappedName {
-	v := r.U32(field + ".Index")
-	n := r.U32(field + ".Number")
+	v := r.U32Sub(field, ".Index")
+	n := r.U32Sub(field, ".Number")
 	return MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: n}
 }
 
@@ -251,13 +315,16 @@ func (m MappedName) Resolve(names []Name) (string, bool) {
 	if m.Number == 0 {
 		return names[m.Index].Value, true
 	}
-	return fmt.Sprintf("%s_%d", names[m.Index].Value, m.Number-1), true
+	return names[m.Index].Value + "_" + strconv.FormatUint(uint64(m.Number-1), 10), true
 }
 
 // PublicExportHash is FPackageObjectIndex::GenerateExportHash (UE5): the
 // CityHash64 of the export's path inside its package, lower-case, with '/'
 // between the levels ("asset" or "asset/subobject"), as UTF-16LE.
 func PublicExportHash(relativePath string) uint64 {
+	if h, ok := asciiPathHash(relativePath, true); ok {
+		return h
+	}
 	p := []rune(lowerName(relativePath))
 	for i, c := range p {
 		if c == '.' || c == ':' {

@@ -1,8 +1,11 @@
 package zen
 
 import (
+	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -103,18 +106,53 @@ func ParseScriptObjectsUE4(names, hashes, initialLoadMeta []byte) (*ScriptObject
 	return s, s.resolve()
 }
 
+// ScriptObjectsCache keeps the last table [ScriptObjectsCache.Parse]
+// parsed with the chunk it came from, so that global containers holding
+// the same chunk (copies of one game's global.utoc) share one table. It is
+// safe for concurrent use; the tables it hands out must not be modified.
+type ScriptObjectsCache struct {
+	mu   sync.Mutex
+	data []byte
+	s    *ScriptObjects
+}
+
+// Parse is [ParseScriptObjects], or the table parsed last when data holds
+// the same bytes. data must not change afterwards.
+func (c *ScriptObjectsCache) Parse(data []byte) (*ScriptObjects, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s != nil && bytes.Equal(c.data, data) {
+		return c.s, nil
+	}
+	s, err := ParseScriptObjects(data)
+	if err != nil {
+		return nil, err
+	}
+	c.data, c.s = data, s
+	return s, nil
+}
+
 func (s *ScriptObjects) readEntries(r *binread.Reader) {
 	n := r.Count("ScriptObjects.Num", scriptObjectSize)
 	if r.Err() != nil {
 		return
 	}
+	// Count checked that the n entries are there: decode them from one read.
+	b := r.Bytes(int64(n)*scriptObjectSize, "ScriptObjectEntry")
+	if r.Err() != nil {
+		return
+	}
 	s.Objects = make([]ScriptObject, n)
 	for i := range s.Objects {
+		e := b[i*scriptObjectSize : (i+1)*scriptObjectSize]
+		v := binary.LittleEndian.Uint32(e)
+		// Field by field: the strings stay unset, and setting plain fields
+		// needs no write barriers.
 		o := &s.Objects[i]
-		o.ObjectName = ReadMappedName(r, "ScriptObjectEntry.ObjectName")
-		o.GlobalIndex = ObjectIndex(r.U64("ScriptObjectEntry.GlobalIndex"))
-		o.OuterIndex = ObjectIndex(r.U64("ScriptObjectEntry.OuterIndex"))
-		o.CDOClassIndex = ObjectIndex(r.U64("ScriptObjectEntry.CDOClassIndex"))
+		o.ObjectName = MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])}
+		o.GlobalIndex = ObjectIndex(binary.LittleEndian.Uint64(e[8:]))
+		o.OuterIndex = ObjectIndex(binary.LittleEndian.Uint64(e[16:]))
+		o.CDOClassIndex = ObjectIndex(binary.LittleEndian.Uint64(e[24:]))
 	}
 }
 
@@ -129,8 +167,9 @@ func (s *ScriptObjects) resolve() error {
 		s.byIndex[o.GlobalIndex] = i
 	}
 	s.classes = map[ObjectIndex]bool{}
+	m := s.newPathMemo()
 	for i := range s.Objects {
-		s.Objects[i].Path = s.path(i, 0)
+		s.Objects[i].Path, _ = s.memoPath(&m, i, 0)
 		if c := s.Objects[i].CDOClassIndex; !c.IsNull() {
 			s.classes[c] = true
 		}
@@ -141,23 +180,75 @@ func (s *ScriptObjects) resolve() error {
 // maxOuterDepth bounds outer chains (and so refuses cycles).
 const maxOuterDepth = 64
 
-func (s *ScriptObjects) path(i, depth int) string {
-	o := &s.Objects[i]
-	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
-		return o.Name
-	}
-	j, ok := s.byIndex[o.OuterIndex]
-	if !ok {
-		return "?/" + o.Name
-	}
-	// "/Script/Engine.Actor", "/Script/Engine.Actor:Func", deeper with ".".
-	sep := "."
-	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
-		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
-			sep = ":"
+// pathMemo keeps the paths resolve has built: objects share their outers,
+// and joining every path from the root up again is quadratic in the depth.
+// need[i] (0: not kept) is how many objects of i's outer chain, i included,
+// have an outer: the path of i read at depth d is the kept one only when
+// d+need[i]-1 stays within maxOuterDepth (deeper, the bound cuts the chain).
+//
+// A path is the outer's path, a separator and the name: "/Script/Engine.Actor",
+// "/Script/Engine.Actor:Func", deeper with "."; "?/Name" when the outer is
+// missing; the name alone past maxOuterDepth outers (so cycles end).
+type pathMemo struct {
+	paths []string
+	need  []int32
+	// outer[i] is the index of object i's outer: outerNull when it has
+	// none, outerMissing when no object has its outer index.
+	outer []int32
+}
+
+const (
+	outerNull    = -1
+	outerMissing = -2
+)
+
+func (s *ScriptObjects) newPathMemo() pathMemo {
+	n := len(s.Objects)
+	m := pathMemo{paths: make([]string, n), need: make([]int32, n), outer: make([]int32, n)}
+	for i := range s.Objects {
+		x := s.Objects[i].OuterIndex
+		if x.IsNull() {
+			m.outer[i] = outerNull
+		} else if j, ok := s.byIndex[x]; ok {
+			m.outer[i] = int32(j)
+		} else {
+			m.outer[i] = outerMissing
 		}
 	}
-	return s.path(j, depth+1) + sep + o.Name
+	return m
+}
+
+// memoPath returns the path of object i reached at depth (outers followed so
+// far) and i's need, or -1 when the depth bound cut the chain (then nothing
+// is kept).
+func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
+	o := &s.Objects[i]
+	j := m.outer[i]
+	if j == outerNull {
+		return o.Name, 0
+	}
+	if depth > maxOuterDepth {
+		return o.Name, -1
+	}
+	if n := m.need[i]; n > 0 && depth+int(n)-1 <= maxOuterDepth {
+		return m.paths[i], n
+	}
+	if j == outerMissing {
+		p := "?/" + o.Name
+		m.paths[i], m.need[i] = p, 1
+		return p, 1
+	}
+	sep := "."
+	if k := m.outer[j]; k >= 0 && m.outer[k] == outerNull {
+		sep = ":"
+	}
+	outer, n := s.memoPath(m, int(j), depth+1)
+	p := outer + sep + o.Name
+	if n < 0 {
+		return p, -1
+	}
+	m.paths[i], m.need[i] = p, n+1
+	return p, n + 1
 }
 
 // Lookup returns the script object with global index x.

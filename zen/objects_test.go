@@ -1,8 +1,13 @@
 package zen
 
 import (
+	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"testing"
+
+	"github.com/go-faster/city"
 
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -48,5 +53,136 @@ func TestScriptObjectsRetoc(t *testing.T) {
 	}
 	if bad != 0 {
 		t.Errorf("UE4.27: %d global name hashes do not match", bad)
+	}
+}
+
+// plainPath is the path of object i built without the memo, the way the
+// paths are defined.
+func plainPath(s *ScriptObjects, i, depth int) string {
+	o := &s.Objects[i]
+	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
+		return o.Name
+	}
+	j, ok := s.byIndex[o.OuterIndex]
+	if !ok {
+		return "?/" + o.Name
+	}
+	sep := "."
+	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
+		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
+			sep = ":"
+		}
+	}
+	return plainPath(s, j, depth+1) + sep + o.Name
+}
+
+// TestScriptObjectPathsMemo checks the kept paths against plainPath on
+// chains that are short, missing an outer, deeper than maxOuterDepth and
+// cyclic, each visited from the leaf first and from the root first.
+func TestScriptObjectPathsMemo(t *testing.T) {
+	for _, leafFirst := range []bool{false, true} {
+		var objs []ScriptObject
+		add := func(name string, outer ObjectIndex) ObjectIndex {
+			x := ObjectIndex(uint64(KindScriptImport)<<62 | uint64(len(objs)+1))
+			objs = append(objs, ScriptObject{Name: name, GlobalIndex: x, OuterIndex: outer})
+			return x
+		}
+		chain := func(root ObjectIndex, n int, prefix string) {
+			x := root
+			for i := range n {
+				x = add(fmt.Sprintf("%s%d", prefix, i), x)
+			}
+		}
+		pkg := add("/Script/Engine", NullIndex)
+		chain(pkg, 3, "short")
+		chain(pkg, maxOuterDepth+5, "deep")
+		chain(ObjectIndex(uint64(KindScriptImport)<<62|999), 2, "orphan")
+		// A cycle of three: a -> b -> c -> a.
+		base := len(objs)
+		for i := range 3 {
+			add(fmt.Sprintf("cyc%d", i), ObjectIndex(uint64(KindScriptImport)<<62|uint64(base+(i+1)%3+1)))
+		}
+		if leafFirst {
+			slices.Reverse(objs)
+		}
+		s := &ScriptObjects{Objects: objs, byIndex: map[ObjectIndex]int{}}
+		for i := range s.Objects {
+			s.byIndex[s.Objects[i].GlobalIndex] = i
+		}
+		var want []string
+		for i := range s.Objects {
+			want = append(want, plainPath(s, i, 0))
+		}
+		m := s.newPathMemo()
+		for i := range s.Objects {
+			if got, _ := s.memoPath(&m, i, 0); got != want[i] {
+				t.Errorf("leafFirst=%v: object %d: have %q, want %q", leafFirst, i, got, want[i])
+			}
+		}
+	}
+}
+
+// TestScriptObjectsCache checks that the same chunk bytes (in another
+// buffer) give the table parsed before, and other bytes a new one.
+func TestScriptObjectsCache(t *testing.T) {
+	dir := corpus.Path(t, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c ScriptObjectsCache
+	a, err := c.Parse(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := c.Parse(slices.Clone(data)); err != nil || b != a {
+		t.Errorf("same bytes: have %p, %v; want the table parsed before", b, err)
+	}
+	if _, err := c.Parse(data[:len(data)-1]); err == nil {
+		t.Error("truncated chunk parsed")
+	}
+	if b, err := c.Parse(data); err != nil || b != a {
+		t.Errorf("after a failed parse: have %p, %v; want the kept table", b, err)
+	}
+}
+
+// TestPathHashesASCII checks the stack-built hashes of ASCII paths against
+// the general (rune by rune) way.
+func TestPathHashesASCII(t *testing.T) {
+	ref := func(s string, slash bool) uint64 {
+		p := []rune(strings.ToLower(s))
+		for i, c := range p {
+			if slash && (c == '.' || c == ':') {
+				p[i] = '/'
+			}
+		}
+		return city.Hash64(utf16LE(string(p)))
+	}
+	long := strings.Repeat("/Game/Long.Path:Sub", 20)
+	for _, s := range []string{"", "/Script/Engine", "/Script/Engine.Actor:Func", "Asset/SubObject", "MiXeD.Case:Name", long} {
+		if have, want := PackageID(s), ref(s, false); have != want {
+			t.Errorf("PackageID(%q): have %x, want %x", s, have, want)
+		}
+		if have, want := PublicExportHash(s), ref(s, true); have != want {
+			t.Errorf("PublicExportHash(%q): have %x, want %x", s, have, want)
+		}
+		if have, want := ScriptObjectHash(s), ref(s, true)&^(3<<62); have != want {
+			t.Errorf("ScriptObjectHash(%q): have %x, want %x", s, have, want)
+		}
+	}
+}
+
+func BenchmarkParseScriptObjects(b *testing.B) {
+	dir := corpus.Path(b, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ParseScriptObjects(data); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"runtime"
+	"runtime/debug"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -52,24 +54,66 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 	return c
 }
 
-func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Writer, stderr *os.File) error {
-	files, err := inspect.VerifyFiles(args)
-	if err != nil {
-		return err
+// verifyGCPercent and verifyMemoryLimit tune the collector for verify: it
+// allocates much short-lived garbage (decoded chunks and blocks, property
+// values) over a small live heap, so collecting less often saves a good
+// share of its time, and the soft limit keeps the peak heap (and so RSS)
+// well under 100 MB whatever is verified. GOGC or GOMEMLIMIT in the
+// environment win.
+const (
+	verifyGCPercent   = 400
+	verifyMemoryLimit = 72 << 20
+)
+
+func tuneVerifyGC() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(verifyGCPercent)
 	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(verifyMemoryLimit)
+	}
+}
+
+func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
+	tuneVerifyGC()
+	// Lines are buffered (one write per line costs a system call each);
+	// on a terminal each line is flushed as it comes.
+	stdout := bufio.NewWriterSize(out, 64<<10)
+	defer stdout.Flush()
+	lineDone := func() {}
+	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		lineDone = func() { stdout.Flush() }
+	}
+	// Files are checked as the walk finds them; a progress bar needs their
+	// number first.
+	walk := func(yield func(string) bool) error { return inspect.WalkVerifyFiles(args, yield) }
 	var bar *progressbar.ProgressBar
-	if term.IsTerminal(int(stderr.Fd())) && len(files) > 20 {
-		bar = progressbar.NewOptions(len(files),
-			progressbar.OptionSetWriter(stderr),
-			progressbar.OptionSetDescription("verify"),
-			progressbar.OptionShowCount(),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionThrottle(100_000_000))
+	if term.IsTerminal(int(stderr.Fd())) {
+		files, err := inspect.VerifyFiles(args)
+		if err != nil {
+			return err
+		}
+		walk = func(yield func(string) bool) error {
+			for _, f := range files {
+				if !yield(f) {
+					break
+				}
+			}
+			return nil
+		}
+		if len(files) > 20 {
+			bar = progressbar.NewOptions(len(files),
+				progressbar.OptionSetWriter(stderr),
+				progressbar.OptionSetDescription("verify"),
+				progressbar.OptionShowCount(),
+				progressbar.OptionClearOnFinish(),
+				progressbar.OptionThrottle(100_000_000))
+		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	var sum inspect.VerifySummary
-	inspect.Verify(files, opts, o.jobs, func(r inspect.VerifyResult) {
+	err := inspect.VerifyEach(walk, opts, o.jobs, func(r inspect.VerifyResult) {
 		sum.Add(r)
 		if bar != nil {
 			bar.Add(1)
@@ -79,15 +123,20 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, stdout io.Wri
 		}
 		if o.json {
 			enc.Encode(r)
+			lineDone()
 			return
 		}
 		if bar != nil {
 			bar.Clear()
 		}
 		fmt.Fprintln(stdout, verifyLine(r))
+		lineDone()
 	})
 	if bar != nil {
 		bar.Finish()
+	}
+	if err != nil {
+		return err
 	}
 	if o.json {
 		enc.Encode(struct {

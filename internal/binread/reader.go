@@ -56,18 +56,42 @@ type Reader struct {
 	off   int64 // current position, relative to base
 	err   error
 	order binary.ByteOrder
+	big   bool // order is big-endian (saves an interface call per read)
 
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
 	whole  bool // win holds the whole range (FromBytes)
 }
 
-// New returns a Reader over the first size bytes of r.
+// New returns a Reader over the first size bytes of r. When r is a [Mem]
+// holding them, reads slice it as [FromBytes] does.
 func New(r io.ReaderAt, size int64) *Reader {
 	if size < 0 {
 		size = 0
 	}
+	if m, ok := r.(Mem); ok && size <= int64(len(m)) {
+		return FromBytes(m[:size])
+	}
 	return &Reader{r: r, size: size, order: binary.LittleEndian}
+}
+
+// Mem is a file's bytes held in memory, as an io.ReaderAt that a [Reader]
+// reads without copying. Its bytes must not change while it is read.
+type Mem []byte
+
+// ReadAt copies bytes at off into p, like bytes.Reader.ReadAt.
+func (m Mem) ReadAt(p []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, errors.New("binread.Mem.ReadAt: negative offset")
+	}
+	if off >= int64(len(m)) {
+		return 0, io.EOF
+	}
+	n := copy(p, m[off:])
+	if n < len(p) {
+		return n, io.EOF
+	}
+	return n, nil
 }
 
 // FromBytes returns a Reader over b. Reads slice b without copying.
@@ -79,7 +103,7 @@ func FromBytes(b []byte) *Reader {
 // sharing r's source. Offsets in its errors stay absolute. A range outside r
 // gives a Reader whose error is already set.
 func (r *Reader) Section(off, n int64, field string) *Reader {
-	s := &Reader{r: r.r, base: r.base + off, size: n, order: r.order}
+	s := &Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big}
 	if off < 0 || n < 0 || off > r.size || n > r.size-off {
 		s.size = 0
 		s.err = &Error{Offset: r.base + off, Field: field, Err: fmt.Errorf("range [0x%x, +0x%x) outside data of size 0x%x", off, n, r.size)}
@@ -93,13 +117,16 @@ func (r *Reader) Section(off, n int64, field string) *Reader {
 }
 
 // SetOrder switches the byte order (big-endian for swapped console packages).
-func (r *Reader) SetOrder(o binary.ByteOrder) { r.order = o }
+func (r *Reader) SetOrder(o binary.ByteOrder) {
+	r.order = o
+	r.big = o == binary.BigEndian
+}
 
 // Order returns the current byte order.
 func (r *Reader) Order() binary.ByteOrder { return r.order }
 
 // BigEndian reports whether the reader is in big-endian mode.
-func (r *Reader) BigEndian() bool { return r.order == binary.BigEndian }
+func (r *Reader) BigEndian() bool { return r.big }
 
 // Err returns the first error met, or nil.
 func (r *Reader) Err() error { return r.err }
@@ -180,12 +207,17 @@ func (r *Reader) ClearErr() { r.err = nil }
 
 // peek returns n bytes at the current position without advancing, or nil and
 // sets the error. The slice is valid until the next read.
-func (r *Reader) peek(n int, field string) []byte {
+func (r *Reader) peek(n int, field string) []byte { return r.peekSub(n, field, "") }
+
+// peekSub is peek for the field named field+sub; the name is joined only
+// when the read fails, so hot readers of records ("Export.ObjectName" +
+// ".Index") do not build a string per field.
+func (r *Reader) peekSub(n int, field, sub string) []byte {
 	if r.err != nil {
 		return nil
 	}
 	if int64(n) > r.Remaining() {
-		r.fail(field, io.ErrUnexpectedEOF)
+		r.fail(field+sub, io.ErrUnexpectedEOF)
 		return nil
 	}
 	if r.whole {
@@ -207,7 +239,7 @@ func (r *Reader) peek(n int, field string) []byte {
 		if err == nil || err == io.EOF {
 			err = io.ErrUnexpectedEOF
 		}
-		r.fail(field, err)
+		r.fail(field+sub, err)
 		return nil
 	}
 	r.win = r.win[:got]
@@ -216,7 +248,15 @@ func (r *Reader) peek(n int, field string) []byte {
 }
 
 func (r *Reader) take(n int, field string) []byte {
-	b := r.peek(n, field)
+	b := r.peekSub(n, field, "")
+	if b != nil {
+		r.off += int64(n)
+	}
+	return b
+}
+
+func (r *Reader) takeSub(n int, field, sub string) []byte {
+	b := r.peekSub(n, field, sub)
 	if b != nil {
 		r.off += int64(n)
 	}
@@ -237,7 +277,10 @@ func (r *Reader) I8(field string) int8 { return int8(r.U8(field)) }
 // U16 reads a uint16.
 func (r *Reader) U16(field string) uint16 {
 	if b := r.take(2, field); b != nil {
-		return r.order.Uint16(b)
+		if r.big {
+			return binary.BigEndian.Uint16(b)
+		}
+		return binary.LittleEndian.Uint16(b)
 	}
 	return 0
 }
@@ -246,20 +289,32 @@ func (r *Reader) U16(field string) uint16 {
 func (r *Reader) I16(field string) int16 { return int16(r.U16(field)) }
 
 // U32 reads a uint32.
-func (r *Reader) U32(field string) uint32 {
-	if b := r.take(4, field); b != nil {
-		return r.order.Uint32(b)
+func (r *Reader) U32(field string) uint32 { return r.U32Sub(field, "") }
+
+// U32Sub reads a uint32 named field+sub (joined only in an error).
+func (r *Reader) U32Sub(field, sub string) uint32 {
+	if b := r.takeSub(4, field, sub); b != nil {
+		if r.big {
+			return binary.BigEndian.Uint32(b)
+		}
+		return binary.LittleEndian.Uint32(b)
 	}
 	return 0
 }
 
 // I32 reads an int32.
-func (r *Reader) I32(field string) int32 { return int32(r.U32(field)) }
+func (r *Reader) I32(field string) int32 { return int32(r.U32Sub(field, "")) }
+
+// I32Sub reads an int32 named field+sub (joined only in an error).
+func (r *Reader) I32Sub(field, sub string) int32 { return int32(r.U32Sub(field, sub)) }
 
 // U64 reads a uint64.
 func (r *Reader) U64(field string) uint64 {
 	if b := r.take(8, field); b != nil {
-		return r.order.Uint64(b)
+		if r.big {
+			return binary.BigEndian.Uint64(b)
+		}
+		return binary.LittleEndian.Uint64(b)
 	}
 	return 0
 }
@@ -429,18 +484,39 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 		if b == nil {
 			return "", StrEmpty
 		}
-		u := make([]uint16, units)
-		for i := range u {
-			u[i] = r.order.Uint16(b[2*i:])
-		}
 		enc := StrUTF16
-		if u[units-1] == 0 {
-			u = u[:units-1]
+		if b[len(b)-1] == 0 && b[len(b)-2] == 0 {
+			b = b[:len(b)-2]
 		} else {
 			enc = StrUTF16NoNul
 		}
-		return string(utf16.Decode(u)), enc
+		return r.utf16String(b), enc
 	}
+}
+
+// utf16String decodes UTF-16 code units (in the reader's byte order) to a
+// string the way string(utf16.Decode(units)) does, unpaired surrogates
+// becoming U+FFFD, without the intermediate slices.
+func (r *Reader) utf16String(b []byte) string {
+	unit := func(i int) rune {
+		if r.big {
+			return rune(binary.BigEndian.Uint16(b[i:]))
+		}
+		return rune(binary.LittleEndian.Uint16(b[i:]))
+	}
+	out := make([]byte, 0, len(b)/2)
+	for i := 0; i+1 < len(b); i += 2 {
+		c := unit(i)
+		switch {
+		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
+			c = utf16.DecodeRune(c, unit(i+2))
+			i += 2
+		case utf16.IsSurrogate(c):
+			c = utf8.RuneError
+		}
+		out = utf8.AppendRune(out, c)
+	}
+	return string(out)
 }
 
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is

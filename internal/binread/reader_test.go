@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"testing"
+	"unicode/utf16"
 )
 
 func le32(v int32) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(v)) }
@@ -165,4 +166,56 @@ func FuzzReader(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestMem checks that a Reader over a Mem reads in place like FromBytes,
+// and that Mem.ReadAt follows io.ReaderAt at the edges.
+func TestMem(t *testing.T) {
+	m := Mem{1, 0, 0, 0, 2, 0}
+	r := New(m, 5)
+	if v := r.U32("a"); v != 1 || !r.whole {
+		t.Fatalf("have %d (whole %v), want 1 read in place", v, r.whole)
+	}
+	if r.U16("b"); r.Err() == nil {
+		t.Fatal("read past the size given to New")
+	}
+	var b [4]byte
+	if n, err := m.ReadAt(b[:], 4); n != 2 || err != io.EOF {
+		t.Errorf("ReadAt at 4: %d, %v; want 2, EOF", n, err)
+	}
+	if n, err := m.ReadAt(b[:], 6); n != 0 || err != io.EOF {
+		t.Errorf("ReadAt at the end: %d, %v; want 0, EOF", n, err)
+	}
+	if _, err := m.ReadAt(b[:], -1); err == nil {
+		t.Error("ReadAt at -1: no error")
+	}
+}
+
+// TestUTF16String compares the in-place decoder with utf16.Decode on
+// pairs, unpaired surrogates at every position, and both byte orders.
+func TestUTF16String(t *testing.T) {
+	cases := [][]uint16{
+		{}, {'a'}, {'h', 0xE9, 0x4E2D}, {0xD83D, 0xDE00}, {0xD83D}, {0xDE00}, {'x', 0xD83D},
+		{0xD83D, 'x'}, {0xDE00, 0xD83D}, {0xD83D, 0xD83D, 0xDE00}, {0xFFFF, 0xDBFF, 0xDFFF},
+	}
+	for _, u := range cases {
+		want := string(utf16.Decode(u))
+		for _, big := range []bool{false, true} {
+			b := make([]byte, 2*len(u))
+			for i, c := range u {
+				if big {
+					binary.BigEndian.PutUint16(b[2*i:], c)
+				} else {
+					binary.LittleEndian.PutUint16(b[2*i:], c)
+				}
+			}
+			r := FromBytes(b)
+			if big {
+				r.SetOrder(binary.BigEndian)
+			}
+			if got := r.utf16String(b); got != want {
+				t.Errorf("%x (big %v): have %q, want %q", u, big, got, want)
+			}
+		}
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/binary"
 	"math"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -14,13 +15,24 @@ import (
 type Writer struct {
 	buf   []byte
 	order binary.AppendByteOrder
+	big   bool // order is big-endian (saves an interface call per value)
 }
 
 // New returns an empty little-endian Writer.
 func New() *Writer { return &Writer{order: binary.LittleEndian} }
 
 // SetOrder switches the byte order.
-func (w *Writer) SetOrder(o binary.AppendByteOrder) { w.order = o }
+func (w *Writer) SetOrder(o binary.AppendByteOrder) {
+	w.order = o
+	w.big = o == binary.BigEndian
+}
+
+// Grow reserves room for n more bytes.
+func (w *Writer) Grow(n int) {
+	if n > cap(w.buf)-len(w.buf) {
+		w.buf = append(w.buf[:len(w.buf):len(w.buf)], make([]byte, n)...)[:len(w.buf)]
+	}
+}
 
 // Bytes returns what was written so far.
 func (w *Writer) Bytes() []byte { return w.buf }
@@ -42,10 +54,28 @@ func (w *Writer) PatchU64(off int, v uint64) {
 	copy(w.buf[off:], tmp)
 }
 
-func (w *Writer) U8(v uint8)    { w.buf = append(w.buf, v) }
-func (w *Writer) U16(v uint16)  { w.buf = w.order.AppendUint16(w.buf, v) }
-func (w *Writer) U32(v uint32)  { w.buf = w.order.AppendUint32(w.buf, v) }
-func (w *Writer) U64(v uint64)  { w.buf = w.order.AppendUint64(w.buf, v) }
+func (w *Writer) U8(v uint8) { w.buf = append(w.buf, v) }
+func (w *Writer) U16(v uint16) {
+	if w.big {
+		w.buf = binary.BigEndian.AppendUint16(w.buf, v)
+	} else {
+		w.buf = binary.LittleEndian.AppendUint16(w.buf, v)
+	}
+}
+func (w *Writer) U32(v uint32) {
+	if w.big {
+		w.buf = binary.BigEndian.AppendUint32(w.buf, v)
+	} else {
+		w.buf = binary.LittleEndian.AppendUint32(w.buf, v)
+	}
+}
+func (w *Writer) U64(v uint64) {
+	if w.big {
+		w.buf = binary.BigEndian.AppendUint64(w.buf, v)
+	} else {
+		w.buf = binary.LittleEndian.AppendUint64(w.buf, v)
+	}
+}
 func (w *Writer) I8(v int8)     { w.U8(uint8(v)) }
 func (w *Writer) I16(v int16)   { w.U16(uint16(v)) }
 func (w *Writer) I32(v int32)   { w.U32(uint32(v)) }
@@ -91,26 +121,52 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		}
 		w.FString(s)
 	case binread.StrANSI, binread.StrNoNul:
-		rs := []rune(s)
-		n := len(rs)
+		nul := 0
 		if enc == binread.StrANSI {
-			n++
+			nul = 1
 		}
-		w.I32(int32(n))
-		for _, c := range rs {
-			w.U8(uint8(c))
+		if isASCII(s) {
+			// One byte per character already: copy the string.
+			w.I32(int32(len(s) + nul))
+			w.buf = append(w.buf, s...)
+		} else {
+			w.I32(int32(utf8.RuneCountInString(s) + nul))
+			for _, c := range s {
+				w.U8(uint8(c))
+			}
 		}
-		if enc == binread.StrANSI {
+		if nul == 1 {
 			w.U8(0)
 		}
 	default:
-		u := utf16.Encode([]rune(s))
-		if enc == binread.StrUTF16 {
-			u = append(u, 0)
+		n := 0
+		for _, c := range s {
+			n += utf16.RuneLen(c)
 		}
-		w.I32(-int32(len(u)))
-		for _, c := range u {
-			w.U16(c)
+		if enc == binread.StrUTF16 {
+			n++
+		}
+		w.I32(-int32(n))
+		for _, c := range s {
+			if c >= 0x10000 {
+				r1, r2 := utf16.EncodeRune(c)
+				w.U16(uint16(r1))
+				w.U16(uint16(r2))
+			} else {
+				w.U16(uint16(c))
+			}
+		}
+		if enc == binread.StrUTF16 {
+			w.U16(0)
 		}
 	}
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }

@@ -27,20 +27,25 @@ func OpenInput(name string, opts *Options) (*Input, error) {
 // OpenFile opens a package file on disk. Companions are looked up beside it
 // with the same base name.
 func OpenFile(name string) (*Input, error) {
-	f, size, err := osfile.Open(name)
+	// Package files and their companions are small and read nearly whole:
+	// read them in one go (see osfile.OpenWhole).
+	r, size, closer, err := osfile.OpenWhole(name)
 	if err != nil {
 		return nil, err
 	}
-	var companions osfile.Set
+	companions := osfile.Set{Whole: true}
 	base := strings.TrimSuffix(name, filepath.Ext(name))
 	return &Input{
 		Name:    name,
-		R:       f,
+		R:       r,
 		Size:    size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) { return companions.Open(base + ext) },
 		Close: func() error {
-			companions.Close()
-			return f.Close()
+			err := companions.Close()
+			if closer != nil {
+				return closer.Close()
+			}
+			return err
 		},
 	}, nil
 }

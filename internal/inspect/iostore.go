@@ -366,7 +366,7 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
 		// Through the cache: the containers beside it need the same table.
 		if st, err := os.Stat(p); err == nil {
-			s, err := globalCache(filepath.Clean(p), st, f.ScriptObjects)
+			s, err := globalCache(filepath.Clean(p), st, func() (*zen.ScriptObjects, error) { return f.ScriptObjectsCached(&scriptObjectsCache) })
 			return s, p, err
 		}
 		s, err := f.ScriptObjects()
@@ -382,7 +382,7 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 					return nil, err
 				}
 				defer gf.Close()
-				return gf.ScriptObjects()
+				return gf.ScriptObjectsCached(&scriptObjectsCache)
 			})
 			return s, g, err
 		}
@@ -404,6 +404,11 @@ type globalEntry struct {
 	s         *zen.ScriptObjects
 	err       error
 }
+
+// scriptObjectsCache shares one parsed table between global containers
+// with the same ScriptObjects chunk (test fixtures often copy one game's
+// global.utoc beside each variant).
+var scriptObjectsCache zen.ScriptObjectsCache
 
 // maxGlobals bounds the cache; a session rarely touches more than one game.
 // A UE5 table takes over 15 MB in memory, and verify walks a game's
@@ -538,7 +543,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 	base := strings.TrimSuffix(p, path.Ext(p))
 	in := &Input{
 		Name: container + ContainerSep + p,
-		R:    &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk},
+		R:    &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk},
 		Size: int64(len(data)),
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			if i, ok := c.fsys.Chunk(base + ext); ok {
@@ -559,6 +564,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 // opener recognises it and resolves names through the container.
 type zenChunk struct {
 	*bytes.Reader
+	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
 }
@@ -747,7 +753,7 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		res.Error = err.Error()
 		return res
 	}
-	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), c: c, chunk: chunk}, Size: int64(len(data))}
+	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
 		res.Error = err.Error()

@@ -187,6 +187,10 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		p.Sections = append(p.Sections, Section{Name: fmt.Sprintf("CompressedChunk[%d]", i), Offset: c.CompressedOffset, Size: int64(c.CompressedSize)})
 	}
 
+	// Sized up front (the tables are already read); empty ones stay nil.
+	p.Names = sized[Name](len(f.Names))
+	p.Imports = sized[Object](len(f.Imports))
+	p.Exports = sized[Object](len(f.Exports))
 	for _, n := range f.Names {
 		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
 	}

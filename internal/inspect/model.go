@@ -170,3 +170,13 @@ type VerifyResult struct {
 	ChunksOK     *int `json:"chunks_ok,omitempty"`
 	ChunksFailed *int `json:"chunks_failed,omitempty"`
 }
+
+// sized returns an empty slice with room for n elements, or nil when n is
+// 0 (so that an empty table still prints as null). n must count elements
+// already in memory, never a header field.
+func sized[T any](n int) []T {
+	if n == 0 {
+		return nil
+	}
+	return make([]T, 0, n)
+}

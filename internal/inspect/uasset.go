@@ -268,7 +268,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 		return f.Exports[i].Data()
 	}
 	p.Raw = func(name string) ([]byte, error) { return f.SectionBytes(name) }
-	p.Dependencies = uassetDependencies(f)
+	p.Dependencies = uassetDependencies(f, paths)
 	if ar := f.AssetRegistry; ar != nil {
 		for _, o := range ar.Objects {
 			tags := make(map[string]string, len(o.Tags))
@@ -332,7 +332,7 @@ func sortSections(s []Section) {
 }
 
 // uassetDependencies renders the reference sections as strings.
-func uassetDependencies(f *uasset.File) map[string][]string {
+func uassetDependencies(f *uasset.File, paths *pathCache) map[string][]string {
 	d := map[string][]string{}
 	for _, r := range f.SoftPackageReferences {
 		if r.Path.S != "" {
@@ -346,16 +346,16 @@ func uassetDependencies(f *uasset.File) map[string][]string {
 	}
 	for _, sn := range f.SearchableNames {
 		for _, n := range sn.Names {
-			d["searchable_names"] = append(d["searchable_names"], f.ObjectPath(sn.Object)+": "+f.NameString(n))
+			d["searchable_names"] = append(d["searchable_names"], paths.get(sn.Object)+": "+f.NameString(n))
 		}
 	}
 	for i, deps := range f.DependsMap {
 		for _, dep := range deps {
-			d["depends_map"] = append(d["depends_map"], f.ObjectPath(uasset.ExportIndex(i))+" -> "+f.ObjectPath(dep))
+			d["depends_map"] = append(d["depends_map"], paths.get(uasset.ExportIndex(i))+" -> "+paths.get(dep))
 		}
 	}
 	for _, p := range f.PreloadDependencies {
-		d["preload_dependencies"] = append(d["preload_dependencies"], f.ObjectPath(p))
+		d["preload_dependencies"] = append(d["preload_dependencies"], paths.get(p))
 	}
 	for _, g := range f.GatherableTextData {
 		d["gatherable_text"] = append(d["gatherable_text"], g.NamespaceName.S+": "+g.SourceString.S)
@@ -367,7 +367,7 @@ func uassetDependencies(f *uasset.File) map[string][]string {
 	}
 	for _, h := range f.ImportTypeHierarchies {
 		for _, t := range h.SuperTypes {
-			d["import_type_hierarchies"] = append(d["import_type_hierarchies"], f.ObjectPath(h.Import)+" : "+f.NameString(t.PackageName)+"."+f.NameString(t.TypeName))
+			d["import_type_hierarchies"] = append(d["import_type_hierarchies"], paths.get(h.Import)+" : "+f.NameString(t.PackageName)+"."+f.NameString(t.TypeName))
 		}
 	}
 	if len(d) == 0 {

@@ -37,36 +37,59 @@ const packageTag = 0x9E2A83C1
 // are always included; companions found in folders are skipped.
 func VerifyFiles(paths []string) ([]string, error) {
 	var out []string
-	for _, p := range paths {
+	err := WalkVerifyFiles(paths, func(p string) bool {
+		out = append(out, p)
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// WalkVerifyFiles calls yield with each file [VerifyFiles] lists, in the
+// same order, as the walk finds it; it stops early when yield returns
+// false. The paths are all checked (stat) before the first yield.
+func WalkVerifyFiles(paths []string, yield func(string) bool) error {
+	dirs := make([]bool, len(paths))
+	for i, p := range paths {
 		if _, _, ok := SplitContainerPath(p); ok {
-			out = append(out, p)
 			continue
 		}
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if !st.IsDir() {
-			out = append(out, p)
+		dirs[i] = st.IsDir()
+	}
+	stop := errors.New("stop")
+	for i, p := range paths {
+		if !dirs[i] {
+			if !yield(p) {
+				return nil
+			}
 			continue
 		}
-		err = filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
+		err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
 			if d.IsDir() || !d.Type().IsRegular() {
 				return nil
 			}
-			if isCandidate(q) {
-				out = append(out, q)
+			if isCandidate(q) && !yield(q) {
+				return stop
 			}
 			return nil
 		})
+		if err == stop {
+			return nil
+		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	return out, nil
+	return nil
 }
 
 // isCandidate decides whether a file found in a walk is checked.
@@ -202,45 +225,60 @@ const verifyWindow = 64
 // emits results in the order of files (so output is stable). emit is never
 // called concurrently.
 func Verify(files []string, opts *Options, workers int, emit func(VerifyResult)) {
+	VerifyEach(func(yield func(string) bool) error {
+		for _, f := range files {
+			if !yield(f) {
+				break
+			}
+		}
+		return nil
+	}, opts, workers, emit)
+}
+
+// VerifyEach is [Verify] over the files walk yields (see
+// [WalkVerifyFiles]): checking starts with the first file found, while the
+// walk goes on. It returns walk's error, after the results of the files
+// found before it.
+func VerifyEach(walk func(yield func(string) bool) error, opts *Options, workers int, emit func(VerifyResult)) error {
 	if workers < 1 {
 		workers = 1
 	}
 	type slot struct {
+		path string
 		done chan struct{}
 		res  []VerifyResult
 	}
-	slots := make([]*slot, len(files))
-	for i := range slots {
-		slots[i] = &slot{done: make(chan struct{})}
-	}
-	next := make(chan int)
+	// order holds the files in flight in walk order. Its bound keeps the
+	// walk at most a window ahead of what has been emitted, so memory stays
+	// flat however many files there are. The window is wide enough that
+	// one slow file (a big container, a data table decoded under several
+	// candidate engines) does not leave the other workers idle: only result
+	// lines (a few hundred bytes each) wait.
+	order := make(chan *slot, verifyWindow*workers)
+	jobs := make(chan *slot)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range next {
-				s := slots[i]
-				VerifyOne(files[i], opts, func(r VerifyResult) { s.res = append(s.res, r) })
+			for s := range jobs {
+				VerifyOne(s.path, opts, func(r VerifyResult) { s.res = append(s.res, r) })
 				close(s.done)
 			}
 		}()
 	}
+	var walkErr error
 	go func() {
-		// Feed at most a bounded distance ahead of what has been emitted so
-		// memory stays flat however many files there are. The distance is
-		// wide enough that one slow file (a big container, a data table
-		// decoded under several candidate engines) does not leave the other
-		// workers idle: only result lines (a few hundred bytes each) wait.
-		for i := range files {
-			if i >= verifyWindow*workers {
-				<-slots[i-verifyWindow*workers].done
-			}
-			next <- i
-		}
-		close(next)
+		walkErr = walk(func(p string) bool {
+			s := &slot{path: p, done: make(chan struct{})}
+			order <- s
+			jobs <- s
+			return true
+		})
+		close(jobs)
+		close(order)
 	}()
-	for _, s := range slots {
+	for s := range order {
 		<-s.done
 		for _, r := range s.res {
 			emit(r)
@@ -248,6 +286,7 @@ func Verify(files []string, opts *Options, workers int, emit func(VerifyResult))
 		s.res = nil
 	}
 	wg.Wait()
+	return walkErr
 }
 
 // VerifySummary is the last line of `upkg verify --json`.

@@ -151,17 +151,23 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	if in.Size > maxZenSize {
 		return nil, fmt.Errorf("%s: zen package of %d bytes is larger than %d", in.Name, in.Size, maxZenSize)
 	}
-	data := make([]byte, in.Size)
-	if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	zc, inContainer := in.R.(*zenChunk)
+	var data []byte
+	if inContainer && int64(len(zc.data)) == in.Size {
+		data = zc.data // already in memory: no copy
+	} else {
+		data = make([]byte, in.Size)
+		if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
-		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	zr := &zenResolver{}
 	zopts := zen.Options{Auto: true}
 	var warnings []string
-	if zc, ok := in.R.(*zenChunk); ok {
+	if inContainer {
 		zr.ctx = zc.c.context()
 		zr.pkgID = zc.c.f.ChunkIDs[zc.chunk].ID()
 		zopts = zr.ctx.zenOptions(zr.pkgID)
@@ -196,6 +202,10 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	}
 	out.Summary = zenSummary(p)
 	out.Sections = zenSections(p, int64(len(data)))
+	// Sized up front (the tables are already read); empty ones stay nil.
+	out.Names = sized[Name](len(p.Names))
+	out.Imports = sized[Object](len(p.ImportMap))
+	out.Exports = sized[Object](len(p.Exports))
 	for _, n := range p.Names {
 		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
 	}
@@ -292,7 +302,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 		at := int(h.FirstEntryIndex)
 		for k, n := range h.EntryCount {
 			for j := 0; j < int(n) && at >= 0 && at < len(p.DependencyEntries); j++ {
-				d["dependency_bundles"] = append(d["dependency_bundles"], fmt.Sprintf("%s -> %s (%s)", out.Exports[i].Path, ref(p.DependencyEntries[at]), kinds[k]))
+				d["dependency_bundles"] = append(d["dependency_bundles"], out.Exports[i].Path+" -> "+ref(p.DependencyEntries[at])+" ("+kinds[k]+")")
 				at++
 			}
 		}

@@ -8,6 +8,8 @@ import (
 	"io"
 	"os"
 	"sync"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // Open opens name for reading and returns it with its size. A directory is an
@@ -29,23 +31,67 @@ func Open(name string) (*os.File, int64, error) {
 	return f, st.Size(), nil
 }
 
+// MaxWhole is the largest file [OpenWhole] reads into memory at once.
+// Package files are mostly a few KiB to a few MiB and are read through
+// nearly whole by verify; one read instead of one per header window and
+// export keeps the system calls down, and a few MiB per worker is cheap.
+const MaxWhole = 8 << 20
+
+// OpenWhole is [Open] that reads a file of at most MaxWhole bytes into
+// memory and closes it (closer is then nil); a bigger file stays open, and
+// closer closes it. The memory form is a [binread.Mem], which readers
+// slice without copying.
+func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err error) {
+	f, size, err := Open(name)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	if size > MaxWhole {
+		return f, size, f, nil
+	}
+	defer f.Close()
+	b := make([]byte, size)
+	if n, err := f.ReadAt(b, 0); int64(n) != size {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, 0, nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return binread.Mem(b), size, nil, nil
+}
+
 // Set is a group of files opened on demand and closed together. It is safe
 // for concurrent use.
 type Set struct {
 	mu    sync.Mutex
 	files []*os.File
+	// Whole makes Open read files of at most MaxWhole bytes into memory
+	// (see [OpenWhole]).
+	Whole bool
 }
 
 // Open opens name (see [Open]) and keeps it for [Set.Close].
 func (s *Set) Open(name string) (io.ReaderAt, int64, error) {
+	if s.Whole {
+		r, size, c, err := OpenWhole(name)
+		if err != nil || c == nil {
+			return r, size, err
+		}
+		s.keep(r.(*os.File))
+		return r, size, nil
+	}
 	f, size, err := Open(name)
 	if err != nil {
 		return nil, 0, err
 	}
+	s.keep(f)
+	return f, size, nil
+}
+
+func (s *Set) keep(f *os.File) {
 	s.mu.Lock()
 	s.files = append(s.files, f)
 	s.mu.Unlock()
-	return f, size, nil
 }
 
 // Close closes every file the set opened and returns the first error.
