@@ -59,6 +59,18 @@ function valueText(v) {
   if (typeof v === 'object') return JSON.stringify(v);
   return String(v);
 }
+// shownName drops the worker's folder for dropped containers ("/in/3/")
+// from a file name: the user dropped "Game.pak", not "/in/3/Game.pak".
+function shownName(n) {
+  return String(n).replace(/^\/in\/\d+\//, '');
+}
+// sentence makes a note from the reader a sentence: capital first, full stop.
+function sentence(s) {
+  s = String(s).trim();
+  if (!s) return s;
+  s = s[0].toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(s) ? s : s + '.';
+}
 function flagChips(text) {
   const parts = String(text || '').split(/[|,\s]+/).filter(Boolean);
   return parts.map((f) => h('span', { class: 'flag', title: flagHelp(f) || f, text: f }));
@@ -653,7 +665,7 @@ function renderTitle() {
 function plainSummary(p) {
   const base = p.path.split('/').pop().replace(/\.[^.]*$/, '');
   const asset = p.exports.find((e) => e.is_asset) || p.exports.find((e) => !e.outer_index && e.name === base);
-  const what = asset ? asset.name + ' is ' + (/^[AEIOU]/i.test(shortPath(asset.class)) ? 'an ' : 'a ') + shortPath(asset.class) : base + ' is a package';
+  const what = asset ? asset.name + ' is ' + (/^([AEIO]|U(?!s[aeiu]|ni|ti))/i.test(shortPath(asset.class)) ? 'an ' : 'a ') + shortPath(asset.class) : base + ' is a package';
   let how;
   if (p.format === 'legacy') how = ' from an Unreal Engine 1–3 game';
   else if (p.format === 'zen') how = ' cooked for a game (stored in an IoStore container)';
@@ -921,7 +933,8 @@ const VIEWS = {
     const card = (k, v, s, tip) => add(cards, h('div', { class: 'card', title: tip || '' }, h('div', { class: 'k', text: k }), h('div', { class: 'v', text: v }), s ? h('div', { class: 's', text: s }) : null));
     const kind = formatLabel(p);
     card('Format', kind[0], p.big_endian ? 'big-endian' : '', kind[1]);
-    card('Engine version', p.engine || 'unknown', { header: 'read from the file', flag: 'given with --engine', detected: 'detected by upkg' }[p.engine_source] || p.engine_source || '',
+    const alike = (p.engine_candidates || []).length > 1 ? ' · 1 of ' + p.engine_candidates.length + ' that read alike' : '';
+    card('Engine version', p.engine || 'unknown', ({ header: 'read from the file', flag: 'given with --engine', detected: 'detected by upkg' }[p.engine_source] || p.engine_source || '') + alike,
       (HELP.engineSource[p.engine_source] || '') + (p.engine_candidates ? '\nCandidates: ' + p.engine_candidates.join(', ') : '') + (p.engine_note ? '\n' + p.engine_note : ''));
     card('Names', num(p.names.length), '', HELP.tabs.names);
     card('Imports', num(p.imports.length), '', HELP.tabs.imports);
@@ -933,7 +946,7 @@ const VIEWS = {
     if (p.engine_source === 'detected' || p.engine_note || others.length) {
       add(out, h('div', { class: 'notice' },
         p.engine_source === 'detected' ? 'upkg worked out the engine version from the file\'s layout: cooked files do not record it. ' : '',
-        p.engine_note ? p.engine_note + ' ' : others.length ? 'It could also be ' + others.join(', ') + '. ' : '',
+        p.engine_note ? sentence(p.engine_note) + ' ' : others.length ? 'It could also be ' + others.join(', ') + '. ' : '',
         'If you know the game\'s engine version, pick it under Reading options.'));
     }
     if ((p.warnings || []).length) {
@@ -942,7 +955,7 @@ const VIEWS = {
     const files = res.files;
     if (files.length > 1) {
       add(out, h('h3', { text: 'Files' }), h('table', { class: 'kv' }, files.map((f) => h('tr', {},
-        h('th', { text: f.name }), h('td', { class: 'v', text: bytes(f.size) }),
+        h('th', { text: shownName(f.name) }), h('td', { class: 'v', text: bytes(f.size) }),
         h('td', { class: 'help', text: { main: 'the package', companion: 'read with the package', unused: 'dropped but not part of this package' }[f.role] })))));
     }
     add(out, h('h3', { text: 'Header fields' }), intro('The package file summary, in file order. Hover a field (or read the grey text) for what it means.'));
