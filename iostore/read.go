@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/blake3"
@@ -139,8 +140,20 @@ func (h *chunkHasher) init(v TocVersion) {
 		h.sha = sha1.New()
 	}
 	if v > TocPartitionSize {
-		h.b3 = blake3.New()
+		h.b3 = getBlake3()
 	}
+}
+
+// b3Pool holds BLAKE3 hashers for reuse: one is needed per chunk, and the
+// assembly one carries an 8 KiB buffer.
+var b3Pool sync.Pool // *blake3.Hasher
+
+func getBlake3() *blake3.Hasher {
+	if h, ok := b3Pool.Get().(*blake3.Hasher); ok {
+		h.Reset()
+		return h
+	}
+	return blake3.New()
 }
 
 func (h *chunkHasher) write(p []byte) {
@@ -162,6 +175,8 @@ func (h *chunkHasher) sums() (toc, sha [20]byte) {
 		return sha, sha
 	}
 	s := h.b3.Sum256()
+	b3Pool.Put(h.b3)
+	h.b3 = nil
 	copy(toc[:], s[:20])
 	return toc, sha
 }

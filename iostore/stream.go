@@ -42,7 +42,7 @@ func (f *File) OpenChunkStream(i int) (io.Reader, error) {
 			s.sha = sha1.New()
 		}
 		if f.Header.Version >= TocPerfectHash {
-			s.b3 = blake3.New()
+			s.b3 = getBlake3()
 		}
 	}
 	return s, nil
@@ -108,6 +108,8 @@ func (s *chunkStream) finish() error {
 	}
 	if s.b3 != nil {
 		full := s.b3.Sum256()
+		b3Pool.Put(s.b3)
+		s.b3 = nil
 		var h [20]byte
 		copy(h[:], full[:20])
 		sums = append(sums, h)

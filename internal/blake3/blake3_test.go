@@ -38,9 +38,43 @@ func TestVectors(t *testing.T) {
 		{102400, "bc3e3d41a1146b069abffad3c0d44860cf664390afce4d9661f7902e7943e085"},
 	}
 	for _, tt := range tests {
-		got := Sum256(input(tt.n))
-		if hex.EncodeToString(got[:]) != tt.want {
-			t.Errorf("len %d: have %x, want %s", tt.n, got, tt.want)
+		for name, sum := range map[string]func([]byte) [32]byte{"Sum256": Sum256, "portable": sumPortable} {
+			got := sum(input(tt.n))
+			if hex.EncodeToString(got[:]) != tt.want {
+				t.Errorf("%s, len %d: have %x, want %s", name, tt.n, got, tt.want)
+			}
+		}
+	}
+}
+
+// TestPortable checks that [Hasher] (the assembly one on amd64) agrees with
+// the portable code on every length up to a few chunks and on larger inputs
+// around the tree's power-of-two boundaries, with one write and with split
+// writes.
+func TestPortable(t *testing.T) {
+	var lengths []int
+	for n := 0; n <= 5000; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, k := range []int{8, 16, 17, 32, 64, 65, 128, 1000} {
+		lengths = append(lengths, k*chunkLen-1, k*chunkLen, k*chunkLen+1)
+	}
+	data := make([]byte, lengths[len(lengths)-1])
+	for i := range data {
+		data[i] = byte(i*7 + i>>9)
+	}
+	for _, n := range lengths {
+		want := sumPortable(data[:n])
+		if got := Sum256(data[:n]); got != want {
+			t.Fatalf("Sum256 len %d: have %x, want %x", n, got, want)
+		}
+		h := New()
+		step := n/3 + 1
+		for i := 0; i < n; i += step {
+			h.Write(data[i:min(i+step, n)])
+		}
+		if got := h.Sum256(); got != want {
+			t.Fatalf("Hasher len %d in writes of %d: have %x, want %x", n, step, got, want)
 		}
 	}
 }
@@ -50,8 +84,16 @@ func TestVectors(t *testing.T) {
 func TestIncremental(t *testing.T) {
 	data := input(9000)
 	want := Sum256(data)
+	p := newPortable()
+	for i := 0; i < len(data); i += 100 {
+		p.Write(data[i:min(i+100, len(data))])
+	}
+	if got := p.Sum256(); got != want {
+		t.Errorf("portable, step 100: have %x, want %x", got, want)
+	}
+	h := New()
 	for _, step := range []int{1, 63, 64, 65, 1023, 1024, 1025, 4096} {
-		h := New()
+		h.Reset()
 		for i := 0; i < len(data); i += step {
 			h.Write(data[i:min(i+step, len(data))])
 		}
@@ -66,5 +108,13 @@ func BenchmarkSum256(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	for b.Loop() {
 		Sum256(data)
+	}
+}
+
+func BenchmarkPortable(b *testing.B) {
+	data := input(1 << 20)
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		sumPortable(data)
 	}
 }

@@ -1,0 +1,16 @@
+//go:build !amd64 || purego
+
+package blake3
+
+// Hasher computes a BLAKE3 hash incrementally. The zero value is not ready;
+// use [New].
+type Hasher struct{ portable }
+
+// New returns a Hasher in the default hash mode.
+func New() *Hasher { return &Hasher{newPortable()} }
+
+// Sum256 returns the BLAKE3 hash of data.
+func Sum256(data []byte) [32]byte { return sumPortable(data) }
+
+// Reset returns h to its state after [New], for reuse.
+func (h *Hasher) Reset() { h.portable = newPortable() }
