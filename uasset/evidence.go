@@ -145,6 +145,8 @@ func (f *File) narrowByEvidence(cands []string) (kept []string, why string) {
 	}
 	p := &prober{f: f}
 	p.probeImports(ev)
+	p.probeImportNames(ev)
+	p.probeNameHashes(ev)
 	if !f.Summary.UnversionedProperties() {
 		p.probeExports(ev)
 	}
@@ -627,6 +629,9 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 			r.SeekTo(valStart, "Status")
 		}
 		if ev != nil {
+			if depth == 0 {
+				p.tagName(ev, what+" property "+name, class, name, typ)
+			}
 			p.valueEvidence(r, ev, what+" property "+name, typ, structName, valStart, int64(size))
 			if structName != "" {
 				p.structName(ev, structName, what+" property "+name)
