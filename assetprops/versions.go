@@ -16,10 +16,10 @@ import (
 // switches use); UE5 releases are past all the thresholds the decoder
 // consults.
 var (
-	keyEditor    = ue.Guid{0xE4B068ED, 0xF49442E9, 0xA231DA0B, 0x2E46BB41}
-	keyFramework = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
-	keyCore      = ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}
-	keyRelease   = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
+	keyEditor    = ue.EditorObjectVersion
+	keyFramework = ue.FrameworkObjectVersion
+	keyCore      = ue.CoreObjectVersion
+	keyRelease   = ue.ReleaseObjectVersion
 )
 
 // ue4Fallback lists, per custom version, the value from each UE4 minor

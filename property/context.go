@@ -95,21 +95,21 @@ const (
 // Custom version keys the decoder consults.
 var (
 	// FEditorObjectVersion.
-	cvEditor = ue.Guid{0xE4B068ED, 0xF49442E9, 0xA231DA0B, 0x2E46BB41}
+	cvEditor = ue.EditorObjectVersion
 	// FFortniteMainBranchObjectVersion.
-	cvFortniteMain = ue.Guid{0x601D1886, 0xAC644F84, 0xAA16D3DE, 0x0DEAC7D6}
+	cvFortniteMain = ue.FortniteMainBranchObjectVersion
 	// FUE5ReleaseStreamObjectVersion.
-	cvUE5Release = ue.Guid{0xD89B5E42, 0x24BD4D46, 0x8412ACA8, 0xDF641779}
+	cvUE5Release = ue.UE5ReleaseStreamObjectVersion
 	// FUE5MainStreamObjectVersion.
-	cvUE5Main = ue.Guid{0x697DD581, 0xE64F41AB, 0xAA4A51EC, 0xBEB7B628}
+	cvUE5Main = ue.UE5MainStreamObjectVersion
 	// FFrameworkObjectVersion.
-	cvFramework = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
+	cvFramework = ue.FrameworkObjectVersion
 	// FCoreObjectVersion.
-	cvCore = ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}
+	cvCore = ue.CoreObjectVersion
 	// FReleaseObjectVersion.
-	cvRelease = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
+	cvRelease = ue.ReleaseObjectVersion
 	// FInstancedStructCustomVersion.
-	cvInstancedStruct = ue.Guid{0xE21E1CAA, 0xAF47425E, 0x89BF6AD4, 0x4C44A8BB}
+	cvInstancedStruct = ue.InstancedStructCustomVersion
 )
 
 // Custom version values.

@@ -29,9 +29,9 @@ func (d *decoder) readOwnSerialize(r *binread.Reader, o *Object, ex Export, fn f
 
 var (
 	// FControlRigObjectVersion.
-	cvControlRig = ue.Guid{0xA7820CFB, 0x20A74359, 0x8C542C14, 0x9623CF50}
+	cvControlRig = ue.ControlRigObjectVersion
 	// UE::NNE::ModelData::GUID (NNE model data versions).
-	cvNNEModelData = ue.Guid{0x9513202E, 0xEBA1B279, 0xF17FE5BA, 0xAB90C3F2}
+	cvNNEModelData = ue.NNEModelDataVersion
 )
 
 // FControlRigObjectVersion values.
@@ -331,7 +331,7 @@ func ownSerializer(class string) (func(*decoder, *binread.Reader) any, bool) {
 }
 
 // FInterchangeCustomVersion.
-var cvInterchange = ue.Guid{0x92738C43, 0x29884D9C, 0x9A3D9BBE, 0x6EFF9FC0}
+var cvInterchange = ue.InterchangeCustomVersion
 
 // interchangeMultipleAllocationsFixed is FInterchangeCustomVersion
 // MultipleAllocationsPerAttributeInStorageFixed: an attribute's offset and
@@ -390,7 +390,7 @@ func (d *decoder) interchangeAttributes(r *binread.Reader) any {
 }
 
 // FSequencerObjectVersion and its values.
-var cvSequencer = ue.Guid{0x7B5AE74C, 0xD2704C10, 0xA9585798, 0x0B212A5A}
+var cvSequencer = ue.SequencerObjectVersion
 
 const (
 	sequencerEvaluationTree       = 5
@@ -434,7 +434,7 @@ func movieSceneSegment(d *decoder, r *binread.Reader, _ int64) any {
 }
 
 // Versions of FEdGraphPinType.
-var cvBlueprints = ue.Guid{0xB0D832E4, 0x1F894F0D, 0xACCF7EB7, 0x36FD4AA2}
+var cvBlueprints = ue.BlueprintsObjectVersion
 
 const (
 	verUE4EdGraphPinTypeSerialization           = 324 // VER_UE4_EDGRAPHPINTYPE_SERIALIZATION
@@ -518,7 +518,7 @@ func edGraphPinType(d *decoder, r *binread.Reader, _ int64) any {
 }
 
 // FAnimPhysObjectVersion and its values for FSmartName.
-var cvAnimPhys = ue.Guid{0x29E575DD, 0xE0A34627, 0x9D10D276, 0x232CDCEA}
+var cvAnimPhys = ue.AnimPhysObjectVersion
 
 const (
 	animPhysRemoveUIDFromSmartNameSerialize          = 5
@@ -599,9 +599,9 @@ func uniqueNetIdRepl(d *decoder, r *binread.Reader, tagSize int64) any {
 
 var (
 	// FRigVMObjectVersion.
-	cvRigVM = ue.Guid{0xDC49959B, 0x53C04DE7, 0x9156EA88, 0x5E7C5D39}
+	cvRigVM = ue.RigVMObjectVersion
 	// FAnimObjectVersion.
-	cvAnimObject = ue.Guid{0xAF43A65D, 0x7FD34947, 0x98733E8E, 0xD9C1BB05}
+	cvAnimObject = ue.AnimObjectVersion
 )
 
 // Versions of URigVM's data.

@@ -20,10 +20,10 @@ import (
 
 // Custom versions the probes consult (keys from the engine's *ObjectVersion.h).
 var (
-	cvCoreObject      = ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}
-	cvFrameworkObject = ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}
-	cvReleaseObject   = ue.Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
-	cvSequencerObject = ue.Guid{0x7B5AE74C, 0xD2704C10, 0xA9585798, 0x0B212A5A}
+	cvCoreObject      = ue.CoreObjectVersion
+	cvFrameworkObject = ue.FrameworkObjectVersion
+	cvReleaseObject   = ue.ReleaseObjectVersion
+	cvSequencerObject = ue.SequencerObjectVersion
 )
 
 // The versions at which the probed layouts changed.
@@ -145,6 +145,8 @@ func (f *File) narrowByEvidence(cands []string) (kept []string, why string) {
 	}
 	p := &prober{f: f}
 	p.probeImports(ev)
+	p.probeImportNames(ev)
+	p.probeNameHashes(ev)
 	if !f.Summary.UnversionedProperties() {
 		p.probeExports(ev)
 	}
@@ -627,6 +629,9 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 			r.SeekTo(valStart, "Status")
 		}
 		if ev != nil {
+			if depth == 0 {
+				p.tagName(ev, what+" property "+name, class, name, typ)
+			}
 			p.valueEvidence(r, ev, what+" property "+name, typ, structName, valStart, int64(size))
 			if structName != "" {
 				p.structName(ev, structName, what+" property "+name)

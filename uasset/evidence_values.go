@@ -15,8 +15,8 @@ import (
 
 // Custom versions the value probes consult.
 var (
-	cvEditorObject  = ue.Guid{0xE4B068ED, 0xF49442E9, 0xA231DA0B, 0x2E46BB41}
-	cvAnimPhsObject = ue.Guid{0x29E575DD, 0xE0A34627, 0x9D10D276, 0x232CDCEA}
+	cvEditorObject  = ue.EditorObjectVersion
+	cvAnimPhsObject = ue.AnimPhysObjectVersion
 )
 
 const (

@@ -93,9 +93,9 @@ func Sample() []byte {
 		w.I32(0)    // FileVersionLicenseeUE
 		// Custom versions (GUID + version).
 		w.I32(2)
-		ue.WriteGuid(w, ue.Guid{0x375EC13C, 0x06E448FB, 0xB50084F0, 0x262A717E}) // CoreObjectVersion
+		ue.WriteGuid(w, ue.CoreObjectVersion)
 		w.I32(3)
-		ue.WriteGuid(w, ue.Guid{0xCFFC743F, 0x43B04480, 0x939114DF, 0x171D2073}) // FrameworkObjectVersion
+		ue.WriteGuid(w, ue.FrameworkObjectVersion)
 		w.I32(37)
 		w.I32(L.header)
 		w.FString("/Game/Samples/upkgSample") // PackageName
