@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -118,11 +119,19 @@ func (e *ObjectExport) Open() (*io.SectionReader, error) {
 	return e.f.serialRange(e.SerialOffset, e.SerialSize)
 }
 
-// Data reads the export's serialized bytes.
+// Data reads the export's serialized bytes. When the file is held in
+// memory (a [binread.Mem], as the CLI opens packages of a few MiB) they
+// are a slice of it, not a copy, like zen's Package.ExportData: callers
+// must not modify them.
 func (e *ObjectExport) Data() ([]byte, error) {
 	sr, err := e.Open()
 	if err != nil {
 		return nil, err
+	}
+	if r, off, n := sr.Outer(); n >= 0 {
+		if m, ok := r.(binread.Mem); ok && off >= 0 && off <= int64(len(m)) && n <= int64(len(m))-off {
+			return m[off : off+n : off+n], nil
+		}
 	}
 	return readAllSection(sr)
 }
