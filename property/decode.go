@@ -43,6 +43,37 @@ type decoder struct {
 	typeNames    map[*Type]string
 	// props is the stack tagged collects properties on.
 	props []*Property
+	// propSlab and typeSlab hand out the decoded tree's properties and tag
+	// types a batch at a time (see slab).
+	propSlab slab[Property]
+	typeSlab slab[Type]
+	// subs are the readers of tag values, one per nesting level in use,
+	// reused from tag to tag (see taggedOnStack).
+	subs []*binread.Reader
+}
+
+// slab hands out pointers to elements of arrays allocated a batch at a
+// time: the decoded tree's many small nodes then cost one allocation per
+// batch instead of one each. Batches start small and double, so an export
+// with a few properties allocates little.
+type slab[T any] struct {
+	free []T
+	next int // size of the next batch
+}
+
+const (
+	slabFirst = 4
+	slabMax   = 128
+)
+
+func (s *slab[T]) new() *T {
+	if len(s.free) == 0 {
+		s.next = min(max(s.next*2, slabFirst), slabMax)
+		s.free = make([]T, s.next)
+	}
+	p := &s.free[0]
+	s.free = s.free[1:]
+	return p
 }
 
 // typeOf converts a schema type once per decode.
@@ -136,7 +167,8 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			return true
 		}
 		tag := &tagBuf
-		p := &Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
+		p := d.propSlab.new()
+		*p = Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
 		d.props = append(d.props, p)
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
@@ -149,7 +181,11 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			r.Skip(int64(tag.Size), "PropertyTag.Value")
 			continue
 		}
-		sub := r.Section(r.Offset(), int64(tag.Size), "PropertyTag.Value")
+		// The value's reader is taken from d.subs and given back once the
+		// value is read: nested streams take the next ones, and no value
+		// keeps its reader.
+		sub := d.takeSub()
+		r.SectionInto(sub, r.Offset(), int64(tag.Size), "PropertyTag.Value")
 		d.push(tag.Name)
 		p.Value = d.value(sub, tag.Type, mTag, tag)
 		if err := sub.Err(); err != nil {
@@ -160,10 +196,23 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			p.Error = fmt.Sprintf("value used %d of its %d bytes", sub.Offset(), tag.Size)
 			d.issue(sub.Abs(), "%s", p.Error)
 		}
+		d.putSub(sub)
 		d.pop()
 		r.Skip(int64(tag.Size), "PropertyTag.Value")
 	}
 }
+
+// takeSub returns a reader for a tag's value; putSub gives it back.
+func (d *decoder) takeSub() *binread.Reader {
+	if n := len(d.subs); n > 0 {
+		sub := d.subs[n-1]
+		d.subs = d.subs[:n-1]
+		return sub
+	}
+	return new(binread.Reader)
+}
+
+func (d *decoder) putSub(sub *binread.Reader) { d.subs = append(d.subs, sub) }
 
 // rawBytes returns the next n bytes of r without moving it.
 func rawBytes(r *binread.Reader, n int64) []byte {

@@ -145,7 +145,8 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		return true
 	}
 	typ, _ := d.readName(r, "PropertyTag.Type")
-	t.Type = &Type{Name: typ}
+	t.Type = d.typeSlab.new()
+	t.Type.Name = typ
 	t.Size = r.I32("PropertyTag.Size")
 	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
 	switch typ {

@@ -103,17 +103,24 @@ func FromBytes(b []byte) *Reader {
 // sharing r's source. Offsets in its errors stay absolute. A range outside r
 // gives a Reader whose error is already set.
 func (r *Reader) Section(off, n int64, field string) *Reader {
-	s := &Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big}
+	s := new(Reader)
+	r.SectionInto(s, off, n, field)
+	return s
+}
+
+// SectionInto is [Reader.Section] setting up s (whatever it held before)
+// instead of a new Reader, for decoders that reuse their readers.
+func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
+	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big}
 	if off < 0 || n < 0 || off > r.size || n > r.size-off {
 		s.size = 0
 		s.err = &Error{Offset: r.base + off, Field: field, Err: fmt.Errorf("range [0x%x, +0x%x) outside data of size 0x%x", off, n, r.size)}
-		return s
+		return
 	}
 	if r.whole {
 		s.win = r.win[off : off+n]
 		s.whole = true
 	}
-	return s
 }
 
 // SetOrder switches the byte order (big-endian for swapped console packages).
