@@ -629,16 +629,17 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 			r.SeekTo(valStart, "Status")
 		}
 		if ev != nil {
+			where := what + " property " + name
 			if depth == 0 {
-				p.tagName(ev, what+" property "+name, class, name, typ)
+				p.tagName(ev, where, class, name, typ)
 			}
-			p.valueEvidence(r, ev, what+" property "+name, typ, structName, valStart, int64(size))
+			p.valueEvidence(r, ev, where, typ, structName, valStart, int64(size))
 			if structName != "" {
-				p.structName(ev, structName, what+" property "+name)
+				p.structName(ev, structName, where)
 				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" {
 					for _, e := range ev.cands {
 						if e.customVersion(cvSequencerObject) >= seqFloatToIntConversion {
-							ev.ruleOut(e.Name, what+" property "+name+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
+							ev.ruleOut(e.Name, where+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
 						}
 					}
 				}

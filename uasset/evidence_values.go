@@ -159,7 +159,11 @@ func (p *prober) dataTableRows(r *binread.Reader, ev *evidence, what string) {
 		for range n {
 			row := p.name(r)
 			var st tagStats
-			if r.Err() != nil || !p.tags(r, e, what+" row "+row, "", 0, &st) {
+			where := "" // only evidence is labelled
+			if e != nil {
+				where = what + " row " + row
+			}
+			if r.Err() != nil || !p.tags(r, e, where, "", 0, &st) {
 				return
 			}
 		}

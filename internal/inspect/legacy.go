@@ -194,19 +194,24 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	for _, n := range f.Names {
 		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
 	}
+	// Each object's path is built once: objects name their outers, supers
+	// and templates, and many share the same few.
+	paths := newLegacyPaths(f)
+	flags := map[uint64]string{}
 	for i, im := range f.Imports {
 		ref := -int32(i) - 1
+		path := paths.get(ref)
 		o := Object{
 			Index:        ref,
 			Name:         im.ObjectName,
 			Class:        im.ClassPackage + "." + im.ClassName,
 			ClassPackage: im.ClassPackage,
 			OuterIndex:   im.OuterIndex,
-			Path:         f.ObjectPath(ref),
-			PackageName:  outermost(f, ref),
+			Path:         path,
+			PackageName:  outermostOf(path),
 		}
 		if im.OuterIndex != 0 {
-			o.Outer = f.ObjectPath(im.OuterIndex)
+			o.Outer = paths.get(im.OuterIndex)
 		} else if im.PackageName != "" {
 			o.Outer = im.PackageName
 		}
@@ -214,28 +219,33 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	}
 	for i, e := range f.Exports {
 		ref := int32(i) + 1
+		fs, ok := flags[e.ObjectFlags]
+		if !ok {
+			fs = f.FlagString(e.ObjectFlags)
+			flags[e.ObjectFlags] = fs
+		}
 		o := Object{
 			Index:        ref,
 			Name:         e.ObjectName,
 			Class:        f.ClassPath(i),
 			ClassIndex:   e.ClassIndex,
 			OuterIndex:   e.OuterIndex,
-			Path:         f.ObjectPath(ref),
+			Path:         paths.get(ref),
 			ObjectFlags:  uint32(e.ObjectFlags),
-			Flags:        f.FlagString(e.ObjectFlags),
+			Flags:        fs,
 			SerialOffset: e.SerialOffset,
 			SerialSize:   e.SerialSize,
 		}
 		if e.OuterIndex != 0 {
-			o.Outer = f.ObjectPath(e.OuterIndex)
+			o.Outer = paths.get(e.OuterIndex)
 		} else if f.PackageName != "" {
 			o.Outer = f.PackageName
 		}
 		if e.SuperIndex != 0 {
-			o.Super = f.ObjectPath(e.SuperIndex)
+			o.Super = paths.get(e.SuperIndex)
 		}
 		if e.ArchetypeIndex != 0 {
-			o.Template = f.ObjectPath(e.ArchetypeIndex)
+			o.Template = paths.get(e.ArchetypeIndex)
 		}
 		p.Exports = append(p.Exports, o)
 	}
@@ -315,14 +325,45 @@ func legacyStats(f *legacy.File) *Stats {
 	return st
 }
 
-// outermost returns the name of the outermost object of a reference (the
-// package an import lives in).
-func outermost(f *legacy.File, ref int32) string {
-	p := f.ObjectPath(ref)
+// outermostOf returns the name of the outermost object in an object path
+// (for an import, the package it lives in).
+func outermostOf(p string) string {
 	if i := strings.IndexByte(p, '.'); i >= 0 {
 		return p[:i]
 	}
 	return p
+}
+
+// legacyPaths remembers the object paths of a package's imports and
+// exports (legacy.File.ObjectPath), each built on first use.
+type legacyPaths struct {
+	f        *legacy.File
+	imp, exp []string
+	done     []bool // imports first, then exports
+}
+
+func newLegacyPaths(f *legacy.File) *legacyPaths {
+	return &legacyPaths{f: f, imp: make([]string, len(f.Imports)), exp: make([]string, len(f.Exports)), done: make([]bool, len(f.Imports)+len(f.Exports))}
+}
+
+func (c *legacyPaths) get(ref int32) string {
+	var slot *string
+	var i int
+	switch {
+	case ref < 0 && int(-int64(ref)-1) < len(c.imp):
+		i = int(-int64(ref) - 1)
+		slot = &c.imp[i]
+	case ref > 0 && int(ref-1) < len(c.exp):
+		i = len(c.imp) + int(ref-1)
+		slot = &c.exp[ref-1]
+	default:
+		return c.f.ObjectPath(ref)
+	}
+	if !c.done[i] {
+		*slot = c.f.ObjectPath(ref)
+		c.done[i] = true
+	}
+	return *slot
 }
 
 func init() { RegisterExporter("legacy", exportLegacy) }
