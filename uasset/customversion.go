@@ -1,6 +1,8 @@
 package uasset
 
 import (
+	"sync"
+
 	"github.com/upkg/upkg/ue"
 )
 
@@ -126,15 +128,31 @@ func engineCustomVersion(name string, key ue.Guid) (int32, bool) {
 }
 
 // engineCustomVersions returns the custom versions the release name writes,
-// for reading unversioned packages as that release.
+// for reading unversioned packages as that release. The list is built once
+// per release and shared (engine inference asks for it per candidate
+// reading of every package): callers must not modify it; its capacity is
+// its length, so an append copies.
 func engineCustomVersions(name string) []CustomVersion {
 	col := engineCustomVersionColumn(name)
 	if col < 0 {
 		return nil
 	}
-	out := make([]CustomVersion, 0, len(engineCustomVersionTable))
-	for _, row := range engineCustomVersionTable {
-		out = append(out, CustomVersion{Key: row.key, Version: row.values[col]})
-	}
-	return out
+	engineCustomVersionLists.once.Do(func() {
+		lists := make([][]CustomVersion, len(engineCustomVersionNames))
+		for c := range lists {
+			out := make([]CustomVersion, 0, len(engineCustomVersionTable))
+			for _, row := range engineCustomVersionTable {
+				out = append(out, CustomVersion{Key: row.key, Version: row.values[c]})
+			}
+			lists[c] = out[:len(out):len(out)]
+		}
+		engineCustomVersionLists.byColumn = lists
+	})
+	return engineCustomVersionLists.byColumn[col]
+}
+
+// engineCustomVersionLists holds engineCustomVersions' lists by column.
+var engineCustomVersionLists struct {
+	once     sync.Once
+	byColumn [][]CustomVersion
 }
