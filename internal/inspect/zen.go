@@ -145,6 +145,19 @@ type zenResolver struct {
 	exportHashes map[uint64]string
 	// pkgID is the package's ID: its chunk's ID inside a container.
 	pkgID uint64
+	// paths memoizes exportPath of the package's exports.
+	paths []string
+}
+
+// exportPath is exportPath(zr.p, i, 0), built once per export.
+func (zr *zenResolver) exportPath(i int) string {
+	if zr.paths == nil {
+		zr.paths = make([]string, len(zr.p.Exports))
+	}
+	if zr.paths[i] == "" {
+		zr.paths[i] = exportPath(zr.p, i, 0)
+	}
+	return zr.paths[i]
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -228,7 +241,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		o := Object{
 			Index:        int32(i) + 1,
 			Name:         e.Name,
-			Path:         exportPath(p, i, 0),
+			Path:         zr.exportPath(i),
 			ObjectFlags:  e.ObjectFlags,
 			Flags:        objectFlags(e.ObjectFlags),
 			SerialOffset: p.ExportOffset(i),
@@ -249,7 +262,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			if e.PublicExportHash == 0 {
 				continue
 			}
-			rel := strings.TrimPrefix(exportPath(p, i, 0), p.Name+".")
+			rel := strings.TrimPrefix(zr.exportPath(i), p.Name+".")
 			if zen.PublicExportHash(rel) != e.PublicExportHash {
 				bad++
 			}
@@ -511,7 +524,7 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 		return ""
 	case zen.KindExport:
 		if int(x.Value()) < len(zr.p.Exports) {
-			return exportPath(zr.p, int(x.Value()), 0)
+			return zr.exportPath(int(x.Value()))
 		}
 		return fmt.Sprintf("<export %d>", x.Value())
 	}
