@@ -1,6 +1,9 @@
 package oodle
 
-import "math/bits"
+import (
+	"encoding/binary"
+	"math/bits"
+)
 
 // msbReader reads bits most-significant first, either forwards from the start
 // of buf or backwards from its end (then the last byte comes first). Reads
@@ -25,6 +28,16 @@ func (r *msbReader) byteAt(i int) uint32 {
 func (r *msbReader) peek32() uint32 {
 	i := r.pos >> 3
 	sh := uint(r.pos & 7)
+	if i >= 0 && i+8 <= len(r.buf) {
+		// The five bytes lie inside buf: one load.
+		var v uint64
+		if r.back {
+			v = binary.LittleEndian.Uint64(r.buf[len(r.buf)-i-8:])
+		} else {
+			v = binary.BigEndian.Uint64(r.buf[i:])
+		}
+		return uint32(v << sh >> 32)
+	}
 	v := uint64(r.byteAt(i))<<32 | uint64(r.byteAt(i+1))<<24 | uint64(r.byteAt(i+2))<<16 |
 		uint64(r.byteAt(i+3))<<8 | uint64(r.byteAt(i+4))
 	return uint32(v >> (8 - sh))
@@ -68,6 +81,22 @@ func newLSB(buf []byte, back bool) lsbReader {
 }
 
 func (r *lsbReader) refill() {
+	// Eight bytes at once while they lie inside buf: as many whole bytes
+	// as fit in acc are counted as loaded (the bits above them hold the
+	// next bytes, which a later load ORs in again unchanged).
+	if r.next >= 0 && r.next+8 <= len(r.buf) {
+		var v uint64
+		if r.back {
+			v = binary.BigEndian.Uint64(r.buf[len(r.buf)-r.next-8:])
+		} else {
+			v = binary.LittleEndian.Uint64(r.buf[r.next:])
+		}
+		r.acc |= v << r.n
+		k := (63 - r.n) >> 3
+		r.next += int(k)
+		r.n += k * 8
+		return
+	}
 	for r.n <= 56 {
 		var b byte
 		if r.next < len(r.buf) {
