@@ -254,6 +254,19 @@ func (r *Reader) peekSub(n int, field, sub string) []byte {
 	return r.win[:n]
 }
 
+// fast is the common case of take, small enough to inline into the
+// fixed-size reads: the range is in memory (then len(r.win) is r.size) and
+// holds n more bytes. It returns nil otherwise, leaving the checks and the
+// error to take.
+func (r *Reader) fast(n int) []byte {
+	if e := r.off + int64(n); r.whole && r.err == nil && e <= int64(len(r.win)) {
+		b := r.win[r.off:e]
+		r.off = e
+		return b
+	}
+	return nil
+}
+
 func (r *Reader) take(n int, field string) []byte {
 	b := r.peekSub(n, field, "")
 	if b != nil {
@@ -272,6 +285,11 @@ func (r *Reader) takeSub(n int, field, sub string) []byte {
 
 // U8 reads a byte.
 func (r *Reader) U8(field string) uint8 {
+	if r.whole && r.err == nil && r.off < int64(len(r.win)) {
+		v := r.win[r.off]
+		r.off++
+		return v
+	}
 	if b := r.take(1, field); b != nil {
 		return b[0]
 	}
@@ -283,6 +301,12 @@ func (r *Reader) I8(field string) int8 { return int8(r.U8(field)) }
 
 // U16 reads a uint16.
 func (r *Reader) U16(field string) uint16 {
+	if b := r.fast(2); b != nil {
+		if r.big {
+			return binary.BigEndian.Uint16(b)
+		}
+		return binary.LittleEndian.Uint16(b)
+	}
 	if b := r.take(2, field); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint16(b)
@@ -300,6 +324,12 @@ func (r *Reader) U32(field string) uint32 { return r.U32Sub(field, "") }
 
 // U32Sub reads a uint32 named field+sub (joined only in an error).
 func (r *Reader) U32Sub(field, sub string) uint32 {
+	if b := r.fast(4); b != nil {
+		if r.big {
+			return binary.BigEndian.Uint32(b)
+		}
+		return binary.LittleEndian.Uint32(b)
+	}
 	if b := r.takeSub(4, field, sub); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint32(b)
@@ -317,6 +347,12 @@ func (r *Reader) I32Sub(field, sub string) int32 { return int32(r.U32Sub(field, 
 
 // U64 reads a uint64.
 func (r *Reader) U64(field string) uint64 {
+	if b := r.fast(8); b != nil {
+		if r.big {
+			return binary.BigEndian.Uint64(b)
+		}
+		return binary.LittleEndian.Uint64(b)
+	}
 	if b := r.take(8, field); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint64(b)
