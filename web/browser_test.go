@@ -528,11 +528,15 @@ func TestBrowserTiming(t *testing.T) {
 	}
 	checkCounts(t, pg, want)
 	// A package over 1 MB: UT99's Engine.u (1.1 MB, thousands of names).
+	// The first drop also downloads and starts the UE1–UE3 reader; the
+	// second is the reading alone.
 	big := filepath.Join(dir, "legacy_ue123/Deaod+UT99/System/Engine.u")
-	if pg.drop(big) {
-		t.Fatalf("%s: %s", big, pg.text("#error-text"))
+	for i := 5; i < 7; i++ {
+		if pg.drop(big) {
+			t.Fatalf("%s: %s", big, pg.text("#error-text"))
+		}
+		pg.waitJS(fmt.Sprintf(`upkgState.timings.length > %d`, i))
 	}
-	pg.waitJS(`upkgState.timings.length > 5`)
 	t.Logf("largest uncooked corpus file: %s (%d bytes)", largest, size)
 	type timing struct {
 		File   string  `json:"file"`
