@@ -187,11 +187,11 @@ func DecodeStats(f *uasset.File, ctx *property.Context) (Stats, error) {
 // inference already decoded under f's layout (see [CandidateChecker.Prior])
 // instead of decoding them again. The results are used only where they
 // are certain to be what decoding under ctx gives: for packages with
-// versioned (tagged) properties, whose decoding depends on nothing but the
-// tables, the export bytes and the version questions the check recorded,
-// when ctx answers all of those alike.
+// versioned (tagged) properties, where an export's decoding depends on
+// nothing but the tables, its bytes and the version questions it asked,
+// an export's result is used when ctx answers all of its questions alike.
 func DecodeStatsWith(f *uasset.File, ctx *property.Context, prior *Prior) (Stats, error) {
-	if prior != nil && (ctx.Unversioned || !prior.trace.Holds(ctx)) {
+	if prior != nil && ctx.Unversioned {
 		prior = nil
 	}
 	_, st, err := decodeAll(f, ctx, false, prior)
@@ -231,7 +231,7 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 		st.Exports++
 		x, known := exportOutcome{}, false
 		if prior != nil {
-			x, known = prior.outcomes[i]
+			x, known = prior.outcome(i, ctx)
 		}
 		if !known {
 			o, err := Decode(f, ctx, i)
@@ -301,22 +301,32 @@ func CandidateCheckWith(mappings *usmap.File, loader func(*uasset.File) Loader) 
 // package opened.
 //
 // Candidate layouts often read the same tables from the package and differ
-// only in versions the property streams at hand never consult. Each check
-// records the version questions its decoding asked; a later candidate with
+// only in versions the property streams at hand never consult. Each
+// decoding records the version questions it asked; a later candidate with
 // the same tables that answers them all alike gets the same outcome
-// without decoding again (the decoder is deterministic).
+// without decoding again (the decoder is deterministic). For versioned
+// (tagged) properties this holds export by export: decoding one export
+// consults nothing that decoding another left behind, so each export is
+// decoded once per distinct set of answers to its own questions.
+// Unversioned data can take schemas from the package's own exports, which
+// the context caches as it decodes; there the questions of a whole check
+// are compared at once.
 type CandidateChecker struct {
 	mappings *usmap.File
 	loader   func(*uasset.File) Loader
 
 	mu     sync.Mutex
-	memo   []*candidateMemo
-	byFile map[*uasset.File]*candidateMemo
+	whole  []*candidateMemo // unversioned packages: whole checks
+	tables []*tablesMemo    // versioned packages: exports decoded, by tables
+	byFile map[*uasset.File]*Prior
+	// decoded counts the exports the checks decoded, reused those whose
+	// outcome was taken from an earlier candidate's decoding.
+	decoded, reused int
 }
 
 // NewCandidateChecker returns a checker; loader may be nil.
 func NewCandidateChecker(mappings *usmap.File, loader func(*uasset.File) Loader) *CandidateChecker {
-	return &CandidateChecker{mappings: mappings, loader: loader, byFile: map[*uasset.File]*candidateMemo{}}
+	return &CandidateChecker{mappings: mappings, loader: loader, byFile: map[*uasset.File]*Prior{}}
 }
 
 // maxCandidateMemo bounds the outcomes a checker remembers (there are a
@@ -324,17 +334,46 @@ func NewCandidateChecker(mappings *usmap.File, loader func(*uasset.File) Loader)
 // latest).
 const maxCandidateMemo = 64
 
+// candidateMemo is a whole check of an unversioned package: its outcome
+// and the version questions all of its decoding asked.
 type candidateMemo struct {
 	key   string
+	trace *property.VersionTrace
 	prior *Prior
 	err   error
 }
 
-// Prior holds the export results a candidate check decoded, with the
-// version questions their decoding asked.
+// tablesMemo holds the export decodings of the candidates of a versioned
+// package that read one set of tables (one tablesKey): for each export,
+// one decoding per distinct set of answers to its questions.
+type tablesMemo struct {
+	key     string
+	exports map[int][]*checkedExport
+}
+
+// checkedExport is what a candidate check takes from decoding one export,
+// with the version questions the decoding asked.
+type checkedExport struct {
+	trace   *property.VersionTrace
+	x       exportOutcome
+	missing bool  // it failed only for want of a schema (see missingSchema)
+	issue   error // the decoding's first issue when not complete
+}
+
+// Prior holds the export results a candidate check decoded, each with
+// the version questions its decoding asked.
 type Prior struct {
-	trace    *property.VersionTrace
-	outcomes map[int]exportOutcome
+	exports map[int]*checkedExport
+}
+
+// outcome returns the result of export i when decoding it under ctx is
+// certain to give it: ctx answers the decoding's questions alike.
+func (p *Prior) outcome(i int, ctx *property.Context) (exportOutcome, bool) {
+	e := p.exports[i]
+	if e == nil || !e.trace.Holds(ctx) {
+		return exportOutcome{}, false
+	}
+	return e.x, true
 }
 
 // Check is the candidate check (see [CandidateCheckWith]).
@@ -344,46 +383,127 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 		return nil
 	}
 	key := tablesKey(f)
-	c.mu.Lock()
-	for _, m := range c.memo {
-		if m.key == key && m.prior.trace.Holds(vctx) {
-			c.remember(f, m)
-			c.mu.Unlock()
-			return m.err
+	var prior *Prior
+	var err error
+	if vctx.Unversioned {
+		prior, err = c.checkWhole(f, key, vctx)
+	} else {
+		prior, err = c.checkEach(f, key, vctx)
+	}
+	if err == nil {
+		// Only candidates that pass are kept (they are the ones a
+		// package can be read as), so a checker whose package failed
+		// to open holds no readings.
+		c.mu.Lock()
+		if len(c.byFile) >= maxCandidateMemo {
+			clear(c.byFile)
 		}
+		c.byFile[f] = prior
+		c.mu.Unlock()
 	}
-	c.mu.Unlock()
-	var load Loader
-	if c.loader != nil {
-		load = c.loader(f)
-	}
-	ctx := ContextWith(f, c.mappings, load)
-	prior := &Prior{trace: &property.VersionTrace{}, outcomes: map[int]exportOutcome{}}
-	ctx.Trace = prior.trace
-	err := checkCandidate(f, ctx, prior.outcomes)
-	ctx.Trace = nil
-	m := &candidateMemo{key: key, prior: prior, err: err}
-	c.mu.Lock()
-	if len(c.memo) >= maxCandidateMemo {
-		c.memo = c.memo[1:]
-	}
-	c.memo = append(c.memo, m)
-	c.remember(f, m)
-	c.mu.Unlock()
 	return err
 }
 
-// remember notes the outcome of f's check for Prior; c.mu is held. Only
-// candidates that pass are kept (they are the ones a package can be read
-// as), so a checker whose package failed to open holds no readings.
-func (c *CandidateChecker) remember(f *uasset.File, m *candidateMemo) {
-	if m.err != nil {
-		return
+// checkWhole checks an unversioned package, reusing an earlier check with
+// the same tables whose questions vctx answers alike.
+func (c *CandidateChecker) checkWhole(f *uasset.File, key string, vctx *property.Context) (*Prior, error) {
+	c.mu.Lock()
+	for _, m := range c.whole {
+		if m.key == key && m.trace.Holds(vctx) {
+			c.reused += len(m.prior.exports)
+			c.mu.Unlock()
+			return m.prior, m.err
+		}
 	}
-	if len(c.byFile) >= maxCandidateMemo {
-		clear(c.byFile)
+	c.mu.Unlock()
+	ctx := ContextWith(f, c.mappings, c.load(f))
+	trace := &property.VersionTrace{}
+	ctx.Trace = trace
+	prior := &Prior{exports: map[int]*checkedExport{}}
+	err := checkCandidate(f, func(i int) (*checkedExport, error) {
+		return decodeChecked(f, ctx, i, trace)
+	}, prior.exports)
+	ctx.Trace = nil
+	c.mu.Lock()
+	c.decoded += len(prior.exports)
+	if len(c.whole) >= maxCandidateMemo {
+		c.whole = c.whole[1:]
 	}
-	c.byFile[f] = m
+	c.whole = append(c.whole, &candidateMemo{key: key, trace: trace, prior: prior, err: err})
+	c.mu.Unlock()
+	return prior, err
+}
+
+// checkEach checks a versioned package, taking each export's outcome from
+// an earlier candidate with the same tables whose decoding of that export
+// asked questions vctx answers alike, and decoding it otherwise.
+func (c *CandidateChecker) checkEach(f *uasset.File, key string, vctx *property.Context) (*Prior, error) {
+	c.mu.Lock()
+	var tm *tablesMemo
+	for _, m := range c.tables {
+		if m.key == key {
+			tm = m
+			break
+		}
+	}
+	if tm == nil {
+		tm = &tablesMemo{key: key, exports: map[int][]*checkedExport{}}
+		if len(c.tables) >= maxCandidateMemo {
+			c.tables = c.tables[1:]
+		}
+		c.tables = append(c.tables, tm)
+	}
+	c.mu.Unlock()
+	var ctx *property.Context // made when an export must be decoded
+	prior := &Prior{exports: map[int]*checkedExport{}}
+	err := checkCandidate(f, func(i int) (*checkedExport, error) {
+		c.mu.Lock()
+		for _, e := range tm.exports[i] {
+			if e.trace.Holds(vctx) {
+				c.reused++
+				c.mu.Unlock()
+				return e, nil
+			}
+		}
+		c.mu.Unlock()
+		if ctx == nil {
+			ctx = ContextWith(f, c.mappings, c.load(f))
+		}
+		trace := &property.VersionTrace{}
+		ctx.Trace = trace
+		e, err := decodeChecked(f, ctx, i, trace)
+		ctx.Trace = nil
+		if err != nil {
+			return nil, err
+		}
+		c.mu.Lock()
+		c.decoded++
+		tm.exports[i] = append(tm.exports[i], e)
+		c.mu.Unlock()
+		return e, nil
+	}, prior.exports)
+	return prior, err
+}
+
+func (c *CandidateChecker) load(f *uasset.File) Loader {
+	if c.loader == nil {
+		return nil
+	}
+	return c.loader(f)
+}
+
+// decodeChecked decodes export i of f under ctx, whose questions go to
+// trace.
+func decodeChecked(f *uasset.File, ctx *property.Context, i int, trace *property.VersionTrace) (*checkedExport, error) {
+	o, err := Decode(f, ctx, i)
+	if err != nil {
+		return nil, err
+	}
+	e := &checkedExport{trace: trace, x: outcomeOf(o), missing: missingSchema(o)}
+	if !o.Complete {
+		e.issue = o.Err()
+	}
+	return e, nil
 }
 
 // Prior returns what the check of f (one of the candidate readings it
@@ -391,16 +511,13 @@ func (c *CandidateChecker) remember(f *uasset.File, m *candidateMemo) {
 func (c *CandidateChecker) Prior(f *uasset.File) *Prior {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if m := c.byFile[f]; m != nil && m.err == nil {
-		return m.prior
-	}
-	return nil
+	return c.byFile[f]
 }
 
-// checkCandidate decodes the first exports of f under ctx and fails when
-// most of those that say anything about the layout do not decode. The
-// results of the exports it decodes go to outcomes.
-func checkCandidate(f *uasset.File, ctx *property.Context, outcomes map[int]exportOutcome) error {
+// checkCandidate takes the results of the first exports of f from decode
+// and fails when most of those that say anything about the layout do not
+// decode. The results it gets go to results.
+func checkCandidate(f *uasset.File, decode func(i int) (*checkedExport, error), results map[int]*checkedExport) error {
 	// A few exports suffice to tell layouts apart; decoding everything
 	// for every candidate would be slow on big maps.
 	const maxChecked = 16
@@ -412,18 +529,19 @@ func checkCandidate(f *uasset.File, ctx *property.Context, outcomes map[int]expo
 		if left := min(maxChecked-tried, len(f.Exports)-i); tried > 0 && complete*2 >= tried+left {
 			break
 		}
-		o, err := Decode(f, ctx, i)
-		if err == nil {
-			outcomes[i] = outcomeOf(o)
+		e, err := decode(i)
+		if err != nil {
+			continue // no data (a missing .uexp) says nothing about the layout
 		}
-		if err != nil || missingSchema(o) {
-			continue // no data (a missing .uexp) or no schema says nothing about the layout
+		results[i] = e
+		if e.missing {
+			continue // no schema says nothing about the layout either
 		}
 		tried++
-		if o.Complete {
+		if e.x.complete {
 			complete++
 		} else if first == nil {
-			first = fmt.Errorf("export %d: %w", i, o.Err())
+			first = fmt.Errorf("export %d: %w", i, e.issue)
 		}
 	}
 	if tried > 0 && complete*2 < tried {
