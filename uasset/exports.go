@@ -57,16 +57,45 @@ type ObjectExport struct {
 // FName, flags, 32-bit size and offset, three bools, a GUID and package flags).
 const exportMinSize = 64
 
-func (e *ObjectExport) serialize(a archive, v *Versions, unversionedProps bool) {
+// exportLayout is all that the layout of an export map entry takes from
+// the package's versions and flags. serialize consults nothing else, so
+// two readings whose exportLayouts are equal read an export map alike.
+type exportLayout struct {
+	templateIndex     bool // VER_UE4_TemplateIndex_IN_COOKED_EXPORTS
+	serial64          bool // VER_UE4_64BIT_EXPORTMAP_SERIALSIZES
+	packageGuid       bool // before UE5 REMOVE_OBJECT_EXPORT_PACKAGE_GUID
+	inherited         bool // UE5 TRACK_OBJECT_EXPORT_IS_INHERITED
+	loadForEditorGame bool // VER_UE4_LOAD_FOR_EDITOR_GAME
+	isAsset           bool // VER_UE4_COOKED_ASSETS_IN_EDITOR_SUPPORT
+	publicHash        bool // UE5 OPTIONAL_RESOURCES
+	preloadDeps       bool // VER_UE4_PRELOAD_DEPENDENCIES_IN_COOKED_EXPORTS
+	scriptOffsets     bool // UE5 SCRIPT_SERIALIZATION_OFFSET, versioned properties only
+}
+
+func exportLayoutOf(v *Versions, unversionedProps bool) exportLayout {
+	return exportLayout{
+		templateIndex:     v.UE4 >= VerUE4TemplateIndexInCookedExports,
+		serial64:          v.UE4 >= VerUE464BitExportMapSerialSizes,
+		packageGuid:       v.UE5 < VerUE5RemoveObjectExportPackageGUID,
+		inherited:         v.UE5 >= VerUE5TrackObjectExportIsInherited,
+		loadForEditorGame: v.UE4 >= VerUE4LoadForEditorGame,
+		isAsset:           v.UE4 >= VerUE4CookedAssetsInEditorSupport,
+		publicHash:        v.UE5 >= VerUE5OptionalResources,
+		preloadDeps:       v.UE4 >= VerUE4PreloadDependenciesInCookedExports,
+		scriptOffsets:     !unversionedProps && v.UE5 >= VerUE5ScriptSerializationOffset,
+	}
+}
+
+func (e *ObjectExport) serialize(a archive, l exportLayout) {
 	e.ClassIndex.serialize(a, "ObjectExport.ClassIndex")
 	e.SuperIndex.serialize(a, "ObjectExport.SuperIndex")
-	if v.UE4 >= VerUE4TemplateIndexInCookedExports {
+	if l.templateIndex {
 		e.TemplateIndex.serialize(a, "ObjectExport.TemplateIndex")
 	}
 	e.OuterIndex.serialize(a, "ObjectExport.OuterIndex")
 	e.ObjectName.serialize(a, "ObjectExport.ObjectName")
 	a.u32("ObjectExport.ObjectFlags", &e.ObjectFlags)
-	if v.UE4 < VerUE464BitExportMapSerialSizes {
+	if !l.serial64 {
 		size, off := int32(e.SerialSize), int32(e.SerialOffset)
 		a.i32("ObjectExport.SerialSize", &size)
 		a.i32("ObjectExport.SerialOffset", &off)
@@ -78,23 +107,23 @@ func (e *ObjectExport) serialize(a archive, v *Versions, unversionedProps bool) 
 	a.bool32("ObjectExport.bForcedExport", &e.ForcedExport)
 	a.bool32("ObjectExport.bNotForClient", &e.NotForClient)
 	a.bool32("ObjectExport.bNotForServer", &e.NotForServer)
-	if v.UE5 < VerUE5RemoveObjectExportPackageGUID {
+	if l.packageGuid {
 		a.guid("ObjectExport.PackageGuid", &e.PackageGuid)
 	}
-	if v.UE5 >= VerUE5TrackObjectExportIsInherited {
+	if l.inherited {
 		a.bool32("ObjectExport.bIsInheritedInstance", &e.IsInheritedInstance)
 	}
 	a.u32("ObjectExport.PackageFlags", &e.PackageFlags)
-	if v.UE4 >= VerUE4LoadForEditorGame {
+	if l.loadForEditorGame {
 		a.bool32("ObjectExport.bNotAlwaysLoadedForEditorGame", &e.NotAlwaysLoadedForEditorGame)
 	}
-	if v.UE4 >= VerUE4CookedAssetsInEditorSupport {
+	if l.isAsset {
 		a.bool32("ObjectExport.bIsAsset", &e.IsAsset)
 	}
-	if v.UE5 >= VerUE5OptionalResources {
+	if l.publicHash {
 		a.bool32("ObjectExport.bGeneratePublicHash", &e.GeneratePublicHash)
 	}
-	if v.UE4 >= VerUE4PreloadDependenciesInCookedExports {
+	if l.preloadDeps {
 		a.i32("ObjectExport.FirstExportDependency", &e.FirstExportDependency)
 		a.i32("ObjectExport.SerializationBeforeSerializationDependencies", &e.SerializationBeforeSerializationDependencies)
 		a.i32("ObjectExport.CreateBeforeSerializationDependencies", &e.CreateBeforeSerializationDependencies)
@@ -103,7 +132,7 @@ func (e *ObjectExport) serialize(a archive, v *Versions, unversionedProps bool) 
 	} else if a.loading() {
 		e.FirstExportDependency = -1
 	}
-	if !unversionedProps && v.UE5 >= VerUE5ScriptSerializationOffset {
+	if l.scriptOffsets {
 		a.i64("ObjectExport.ScriptSerializationStartOffset", &e.ScriptSerializationStartOffset)
 		a.i64("ObjectExport.ScriptSerializationEndOffset", &e.ScriptSerializationEndOffset)
 	}

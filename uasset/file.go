@@ -36,6 +36,7 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -106,7 +107,8 @@ type File struct {
 	hdr      []byte    // the header bytes, read once
 	hdrCache *[]byte   // shared between inference candidates
 	names    *nameMemo // likewise (namememo.go)
-	fileBase string    // file name without extension, when known (Open)
+	tables   *tableMemo
+	fileBase string // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -148,6 +150,7 @@ type options struct {
 	fileBase   string
 	hdrCache   *[]byte
 	names      *nameMemo
+	tables     *tableMemo
 	companions []string
 }
 
@@ -366,6 +369,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
 	f.names = o.names
+	f.tables = o.tables
 	return f
 }
 
@@ -642,34 +646,54 @@ func (f *File) readImports() error {
 		return nil
 	}
 	editor := !s.FilterEditorOnly()
-	var bad error
-	br := f.tryRead(int64(s.ImportOffset), "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
-		a := loader{br}
-		bad = nil
-		f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
-		for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
-			var im ObjectImport
-			start := br.Abs()
-			im.serialize(a, &f.Versions, editor)
-			if br.Err() == nil {
-				if err := f.checkImport(i, &im); err != nil {
-					bad = formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
-					return
-				}
+	l := importLayoutOf(&f.Versions, editor)
+	off := int64(s.ImportOffset)
+	var end int64
+	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
+		f.Imports = make([]ObjectImport, 0, len(m.entries))
+		for i, im := range m.entries {
+			if err := f.checkImport(i, &im); err != nil {
+				return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
 			}
 			f.Imports = append(f.Imports, im)
 		}
-	})
-	if bad != nil {
-		return bad
+		end = m.end
+	} else {
+		var bad error
+		var starts []int64
+		br := f.tryRead(off, "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
+			a := loader{br}
+			bad = nil
+			f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
+			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
+			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
+				var im ObjectImport
+				start := br.Abs()
+				im.serialize(a, l)
+				if br.Err() == nil {
+					if err := f.checkImport(i, &im); err != nil {
+						bad = formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+						return
+					}
+				}
+				f.Imports = append(f.Imports, im)
+				starts = append(starts, start)
+			}
+		})
+		if bad != nil {
+			return bad
+		}
+		if err := br.Err(); err != nil {
+			return formatErr("imports", err)
+		}
+		end = br.Offset()
+		m.put(f, off, s.ImportCount, l, slices.Clone(f.Imports), starts, end)
 	}
-	if err := br.Err(); err != nil {
-		return formatErr("imports", err)
-	}
-	f.addSection("imports", int64(s.ImportOffset), br.Offset()-int64(s.ImportOffset), len(f.Imports), nil)
-	f.sers = append(f.sers, sectionRec{name: "imports", off: int64(s.ImportOffset), ser: func(a archive) {
+	f.addSection("imports", off, end-off, len(f.Imports), nil)
+	f.sers = append(f.sers, sectionRec{name: "imports", off: off, ser: func(a archive) {
+		l := importLayoutOf(&f.Versions, editor)
 		for i := range f.Imports {
-			f.Imports[i].serialize(a, &f.Versions, editor)
+			f.Imports[i].serialize(a, l)
 		}
 	}})
 	return nil
@@ -707,35 +731,56 @@ func (f *File) readExports() error {
 		return nil
 	}
 	unv := s.UnversionedProperties()
-	var bad error
-	br := f.tryRead(int64(s.ExportOffset), "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
-		a := loader{br}
-		bad = nil
-		f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
-		for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
-			var e ObjectExport
-			start := br.Abs()
-			e.serialize(a, &f.Versions, unv)
+	l := exportLayoutOf(&f.Versions, unv)
+	off := int64(s.ExportOffset)
+	var end int64
+	if m := f.tables.exportMap(); m.matches(f, off, s.ExportCount, l) {
+		f.Exports = make([]ObjectExport, 0, len(m.entries))
+		for i, e := range m.entries {
 			e.f = f
-			if br.Err() == nil {
-				if err := f.checkExport(i, &e); err != nil {
-					bad = formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
-					return
-				}
+			if err := f.checkExport(i, &e); err != nil {
+				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
 			}
 			f.Exports = append(f.Exports, e)
 		}
-	})
-	if bad != nil {
-		return bad
+		end = m.end
+	} else {
+		var bad error
+		var starts []int64
+		br := f.tryRead(off, "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
+			a := loader{br}
+			bad = nil
+			f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
+			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
+			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
+				var e ObjectExport
+				start := br.Abs()
+				e.serialize(a, l)
+				e.f = f
+				if br.Err() == nil {
+					if err := f.checkExport(i, &e); err != nil {
+						bad = formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+						return
+					}
+				}
+				f.Exports = append(f.Exports, e)
+				starts = append(starts, start)
+			}
+		})
+		if bad != nil {
+			return bad
+		}
+		if err := br.Err(); err != nil {
+			return formatErr("exports", err)
+		}
+		end = br.Offset()
+		m.put(f, off, s.ExportCount, l, slices.Clone(f.Exports), starts, end)
 	}
-	if err := br.Err(); err != nil {
-		return formatErr("exports", err)
-	}
-	f.addSection("exports", int64(s.ExportOffset), br.Offset()-int64(s.ExportOffset), len(f.Exports), nil)
-	f.sers = append(f.sers, sectionRec{name: "exports", off: int64(s.ExportOffset), ser: func(a archive) {
+	f.addSection("exports", off, end-off, len(f.Exports), nil)
+	f.sers = append(f.sers, sectionRec{name: "exports", off: off, ser: func(a archive) {
+		l := exportLayoutOf(&f.Versions, unv)
 		for i := range f.Exports {
-			f.Exports[i].serialize(a, &f.Versions, unv)
+			f.Exports[i].serialize(a, l)
 		}
 	}})
 	return nil

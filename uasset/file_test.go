@@ -365,7 +365,7 @@ func TestImportSize(t *testing.T) {
 		// The serializer writes exactly that many bytes.
 		sv := newSaver(nil, 0)
 		var im ObjectImport
-		im.serialize(sv, &tc.v, tc.editor)
+		im.serialize(sv, importLayoutOf(&tc.v, tc.editor))
 		if int64(sv.w.Len()) != tc.want {
 			t.Errorf("%+v editor %v: serializer wrote %d bytes, want %d", tc.v, tc.editor, sv.w.Len(), tc.want)
 		}

@@ -153,15 +153,15 @@ func FuzzTables(f *testing.F) {
 				}
 			case 1:
 				var im ObjectImport
-				im.serialize(a, &v, editor)
+				im.serialize(a, importLayoutOf(&v, editor))
 				if r.Err() == nil {
-					im.serialize(sv, &v, editor)
+					im.serialize(sv, importLayoutOf(&v, editor))
 				}
 			case 2:
 				var e ObjectExport
-				e.serialize(a, &v, unv)
+				e.serialize(a, exportLayoutOf(&v, unv))
 				if r.Err() == nil {
-					e.serialize(sv, &v, unv)
+					e.serialize(sv, exportLayoutOf(&v, unv))
 				}
 			}
 			if r.Err() != nil {

@@ -47,27 +47,45 @@ type ObjectImport struct {
 // and an index.
 const importMinSize = 28
 
+// importLayout is all that the layout of an import map entry takes from
+// the package's versions and flags. serialize consults nothing else, so
+// two readings whose importLayouts are equal read an import map alike.
+type importLayout struct {
+	// packageName: VER_UE4_NON_OUTER_PACKAGE_IMPORT, in editor packages
+	// or cooked ones from 5.8 on.
+	packageName bool
+	optional    bool // UE5 OPTIONAL_RESOURCES
+}
+
+func importLayoutOf(v *Versions, editor bool) importLayout {
+	return importLayout{
+		packageName: (editor || v.CookedImportPackageName) && v.UE4 >= VerUE4NonOuterPackageImport,
+		optional:    v.UE5 >= VerUE5OptionalResources,
+	}
+}
+
 // importSize is the size of one import entry written with versions v.
 func importSize(v *Versions, editor bool) int64 {
+	l := importLayoutOf(v, editor)
 	n := int64(3*8 + 4)
-	if (editor || v.CookedImportPackageName) && v.UE4 >= VerUE4NonOuterPackageImport {
+	if l.packageName {
 		n += 8
 	}
-	if v.UE5 >= VerUE5OptionalResources {
+	if l.optional {
 		n += 4
 	}
 	return n
 }
 
-func (im *ObjectImport) serialize(a archive, v *Versions, editor bool) {
+func (im *ObjectImport) serialize(a archive, l importLayout) {
 	im.ClassPackage.serialize(a, "ObjectImport.ClassPackage")
 	im.ClassName.serialize(a, "ObjectImport.ClassName")
 	im.OuterIndex.serialize(a, "ObjectImport.OuterIndex")
 	im.ObjectName.serialize(a, "ObjectImport.ObjectName")
-	if (editor || v.CookedImportPackageName) && v.UE4 >= VerUE4NonOuterPackageImport {
+	if l.packageName {
 		im.PackageName.serialize(a, "ObjectImport.PackageName")
 	}
-	if v.UE5 >= VerUE5OptionalResources {
+	if l.optional {
 		a.bool32("ObjectImport.bImportOptional", &im.ImportOptional)
 	}
 }

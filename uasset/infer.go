@@ -69,6 +69,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.names == nil {
 		o.names = &nameMemo{}
 	}
+	if o.tables == nil {
+		o.tables = &tableMemo{}
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
