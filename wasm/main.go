@@ -114,6 +114,20 @@ func handleIndex(args []js.Value) (h, i int, err error) {
 	return hv.Int(), iv.Int(), nil
 }
 
+// handlePath reads the (handle, path) arguments of the calls that name a
+// file inside an open container.
+func handlePath(args []js.Value) (h int, path string, err error) {
+	hv, err := arg(args, 0, js.TypeNumber)
+	if err != nil {
+		return 0, "", err
+	}
+	pv, err := arg(args, 1, js.TypeString)
+	if err != nil {
+		return 0, "", err
+	}
+	return hv.Int(), pv.String(), nil
+}
+
 func version(args []js.Value) (any, []byte, error) {
 	return map[string]any{"go": runtime.Version()}, nil, nil
 }
@@ -194,28 +208,20 @@ func openContainer(args []js.Value) (any, []byte, error) {
 }
 
 func openFromContainer(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, p, err := handlePath(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := arg(args, 1, js.TypeString)
-	if err != nil {
-		return nil, nil, err
-	}
-	res, err := session.OpenFromContainer(h.Int(), p.String())
+	res, err := session.OpenFromContainer(h, p)
 	return res, nil, err
 }
 
 func containerFile(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, p, err := handlePath(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := arg(args, 1, js.TypeString)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := session.ContainerFile(h.Int(), p.String())
+	data, err := session.ContainerFile(h, p)
 	return map[string]int{"size": len(data)}, data, err
 }
 
@@ -223,15 +229,11 @@ func containerFile(args []js.Value) (any, []byte, error) {
 // container for another module to open: {names, sizes} and the files' bytes
 // one after the other in data.
 func packageFiles(args []js.Value) (any, []byte, error) {
-	h, err := arg(args, 0, js.TypeNumber)
+	h, p, err := handlePath(args)
 	if err != nil {
 		return nil, nil, err
 	}
-	p, err := arg(args, 1, js.TypeString)
-	if err != nil {
-		return nil, nil, err
-	}
-	names, files, err := session.PackageFiles(h.Int(), p.String())
+	names, files, err := session.PackageFiles(h, p)
 	if err != nil {
 		return nil, nil, err
 	}
