@@ -18,14 +18,6 @@ import (
 	"github.com/upkg/upkg/ue"
 )
 
-// Custom versions the probes consult (keys from the engine's *ObjectVersion.h).
-var (
-	cvCoreObject      = ue.CoreObjectVersion
-	cvFrameworkObject = ue.FrameworkObjectVersion
-	cvReleaseObject   = ue.ReleaseObjectVersion
-	cvSequencerObject = ue.SequencerObjectVersion
-)
-
 // The versions at which the probed layouts changed.
 const (
 	// FFrameworkObjectVersion::RemoveUField_Next: UField stops writing
@@ -70,10 +62,10 @@ type layoutTraits struct {
 
 func traitsOf(e Engine) layoutTraits {
 	return layoutTraits{
-		ufieldNext:   e.customVersion(cvFrameworkObject) < fwRemoveUFieldNext,
-		fproperties:  e.customVersion(cvCoreObject) >= coreFProperties,
-		repCondition: e.customVersion(cvReleaseObject) >= relPropertiesSerializeRepCondition,
-		udsDefaults:  e.customVersion(cvFrameworkObject) >= fwUserDefinedStructsStoreDefaultInstance,
+		ufieldNext:   e.customVersion(ue.FrameworkObjectVersion) < fwRemoveUFieldNext,
+		fproperties:  e.customVersion(ue.CoreObjectVersion) >= coreFProperties,
+		repCondition: e.customVersion(ue.ReleaseObjectVersion) >= relPropertiesSerializeRepCondition,
+		udsDefaults:  e.customVersion(ue.FrameworkObjectVersion) >= fwUserDefinedStructsStoreDefaultInstance,
 	}
 }
 
@@ -235,7 +227,7 @@ func (p *prober) structName(ev *evidence, name, where string) {
 		}
 	case "MovieSceneFrameRange":
 		for _, e := range ev.cands {
-			if e.customVersion(cvSequencerObject) < seqFloatToIntConversion {
+			if e.customVersion(ue.SequencerObjectVersion) < seqFloatToIntConversion {
 				ev.ruleOut(e.Name, where+" names the struct MovieSceneFrameRange (frame-number sequencer ranges, FSequencerObjectVersion FloatToIntConversion, 4.20+)")
 			}
 		}
@@ -638,7 +630,7 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 				p.structName(ev, structName, where)
 				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" {
 					for _, e := range ev.cands {
-						if e.customVersion(cvSequencerObject) >= seqFloatToIntConversion {
+						if e.customVersion(ue.SequencerObjectVersion) >= seqFloatToIntConversion {
 							ev.ruleOut(e.Name, where+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
 						}
 					}

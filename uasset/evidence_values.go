@@ -13,12 +13,6 @@ import (
 	"github.com/upkg/upkg/ue"
 )
 
-// Custom versions the value probes consult.
-var (
-	cvEditorObject  = ue.EditorObjectVersion
-	cvAnimPhsObject = ue.AnimPhysObjectVersion
-)
-
 const (
 	// FEditorObjectVersion::CultureInvariantTextSerializationKeyStability:
 	// an FText without history (ETextHistoryType::None) writes
@@ -70,7 +64,7 @@ func (p *prober) textValue(r *binread.Reader, ev *evidence, where string, off, s
 	if b.I8("HistoryType") != textHistoryNone || b.Err() != nil {
 		return
 	}
-	ed := func(e Engine) int32 { return e.customVersion(cvEditorObject) }
+	ed := func(e Engine) int32 { return e.customVersion(ue.EditorObjectVersion) }
 	if b.Remaining() == 0 {
 		ev.require(func(e Engine) bool { return ed(e) < edCultureInvariantTextSerializationKeyStability },
 			where+" is a text without history and without bHasCultureInvariantString (FEditorObjectVersion < CultureInvariantTextSerializationKeyStability, before 4.23)")
@@ -101,7 +95,7 @@ func (p *prober) smartName(r *binread.Reader, ev *evidence, where string, off, s
 	if b.Err() != nil {
 		return
 	}
-	ap := func(e Engine) int32 { return e.customVersion(cvAnimPhsObject) }
+	ap := func(e Engine) int32 { return e.customVersion(ue.AnimPhysObjectVersion) }
 	switch size {
 	case 8 + 2 + 16:
 		ev.require(func(e Engine) bool { return ap(e) < apRemoveUIDFromSmartNameSerialize },
