@@ -65,74 +65,100 @@ func (r *msbReader) bytesUsed() int { return (r.pos + 7) >> 3 }
 // overrun reports whether more bits were consumed than buf holds.
 func (r *msbReader) overrun() bool { return r.pos > len(r.buf)*8 }
 
-// lsbReader reads bits least-significant first, forwards from the start of buf
-// or backwards from its end. Reads past the end yield zero bits.
+// lsbReader reads bits least-significant first, forwards from the start of
+// buf. Reads past the end yield zero bits; callers check bytesUsed
+// afterwards. lsbBackReader is the same reading backwards from the end of
+// its buf (the last byte first). Both keep their state in four fields so
+// that the compiler can hold a reader in registers.
 type lsbReader struct {
-	buf   []byte
-	next  int    // next byte index (counted from the reading end) to load
-	acc   uint64 // loaded bits, next bit in bit 0
-	n     uint   // number of valid bits in acc
-	back  bool
-	limit int
+	buf  []byte
+	next int    // next byte index to load
+	acc  uint64 // loaded bits, next bit in bit 0
+	n    uint   // number of valid bits in acc (at most 64)
 }
 
-func newLSB(buf []byte, back bool) lsbReader {
-	return lsbReader{buf: buf, back: back}
+type lsbBackReader struct {
+	buf  []byte
+	next int // next byte to load, counted from the end of buf
+	acc  uint64
+	n    uint
 }
 
+// refill loads bytes until at least 56 bits are valid. While eight bytes
+// lie inside buf it loads them at once and counts as loaded as many whole
+// bytes as fit in acc; the bits above them hold the next bytes, which a
+// later load ORs in again unchanged.
 func (r *lsbReader) refill() {
-	// Eight bytes at once while they lie inside buf: as many whole bytes
-	// as fit in acc are counted as loaded (the bits above them hold the
-	// next bytes, which a later load ORs in again unchanged).
-	if r.next >= 0 && r.next+8 <= len(r.buf) {
-		var v uint64
-		if r.back {
-			v = binary.BigEndian.Uint64(r.buf[len(r.buf)-r.next-8:])
-		} else {
-			v = binary.LittleEndian.Uint64(r.buf[r.next:])
-		}
-		r.acc |= v << r.n
-		k := (63 - r.n) >> 3
-		r.next += int(k)
-		r.n += k * 8
+	if r.next+8 <= len(r.buf) {
+		r.acc |= binary.LittleEndian.Uint64(r.buf[r.next:]) << r.n
+		r.next += int((63 - r.n) >> 3)
+		r.n |= 56 // the same as adding 8 bits per byte counted above
 		return
 	}
+	r.refillTail()
+}
+
+// refillTail loads byte by byte near the end of buf (zeros past it).
+func (r *lsbReader) refillTail() {
 	for r.n <= 56 {
-		var b byte
 		if r.next < len(r.buf) {
-			if r.back {
-				b = r.buf[len(r.buf)-1-r.next]
-			} else {
-				b = r.buf[r.next]
-			}
+			r.acc |= uint64(r.buf[r.next]) << r.n
 		}
-		r.acc |= uint64(b) << r.n
 		r.n += 8
 		r.next++
 	}
 }
 
-// peek returns at least 32 valid low bits.
-func (r *lsbReader) peek() uint64 {
-	if r.n < 32 {
-		r.refill()
+func (r *lsbBackReader) refill() {
+	if r.next+8 <= len(r.buf) {
+		r.acc |= binary.BigEndian.Uint64(r.buf[len(r.buf)-r.next-8:]) << r.n
+		r.next += int((63 - r.n) >> 3)
+		r.n |= 56
+		return
 	}
-	return r.acc
+	r.refillTail()
 }
 
+func (r *lsbBackReader) refillTail() {
+	for r.n <= 56 {
+		if r.next < len(r.buf) {
+			r.acc |= uint64(r.buf[len(r.buf)-1-r.next]) << r.n
+		}
+		r.n += 8
+		r.next++
+	}
+}
+
+// skip drops n bits (n <= r.n).
 func (r *lsbReader) skip(n uint) {
 	r.acc >>= n
 	r.n -= n
 }
 
+func (r *lsbBackReader) skip(n uint) {
+	r.acc >>= n
+	r.n -= n
+}
+
+// read returns the next n bits (n <= 32).
 func (r *lsbReader) read(n uint) uint32 {
-	if n == 0 {
-		return 0
+	if r.n < 32 {
+		r.refill()
 	}
-	v := uint32(r.peek() & (1<<n - 1))
+	v := uint32(r.acc & (1<<n - 1))
+	r.skip(n)
+	return v
+}
+
+func (r *lsbBackReader) read(n uint) uint32 {
+	if r.n < 32 {
+		r.refill()
+	}
+	v := uint32(r.acc & (1<<n - 1))
 	r.skip(n)
 	return v
 }
 
 // bytesUsed is the number of bytes touched so far (a partly read byte counts).
-func (r *lsbReader) bytesUsed() int { return r.next - int(r.n>>3) }
+func (r *lsbReader) bytesUsed() int     { return r.next - int(r.n>>3) }
+func (r *lsbBackReader) bytesUsed() int { return r.next - int(r.n>>3) }

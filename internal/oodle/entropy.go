@@ -1,6 +1,7 @@
 package oodle
 
 import (
+	"encoding/binary"
 	"errors"
 	"math/bits"
 )
@@ -328,37 +329,47 @@ func readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 	return numSyms, nil
 }
 
-// huffLUT maps the next 11 stream bits (least significant first) to a
-// symbol and its code length.
+// huffLUT maps the next stream bits (least significant first) to an entry
+// holding the symbol (low byte) and its code length (high byte). Only the
+// first 1<<maxLen entries are used, maxLen being the longest code length, so
+// tables of short codes are cheap to build; mask is (1<<maxLen)-1.
 type huffLUT struct {
-	sym [2048]byte
-	len [2048]byte
+	e    [2048]uint16
+	mask uint64
 }
 
+// buildLUT assigns canonical codes (shorter codes first, symbols of one
+// length in the order read) and fills every table slot whose low bits are a
+// symbol's code, bit-reversed since the streams are read LSB first.
 func (h *huffCodes) buildLUT(lut *huffLUT) error {
-	var fwdSym, fwdLen [2048]byte
-	slot := 0
+	maxLen := 0
+	slot := 0 // next code, left-aligned to 11 bits
 	for l := 1; l <= 11; l++ {
-		step := 1 << uint(11-l)
-		for _, s := range h.byLen[l] {
-			if slot+step > 2048 {
+		if n := len(h.byLen[l]); n > 0 {
+			maxLen = l
+			if slot+n<<uint(11-l) > 2048 {
 				return corrupt("oversubscribed Huffman code")
 			}
-			for j := 0; j < step; j++ {
-				fwdSym[slot+j] = s
-				fwdLen[slot+j] = byte(l)
-			}
-			slot += step
+			slot += n << uint(11-l)
 		}
 	}
 	if slot != 2048 {
 		return corrupt("incomplete Huffman code")
 	}
-	for i := 0; i < 2048; i++ {
-		r := bits.Reverse16(uint16(i)) >> 5
-		lut.sym[r] = fwdSym[i]
-		lut.len[r] = fwdLen[i]
+	size := 1 << uint(maxLen)
+	e := lut.e[:size]
+	slot = 0
+	for l := 1; l <= maxLen; l++ {
+		step := 1 << uint(l)
+		for _, s := range h.byLen[l] {
+			v := uint16(s) | uint16(l)<<8
+			for j := int(bits.Reverse16(uint16(slot)) >> 5); j < len(e); j += step {
+				e[j] = v
+			}
+			slot += 1 << uint(11-l)
+		}
 	}
+	lut.mask = uint64(size - 1)
 	return nil
 }
 
@@ -437,37 +448,125 @@ func decodeHuffman(src, out []byte, streams int) error {
 // huffTriple decodes out from three interleaved streams in buf: forward
 // from 0, backward from the end and forward from mid. The forward stream
 // must end exactly at mid and the other two must meet.
+//
+// Codes are at most 11 bits, so after one refill (at least 56 bits) a stream
+// yields five symbols. The main loop keeps the three readers in local
+// variables (the compiler holds them in registers) and runs while every
+// stream has eight bytes left to load; the readers then finish the last
+// symbols one at a time.
 func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	if mid > len(buf) {
 		return corrupt("bad Huffman stream split")
 	}
-	a := newLSB(buf[:mid], false)
-	b := newLSB(buf[mid:], true)
-	c := newLSB(buf[mid:], false)
+	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
+	// In the main loop each stream is the count of bits consumed; a refill
+	// loads the eight bytes holding the next unconsumed bit (at least 57
+	// bits), and a symbol takes its bits from that window.
+	var aPos, bPos, cPos uint
+	tab := &lut.e
+	mask := lut.mask & 2047
 	i := 0
-	n := len(out)
-	for i+3 <= n {
-		k := a.peek() & 0x7FF
-		out[i] = lut.sym[k]
-		a.skip(uint(lut.len[k]))
-		k = b.peek() & 0x7FF
-		out[i+1] = lut.sym[k]
-		b.skip(uint(lut.len[k]))
-		k = c.peek() & 0x7FF
-		out[i+2] = lut.sym[k]
-		c.skip(uint(lut.len[k]))
-		i += 3
+	for len(out)-i >= 15 && int(aPos>>3)+8 <= len(aBuf) && int(bPos>>3)+8 <= len(bBuf) && int(cPos>>3)+8 <= len(cBuf) {
+		aAcc := binary.LittleEndian.Uint64(aBuf[aPos>>3:]) >> (aPos & 7)
+		bAcc := binary.BigEndian.Uint64(bBuf[len(bBuf)-int(bPos>>3)-8:]) >> (bPos & 7)
+		cAcc := binary.LittleEndian.Uint64(cBuf[cPos>>3:]) >> (cPos & 7)
+		var e uint
+		o := out[i : i+15 : i+15]
+		// Five symbols per stream, unrolled.
+		e = uint(tab[aAcc&mask])
+		o[0] = byte(e)
+		aAcc >>= (e >> 8) & 63
+		aPos += e >> 8
+		e = uint(tab[bAcc&mask])
+		o[1] = byte(e)
+		bAcc >>= (e >> 8) & 63
+		bPos += e >> 8
+		e = uint(tab[cAcc&mask])
+		o[2] = byte(e)
+		cAcc >>= (e >> 8) & 63
+		cPos += e >> 8
+		e = uint(tab[aAcc&mask])
+		o[3] = byte(e)
+		aAcc >>= (e >> 8) & 63
+		aPos += e >> 8
+		e = uint(tab[bAcc&mask])
+		o[4] = byte(e)
+		bAcc >>= (e >> 8) & 63
+		bPos += e >> 8
+		e = uint(tab[cAcc&mask])
+		o[5] = byte(e)
+		cAcc >>= (e >> 8) & 63
+		cPos += e >> 8
+		e = uint(tab[aAcc&mask])
+		o[6] = byte(e)
+		aAcc >>= (e >> 8) & 63
+		aPos += e >> 8
+		e = uint(tab[bAcc&mask])
+		o[7] = byte(e)
+		bAcc >>= (e >> 8) & 63
+		bPos += e >> 8
+		e = uint(tab[cAcc&mask])
+		o[8] = byte(e)
+		cAcc >>= (e >> 8) & 63
+		cPos += e >> 8
+		e = uint(tab[aAcc&mask])
+		o[9] = byte(e)
+		aAcc >>= (e >> 8) & 63
+		aPos += e >> 8
+		e = uint(tab[bAcc&mask])
+		o[10] = byte(e)
+		bAcc >>= (e >> 8) & 63
+		bPos += e >> 8
+		e = uint(tab[cAcc&mask])
+		o[11] = byte(e)
+		cAcc >>= (e >> 8) & 63
+		cPos += e >> 8
+		e = uint(tab[aAcc&mask])
+		o[12] = byte(e)
+		aAcc >>= (e >> 8) & 63
+		aPos += e >> 8
+		e = uint(tab[bAcc&mask])
+		o[13] = byte(e)
+		bAcc >>= (e >> 8) & 63
+		bPos += e >> 8
+		e = uint(tab[cAcc&mask])
+		o[14] = byte(e)
+		cAcc >>= (e >> 8) & 63
+		cPos += e >> 8
+		i += 15
 	}
-	if i < n {
-		k := a.peek() & 0x7FF
-		out[i] = lut.sym[k]
-		a.skip(uint(lut.len[k]))
-		i++
-		if i < n {
-			k = b.peek() & 0x7FF
-			out[i] = lut.sym[k]
-			b.skip(uint(lut.len[k]))
+	a := lsbReader{buf: aBuf, next: int(aPos >> 3)}
+	b := lsbBackReader{buf: bBuf, next: int(bPos >> 3)}
+	c := lsbReader{buf: cBuf, next: int(cPos >> 3)}
+	a.refill()
+	a.skip(aPos & 7)
+	b.refill()
+	b.skip(bPos & 7)
+	c.refill()
+	c.skip(cPos & 7)
+	for k := 0; i < len(out); i, k = i+1, k+1 {
+		var e uint16
+		switch k % 3 {
+		case 0:
+			if a.n < 11 {
+				a.refill()
+			}
+			e = tab[a.acc&mask]
+			a.skip(uint(e >> 8))
+		case 1:
+			if b.n < 11 {
+				b.refill()
+			}
+			e = tab[b.acc&mask]
+			b.skip(uint(e >> 8))
+		default:
+			if c.n < 11 {
+				c.refill()
+			}
+			e = tab[c.acc&mask]
+			c.skip(uint(e >> 8))
 		}
+		out[i] = byte(e)
 	}
 	if a.bytesUsed() != mid || b.bytesUsed()+c.bytesUsed() != len(buf)-mid {
 		return corrupt("Huffman streams do not end where they should")

@@ -243,8 +243,8 @@ func decodeTANS(src, out []byte) error {
 		return err
 	}
 	body := src[p:] // the two streams may share bytes when short
-	f := newLSB(body, false)
-	b := newLSB(body, true)
+	f := lsbReader{buf: body}
+	b := lsbBackReader{buf: body}
 	lb := uint(lBits)
 	var st [5]uint32
 	st[0] = f.read(lb)
@@ -252,22 +252,36 @@ func decodeTANS(src, out []byte) error {
 	st[2] = f.read(lb)
 	st[3] = b.read(lb)
 	st[4] = f.read(lb)
+	// Symbols come in groups of five, one per state, the next states' bits
+	// read alternately from the forward and the backward stream. A state
+	// takes at most lBits <= 11 bits, so one refill serves a group.
 	L := uint32(len(lut))
 	end := len(out) - 5
 	i := 0
-	for i < end {
-		r := &f
-		if (i/5)&1 == 1 {
-			r = &b
+	for g := 0; i < end; g++ {
+		fwd := g&1 == 0
+		if fwd {
+			f.refill()
+		} else {
+			b.refill()
 		}
-		s := &st[i%5]
-		if *s >= L {
-			return corrupt("tANS state out of range")
+		for j := 0; j < 5 && i < end; j, i = j+1, i+1 {
+			s := st[j]
+			if s >= L {
+				return corrupt("tANS state out of range")
+			}
+			e := lut[s]
+			out[i] = e.symbol
+			var v uint64
+			if fwd {
+				v = f.acc
+				f.skip(uint(e.bitsX))
+			} else {
+				v = b.acc
+				b.skip(uint(e.bitsX))
+			}
+			st[j] = uint32(v&(1<<e.bitsX-1)) + e.w
 		}
-		e := lut[*s]
-		out[i] = e.symbol
-		*s = r.read(uint(e.bitsX)) + e.w
-		i++
 	}
 	if f.bytesUsed()+b.bytesUsed() != len(body) {
 		return corrupt("tANS streams do not meet")
