@@ -1,5 +1,7 @@
 package oodle
 
+import "encoding/binary"
+
 // krakenTable is the output of a Kraken chunk's first phase: the literal and
 // command bytes and the unpacked offsets and long lengths.
 type krakenTable struct {
@@ -180,12 +182,13 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 	if start == 0 {
 		dst = 8
 	}
+	out = out[:end]
 	lits, offs, lens := t.lits, t.offs, t.lens
-	recent := [4]int32{-8, -8, -8, 0}
+	// The three most recent offsets, most recent first.
+	r0, r1, r2 := int32(-8), int32(-8), int32(-8)
 	last := int32(-8)
 	for _, f := range t.cmds {
 		litlen := int(f & 3)
-		idx := int(f >> 6)
 		matchlen := int(f>>2) & 0xF
 		if litlen == 3 {
 			if len(lens) == 0 {
@@ -194,16 +197,14 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			litlen = int(lens[0])
 			lens = lens[1:]
 		}
-		if litlen > len(lits) || litlen > end-dst {
+		if litlen > len(lits) || litlen > len(out)-dst {
 			return corrupt("literal run past its chunk")
 		}
 		if mode == 0 {
 			if dst+int(last) < 0 {
 				return corrupt("delta literal before the output")
 			}
-			for i := 0; i < litlen; i++ {
-				out[dst+i] = lits[i] + out[dst+i+int(last)]
-			}
+			addLits(out, dst, dst+int(last), litlen, lits)
 		} else {
 			copy(out[dst:dst+litlen], lits[:litlen])
 		}
@@ -211,18 +212,24 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		dst += litlen
 
 		var off int32
-		if idx == 3 {
+		switch f >> 6 {
+		case 0:
+			off = r0
+		case 1:
+			off = r1
+			r1 = r0
+		case 2:
+			off = r2
+			r2, r1 = r1, r0
+		default:
 			if len(offs) == 0 {
 				return corrupt("offset stream exhausted")
 			}
 			off = offs[0]
 			offs = offs[1:]
-			recent[2], recent[1], recent[0] = recent[1], recent[0], off
-		} else {
-			off = recent[idx]
-			copy(recent[1:idx+1], recent[:idx])
-			recent[0] = off
+			r2, r1 = r1, r0
 		}
+		r0 = off
 		last = off
 		if off >= 0 || int(-off) > dst {
 			return corrupt("match offset before the output")
@@ -236,7 +243,7 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		} else {
 			matchlen += 2
 		}
-		if matchlen > end-dst {
+		if matchlen > len(out)-dst {
 			return corrupt("match past its chunk")
 		}
 		copyMatch(out, dst, dst+int(off), matchlen)
@@ -252,9 +259,7 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		if dst+int(last) < 0 {
 			return corrupt("delta literal before the output")
 		}
-		for i := range lits {
-			out[dst+i] = lits[i] + out[dst+i+int(last)]
-		}
+		addLits(out, dst, dst+int(last), len(lits), lits)
 	} else {
 		copy(out[dst:end], lits)
 	}
@@ -325,15 +330,52 @@ func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 }
 
 // copyMatch copies n bytes from out[from:] to out[dst:], byte by byte in
-// effect when the two overlap (from < dst).
+// effect when the two overlap (from < dst). When the distance is at least 8
+// it moves 8 bytes at a time: every 8 bytes read then lie before the ones
+// being written or were written already, and the last step ends exactly at
+// dst+n, rewriting some bytes with the values they already hold.
 func copyMatch(out []byte, dst, from, n int) {
-	if dst-from >= n && n > 16 {
-		copy(out[dst:dst+n], out[from:from+n])
-		return
-	}
 	d := out[dst : dst+n]
 	s := out[from : from+n]
-	for i := range d {
-		d[i] = s[i]
+	if dst-from < 8 {
+		for i := range d {
+			d[i] = s[i]
+		}
+		return
+	}
+	switch {
+	case n >= 8:
+		for i := 0; i < n-8; i += 8 {
+			*(*[8]byte)(d[i:]) = *(*[8]byte)(s[i:])
+		}
+		*(*[8]byte)(d[n-8:]) = *(*[8]byte)(s[n-8:])
+	case n >= 4:
+		*(*[4]byte)(d) = *(*[4]byte)(s)
+		*(*[4]byte)(d[n-4:]) = *(*[4]byte)(s[n-4:])
+	default:
+		for i := range d {
+			d[i] = s[i]
+		}
+	}
+}
+
+// addLits writes out[dst+i] = lits[i] + out[from+i] for i < n ("delta
+// literals"; from < dst, len(lits) >= n). With dst at least 8 bytes after
+// from it adds 8 bytes at a time, bytewise without carries between them.
+func addLits(out []byte, dst, from, n int, lits []byte) {
+	d := out[dst : dst+n]
+	s := out[from : from+n]
+	lits = lits[:n]
+	i := 0
+	if dst-from >= 8 {
+		const hi = 0x8080808080808080
+		for ; n-i >= 8; i += 8 {
+			x := binary.LittleEndian.Uint64(lits[i:])
+			y := binary.LittleEndian.Uint64(s[i:])
+			binary.LittleEndian.PutUint64(d[i:], (x&^hi)+(y&^hi)^(x^y)&hi)
+		}
+	}
+	for ; i < n; i++ {
+		d[i] = lits[i] + s[i]
 	}
 }

@@ -169,9 +169,7 @@ func (l *litState) copyLits(out []byte, pos, n int, last int, lam bool) error {
 		if n > len(s) {
 			return errLits
 		}
-		for i := 0; i < n; i++ {
-			out[pos+i] = s[i] + out[pos+i+last]
-		}
+		addLits(out, pos, pos+last, n, s)
 		l.lits[0] = s[n:]
 	case levSubAnd3, levSubAndF:
 		mask := len(l.lits) - 1

@@ -206,9 +206,7 @@ func mermaidRuns(t *mermaidTable, half, mode int, out []byte, begin, pos, stop, 
 			if pos+recent < 0 {
 				return corrupt("delta literal before the output")
 			}
-			for i := 0; i < n; i++ {
-				out[pos+i] = t.lits[i] + out[pos+i+recent]
-			}
+			addLits(out, pos, pos+recent, n, t.lits)
 		} else {
 			copy(out[pos:pos+n], t.lits[:n])
 		}
