@@ -43,6 +43,27 @@ func (r *msbReader) peek32() uint32 {
 	return uint32(v >> (8 - sh))
 }
 
+// peek64 returns the next 64 bits, the next bit in bit 63; at least the
+// top 57 are the stream's (zeros past its end).
+func (r *msbReader) peek64() uint64 {
+	i := r.pos >> 3
+	sh := uint(r.pos & 7)
+	if i >= 0 && i+8 <= len(r.buf) {
+		var v uint64
+		if r.back {
+			v = binary.LittleEndian.Uint64(r.buf[len(r.buf)-i-8:])
+		} else {
+			v = binary.BigEndian.Uint64(r.buf[i:])
+		}
+		return v << sh
+	}
+	var v uint64
+	for k := 0; k < 8; k++ {
+		v = v<<8 | uint64(r.byteAt(i+k))
+	}
+	return v << sh
+}
+
 // read returns the next n bits (0 <= n <= 32).
 func (r *msbReader) read(n int) uint32 {
 	if n == 0 {

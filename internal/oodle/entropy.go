@@ -105,12 +105,24 @@ func decodeBytes(src []byte, maxOut int, depth int) ([]byte, int, error) {
 
 func zigzag(v int) int { return -(v & 1) ^ (v >> 1) }
 
-// huffCodes collects symbols per code length (1..11) in the order read.
+// huffCodes collects the (symbol, code length) pairs of a Huffman table in
+// the order read (code lengths 1..11; a table has at most 256 symbols, more
+// is reported as corrupt by buildLUT).
 type huffCodes struct {
-	byLen [12][]byte
+	n     int
+	sym   [256]byte
+	len   [256]uint8
+	count [12]int // symbols per code length
 }
 
-func (h *huffCodes) add(sym, length int) { h.byLen[length] = append(h.byLen[length], byte(sym)) }
+func (h *huffCodes) add(sym, length int) {
+	if h.n < len(h.sym) {
+		h.sym[h.n] = byte(sym)
+		h.len[h.n] = uint8(length)
+	}
+	h.n++
+	h.count[length]++
+}
 
 // readCodeLengthsOld reads the original code-length table: either a sparse
 // list of (symbol, length) or a run-length coded list over all 256 symbols
@@ -217,29 +229,31 @@ func readFluff(br *msbReader, numSyms int) int {
 }
 
 // readRiceLengths reads n unary values (the count of zero bits before each
-// one bit).
+// one bit), taking them from a 56-bit window per load.
 func readRiceLengths(br *msbReader, dst []int) error {
 	limit := len(br.buf) * 8
-	for i := range dst {
-		c := 0
-		for {
-			if br.pos >= limit {
-				return corrupt("truncated Golomb-Rice lengths")
-			}
-			z := br.clz()
-			if z >= 24 {
-				c += 24
-				br.pos += 24
-				continue
-			}
-			c += z
-			br.pos += z + 1
-			break
-		}
-		if br.pos > limit {
+	c := 0
+	for i := 0; i < len(dst); {
+		if br.pos >= limit {
 			return corrupt("truncated Golomb-Rice lengths")
 		}
-		dst[i] = c
+		w := br.peek64()
+		avail := 56
+		for i < len(dst) {
+			z := bits.LeadingZeros64(w)
+			if z >= avail {
+				// No one bit in the window: the zeros run on.
+				c += avail
+				br.pos += avail
+				break
+			}
+			dst[i] = c + z
+			i++
+			c = 0
+			w <<= uint(z + 1)
+			avail -= z + 1
+			br.pos += z + 1
+		}
 	}
 	return nil
 }
@@ -342,10 +356,16 @@ type huffLUT struct {
 // length in the order read) and fills every table slot whose low bits are a
 // symbol's code, bit-reversed since the streams are read LSB first.
 func (h *huffCodes) buildLUT(lut *huffLUT) error {
+	if h.n > len(h.sym) {
+		return corrupt("Huffman table with more than 256 symbols")
+	}
+	// next[l] is the next code of length l, left-aligned to 11 bits.
+	var next [12]int
 	maxLen := 0
-	slot := 0 // next code, left-aligned to 11 bits
+	slot := 0
 	for l := 1; l <= 11; l++ {
-		if n := len(h.byLen[l]); n > 0 {
+		next[l] = slot
+		if n := h.count[l]; n > 0 {
 			maxLen = l
 			if slot+n<<uint(11-l) > 2048 {
 				return corrupt("oversubscribed Huffman code")
@@ -358,15 +378,13 @@ func (h *huffCodes) buildLUT(lut *huffLUT) error {
 	}
 	size := 1 << uint(maxLen)
 	e := lut.e[:size]
-	slot = 0
-	for l := 1; l <= maxLen; l++ {
-		step := 1 << uint(l)
-		for _, s := range h.byLen[l] {
-			v := uint16(s) | uint16(l)<<8
-			for j := int(bits.Reverse16(uint16(slot)) >> 5); j < len(e); j += step {
-				e[j] = v
-			}
-			slot += 1 << uint(11-l)
+	for i, s := range h.sym[:h.n] {
+		l := uint(h.len[i] & 15)
+		v := uint16(s) | uint16(l)<<8
+		code := next[l]
+		next[l] += 1 << (11 - l)
+		for j := int(bits.Reverse16(uint16(code)) >> 5); j < len(e); j += 1 << l {
+			e[j] = v
 		}
 	}
 	lut.mask = uint64(size - 1)
@@ -399,15 +417,10 @@ func decodeHuffman(src, out []byte, streams int) error {
 	if n == 1 {
 		// A one-symbol alphabet: the array repeats it (whatever its
 		// nominal code length).
-		for _, syms := range h.byLen {
-			if len(syms) > 0 {
-				for i := range out {
-					out[i] = syms[0]
-				}
-				return nil
-			}
+		for i := range out {
+			out[i] = h.sym[0]
 		}
-		return corrupt("empty Huffman table")
+		return nil
 	}
 	var lut huffLUT
 	if err := h.buildLUT(&lut); err != nil {
