@@ -3,7 +3,7 @@ package oodle
 // decodeRLE decodes a run-length coded byte array: commands are read from
 // the end of the (optionally entropy-coded) command buffer backwards, the
 // literal bytes from its start forwards.
-func decodeRLE(src, out []byte, depth int) error {
+func (d *decoder) decodeRLE(src, out []byte, depth int) error {
 	if len(src) <= 1 {
 		if len(src) != 1 {
 			return corrupt("empty RLE array")
@@ -15,7 +15,7 @@ func decodeRLE(src, out []byte, depth int) error {
 	}
 	cmd := src[1:]
 	if src[0] != 0 {
-		dec, n, err := decodeBytes(src, 0x40000, depth+1)
+		dec, n, err := d.decodeBytes(src, 0x40000, depth+1)
 		if err != nil {
 			return err
 		}
@@ -83,7 +83,7 @@ func decodeRLE(src, out []byte, depth int) error {
 
 // decodeRecursive decodes an array split into several sub-arrays, each with
 // its own coding, or a multi-array.
-func decodeRecursive(src, out []byte, depth int) error {
+func (d *decoder) decodeRecursive(src, out []byte, depth int) error {
 	if len(src) < 6 {
 		return corrupt("truncated recursive array")
 	}
@@ -94,7 +94,7 @@ func decodeRecursive(src, out []byte, depth int) error {
 	if src[0]&0x80 == 0 {
 		p, o := 1, 0
 		for ; n > 0; n-- {
-			dec, used, err := decodeBytes(src[p:], len(out)-o, depth+1)
+			dec, used, err := d.decodeBytes(src[p:], len(out)-o, depth+1)
 			if err != nil {
 				return err
 			}
@@ -106,7 +106,7 @@ func decodeRecursive(src, out []byte, depth int) error {
 		}
 		return nil
 	}
-	used, arrays, err := decodeMultiArray(src, 1, len(out), depth)
+	used, arrays, err := d.decodeMultiArray(src, 1, len(out), depth)
 	if err != nil {
 		return err
 	}
@@ -121,7 +121,7 @@ func decodeRecursive(src, out []byte, depth int) error {
 // most maxTotal bytes together: up to 63 entropy-coded source arrays whose
 // pieces are dealt to the outputs by an index list (0 ends an output) and a
 // list of piece lengths.
-func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, error) {
+func (d *decoder) decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, error) {
 	if len(src) < 4 {
 		return 0, nil, corrupt("truncated multi-array")
 	}
@@ -133,7 +133,7 @@ func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, er
 	outs := make([][]byte, count)
 	if numArrays == 0 {
 		for i := range outs {
-			dec, n, err := decodeBytes(src[p:], maxTotal, depth+1)
+			dec, n, err := d.decodeBytes(src[p:], maxTotal, depth+1)
 			if err != nil {
 				return 0, nil, err
 			}
@@ -146,7 +146,7 @@ func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, er
 	arrays := make([][]byte, numArrays)
 	total := 0
 	for i := range arrays {
-		dec, n, err := decodeBytes(src[p:], maxTotal-total, depth+1)
+		dec, n, err := d.decodeBytes(src[p:], maxTotal-total, depth+1)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -173,7 +173,7 @@ func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, er
 	if numLens < 1 {
 		return 0, nil, corrupt("multi-array index list too short")
 	}
-	idx, n, err := decodeBytes(src[p:], numIdx, depth+1)
+	idx, n, err := d.decodeBytes(src[p:], numIdx, depth+1)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -191,7 +191,7 @@ func decodeMultiArray(src []byte, count, maxTotal, depth int) (int, [][]byte, er
 		numLens = numIdx
 	} else {
 		copy(indexes, idx)
-		ll, n, err := decodeBytes(src[p:], numLens, depth+1)
+		ll, n, err := d.decodeBytes(src[p:], numLens, depth+1)
 		if err != nil {
 			return 0, nil, err
 		}

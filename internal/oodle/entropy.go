@@ -66,7 +66,7 @@ func streamHeader(src []byte) (typ, srcSize, dstSize, hdr int, err error) {
 // decodeBytes decodes one entropy-coded byte array at the start of src whose
 // decoded size may not exceed maxOut. It returns the decoded bytes (possibly
 // aliasing src for stored arrays) and the number of src bytes used.
-func decodeBytes(src []byte, maxOut int, depth int) ([]byte, int, error) {
+func (d *decoder) decodeBytes(src []byte, maxOut int, depth int) ([]byte, int, error) {
 	typ, srcSize, dstSize, hdr, err := streamHeader(src)
 	if err != nil {
 		return nil, 0, err
@@ -84,16 +84,16 @@ func decodeBytes(src []byte, maxOut int, depth int) ([]byte, int, error) {
 	if depth > 8 {
 		return nil, 0, corrupt("byte arrays nested too deeply")
 	}
-	out := make([]byte, dstSize)
+	out := d.alloc(dstSize)
 	switch typ {
 	case 1:
-		err = decodeTANS(body, out)
+		err = d.decodeTANS(body, out)
 	case 2, 4:
-		err = decodeHuffman(body, out, typ>>1)
+		err = d.decodeHuffman(body, out, typ>>1)
 	case 3:
-		err = decodeRLE(body, out, depth)
+		err = d.decodeRLE(body, out, depth)
 	case 5:
-		err = decodeRecursive(body, out, depth)
+		err = d.decodeRecursive(body, out, depth)
 	default:
 		err = corrupt("unknown byte-array coding type")
 	}
@@ -300,11 +300,11 @@ func convertToRanges(br *msbReader, numSyms, fluff int, widths []int) ([]symRang
 
 // readCodeLengthsNew reads the newer code-length table: Golomb-Rice coded
 // length deltas plus symbol ranges.
-func readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
+func readCodeLengthsNew(br *msbReader, h *huffCodes, scratch *[512]int) (int, error) {
 	forced := int(br.read(2))
 	numSyms := int(br.read(8)) + 1
 	fluff := readFluff(br, numSyms)
-	lens := make([]int, numSyms+fluff)
+	lens := scratch[:numSyms+fluff]
 	if err := readRiceLengths(br, lens); err != nil {
 		return 0, err
 	}
@@ -395,7 +395,7 @@ func (h *huffCodes) buildLUT(lut *huffLUT) error {
 // (streams == 1) or two (streams == 2) triples of bit streams (forward,
 // backward from the end, forward from the middle), interleaved symbol by
 // symbol.
-func decodeHuffman(src, out []byte, streams int) error {
+func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 	br := msbReader{buf: src}
 	var h huffCodes
 	var n int
@@ -403,7 +403,7 @@ func decodeHuffman(src, out []byte, streams int) error {
 	if br.bit() == 0 {
 		n, err = readCodeLengthsOld(&br, &h)
 	} else if br.bit() == 0 {
-		n, err = readCodeLengthsNew(&br, &h)
+		n, err = readCodeLengthsNew(&br, &h, &d.rice)
 	} else {
 		return corrupt("unknown Huffman table format")
 	}
@@ -422,8 +422,8 @@ func decodeHuffman(src, out []byte, streams int) error {
 		}
 		return nil
 	}
-	var lut huffLUT
-	if err := h.buildLUT(&lut); err != nil {
+	lut := &d.lut
+	if err := h.buildLUT(lut); err != nil {
 		return err
 	}
 	if streams == 1 {
@@ -431,7 +431,7 @@ func decodeHuffman(src, out []byte, streams int) error {
 			return corrupt("truncated Huffman streams")
 		}
 		mid := int(src[p]) | int(src[p+1])<<8
-		return huffTriple(src[p+2:], mid, out, &lut)
+		return huffTriple(src[p+2:], mid, out, lut)
 	}
 	if p+6 > len(src) {
 		return corrupt("truncated Huffman streams")
@@ -452,10 +452,10 @@ func decodeHuffman(src, out []byte, streams int) error {
 		return corrupt("bad Huffman stream split")
 	}
 	half := (len(out) + 1) >> 1
-	if err := huffTriple(first[2:], left, out[:half], &lut); err != nil {
+	if err := huffTriple(first[2:], left, out[:half], lut); err != nil {
 		return err
 	}
-	return huffTriple(second[2:], right, out[half:], &lut)
+	return huffTriple(second[2:], right, out[half:], lut)
 }
 
 // huffTriple decodes out from three interleaved streams in buf: forward

@@ -11,6 +11,15 @@ type krakenTable struct {
 	lens []int32
 }
 
+// resize32 returns s with length n, reusing its memory when it is large
+// enough (the contents are then stale).
+func resize32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n)
+	}
+	return s[:n]
+}
+
 // readDistance reads a classic Kraken offset whose code byte is v.
 func readDistance(r *msbReader, v uint32) uint32 {
 	if v < 0xF0 {
@@ -33,7 +42,7 @@ func readLength(r *msbReader) (uint32, bool) {
 	return r.read(n+7) - 64, true
 }
 
-func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens []byte, t *krakenTable) error {
+func (d *decoder) unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens []byte, t *krakenTable) error {
 	a := msbReader{buf: src}
 	b := msbReader{buf: src, back: true}
 	if b.peek32() < 0x2000 {
@@ -42,7 +51,7 @@ func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens [
 	n := b.clz()
 	b.pos += n
 	numLong := int(b.read(n+1)) - 1
-	t.offs = make([]int32, len(packedOffs))
+	t.offs = resize32(t.offs, len(packedOffs))
 	if scale == 0 {
 		for i, c := range packedOffs {
 			r := &a
@@ -73,7 +82,7 @@ func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens [
 	if numLong > 512 {
 		return corrupt("too many long lengths")
 	}
-	long := make([]uint32, numLong)
+	long := d.long[:numLong]
 	for i := range long {
 		r := &a
 		if i&1 == 1 {
@@ -88,7 +97,7 @@ func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens [
 	if a.bytesUsed()+b.bytesUsed() != len(src) {
 		return corrupt("offset streams do not meet")
 	}
-	t.lens = make([]int32, len(packedLens))
+	t.lens = resize32(t.lens, len(packedLens))
 	li := 0
 	for i, v := range packedLens {
 		x := uint32(v)
@@ -110,7 +119,7 @@ func unpackOffsets(src []byte, packedOffs, extra []byte, scale int, packedLens [
 // readKrakenTable runs phase one of a Kraken LZ chunk. dst is the chunk's
 // output; first says the chunk starts the whole output (then its first 8
 // bytes are stored raw).
-func readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
+func (d *decoder) readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
 	if len(src) < 13 {
 		return nil, corrupt("truncated LZ chunk")
 	}
@@ -125,14 +134,14 @@ func readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
 	if src[p]&0x80 != 0 {
 		return nil, corrupt("LZ chunk with excess-bytes flag (unsupported)")
 	}
-	t := &krakenTable{}
+	t := &d.kt
 	var err error
 	var n int
-	if t.lits, n, err = decodeBytes(src[p:], len(dst), 0); err != nil {
+	if t.lits, n, err = d.decodeBytes(src[p:], len(dst), 0); err != nil {
 		return nil, err
 	}
 	p += n
-	if t.cmds, n, err = decodeBytes(src[p:], len(dst), 0); err != nil {
+	if t.cmds, n, err = d.decodeBytes(src[p:], len(dst), 0); err != nil {
 		return nil, err
 	}
 	p += n
@@ -144,12 +153,12 @@ func readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
 	if src[p]&0x80 != 0 {
 		scale = int(src[p]) - 127
 		p++
-		if packedOffs, n, err = decodeBytes(src[p:], len(t.cmds), 0); err != nil {
+		if packedOffs, n, err = d.decodeBytes(src[p:], len(t.cmds), 0); err != nil {
 			return nil, err
 		}
 		p += n
 		if scale != 1 {
-			if extra, n, err = decodeBytes(src[p:], len(packedOffs), 0); err != nil {
+			if extra, n, err = d.decodeBytes(src[p:], len(packedOffs), 0); err != nil {
 				return nil, err
 			}
 			if len(extra) != len(packedOffs) {
@@ -158,17 +167,17 @@ func readKrakenTable(src []byte, dst []byte, first bool) (*krakenTable, error) {
 			p += n
 		}
 	} else {
-		if packedOffs, n, err = decodeBytes(src[p:], len(t.cmds), 0); err != nil {
+		if packedOffs, n, err = d.decodeBytes(src[p:], len(t.cmds), 0); err != nil {
 			return nil, err
 		}
 		p += n
 	}
-	packedLens, n, err := decodeBytes(src[p:], len(dst)>>2, 0)
+	packedLens, n, err := d.decodeBytes(src[p:], len(dst)>>2, 0)
 	if err != nil {
 		return nil, err
 	}
 	p += n
-	if err := unpackOffsets(src[p:], packedOffs, extra, scale, packedLens, t); err != nil {
+	if err := d.unpackOffsets(src[p:], packedOffs, extra, scale, packedLens, t); err != nil {
 		return nil, err
 	}
 	return t, nil
@@ -268,13 +277,13 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 
 // lzChunk decodes one LZ chunk src of the given mode into out[start:end]
 // (earlier output is the match window).
-type lzChunk func(src, out []byte, start, end, mode int) error
+type lzChunk func(d *decoder, src, out []byte, start, end, mode int) error
 
-func krakenChunk(src, out []byte, start, end, mode int) error {
+func (d *decoder) krakenChunk(src, out []byte, start, end, mode int) error {
 	if mode > 1 {
 		return corrupt("unknown Kraken chunk mode")
 	}
-	t, err := readKrakenTable(src, out[start:end], start == 0)
+	t, err := d.readKrakenTable(src, out[start:end], start == 0)
 	if err != nil {
 		return err
 	}
@@ -284,7 +293,7 @@ func krakenChunk(src, out []byte, start, end, mode int) error {
 // decodeQuantum decodes one Kraken or Leviathan quantum (up to 256 KiB, in
 // chunks of up to 128 KiB) into out[start:end] and returns the bytes of src
 // used.
-func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
+func (d *decoder) decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 	p := 0
 	for dst := start; dst < end; {
 		count := end - dst
@@ -294,9 +303,10 @@ func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 		if len(src)-p < 4 {
 			return 0, corrupt("truncated chunk header")
 		}
+		d.reset()
 		hdr := int(src[p])<<16 | int(src[p+1])<<8 | int(src[p+2])
 		if hdr&0x800000 == 0 {
-			dec, n, err := decodeBytes(src[p:], count, 0)
+			dec, n, err := d.decodeBytes(src[p:], count, 0)
 			if err != nil {
 				return 0, err
 			}
@@ -314,7 +324,7 @@ func decodeQuantum(src, out []byte, start, end int, lz lzChunk) (int, error) {
 			}
 			switch {
 			case used < count:
-				if err := lz(src[p:p+used], out, dst, dst+count, mode); err != nil {
+				if err := lz(d, src[p:p+used], out, dst, dst+count, mode); err != nil {
 					return 0, err
 				}
 			case used == count && mode == 0:

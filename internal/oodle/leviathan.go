@@ -19,7 +19,7 @@ const (
 	levSubAndF = 5 // like Sub, sixteen streams picked by output position & 15
 )
 
-func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable, error) {
+func (d *decoder) readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable, error) {
 	if mode > 5 {
 		return nil, corrupt("unknown Leviathan chunk mode")
 	}
@@ -44,12 +44,12 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		scale = int(src[p]) - 127
 		p++
 	}
-	if packedOffs, n, err = decodeBytes(src[p:], offLimit, 0); err != nil {
+	if packedOffs, n, err = d.decodeBytes(src[p:], offLimit, 0); err != nil {
 		return nil, err
 	}
 	p += n
 	if scale != 0 && scale != 1 {
-		if extra, n, err = decodeBytes(src[p:], offLimit, 0); err != nil {
+		if extra, n, err = d.decodeBytes(src[p:], offLimit, 0); err != nil {
 			return nil, err
 		}
 		if len(extra) != len(packedOffs) {
@@ -57,14 +57,14 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		}
 		p += n
 	}
-	packedLens, n, err := decodeBytes(src[p:], size/5, 0)
+	packedLens, n, err := d.decodeBytes(src[p:], size/5, 0)
 	if err != nil {
 		return nil, err
 	}
 	p += n
 	t := &leviathanTable{}
 	if mode <= 1 {
-		lits, n, err := decodeBytes(src[p:], size, 0)
+		lits, n, err := d.decodeBytes(src[p:], size, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -78,7 +78,7 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		case levSubAnd3:
 			count = 4
 		}
-		n, arrays, err := decodeMultiArray(src[p:], count, size, 0)
+		n, arrays, err := d.decodeMultiArray(src[p:], count, size, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -89,7 +89,7 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		return nil, corrupt("truncated LZ chunk")
 	}
 	if src[p]&0x80 == 0 {
-		cmds, n, err := decodeBytes(src[p:], size, 0)
+		cmds, n, err := d.decodeBytes(src[p:], size, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -101,7 +101,7 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 			return nil, corrupt("bad Leviathan command-stream header")
 		}
 		p++
-		n, arrays, err := decodeMultiArray(src[p:], 8, size, 0)
+		n, arrays, err := d.decodeMultiArray(src[p:], 8, size, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -111,16 +111,16 @@ func readLeviathanTable(src, dst []byte, mode int, first bool) (*leviathanTable,
 		}
 		p += n
 	}
-	kt := &krakenTable{}
-	if err := unpackOffsets(src[p:], packedOffs, extra, scale, packedLens, kt); err != nil {
+	kt := &d.kt
+	if err := d.unpackOffsets(src[p:], packedOffs, extra, scale, packedLens, kt); err != nil {
 		return nil, err
 	}
 	t.offs, t.lens = kt.offs, kt.lens
 	return t, nil
 }
 
-func leviathanChunk(src, out []byte, start, end, mode int) error {
-	t, err := readLeviathanTable(src, out[start:end], mode, start == 0)
+func (d *decoder) leviathanChunk(src, out []byte, start, end, mode int) error {
+	t, err := d.readLeviathanTable(src, out[start:end], mode, start == 0)
 	if err != nil {
 		return err
 	}

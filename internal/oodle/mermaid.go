@@ -39,7 +39,7 @@ func mermaidFarOffsets(src []byte, n int, limit int) ([]uint32, int, error) {
 	return out, p, nil
 }
 
-func readMermaidTable(src, dst []byte, offset int) (*mermaidTable, error) {
+func (d *decoder) readMermaidTable(src, dst []byte, offset int) (*mermaidTable, error) {
 	if len(src) < 10 {
 		return nil, corrupt("truncated LZ chunk")
 	}
@@ -55,11 +55,11 @@ func readMermaidTable(src, dst []byte, offset int) (*mermaidTable, error) {
 	t := &mermaidTable{}
 	var n int
 	var err error
-	if t.lits, n, err = decodeBytes(src[p:], size, 0); err != nil {
+	if t.lits, n, err = d.decodeBytes(src[p:], size, 0); err != nil {
 		return nil, err
 	}
 	p += n
-	cmds, n, err := decodeBytes(src[p:], size, 0)
+	cmds, n, err := d.decodeBytes(src[p:], size, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -82,12 +82,12 @@ func readMermaidTable(src, dst []byte, offset int) (*mermaidTable, error) {
 	n16 := le16(src[p:])
 	p += 2
 	if n16 == 0xFFFF {
-		hi, n, err := decodeBytes(src[p:], size>>1, 0)
+		hi, n, err := d.decodeBytes(src[p:], size>>1, 0)
 		if err != nil {
 			return nil, err
 		}
 		p += n
-		lo, n, err := decodeBytes(src[p:], size>>1, 0)
+		lo, n, err := d.decodeBytes(src[p:], size>>1, 0)
 		if err != nil {
 			return nil, err
 		}
@@ -162,11 +162,11 @@ func (t *mermaidTable) readLen() (int, bool) {
 	return l, true
 }
 
-func mermaidChunk(src, out []byte, start, end, mode int) error {
+func (d *decoder) mermaidChunk(src, out []byte, start, end, mode int) error {
 	if mode > 1 {
 		return corrupt("unknown Mermaid chunk mode")
 	}
-	t, err := readMermaidTable(src, out[start:end], start)
+	t, err := d.readMermaidTable(src, out[start:end], start)
 	if err != nil {
 		return err
 	}

@@ -94,6 +94,8 @@ func fail(off, out int, err error) error {
 // (*Error for malformed data, *UnsupportedError for a codec other than
 // Kraken, Mermaid/Selkie and Leviathan). Bytes after the end of the stream are ignored.
 func Decompress(dst, src []byte) error {
+	d := decoders.Get().(*decoder)
+	defer decoders.Put(d)
 	p, out := 0, 0
 	var codec Codec
 	var uncompressed, checksums bool
@@ -168,14 +170,14 @@ func Decompress(dst, src []byte) error {
 		if size == n {
 			copy(dst[out:], src[p:p+n])
 		} else {
-			lz := krakenChunk
+			lz := (*decoder).krakenChunk
 			switch codec {
 			case Leviathan:
-				lz = leviathanChunk
+				lz = (*decoder).leviathanChunk
 			case Mermaid:
-				lz = mermaidChunk
+				lz = (*decoder).mermaidChunk
 			}
-			used, err := decodeQuantum(src[p:p+size], dst, out, out+n, lz)
+			used, err := d.decodeQuantum(src[p:p+size], dst, out, out+n, lz)
 			if err != nil {
 				return fail(qoff, out, err)
 			}

@@ -66,30 +66,31 @@ func TestBlocks(t *testing.T) {
 // TestByteArrays checks the entropy layer's framing on small arrays: stored
 // arrays of both header sizes, RLE arrays and malformed headers.
 func TestByteArrays(t *testing.T) {
+	d := new(decoder)
 	// Stored, short header (12-bit size).
-	out, n, err := decodeBytes([]byte{0x80, 3, 'a', 'b', 'c', 'z'}, 10, 0)
+	out, n, err := d.decodeBytes([]byte{0x80, 3, 'a', 'b', 'c', 'z'}, 10, 0)
 	if err != nil || string(out) != "abc" || n != 5 {
 		t.Fatalf("short stored: %q %d %v", out, n, err)
 	}
 	// Stored, long header (18-bit size).
-	out, n, err = decodeBytes([]byte{0, 0, 2, 'h', 'i'}, 10, 0)
+	out, n, err = d.decodeBytes([]byte{0, 0, 2, 'h', 'i'}, 10, 0)
 	if err != nil || string(out) != "hi" || n != 5 {
 		t.Fatalf("long stored: %q %d %v", out, n, err)
 	}
-	if _, _, err := decodeBytes([]byte{0x80, 3, 'a', 'b', 'c'}, 2, 0); err == nil {
+	if _, _, err := d.decodeBytes([]byte{0x80, 3, 'a', 'b', 'c'}, 2, 0); err == nil {
 		t.Error("array larger than its destination accepted")
 	}
-	if _, _, err := decodeBytes([]byte{0x80, 9, 'a'}, 20, 0); err == nil {
+	if _, _, err := d.decodeBytes([]byte{0x80, 9, 'a'}, 20, 0); err == nil {
 		t.Error("array past its input accepted")
 	}
 	// RLE (type 3), short header: packed 1 byte, decoded 6: a memset.
-	out, _, err = decodeBytes([]byte{0xB0, 0x10, 0x01, 'q'}, 10, 0)
+	out, _, err = d.decodeBytes([]byte{0xB0, 0x10, 0x01, 'q'}, 10, 0)
 	if err != nil || string(out) != "qqqqqq" {
 		t.Fatalf("RLE memset: %q %v", out, err)
 	}
 	// Huffman, new code-length format, a one-symbol alphabet (symbol 0,
 	// nominal length 8): the array repeats the symbol.
-	out, _, err = decodeBytes([]byte{0xA0, 0x08, 0x02, 0x80, 0x04}, 10, 0)
+	out, _, err = d.decodeBytes([]byte{0xA0, 0x08, 0x02, 0x80, 0x04}, 10, 0)
 	if err != nil || string(out) != "\x00\x00\x00\x00\x00" {
 		t.Fatalf("one-symbol Huffman: %q %v", out, err)
 	}
@@ -99,10 +100,10 @@ func TestByteArrays(t *testing.T) {
 	// Preceded by the 1 command (run byte '-' from the front).
 	src := []byte{0, '-', 'a', 'b', 0xDD, 1}
 	rle := make([]byte, 15)
-	if err := decodeRLE(src, rle, 0); err != nil || string(rle) != "ab-------------" {
+	if err := d.decodeRLE(src, rle, 0); err != nil || string(rle) != "ab-------------" {
 		t.Fatalf("RLE commands: %q %v", rle, err)
 	}
-	if err := decodeRLE(src, make([]byte, 14), 0); err == nil {
+	if err := d.decodeRLE(src, make([]byte, 14), 0); err == nil {
 		t.Error("RLE overrun accepted")
 	}
 }

@@ -18,7 +18,7 @@ type tansWeights struct {
 	multi []uint32 // symbol<<16 | weight, weight >= 2
 }
 
-func readTANSTable(br *msbReader, lBits int) (*tansWeights, error) {
+func readTANSTable(br *msbReader, lBits int, scratch *[512]int) (*tansWeights, error) {
 	t := &tansWeights{}
 	L := 1 << uint(lBits)
 	if br.bit() == 1 {
@@ -28,7 +28,7 @@ func readTANSTable(br *msbReader, lBits int) (*tansWeights, error) {
 			return nil, corrupt("tANS table with one symbol")
 		}
 		fluff := readFluff(br, numSyms)
-		rice := make([]int, numSyms+fluff)
+		rice := scratch[:numSyms+fluff]
 		if err := readRiceLengths(br, rice); err != nil {
 			return nil, err
 		}
@@ -114,9 +114,10 @@ func readTANSTable(br *msbReader, lBits int) (*tansWeights, error) {
 // buildTANS spreads the symbols over the L states: weight-1 symbols take the
 // last slots, the others are dealt round-robin into four interleaved
 // quarters.
-func buildTANS(t *tansWeights, lBits int) ([]tansEntry, error) {
+func buildTANS(t *tansWeights, lBits int, lut []tansEntry) ([]tansEntry, error) {
 	L := 1 << uint(lBits)
-	lut := make([]tansEntry, L)
+	lut = lut[:L]
+	clear(lut) // slots a corrupt table leaves unfilled decode as zero
 	left := L - len(t.ones)
 	if left < 0 {
 		return nil, corrupt("too many tANS symbols")
@@ -218,7 +219,7 @@ func buildTANS(t *tansWeights, lBits int) ([]tansEntry, error) {
 // decodeTANS decodes a tANS byte array: a table, then five interleaved
 // states fed from a forward and a backward bit stream; the final states are
 // the last five bytes.
-func decodeTANS(src, out []byte) error {
+func (d *decoder) decodeTANS(src, out []byte) error {
 	if len(src) < 8 || len(out) < 5 {
 		return corrupt("tANS array too small")
 	}
@@ -227,7 +228,7 @@ func decodeTANS(src, out []byte) error {
 		return corrupt("tANS reserved bit set")
 	}
 	lBits := int(br.read(2)) + 8
-	t, err := readTANSTable(&br, lBits)
+	t, err := readTANSTable(&br, lBits, &d.rice)
 	if err != nil {
 		return err
 	}
@@ -238,7 +239,7 @@ func decodeTANS(src, out []byte) error {
 	if p >= len(src) {
 		return corrupt("truncated tANS data")
 	}
-	lut, err := buildTANS(t, lBits)
+	lut, err := buildTANS(t, lBits, d.tans[:])
 	if err != nil {
 		return err
 	}
