@@ -22,9 +22,8 @@ func (d *decoder) decodeRLE(src, out []byte, depth int) error {
 		if n <= 0 {
 			return corrupt("bad RLE command prefix")
 		}
-		buf := make([]byte, 0, len(dec)+len(src)-n)
-		buf = append(buf, dec...)
-		buf = append(buf, src[n:]...)
+		buf := d.alloc(len(dec) + len(src) - n)
+		copy(buf[copy(buf, dec):], src[n:])
 		cmd = buf
 	}
 	lo, hi := 0, len(cmd)
@@ -181,8 +180,8 @@ func (d *decoder) decodeMultiArray(src []byte, count, maxTotal, depth int) (int,
 		return 0, nil, corrupt("multi-array index list size mismatch")
 	}
 	p += n
-	indexes := make([]byte, numIdx)
-	lenLog2 := make([]byte, numIdx)
+	indexes := d.alloc(numIdx)
+	lenLog2 := d.alloc(numIdx)
 	if q&0x8000 != 0 {
 		for i, t := range idx {
 			lenLog2[i] = t >> 4
@@ -225,7 +224,7 @@ func (d *decoder) decodeMultiArray(src []byte, count, maxTotal, depth int) (int,
 	if indexes[numIdx-1] != 0 {
 		return 0, nil, corrupt("multi-array index list not terminated")
 	}
-	buf := make([]byte, total)
+	buf := d.alloc(total)
 	ii, li, o := 0, 0, 0
 	for a := range outs {
 		begin := o

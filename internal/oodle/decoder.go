@@ -14,9 +14,10 @@ type decoder struct {
 	used  int
 	need  int
 
-	lut  huffLUT
-	tans [1 << 11]tansEntry
-	rice [512]int // Golomb-Rice values of a code-length table (256 symbols + 255 range fields)
+	lut    huffLUT
+	tans   [1 << 11]tansEntry
+	rice   [512]int // Golomb-Rice values of a code-length table (256 symbols + 255 range fields)
+	ranges [128]symRange
 
 	kt   krakenTable
 	long [512]uint32 // long lengths of a chunk

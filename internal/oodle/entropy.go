@@ -262,7 +262,7 @@ type symRange struct{ sym, num int }
 
 // convertToRanges reads the symbol ranges of a range-coded alphabet: the
 // gap/count fields have widths given by the rice values in widths.
-func convertToRanges(br *msbReader, numSyms, fluff int, widths []int) ([]symRange, error) {
+func convertToRanges(br *msbReader, numSyms, fluff int, widths []int, ranges []symRange) ([]symRange, error) {
 	numRanges := fluff >> 1
 	symIdx := 0
 	if fluff&1 != 0 {
@@ -274,7 +274,7 @@ func convertToRanges(br *msbReader, numSyms, fluff int, widths []int) ([]symRang
 		symIdx = int(br.read(v+1)) + 1<<uint(v+1) - 1
 	}
 	used := 0
-	ranges := make([]symRange, 0, numRanges+1)
+	ranges = ranges[:0]
 	for i := 0; i < numRanges; i++ {
 		v := widths[0]
 		if v >= 9 {
@@ -300,11 +300,11 @@ func convertToRanges(br *msbReader, numSyms, fluff int, widths []int) ([]symRang
 
 // readCodeLengthsNew reads the newer code-length table: Golomb-Rice coded
 // length deltas plus symbol ranges.
-func readCodeLengthsNew(br *msbReader, h *huffCodes, scratch *[512]int) (int, error) {
+func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 	forced := int(br.read(2))
 	numSyms := int(br.read(8)) + 1
 	fluff := readFluff(br, numSyms)
-	lens := scratch[:numSyms+fluff]
+	lens := d.rice[:numSyms+fluff]
 	if err := readRiceLengths(br, lens); err != nil {
 		return 0, err
 	}
@@ -329,7 +329,7 @@ func readCodeLengthsNew(br *msbReader, h *huffCodes, scratch *[512]int) (int, er
 			return 0, corrupt("Huffman code length out of range")
 		}
 	}
-	ranges, err := convertToRanges(br, numSyms, fluff, lens[numSyms:])
+	ranges, err := convertToRanges(br, numSyms, fluff, lens[numSyms:], d.ranges[:])
 	if err != nil {
 		return 0, err
 	}
@@ -403,7 +403,7 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 	if br.bit() == 0 {
 		n, err = readCodeLengthsOld(&br, &h)
 	} else if br.bit() == 0 {
-		n, err = readCodeLengthsNew(&br, &h, &d.rice)
+		n, err = d.readCodeLengthsNew(&br, &h)
 	} else {
 		return corrupt("unknown Huffman table format")
 	}

@@ -18,7 +18,7 @@ type tansWeights struct {
 	multi []uint32 // symbol<<16 | weight, weight >= 2
 }
 
-func readTANSTable(br *msbReader, lBits int, scratch *[512]int) (*tansWeights, error) {
+func (d *decoder) readTANSTable(br *msbReader, lBits int) (*tansWeights, error) {
 	t := &tansWeights{}
 	L := 1 << uint(lBits)
 	if br.bit() == 1 {
@@ -28,11 +28,11 @@ func readTANSTable(br *msbReader, lBits int, scratch *[512]int) (*tansWeights, e
 			return nil, corrupt("tANS table with one symbol")
 		}
 		fluff := readFluff(br, numSyms)
-		rice := scratch[:numSyms+fluff]
+		rice := d.rice[:numSyms+fluff]
 		if err := readRiceLengths(br, rice); err != nil {
 			return nil, err
 		}
-		ranges, err := convertToRanges(br, numSyms, fluff, rice[numSyms:])
+		ranges, err := convertToRanges(br, numSyms, fluff, rice[numSyms:], d.ranges[:])
 		if err != nil {
 			return nil, err
 		}
@@ -228,7 +228,7 @@ func (d *decoder) decodeTANS(src, out []byte) error {
 		return corrupt("tANS reserved bit set")
 	}
 	lBits := int(br.read(2)) + 8
-	t, err := readTANSTable(&br, lBits, &d.rice)
+	t, err := d.readTANSTable(&br, lBits)
 	if err != nil {
 		return err
 	}
