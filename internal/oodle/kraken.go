@@ -206,19 +206,21 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			litlen = int(lens[0])
 			lens = lens[1:]
 		}
-		if litlen > len(lits) || litlen > len(out)-dst {
-			return corrupt("literal run past its chunk")
-		}
-		if mode == 0 {
-			if dst+int(last) < 0 {
-				return corrupt("delta literal before the output")
+		if litlen > 0 {
+			if litlen > len(lits) || litlen > len(out)-dst {
+				return corrupt("literal run past its chunk")
 			}
-			addLits(out, dst, dst+int(last), litlen, lits)
-		} else {
-			copy(out[dst:dst+litlen], lits[:litlen])
+			if mode == 0 {
+				if dst+int(last) < 0 {
+					return corrupt("delta literal before the output")
+				}
+				addLits(out, dst, dst+int(last), litlen, lits)
+			} else {
+				copy(out[dst:dst+litlen], lits[:litlen])
+			}
+			lits = lits[litlen:]
+			dst += litlen
 		}
-		lits = lits[litlen:]
-		dst += litlen
 
 		var off int32
 		switch f >> 6 {
@@ -341,31 +343,29 @@ func (d *decoder) decodeQuantum(src, out []byte, start, end int, lz lzChunk) (in
 
 // copyMatch copies n bytes from out[from:] to out[dst:], byte by byte in
 // effect when the two overlap (from < dst). When the distance is at least 8
-// it moves 8 bytes at a time: every 8 bytes read then lie before the ones
-// being written or were written already, and the last step ends exactly at
-// dst+n, rewriting some bytes with the values they already hold.
+// (or 4) it moves 8 (or 4) bytes at a time: every step reads bytes that lie
+// before the ones it writes or were written already, and the last step ends
+// exactly at dst+n, rewriting some bytes with the values they already hold.
 func copyMatch(out []byte, dst, from, n int) {
 	d := out[dst : dst+n]
 	s := out[from : from+n]
-	if dst-from < 8 {
-		for i := range d {
-			d[i] = s[i]
-		}
-		return
-	}
-	switch {
-	case n >= 8:
-		for i := 0; i < n-8; i += 8 {
+	if dst-from >= 8 && n >= 8 {
+		*(*[8]byte)(d) = *(*[8]byte)(s)
+		for i := 8; i < n-8; i += 8 {
 			*(*[8]byte)(d[i:]) = *(*[8]byte)(s[i:])
 		}
 		*(*[8]byte)(d[n-8:]) = *(*[8]byte)(s[n-8:])
-	case n >= 4:
-		*(*[4]byte)(d) = *(*[4]byte)(s)
-		*(*[4]byte)(d[n-4:]) = *(*[4]byte)(s[n-4:])
-	default:
-		for i := range d {
-			d[i] = s[i]
+		return
+	}
+	if dst-from >= 4 && n >= 4 {
+		for i := 0; i < n-4; i += 4 {
+			*(*[4]byte)(d[i:]) = *(*[4]byte)(s[i:])
 		}
+		*(*[4]byte)(d[n-4:]) = *(*[4]byte)(s[n-4:])
+		return
+	}
+	for i := range d {
+		d[i] = s[i]
 	}
 }
 
