@@ -557,29 +557,43 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	b.skip(bPos & 7)
 	c.refill()
 	c.skip(cPos & 7)
-	for k := 0; i < len(out); i, k = i+1, k+1 {
-		var e uint16
-		switch k % 3 {
-		case 0:
-			if a.n < 11 {
-				a.refill()
-			}
-			e = tab[a.acc&mask]
-			a.skip(uint(e >> 8))
-		case 1:
-			if b.n < 11 {
-				b.refill()
-			}
-			e = tab[b.acc&mask]
-			b.skip(uint(e >> 8))
-		default:
-			if c.n < 11 {
-				c.refill()
-			}
-			e = tab[c.acc&mask]
-			c.skip(uint(e >> 8))
+	for ; len(out)-i >= 3; i += 3 {
+		if a.n < 11 {
+			a.refill()
 		}
+		if b.n < 11 {
+			b.refill()
+		}
+		if c.n < 11 {
+			c.refill()
+		}
+		o := out[i : i+3 : i+3]
+		e := tab[a.acc&mask]
+		o[0] = byte(e)
+		a.skip(uint(e>>8) & 63)
+		e = tab[b.acc&mask]
+		o[1] = byte(e)
+		b.skip(uint(e>>8) & 63)
+		e = tab[c.acc&mask]
+		o[2] = byte(e)
+		c.skip(uint(e>>8) & 63)
+	}
+	if i < len(out) {
+		if a.n < 11 {
+			a.refill()
+		}
+		e := tab[a.acc&mask]
 		out[i] = byte(e)
+		a.skip(uint(e>>8) & 63)
+		i++
+	}
+	if i < len(out) {
+		if b.n < 11 {
+			b.refill()
+		}
+		e := tab[b.acc&mask]
+		out[i] = byte(e)
+		b.skip(uint(e>>8) & 63)
 	}
 	if a.bytesUsed() != mid || b.bytesUsed()+c.bytesUsed() != len(buf)-mid {
 		return corrupt("Huffman streams do not end where they should")

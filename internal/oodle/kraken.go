@@ -193,8 +193,7 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 	}
 	out = out[:end]
 	lits, offs, lens := t.lits, t.offs, t.lens
-	// The three most recent offsets, most recent first.
-	r0, r1, r2 := int32(-8), int32(-8), int32(-8)
+	recent := [8]int32{4: -8, 5: -8, 6: -8}
 	last := int32(-8)
 	for _, f := range t.cmds {
 		litlen := int(f & 3)
@@ -222,25 +221,21 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			dst += litlen
 		}
 
-		var off int32
-		switch f >> 6 {
-		case 0:
-			off = r0
-		case 1:
-			off = r1
-			r1 = r0
-		case 2:
-			off = r2
-			r2, r1 = r1, r0
-		default:
-			if len(offs) == 0 {
-				return corrupt("offset stream exhausted")
-			}
-			off = offs[0]
-			offs = offs[1:]
-			r2, r1 = r1, r0
+		// recent[4:7] are the three most recent offsets, most recent
+		// first, and recent[7] the next new offset; slot idx+4 moves to
+		// the front without branches (recent[1:4] take the spill).
+		idx := int(f>>6) + 4
+		if len(offs) > 0 {
+			recent[7] = offs[0]
+		} else if idx == 7 {
+			return corrupt("offset stream exhausted")
 		}
-		r0 = off
+		offs = offs[(idx>>1)&idx&1:] // one offset taken when idx is 7
+		off := recent[idx]
+		recent[idx] = recent[idx-1]
+		recent[idx-1] = recent[idx-2]
+		recent[idx-2] = recent[idx-3]
+		recent[4] = off
 		last = off
 		if off >= 0 || int(-off) > dst {
 			return corrupt("match offset before the output")
@@ -257,7 +252,23 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		if matchlen > len(out)-dst {
 			return corrupt("match past its chunk")
 		}
-		copyMatch(out, dst, dst+int(off), matchlen)
+		// Short matches are copied here, longer ones or those at a distance
+		// below 4 by copyMatch (as copyMatch would copy them).
+		from := dst + int(off)
+		switch {
+		case matchlen >= 8 && matchlen <= 16 && off <= -8:
+			d := out[dst : dst+matchlen]
+			s := out[from : from+matchlen]
+			*(*[8]byte)(d) = *(*[8]byte)(s)
+			*(*[8]byte)(d[matchlen-8:]) = *(*[8]byte)(s[matchlen-8:])
+		case matchlen >= 4 && matchlen < 8 && off <= -4:
+			d := out[dst : dst+matchlen]
+			s := out[from : from+matchlen]
+			*(*[4]byte)(d) = *(*[4]byte)(s)
+			*(*[4]byte)(d[matchlen-4:]) = *(*[4]byte)(s[matchlen-4:])
+		default:
+			copyMatch(out, dst, from, matchlen)
+		}
 		dst += matchlen
 	}
 	if len(offs) != 0 || len(lens) != 0 {
