@@ -353,19 +353,24 @@ type huffLUT struct {
 }
 
 // buildLUT assigns canonical codes (shorter codes first, symbols of one
-// length in the order read) and fills every table slot whose low bits are a
-// symbol's code, bit-reversed since the streams are read LSB first.
+// length in the order read). The table is built by doubling: once the first
+// 1<<l entries hold every code of at most l bits (a code's bits reversed,
+// since the streams are read LSB first, give its slot), copying them to the
+// next 1<<l entries places those codes again for l+1 bits, and each code of
+// l+1 bits then takes its one slot there. Slots of longer codes hold
+// leftovers until their codes are placed; a complete code fills them all.
 func (h *huffCodes) buildLUT(lut *huffLUT) error {
 	if h.n > len(h.sym) {
 		return corrupt("Huffman table with more than 256 symbols")
 	}
-	// next[l] is the next code of length l, left-aligned to 11 bits.
-	var next [12]int
+	// first[l] is the index in byLen of the first symbol of length l.
+	var first [13]int
 	maxLen := 0
 	slot := 0
 	for l := 1; l <= 11; l++ {
-		next[l] = slot
-		if n := h.count[l]; n > 0 {
+		n := h.count[l]
+		first[l+1] = first[l] + n
+		if n > 0 {
 			maxLen = l
 			if slot+n<<uint(11-l) > 2048 {
 				return corrupt("oversubscribed Huffman code")
@@ -376,18 +381,26 @@ func (h *huffCodes) buildLUT(lut *huffLUT) error {
 	if slot != 2048 {
 		return corrupt("incomplete Huffman code")
 	}
-	size := 1 << uint(maxLen)
-	e := lut.e[:size]
-	for i, s := range h.sym[:h.n] {
-		l := uint(h.len[i] & 15)
-		v := uint16(s) | uint16(l)<<8
-		code := next[l]
-		next[l] += 1 << (11 - l)
-		for j := int(bits.Reverse16(uint16(code)) >> 5); j < len(e); j += 1 << l {
-			e[j] = v
+	// byLen lists the symbol entries grouped by length, in the order read.
+	var byLen [256]uint8
+	next := first
+	for i := range h.sym[:h.n] {
+		l := h.len[i] & 15
+		byLen[next[l]] = uint8(i)
+		next[l]++
+	}
+	e := &lut.e
+	code := 0 // next code, left-aligned to 11 bits
+	for l := 1; l <= maxLen; l++ {
+		if l > 1 {
+			copy(e[1<<(l-1):1<<l], e[:1<<(l-1)])
+		}
+		for _, k := range byLen[first[l]:first[l+1]] {
+			e[bits.Reverse16(uint16(code))>>5&2047] = uint16(h.sym[k]) | uint16(l)<<8
+			code += 1 << (11 - l)
 		}
 	}
-	lut.mask = uint64(size - 1)
+	lut.mask = uint64(1)<<maxLen - 1
 	return nil
 }
 
