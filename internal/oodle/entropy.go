@@ -312,8 +312,17 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 		if br.pos+forced*numSyms > len(br.buf)*8 {
 			return 0, corrupt("truncated Golomb-Rice low bits")
 		}
-		for i := 0; i < numSyms; i++ {
-			lens[i] = (lens[i]<<uint(forced) | int(br.read(forced))) & 0xFF
+		// The low bits, a 56-bit window at a time.
+		f := uint(forced)
+		for i := 0; i < numSyms; {
+			w := br.peek64()
+			k := min(numSyms-i, 56/forced)
+			br.pos += k * forced
+			for ; k > 0; k-- {
+				lens[i] = (lens[i]<<f | int(w>>(64-f))) & 0xFF
+				w <<= f
+				i++
+			}
 		}
 	}
 	sum := 0x1e
