@@ -360,6 +360,10 @@ func (d *decoder) decodeQuantum(src, out []byte, start, end int, lz lzChunk) (in
 func copyMatch(out []byte, dst, from, n int) {
 	d := out[dst : dst+n]
 	s := out[from : from+n]
+	if dst-from >= n && n >= 32 {
+		copy(d, s) // no overlap: memmove's wide moves
+		return
+	}
 	if dst-from >= 8 && n >= 8 {
 		*(*[8]byte)(d) = *(*[8]byte)(s)
 		for i := 8; i < n-8; i += 8 {
