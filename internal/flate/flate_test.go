@@ -26,12 +26,20 @@ func readExact(r io.Reader, dst []byte) error {
 	return nil
 }
 
+// stdZlib reads exactly len(dst) bytes through compress/zlib; then one more
+// must not come, and the checksum must match if the reader saw it.
 func stdZlib(dst, src []byte) error {
 	zr, err := zlib.NewReader(bytes.NewReader(src))
 	if err != nil {
 		return err
 	}
-	return readExact(zr, dst)
+	if err := readExact(zr, dst); err != nil {
+		return err
+	}
+	if _, err := zr.Read(make([]byte, 1)); err == zlib.ErrChecksum {
+		return err
+	}
+	return nil
 }
 
 func stdGzip(dst, src []byte) error {

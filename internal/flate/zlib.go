@@ -35,9 +35,13 @@ func finish(dst []byte, n int, err error) error {
 }
 
 // ZlibDecompress decodes the zlib stream src into dst, which must be
-// exactly the decompressed size. Like reading it through compress/zlib
-// with io.ReadFull and checking for one more byte, the Adler-32 checksum
-// is not verified once dst is full.
+// exactly the decompressed size. It reads the stream the way reading
+// exactly len(dst) bytes through compress/zlib and then one more would,
+// except that the Adler-32 checksum is verified whenever the stream ends
+// with its trailer: a reader reports a wrong checksum only with the last
+// bytes of the stream, which io.ReadFull drops once dst is full. A stream
+// that goes on (or is corrupt) after len(dst) bytes, or whose trailer is
+// cut off, is read like a reader would.
 func ZlibDecompress(dst, src []byte) error {
 	if len(src) < 2 {
 		return io.ErrUnexpectedEOF
@@ -50,8 +54,8 @@ func ZlibDecompress(dst, src []byte) error {
 		return ErrZlibDictionary
 	}
 	n, used, err := Inflate(dst, src[2:])
-	if err == nil && n < len(dst) {
-		// The stream ended early; a reader checks the trailer first.
+	if err == nil {
+		// The stream ended: check its trailer, if it is there.
 		t := src[2+used:]
 		if len(t) >= 4 && adler32.Checksum(dst[:n]) != binary.BigEndian.Uint32(t) {
 			return ErrZlibChecksum
