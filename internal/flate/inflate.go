@@ -564,8 +564,9 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 	dt := (*[distTableSize]uint32)(dist.table)
 	const lmask, dmask = 1<<litTableBits - 1, 1<<distTableBits - 1
 	end := false
-	for pos <= len(src)-8 && n <= len(dst)-fastSlack {
-		b |= binary.LittleEndian.Uint64(src[pos:]) << nb
+	srcEnd, dstEnd := len(src)-8, len(dst)-fastSlack
+	for pos <= srcEnd && n <= dstEnd {
+		b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
 		pos += int(63-nb) >> 3
 		nb |= 56
 		e := lt[b&lmask]
@@ -630,7 +631,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		}
 		b = bl >> (dl + d>>4&15)
 		nb -= uint(cl + e>>4&15 + dl + d>>4&15)
-		f.copyMatch(dst, n, back, length)
+		copyMatch(dst, n, back, length)
 		n += length
 	}
 	f.pos, f.n, f.bits, f.nbits = pos, n, b, nb
@@ -639,7 +640,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 
 // copyMatch copies length bytes from back bytes before dst[n] to dst[n],
 // eight at a time, writing up to 7 bytes beyond; dst must have room.
-func (f *inflater) copyMatch(dst []byte, n, back, length int) {
+func copyMatch(dst []byte, n, back, length int) {
 	end := n + length
 	if back < 8 {
 		// Repeat the back bytes until the pattern is p >= 8 bytes long,

@@ -3,7 +3,6 @@ package flate
 import (
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 	"hash/crc32"
 	"io"
 )
@@ -57,7 +56,7 @@ func ZlibDecompress(dst, src []byte) error {
 	if err == nil {
 		// The stream ended: check its trailer, if it is there.
 		t := src[2+used:]
-		if len(t) >= 4 && adler32.Checksum(dst[:n]) != binary.BigEndian.Uint32(t) {
+		if len(t) >= 4 && adlerChecksum(dst[:n]) != binary.BigEndian.Uint32(t) {
 			return ErrZlibChecksum
 		}
 	}
