@@ -576,32 +576,22 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		if e&entryLit != 0 {
 			// Up to three literals per refill: 56 bits hold three codes
 			// of up to 15 bits, and fastSlack bytes the output.
-			dst[n] = byte(e >> 16)
-			n++
-			b >>= e & 15
-			nb -= uint(e & 15)
-			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>4&15)-1)]
+			for k := 0; ; k++ {
+				dst[n] = byte(e >> 16)
+				n++
+				b >>= e & 15
+				nb -= uint(e & 15)
+				if k == 2 {
+					break
+				}
+				e = lt[b&lmask]
+				if e&entrySub != 0 {
+					e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>4&15)-1)]
+				}
+				if e&entryLit == 0 {
+					break
+				}
 			}
-			if e&entryLit == 0 {
-				continue
-			}
-			dst[n] = byte(e >> 16)
-			n++
-			b >>= e & 15
-			nb -= uint(e & 15)
-			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>4&15)-1)]
-			}
-			if e&entryLit == 0 {
-				continue
-			}
-			dst[n] = byte(e >> 16)
-			n++
-			b >>= e & 15
-			nb -= uint(e & 15)
 			continue
 		}
 		if e&(entryEnd|entryBad) != 0 {
