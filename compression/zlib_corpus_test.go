@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"sync"
 	"syscall"
@@ -101,8 +102,8 @@ var klauspostPool sync.Pool // of *klauspostState
 
 // TestZlibCorpus decodes every zlib block verify meets in the corpus with
 // klauspost/compress and with the registered decoder, also into buffers one
-// byte short and one byte long: both succeed with the same bytes or both
-// fail (a too-long stream with ErrSize in both).
+// byte short and one byte long, and cut or damaged: both succeed with the
+// same bytes or both fail (a too-long stream with ErrSize in both).
 func TestZlibCorpus(t *testing.T) {
 	blocks := corpusZlibBlocks(t)
 	zlibDecode := compression.Lookup("Zlib")
@@ -125,6 +126,28 @@ func TestZlibCorpus(t *testing.T) {
 				if ew == nil {
 					good++
 				}
+			}
+		}
+	}
+	// Cut and damaged copies of every block: the same outcome again, and
+	// never a panic.
+	r := rand.New(rand.NewPCG(9, 10))
+	for i, b := range blocks {
+		for k := range 6 {
+			src := b.src[:r.IntN(len(b.src)+1)]
+			if k >= 2 {
+				src = bytes.Clone(b.src)
+				for range 1 + r.IntN(3) {
+					src[r.IntN(len(src))] ^= 1 << r.IntN(8)
+				}
+			}
+			want, got := make([]byte, b.size), make([]byte, b.size)
+			ew, eg := klauspostZlib(want, src), zlibDecode(got, src)
+			if (ew == nil) != (eg == nil) || errors.Is(ew, compression.ErrSize) != errors.Is(eg, compression.ErrSize) {
+				t.Fatalf("block %d changed (%d of %d bytes): klauspost %v, registered %v", i, len(src), len(b.src), ew, eg)
+			}
+			if ew == nil && !bytes.Equal(want, got) {
+				t.Fatalf("block %d changed: output differs", i)
 			}
 		}
 	}
