@@ -566,10 +566,19 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 	end := false
 	srcEnd, dstEnd := len(src)-8, len(dst)-fastSlack
 	for pos <= srcEnd && n <= dstEnd {
-		b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+		// Look the symbol up before the refill when the bits are there:
+		// the refill only adds bits above them, and the lookup need not
+		// wait for its load.
+		var e uint32
+		if nb >= maxCodeLen {
+			e = lt[b&lmask]
+			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+		} else {
+			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+			e = lt[b&lmask]
+		}
 		pos += int(63-nb) >> 3
 		nb |= 56
-		e := lt[b&lmask]
 		if e&entrySub != 0 {
 			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>4&15)-1)]
 		}
