@@ -1,9 +1,9 @@
 // Package flate is a small DEFLATE (RFC 1951) decoder and encoder with
 // zlib (RFC 1950) and gzip (RFC 1952) framing. Package compression decodes
 // Zlib blocks with it in every build: it works on whole blocks, which is
-// both faster than a streaming reader (about twice klauspost/compress on
-// container blocks) and much smaller in the WebAssembly build than
-// compress/flate, zlib and gzip. The tests compare it with the standard
+// both faster than a streaming reader (about 1.7x less CPU than
+// klauspost/compress on the corpus's zlib blocks) and much smaller in the
+// WebAssembly build than compress/flate, zlib and gzip. The tests compare it with the standard
 // library.
 //
 // The decoder works on whole buffers: the caller knows the decompressed
