@@ -3,8 +3,8 @@
 // Zlib blocks with it in every build: it works on whole blocks, which is
 // both faster than a streaming reader (about 1.7x less CPU than
 // klauspost/compress on the corpus's zlib blocks) and much smaller in the
-// WebAssembly build than compress/flate, zlib and gzip. The tests compare it with the standard
-// library.
+// WebAssembly build than compress/flate, zlib and gzip. The tests compare
+// it with the standard library.
 //
 // The decoder works on whole buffers: the caller knows the decompressed
 // size (container blocks record it), so output beyond it is an error and
