@@ -228,3 +228,18 @@ func FuzzInflate(f *testing.F) {
 		same(t, "fuzz", int(n), src, stdInflate, ownInflate)
 	})
 }
+
+// FuzzZlib checks that ZlibDecompress agrees with compress/zlib (with the
+// checksum checked whenever the reader gets to it) on any input.
+func FuzzZlib(f *testing.F) {
+	for _, level := range []int{0, 1, 9, -2} {
+		var b bytes.Buffer
+		w, _ := zlib.NewWriterLevel(&b, level)
+		w.Write([]byte("hello hello hello, a fuzz seed with some repeats repeats"))
+		w.Close()
+		f.Add(b.Bytes(), uint16(56))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		same(t, "fuzz", int(n), src, stdZlib, ZlibDecompress)
+	})
+}

@@ -49,13 +49,22 @@ func ZlibDecompress(dst, src []byte) error {
 	if src[0]&0x0f != 8 || src[0]>>4 > 7 || h%31 != 0 {
 		return ErrZlibHeader
 	}
+	start := 2
 	if src[1]&0x20 != 0 {
-		return ErrZlibDictionary
+		// A preset dictionary: readers are given none, which they accept
+		// only as the dictionary whose Adler-32 (1) the stream names.
+		if len(src) < 6 {
+			return io.ErrUnexpectedEOF
+		}
+		if binary.BigEndian.Uint32(src[2:]) != 1 {
+			return ErrZlibDictionary
+		}
+		start = 6
 	}
-	n, used, err := Inflate(dst, src[2:])
+	n, used, err := Inflate(dst, src[start:])
 	if err == nil {
 		// The stream ended: check its trailer, if it is there.
-		t := src[2+used:]
+		t := src[start+used:]
 		if len(t) >= 4 && adlerChecksum(dst[:n]) != binary.BigEndian.Uint32(t) {
 			return ErrZlibChecksum
 		}
