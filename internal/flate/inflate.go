@@ -549,8 +549,8 @@ func (f *inflater) codes(lit, dist *huffman) {
 const fastSlack = maxMatchLength + 8
 
 // fast decodes symbols while at least 8 bytes of input and fastSlack bytes
-// of output remain, with one refill of the bit buffer per literal or
-// match (56 bits or more: a length code with its extra bits and a
+// of output remain, with one refill of the bit buffer per match or up to
+// three literals (56 bits or more: a length code with its extra bits and a
 // distance code with its extra bits take at most 48). It returns true at
 // the end of the block, and false when a check fails or the ends come
 // near, with the symbol in question not taken: codes decodes it again,
