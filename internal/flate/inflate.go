@@ -227,45 +227,35 @@ func (h *huffman) build(table []uint32, tableBits uint, lengths []uint8, symbols
 		return true
 	}
 	// Longer codes: those that share their first tableBits bits follow
-	// each other in canonical order, and the last of them is the longest;
-	// they get a subtable for the bits after the first tableBits.
-	next := 1 << tableBits
-	mask := uint16(1<<tableBits - 1)
-	type long struct {
-		rev uint16 // the code, bit-reversed
-		len uint
-		sym uint16
-	}
-	var longs [288]long
-	nl := 0
+	// each other in canonical order and get a subtable for the bits after
+	// them, as small as the codes of that prefix fill: the codes left,
+	// shortest first, fill a subtable of 1<<subBits entries when they
+	// cover it (RFC 1951 3.2.2; zlib's inflate_table sizes them so).
+	next, start, subBits, prefix := 1<<tableBits, 0, uint(0), -1
 	for l := tableBits + 1; l <= maxLen; l++ {
 		for range count[l] {
-			longs[nl] = long{bits.Reverse16(uint16(code)) >> (16 - l), l, sorted[i]}
-			nl++
+			if p := code >> (l - tableBits); p != prefix {
+				prefix, subBits = p, l-tableBits
+				for room := 1<<subBits - int(count[l]); room > 0 && subBits+tableBits < maxLen; {
+					subBits++
+					room = room<<1 - int(count[subBits+tableBits])
+				}
+				if next+1<<subBits > len(table) {
+					return false
+				}
+				table[bits.Reverse16(uint16(p))>>(16-tableBits)] = uint32(next)<<16 | uint32(subBits)<<4 | entrySub
+				start = next
+				next += 1 << subBits
+			}
+			ent := symbols[sorted[i]] | uint32(l)
+			for j := int(bits.Reverse16(uint16(code))>>(16-l)) >> tableBits; j < 1<<subBits; j += 1 << (l - tableBits) {
+				table[start+j] = ent
+			}
+			count[l]--
 			code++
 			i++
 		}
 		code <<= 1
-	}
-	for g := 0; g < nl; {
-		prefix := longs[g].rev & mask
-		e := g
-		for e < nl && longs[e].rev&mask == prefix {
-			e++
-		}
-		subBits := longs[e-1].len - tableBits
-		if next+1<<subBits > len(table) {
-			return false
-		}
-		table[prefix] = uint32(next)<<16 | uint32(subBits)<<4 | entrySub
-		for _, c := range longs[g:e] {
-			ent := symbols[c.sym] | uint32(c.len)
-			for j := int(c.rev >> tableBits); j < 1<<subBits; j += 1 << (c.len - tableBits) {
-				table[next+j] = ent
-			}
-		}
-		next += 1 << subBits
-		g = e
 	}
 	return true
 }
