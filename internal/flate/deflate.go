@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/adler32"
 	"io"
+	"math/bits"
 )
 
 const (
@@ -37,14 +38,14 @@ func init() {
 	for l := uint8(1); l <= maxCodeLen; l++ {
 		for sym, sl := range fixedLitLen {
 			if sl == l {
-				fixedLitCode[sym] = uint16(reverse(code, int(l)))
+				fixedLitCode[sym] = bits.Reverse16(uint16(code)) >> (16 - l)
 				code++
 			}
 		}
 		code <<= 1
 	}
 	for d := range fixedDistCode {
-		fixedDistCode[d] = uint16(reverse(d, 5))
+		fixedDistCode[d] = bits.Reverse16(uint16(d)) >> 11
 	}
 }
 

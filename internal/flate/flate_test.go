@@ -26,12 +26,20 @@ func readExact(r io.Reader, dst []byte) error {
 	return nil
 }
 
+// stdZlib reads exactly len(dst) bytes through compress/zlib; then one more
+// must not come, and the checksum must match if the reader saw it.
 func stdZlib(dst, src []byte) error {
 	zr, err := zlib.NewReader(bytes.NewReader(src))
 	if err != nil {
 		return err
 	}
-	return readExact(zr, dst)
+	if err := readExact(zr, dst); err != nil {
+		return err
+	}
+	if _, err := zr.Read(make([]byte, 1)); err == zlib.ErrChecksum {
+		return err
+	}
+	return nil
 }
 
 func stdGzip(dst, src []byte) error {
@@ -218,5 +226,20 @@ func FuzzInflate(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
 		same(t, "fuzz", int(n), src, stdInflate, ownInflate)
+	})
+}
+
+// FuzzZlib checks that ZlibDecompress agrees with compress/zlib (with the
+// checksum checked whenever the reader gets to it) on any input.
+func FuzzZlib(f *testing.F) {
+	for _, level := range []int{0, 1, 9, -2} {
+		var b bytes.Buffer
+		w, _ := zlib.NewWriterLevel(&b, level)
+		w.Write([]byte("hello hello hello, a fuzz seed with some repeats repeats"))
+		w.Close()
+		f.Add(b.Bytes(), uint16(56))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, n uint16) {
+		same(t, "fuzz", int(n), src, stdZlib, ZlibDecompress)
 	})
 }

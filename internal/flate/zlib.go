@@ -3,7 +3,6 @@ package flate
 import (
 	"encoding/binary"
 	"errors"
-	"hash/adler32"
 	"hash/crc32"
 	"io"
 )
@@ -35,9 +34,13 @@ func finish(dst []byte, n int, err error) error {
 }
 
 // ZlibDecompress decodes the zlib stream src into dst, which must be
-// exactly the decompressed size. Like reading it through compress/zlib
-// with io.ReadFull and checking for one more byte, the Adler-32 checksum
-// is not verified once dst is full.
+// exactly the decompressed size. It reads the stream the way reading
+// exactly len(dst) bytes through compress/zlib and then one more would,
+// except that the Adler-32 checksum is verified whenever the stream ends
+// with its trailer: a reader reports a wrong checksum only with the last
+// bytes of the stream, which io.ReadFull drops once dst is full. A stream
+// that goes on (or is corrupt) after len(dst) bytes, or whose trailer is
+// cut off, is read like a reader would.
 func ZlibDecompress(dst, src []byte) error {
 	if len(src) < 2 {
 		return io.ErrUnexpectedEOF
@@ -46,14 +49,23 @@ func ZlibDecompress(dst, src []byte) error {
 	if src[0]&0x0f != 8 || src[0]>>4 > 7 || h%31 != 0 {
 		return ErrZlibHeader
 	}
+	start := 2
 	if src[1]&0x20 != 0 {
-		return ErrZlibDictionary
+		// A preset dictionary: readers are given none, which they accept
+		// only as the dictionary whose Adler-32 (1) the stream names.
+		if len(src) < 6 {
+			return io.ErrUnexpectedEOF
+		}
+		if binary.BigEndian.Uint32(src[2:]) != 1 {
+			return ErrZlibDictionary
+		}
+		start = 6
 	}
-	n, used, err := Inflate(dst, src[2:])
-	if err == nil && n < len(dst) {
-		// The stream ended early; a reader checks the trailer first.
-		t := src[2+used:]
-		if len(t) >= 4 && adler32.Checksum(dst[:n]) != binary.BigEndian.Uint32(t) {
+	n, used, err := Inflate(dst, src[start:])
+	if err == nil {
+		// The stream ended: check its trailer, if it is there.
+		t := src[start+used:]
+		if len(t) >= 4 && adlerChecksum(dst[:n]) != binary.BigEndian.Uint32(t) {
 			return ErrZlibChecksum
 		}
 	}
