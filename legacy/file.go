@@ -720,6 +720,21 @@ func (f *File) Data(i int) ([]byte, error) {
 	return b, nil
 }
 
+// view returns the serialized bytes of export i like [File.Data], sharing
+// them with the package image when that is held in memory (callers must
+// not modify them).
+func (f *File) view(i int) ([]byte, error) {
+	m, ok := f.img.(binread.Mem)
+	if !ok || f.size > int64(len(m)) || i < 0 || i >= len(f.Exports) {
+		return f.Data(i)
+	}
+	e := &f.Exports[i]
+	if e.SerialSize == 0 || e.SerialOffset < 0 || e.SerialSize < 0 || e.SerialSize > maxExportSize || e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset {
+		return f.Data(i) // its result or its error
+	}
+	return m[e.SerialOffset : e.SerialOffset+e.SerialSize : e.SerialOffset+e.SerialSize], nil
+}
+
 // Size returns the size of the package image (after unwrapping).
 func (f *File) Size() int64 { return f.size }
 

@@ -116,6 +116,9 @@ type propReader struct {
 	// budget, when set, bounds the tags read across many attempts (the
 	// class-defaults search), so crafted data cannot make it quadratic.
 	budget *int
+	// keep says to build the property list and values; without it the
+	// tags and values are read and checked the same way and dropped.
+	keep bool
 }
 
 // Object decodes the object header and tagged properties of export i.
@@ -127,11 +130,37 @@ func (f *File) Object(i int) (*Object, error) {
 	return f.decodeObject(i, data)
 }
 
+// CheckObject decodes export i as [File.Object] does, with the same
+// checks and errors, but keeps none of the decoded values: it returns
+// only the size of the native data after the properties (0 for class
+// defaults). Verification uses it to decode every export cheaply.
+func (f *File) CheckObject(i int) (nativeSize int64, err error) {
+	data, err := f.view(i)
+	if err != nil {
+		return 0, err
+	}
+	o, err := f.decodeObjectMode(i, data, false)
+	if err != nil {
+		return 0, err
+	}
+	return o.NativeSize, nil
+}
+
 func (f *File) decodeObject(i int, data []byte) (*Object, error) {
+	return f.decodeObjectMode(i, data, true)
+}
+
+// decodeObjectMode is decodeObject; keep=false decodes and checks the
+// same way but builds no property values, object paths or lists (the
+// Object returned carries only the offsets and sizes).
+func (f *File) decodeObjectMode(i int, data []byte, keep bool) (*Object, error) {
 	e := &f.Exports[i]
-	o := &Object{Export: i, Class: f.ClassName(i)}
+	o := &Object{Export: i}
+	if keep {
+		o.Class = f.ClassName(i)
+	}
 	if e.ClassIndex == 0 {
-		if props, start, ok := f.classDefaults(data); ok {
+		if props, start, ok := f.classDefaults(data, keep); ok {
 			o.Properties, o.PropertiesStart, o.PropertiesEnd = props, start, int64(len(data))
 			o.ClassDefaults = true
 			return o, nil
@@ -146,7 +175,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 		r := binread.FromBytes(data)
 		r.SetOrder(f.order)
 		cand := &Object{Export: i, Class: o.Class}
-		f.readObjectHeader(r, e, v, cand)
+		f.readObjectHeader(r, e, v, cand, keep)
 		if r.Err() != nil {
 			if firstErr == nil {
 				firstErr = r.Err()
@@ -154,7 +183,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := &propReader{f: f, r: r}
+		pr := propReader{f: f, r: r, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -165,7 +194,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 		cand.Properties = props
 		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
-		if cand.Class == "Level" {
+		if keep && cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
 				cand.Actors = make([]string, len(refs))
 				for j, ref := range refs {
@@ -187,23 +216,34 @@ type headerVariant struct {
 	templateName  bool
 }
 
+// The orders in which headerVariants tries the layouts (shared, never
+// modified).
+var (
+	variantsPlain     = []headerVariant{{}}
+	variantsTemplate  = []headerVariant{{true, true}, {true, false}, {}}
+	variantsComponent = []headerVariant{{true, false}, {true, true}, {}}
+	variantsObject    = []headerVariant{{}, {true, false}, {true, true}}
+)
+
 func (f *File) headerVariants(i int) []headerVariant {
 	if f.Summary.FileVersion < verComponentTmpl {
-		return []headerVariant{{}}
+		return variantsPlain
 	}
 	e := &f.Exports[i]
 	isComp := strings.HasSuffix(f.ClassName(i), "Component")
 	tmpl := e.ObjectFlags&(rfArchetypeUE3|rfCDOUE3) != 0 || strings.HasPrefix(e.ObjectName, "Default__")
 	switch {
 	case isComp && tmpl:
-		return []headerVariant{{true, true}, {true, false}, {}}
+		return variantsTemplate
 	case isComp:
-		return []headerVariant{{true, false}, {true, true}, {}}
+		return variantsComponent
 	}
-	return []headerVariant{{}, {true, false}, {true, true}}
+	return variantsObject
 }
 
-func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o *Object) {
+// readObjectHeader reads the object header fields into o; keep=false
+// skips resolving the component template's class path.
+func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o *Object, keep bool) {
 	ver := int(f.Summary.FileVersion)
 	if f.game == gameME3 {
 		// Mass Effect 3 on Wii U reports version 845 but serializes
@@ -251,7 +291,10 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 		o.StateFrame = sf
 	}
 	if v.templateOwner {
-		o.TemplateOwnerClass = f.ObjectPath(r.I32("Component.TemplateOwnerClass"))
+		owner := r.I32("Component.TemplateOwnerClass")
+		if keep {
+			o.TemplateOwnerClass = f.ObjectPath(owner)
+		}
 		if v.templateName {
 			o.TemplateName = f.readNameRef(r, "Component.TemplateName")
 		}
@@ -262,11 +305,11 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 	}
 }
 
-// list reads tags until None.
+// list reads tags until None (and returns nil unless p.keep).
 func (p *propReader) list() ([]Property, error) {
 	var props []Property
-	for {
-		if len(props) >= maxProps {
+	for n := 0; ; n++ {
+		if n >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
 		}
 		if p.budget != nil {
@@ -282,7 +325,9 @@ func (p *propReader) list() ([]Property, error) {
 		if done {
 			return props, nil
 		}
-		props = append(props, prop)
+		if p.keep {
+			props = append(props, prop)
+		}
 	}
 }
 
@@ -416,17 +461,17 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 	}
 	switch prop.Type {
 	case "IntProperty", "StringRefProperty":
-		if err := want(4); err != nil {
+		if err := want(4); err != nil || !p.keep {
 			return nil, err
 		}
 		return vr.I32("IntProperty"), nil
 	case "FloatProperty":
-		if err := want(4); err != nil {
+		if err := want(4); err != nil || !p.keep {
 			return nil, err
 		}
 		return jsonFloat(vr.F32("FloatProperty")), nil
 	case "QWordProperty":
-		if err := want(8); err != nil {
+		if err := want(8); err != nil || !p.keep {
 			return nil, err
 		}
 		return vr.U64("QWordProperty"), nil
@@ -447,6 +492,9 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q is not one object reference", prop.Type, prop.Name)}
 		}
 		prop.Ref = ref
+		if !p.keep {
+			return nil, nil
+		}
 		return f.ObjectPath(ref), nil
 	case "NameProperty":
 		idx, num := f.nameIndex(vr, prop.Type)
@@ -467,9 +515,13 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		}
 		return s, nil
 	case "StringProperty":
+		if !p.keep {
+			return nil, nil
+		}
 		return strings.TrimRight(latin1String(b), "\x00"), nil
 	case "DelegateProperty":
-		if len(b) == 0 {
+		if len(b) == 0 || !p.keep {
+			// (The delegate is kept as a map or as hex; neither fails.)
 			return nil, nil
 		}
 		obj := f.objRef(vr, "Delegate.Object")
@@ -495,12 +547,18 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		if vr.Err() != nil || n < 0 || int64(n) > vr.Remaining() {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("ArrayProperty %q count %d does not fit %d bytes", prop.Name, n, len(b))}
 		}
+		if !p.keep {
+			return nil, nil
+		}
 		out := map[string]any{"count": n}
 		rest := b[len(b)-int(vr.Remaining()):]
 		if n > 0 && len(rest) > 0 {
 			out["data"] = hexValue(rest)
 		}
 		return out, nil
+	}
+	if !p.keep {
+		return nil, nil
 	}
 	return hexValue(b), nil
 }
@@ -521,6 +579,17 @@ func (f *File) validRef(ref int32) bool {
 // falls back to hex.
 func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) {
 	f := p.f
+	if !p.keep {
+		// Nothing here fails; only a nested tagged list is decoded, for
+		// its effect on the search budget and as a check of its own.
+		if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 && !p.fixedStruct(name, len(b)) {
+			sr := binread.FromBytes(b)
+			sr.SetOrder(f.order)
+			sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+			sub.list()
+		}
+		return nil, nil
+	}
 	vr := binread.FromBytes(b)
 	vr.SetOrder(f.order)
 	floats := func(keys ...string) map[string]any {
@@ -570,12 +639,30 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
 		sr := binread.FromBytes(b)
 		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget, keep: true}
 		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
 			return props, nil
 		}
 	}
 	return hexValue(b), nil
+}
+
+// fixedStruct reports whether structValue decodes a struct of this name
+// and size by its fixed layout (the cases of its switch).
+func (p *propReader) fixedStruct(name string, n int) bool {
+	switch name {
+	case "Vector", "Scale", "Rotator":
+		return n == 12
+	case "Vector2D", "IntPoint":
+		return n == 8
+	case "Plane", "Quat", "Vector4", "LinearColor", "Guid":
+		return n == 16
+	case "Color":
+		return n == 4
+	case "Box":
+		return n == 25
+	}
+	return false
 }
 
 // hexValue renders raw bytes, summarising long ones.

@@ -305,7 +305,7 @@ const maxFailures = 5
 func legacyStats(f *legacy.File) *Stats {
 	st := &Stats{}
 	for i := range f.Exports {
-		o, err := f.Object(i)
+		native, err := f.CheckObject(i)
 		if errors.Is(err, legacy.ErrNoProperties) {
 			continue
 		}
@@ -319,7 +319,7 @@ func legacyStats(f *legacy.File) *Stats {
 		}
 		st.OK++
 		if f.ContentKind(i) == "" {
-			st.BytesUnaccounted += o.NativeSize
+			st.BytesUnaccounted += native
 		}
 	}
 	return st
