@@ -119,6 +119,9 @@ type propReader struct {
 	// keep says to build the property list and values; without it the
 	// tags and values are read and checked the same way and dropped.
 	keep bool
+	// data, when set, is what r reads (offset 0 = data[0]): values are
+	// then sliced from it instead of copied.
+	data []byte
 }
 
 // Object decodes the object header and tagged properties of export i.
@@ -139,23 +142,26 @@ func (f *File) CheckObject(i int) (nativeSize int64, err error) {
 	if err != nil {
 		return 0, err
 	}
-	o, err := f.decodeObjectMode(i, data, false)
-	if err != nil {
+	var o Object
+	if err := f.decodeObjectInto(&o, i, data, false); err != nil {
 		return 0, err
 	}
 	return o.NativeSize, nil
 }
 
 func (f *File) decodeObject(i int, data []byte) (*Object, error) {
-	return f.decodeObjectMode(i, data, true)
+	o := new(Object)
+	err := f.decodeObjectInto(o, i, data, true)
+	return o, err
 }
 
-// decodeObjectMode is decodeObject; keep=false decodes and checks the
-// same way but builds no property values, object paths or lists (the
-// Object returned carries only the offsets and sizes).
-func (f *File) decodeObjectMode(i int, data []byte, keep bool) (*Object, error) {
+// decodeObjectInto decodes export i into o; on failure o holds only the
+// export and class. keep=false decodes and checks the same way but builds
+// no property values, object paths or lists (o gets only the offsets and
+// sizes).
+func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error {
 	e := &f.Exports[i]
-	o := &Object{Export: i}
+	*o = Object{Export: i}
 	if keep {
 		o.Class = f.ClassName(i)
 	}
@@ -163,19 +169,20 @@ func (f *File) decodeObjectMode(i int, data []byte, keep bool) (*Object, error) 
 		if props, start, ok := f.classDefaults(data, keep); ok {
 			o.Properties, o.PropertiesStart, o.PropertiesEnd = props, start, int64(len(data))
 			o.ClassDefaults = true
-			return o, nil
+			return nil
 		}
-		return o, ErrNoProperties
+		return ErrNoProperties
 	}
 	if len(data) == 0 {
-		return o, ErrNoProperties
+		return ErrNoProperties
 	}
 	var firstErr error
+	var r binread.Reader
 	for _, v := range f.headerVariants(i) {
-		r := binread.FromBytes(data)
+		r = *binread.FromBytes(data)
 		r.SetOrder(f.order)
-		cand := &Object{Export: i, Class: o.Class}
-		f.readObjectHeader(r, e, v, cand, keep)
+		cand := Object{Export: i, Class: o.Class}
+		f.readObjectHeader(&r, e, v, &cand, keep)
 		if r.Err() != nil {
 			if firstErr == nil {
 				firstErr = r.Err()
@@ -183,7 +190,7 @@ func (f *File) decodeObjectMode(i int, data []byte, keep bool) (*Object, error) 
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := propReader{f: f, r: r, keep: keep}
+		pr := propReader{f: f, r: &r, data: data, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -202,9 +209,10 @@ func (f *File) decodeObjectMode(i int, data []byte, keep bool) (*Object, error) 
 				}
 			}
 		}
-		return cand, nil
+		*o = cand
+		return nil
 	}
-	return o, fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)
+	return fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)
 }
 
 // headerVariant says which optional object-header fields to read. UE3
@@ -301,7 +309,9 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 	}
 	if ue3 && ver >= verNetObjectCount {
 		n := r.I32("Object.NetIndex")
-		o.NetIndex = &n
+		if keep {
+			o.NetIndex = &n
+		}
 	}
 }
 
@@ -434,7 +444,15 @@ func (p *propReader) tag() (Property, bool, error) {
 		return prop, false, r.Err()
 	}
 	start := r.Offset()
-	val := r.Bytes(int64(prop.Size), "PropertyValue")
+	var val []byte
+	if p.data != nil {
+		r.Skip(int64(prop.Size), "PropertyValue")
+		if r.Err() == nil {
+			val = p.data[start : start+int64(prop.Size)]
+		}
+	} else {
+		val = r.Bytes(int64(prop.Size), "PropertyValue")
+	}
 	if err := r.Err(); err != nil {
 		return prop, false, err
 	}

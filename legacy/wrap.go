@@ -217,7 +217,15 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 		if b.comp < 0 || b.uncomp < 0 || b.uncomp > int64(len(dst))-pos {
 			return method, &FormatError{Off: br.Abs(), Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
 		}
-		src := br.Bytes(b.comp, "CompressedBlock.Data")
+		var src []byte
+		if m, ok := r.(binread.Mem); ok && size <= int64(len(m)) && b.comp <= br.Remaining() {
+			// br reads m itself; the block is sliced, not copied.
+			at := br.Abs()
+			br.Skip(b.comp, "CompressedBlock.Data")
+			src = m[at : at+b.comp : at+b.comp]
+		} else {
+			src = br.Bytes(b.comp, "CompressedBlock.Data")
+		}
 		if err := br.Err(); err != nil {
 			return method, err
 		}
