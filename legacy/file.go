@@ -654,7 +654,7 @@ func (f *File) ObjectPath(ref int32) string {
 	cur := ref
 	for depth := 0; cur != 0 && depth < maxDepth; depth++ {
 		parts = append(parts, f.ObjectName(cur))
-		if cur < 0 && f.Imports[-cur-1].PackageName != "" {
+		if cur < 0 && int(-cur-1) < len(f.Imports) && f.Imports[-cur-1].PackageName != "" {
 			parts = append(parts, f.Imports[-cur-1].PackageName)
 		}
 		if cur > 0 && f.outer(cur) == 0 && f.PackageName != "" {
