@@ -484,7 +484,7 @@ func (f *File) nameIndex(r *binread.Reader, field string) (idx int32, number int
 	}
 	idx = r.I32(field)
 	if f.Summary.FileVersion >= verNameNumber {
-		number = r.I32(field + ".Number")
+		number = r.I32Sub(field, ".Number")
 	}
 	return idx, number
 }
