@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -333,7 +334,8 @@ func FuzzTables(f *testing.F) {
 					t.Fatalf("export %d keeps reference %d outside the tables", i, ref)
 				}
 			}
-			pf.Object(i)
+			o, err := pf.Object(i)
+			checkObjectAgrees(t, pf, i, o, err)
 			pf.ExportContent(i)
 		}
 	})
@@ -367,6 +369,18 @@ func FuzzProperties(f *testing.F) {
 			t.Fatalf("synthetic package does not read: %v", err)
 		}
 		o, err := pf.Object(0)
+		checkObjectAgrees(t, pf, 0, o, err)
+		// The same package held in memory: export data is shared, not
+		// copied.
+		mf, merr := NewFile(binread.Mem(pkg), int64(len(pkg)))
+		if merr != nil {
+			t.Fatalf("in memory: %v", merr)
+		}
+		mo, merr := mf.Object(0)
+		checkObjectAgrees(t, mf, 0, mo, merr)
+		if (err == nil) != (merr == nil) || err == nil && len(o.Properties) != len(mo.Properties) {
+			t.Fatalf("in memory the object decodes to %v, %v; from a reader %v, %v", mo, merr, o, err)
+		}
 		if err != nil {
 			return
 		}
@@ -374,6 +388,42 @@ func FuzzProperties(f *testing.F) {
 			t.Fatalf("properties end at %d of %d", o.PropertiesEnd, len(data))
 		}
 	})
+}
+
+// TestCheckObject compares CheckObject with Object on every export of
+// the corpus packages.
+func TestCheckObject(t *testing.T) {
+	n := 0
+	for _, p := range corpus.Files(t, "legacy_ue123", ".u", ".upk", ".pcc", ".xxx", ".utx", ".uax", ".umx", ".unr", ".ut2", ".udk", ".sfm") {
+		if _, bad := expectedFailure(p); bad {
+			continue
+		}
+		f, err := Open(p)
+		if err != nil {
+			continue
+		}
+		for i := range f.Exports {
+			o, err := f.Object(i)
+			checkObjectAgrees(t, f, i, o, err)
+			n++
+		}
+		f.Close()
+	}
+	t.Logf("%d exports", n)
+}
+
+// checkObjectAgrees checks that CheckObject reports what Object did.
+func checkObjectAgrees(t *testing.T, f *File, i int, o *Object, err error) {
+	t.Helper()
+	n, cerr := f.CheckObject(i)
+	switch {
+	case (err == nil) != (cerr == nil):
+		t.Fatalf("export %d: Object says %v, CheckObject %v", i, err, cerr)
+	case err != nil && err.Error() != cerr.Error():
+		t.Fatalf("export %d: Object says %q, CheckObject %q", i, err, cerr)
+	case err == nil && o.NativeSize != n:
+		t.Fatalf("export %d: Object leaves %d native bytes, CheckObject %d", i, o.NativeSize, n)
+	}
 }
 
 // BenchmarkCorpus reads every readable package of legacy_ue123 (tables
