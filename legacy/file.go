@@ -668,6 +668,25 @@ func (f *File) ObjectPath(ref int32) string {
 	return strings.Join(parts, ".")
 }
 
+// pathIsNone reports whether ObjectPath(ref) is "None" without building
+// the path: the reference is 0, or the path has the one part "None" (an
+// outermost object so named, with no package name before it).
+func (f *File) pathIsNone(ref int32) bool {
+	switch {
+	case ref == 0:
+		return true
+	case ref < 0 && int(-ref-1) < len(f.Imports):
+		im := &f.Imports[-ref-1]
+		return im.ObjectName == "None" && im.OuterIndex == 0 && im.PackageName == ""
+	case ref > 0 && int(ref-1) < len(f.Exports):
+		e := &f.Exports[ref-1]
+		return e.ObjectName == "None" && e.OuterIndex == 0 && f.PackageName == ""
+	}
+	// Outside the tables ObjectName gives "None", and ObjectPath puts the
+	// package name before an export reference's.
+	return ref < 0 || f.PackageName == ""
+}
+
 // ClassName returns the class name of export i (0-based): "Class" when its
 // ClassIndex is 0.
 func (f *File) ClassName(i int) string {

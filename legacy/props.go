@@ -273,10 +273,12 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 		hasStack = e.ObjectFlags&rfHasStackUE3 != 0
 	}
 	if hasStack {
-		sf := &StateFrame{}
-		sf.Node = f.ObjectPath(f.objRef(r, "StateFrame.Node"))
-		node := sf.Node
-		sf.StateNode = f.ObjectPath(f.objRef(r, "StateFrame.StateNode"))
+		var sf StateFrame
+		node := f.objRef(r, "StateFrame.Node")
+		stateNode := f.objRef(r, "StateFrame.StateNode")
+		if keep {
+			sf.Node, sf.StateNode = f.ObjectPath(node), f.ObjectPath(stateNode)
+		}
 		if ver < verProbeMask32 {
 			sf.ProbeMask = r.U64("StateFrame.ProbeMask")
 		} else {
@@ -293,10 +295,13 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 			n := r.CheckCount(start, int64(sf.StateStack), 12, "StateFrame.StateStack")
 			r.Skip(int64(n)*12, "StateFrame.StateStack")
 		}
-		if node != "None" {
+		if !f.pathIsNone(node) {
 			sf.Offset = f.objRef(r, "StateFrame.Offset")
 		}
-		o.StateFrame = sf
+		if keep {
+			kept := sf
+			o.StateFrame = &kept
+		}
 	}
 	if v.templateOwner {
 		owner := r.I32("Component.TemplateOwnerClass")
@@ -310,7 +315,8 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 	if ue3 && ver >= verNetObjectCount {
 		n := r.I32("Object.NetIndex")
 		if keep {
-			o.NetIndex = &n
+			kept := n
+			o.NetIndex = &kept
 		}
 	}
 }
