@@ -126,7 +126,8 @@ type propReader struct {
 
 // Object decodes the object header and tagged properties of export i.
 func (f *File) Object(i int) (*Object, error) {
-	data, err := f.Data(i)
+	// The Object keeps no slice of data: the bytes may be shared.
+	data, err := f.view(i)
 	if err != nil {
 		return nil, err
 	}
