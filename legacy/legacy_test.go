@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -580,5 +581,19 @@ func TestClassDefaults(t *testing.T) {
 			}
 			t.Fatal("class not found")
 		})
+	}
+}
+
+// TestPathIsNone compares pathIsNone with ObjectPath.
+func TestPathIsNone(t *testing.T) {
+	for _, pkg := range []string{"", "Pkg"} {
+		f := &File{PackageName: pkg}
+		f.Imports = []Import{{ObjectName: "None"}, {ObjectName: "None", PackageName: "Core"}, {ObjectName: "None", OuterIndex: -1}, {ObjectName: "X"}}
+		f.Exports = []Export{{ObjectName: "None"}, {ObjectName: "None", OuterIndex: -4}, {ObjectName: "Y"}}
+		for _, ref := range []int32{math.MinInt32, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, math.MaxInt32} {
+			if got, want := f.pathIsNone(ref), f.ObjectPath(ref) == "None"; got != want {
+				t.Errorf("package %q, ref %d: pathIsNone %v, ObjectPath %q", pkg, ref, got, f.ObjectPath(ref))
+			}
+		}
 	}
 }
