@@ -20,8 +20,9 @@ import (
 const maxClassScan = 4 << 20
 
 // classDefaults returns the default properties of UClass export i and
-// where they start, or ok=false.
-func (f *File) classDefaults(data []byte) (props []Property, start int64, ok bool) {
+// where they start, or ok=false. keep=false finds them the same way
+// without building the list (see propReader.keep).
+func (f *File) classDefaults(data []byte, keep bool) (props []Property, start int64, ok bool) {
 	if f.ue3() || len(data) > maxClassScan {
 		return nil, 0, false
 	}
@@ -42,7 +43,7 @@ func (f *File) classDefaults(data []byte) (props []Property, start int64, ok boo
 			continue
 		}
 		s := r.Offset()
-		pr := &propReader{f: f, r: r, budget: &budget}
+		pr := &propReader{f: f, r: r, budget: &budget, keep: keep}
 		list, err := pr.list()
 		if err == nil && r.Remaining() == 0 {
 			return list, s, true

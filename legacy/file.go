@@ -484,7 +484,7 @@ func (f *File) nameIndex(r *binread.Reader, field string) (idx int32, number int
 	}
 	idx = r.I32(field)
 	if f.Summary.FileVersion >= verNameNumber {
-		number = r.I32(field + ".Number")
+		number = r.I32Sub(field, ".Number")
 	}
 	return idx, number
 }
@@ -654,7 +654,7 @@ func (f *File) ObjectPath(ref int32) string {
 	cur := ref
 	for depth := 0; cur != 0 && depth < maxDepth; depth++ {
 		parts = append(parts, f.ObjectName(cur))
-		if cur < 0 && f.Imports[-cur-1].PackageName != "" {
+		if cur < 0 && int(-cur-1) < len(f.Imports) && f.Imports[-cur-1].PackageName != "" {
 			parts = append(parts, f.Imports[-cur-1].PackageName)
 		}
 		if cur > 0 && f.outer(cur) == 0 && f.PackageName != "" {
@@ -666,6 +666,25 @@ func (f *File) ObjectPath(ref int32) string {
 		parts[i], parts[j] = parts[j], parts[i]
 	}
 	return strings.Join(parts, ".")
+}
+
+// pathIsNone reports whether ObjectPath(ref) is "None" without building
+// the path: the reference is 0, or the path has the one part "None" (an
+// outermost object so named, with no package name before it).
+func (f *File) pathIsNone(ref int32) bool {
+	switch {
+	case ref == 0:
+		return true
+	case ref < 0 && int(-ref-1) < len(f.Imports):
+		im := &f.Imports[-ref-1]
+		return im.ObjectName == "None" && im.OuterIndex == 0 && im.PackageName == ""
+	case ref > 0 && int(ref-1) < len(f.Exports):
+		e := &f.Exports[ref-1]
+		return e.ObjectName == "None" && e.OuterIndex == 0 && f.PackageName == ""
+	}
+	// Outside the tables ObjectName gives "None", and ObjectPath puts the
+	// package name before an export reference's.
+	return ref < 0 || f.PackageName == ""
 }
 
 // ClassName returns the class name of export i (0-based): "Class" when its
@@ -718,6 +737,21 @@ func (f *File) Data(i int) ([]byte, error) {
 		return nil, fmt.Errorf("legacy: export %d (%s): %w", i, e.ObjectName, err)
 	}
 	return b, nil
+}
+
+// view returns the serialized bytes of export i like [File.Data], sharing
+// them with the package image when that is held in memory (callers must
+// not modify them).
+func (f *File) view(i int) ([]byte, error) {
+	m, ok := f.img.(binread.Mem)
+	if !ok || f.size > int64(len(m)) || i < 0 || i >= len(f.Exports) {
+		return f.Data(i)
+	}
+	e := &f.Exports[i]
+	if e.SerialSize == 0 || e.SerialOffset < 0 || e.SerialSize < 0 || e.SerialSize > maxExportSize || e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset {
+		return f.Data(i) // its result or its error
+	}
+	return m[e.SerialOffset : e.SerialOffset+e.SerialSize : e.SerialOffset+e.SerialSize], nil
 }
 
 // Size returns the size of the package image (after unwrapping).

@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"errors"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -333,7 +335,8 @@ func FuzzTables(f *testing.F) {
 					t.Fatalf("export %d keeps reference %d outside the tables", i, ref)
 				}
 			}
-			pf.Object(i)
+			o, err := pf.Object(i)
+			checkObjectAgrees(t, pf, i, o, err)
 			pf.ExportContent(i)
 		}
 	})
@@ -367,6 +370,18 @@ func FuzzProperties(f *testing.F) {
 			t.Fatalf("synthetic package does not read: %v", err)
 		}
 		o, err := pf.Object(0)
+		checkObjectAgrees(t, pf, 0, o, err)
+		// The same package held in memory: export data is shared, not
+		// copied.
+		mf, merr := NewFile(binread.Mem(pkg), int64(len(pkg)))
+		if merr != nil {
+			t.Fatalf("in memory: %v", merr)
+		}
+		mo, merr := mf.Object(0)
+		checkObjectAgrees(t, mf, 0, mo, merr)
+		if (err == nil) != (merr == nil) || err == nil && len(o.Properties) != len(mo.Properties) {
+			t.Fatalf("in memory the object decodes to %v, %v; from a reader %v, %v", mo, merr, o, err)
+		}
 		if err != nil {
 			return
 		}
@@ -374,6 +389,42 @@ func FuzzProperties(f *testing.F) {
 			t.Fatalf("properties end at %d of %d", o.PropertiesEnd, len(data))
 		}
 	})
+}
+
+// TestCheckObject compares CheckObject with Object on every export of
+// the corpus packages.
+func TestCheckObject(t *testing.T) {
+	n := 0
+	for _, p := range corpus.Files(t, "legacy_ue123", ".u", ".upk", ".pcc", ".xxx", ".utx", ".uax", ".umx", ".unr", ".ut2", ".udk", ".sfm") {
+		if _, bad := expectedFailure(p); bad {
+			continue
+		}
+		f, err := Open(p)
+		if err != nil {
+			continue
+		}
+		for i := range f.Exports {
+			o, err := f.Object(i)
+			checkObjectAgrees(t, f, i, o, err)
+			n++
+		}
+		f.Close()
+	}
+	t.Logf("%d exports", n)
+}
+
+// checkObjectAgrees checks that CheckObject reports what Object did.
+func checkObjectAgrees(t *testing.T, f *File, i int, o *Object, err error) {
+	t.Helper()
+	n, cerr := f.CheckObject(i)
+	switch {
+	case (err == nil) != (cerr == nil):
+		t.Fatalf("export %d: Object says %v, CheckObject %v", i, err, cerr)
+	case err != nil && err.Error() != cerr.Error():
+		t.Fatalf("export %d: Object says %q, CheckObject %q", i, err, cerr)
+	case err == nil && o.NativeSize != n:
+		t.Fatalf("export %d: Object leaves %d native bytes, CheckObject %d", i, o.NativeSize, n)
+	}
 }
 
 // BenchmarkCorpus reads every readable package of legacy_ue123 (tables
@@ -530,5 +581,19 @@ func TestClassDefaults(t *testing.T) {
 			}
 			t.Fatal("class not found")
 		})
+	}
+}
+
+// TestPathIsNone compares pathIsNone with ObjectPath.
+func TestPathIsNone(t *testing.T) {
+	for _, pkg := range []string{"", "Pkg"} {
+		f := &File{PackageName: pkg}
+		f.Imports = []Import{{ObjectName: "None"}, {ObjectName: "None", PackageName: "Core"}, {ObjectName: "None", OuterIndex: -1}, {ObjectName: "X"}}
+		f.Exports = []Export{{ObjectName: "None"}, {ObjectName: "None", OuterIndex: -4}, {ObjectName: "Y"}}
+		for _, ref := range []int32{math.MinInt32, -6, -5, -4, -3, -2, -1, 0, 1, 2, 3, 4, 5, math.MaxInt32} {
+			if got, want := f.pathIsNone(ref), f.ObjectPath(ref) == "None"; got != want {
+				t.Errorf("package %q, ref %d: pathIsNone %v, ObjectPath %q", pkg, ref, got, f.ObjectPath(ref))
+			}
+		}
 	}
 }

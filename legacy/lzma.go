@@ -3,6 +3,7 @@ package legacy
 import (
 	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/upkg/upkg/compression"
 )
@@ -52,24 +53,32 @@ func (r *lzmaRange) next() byte {
 
 func (r *lzmaRange) normalize() {
 	if r.rng < 1<<24 {
-		r.rng <<= 8
-		r.code = r.code<<8 | uint32(r.next())
+		r.shift()
 	}
 }
 
-func (r *lzmaRange) bit(p *uint16) uint32 {
-	bound := (r.rng >> 11) * uint32(*p)
-	var b uint32
+// shift takes in the next input byte (kept out of line so that bit
+// inlines).
+func (r *lzmaRange) shift() {
+	r.rng <<= 8
+	r.code = r.code<<8 | uint32(r.next())
+}
+
+func (r *lzmaRange) bit(p *uint16) (b uint32) {
+	v := uint32(*p)
+	bound := (r.rng >> 11) * v
 	if r.code < bound {
 		r.rng = bound
-		*p += (1<<11 - *p) >> 5
+		*p = uint16(v + (1<<11-v)>>5)
 	} else {
 		r.rng -= bound
 		r.code -= bound
-		*p -= *p >> 5
+		*p = uint16(v - v>>5)
 		b = 1
 	}
-	r.normalize()
+	if r.rng < 1<<24 {
+		r.shift()
+	}
 	return b
 }
 
@@ -86,21 +95,99 @@ func (r *lzmaRange) direct(n int) uint32 {
 	return v
 }
 
+// tree decodes a bits-bit symbol through a bit tree, most significant
+// bit first. It and the other multi-bit decoders keep the coder state in
+// locals: the same steps as bit, without a memory round trip per bit.
 func (r *lzmaRange) tree(probs []uint16, bits int) uint32 {
-	m := uint32(1)
-	for range bits {
-		m = m<<1 + r.bit(&probs[m])
+	return r.treeFrom(probs, 1, 1<<bits) - 1<<bits
+}
+
+// treeFrom continues a bit-tree decode at node m until m reaches end.
+func (r *lzmaRange) treeFrom(probs []uint16, m, end uint32) uint32 {
+	rng, code := r.rng, r.code
+	for m < end {
+		p := &probs[m]
+		v := uint32(*p)
+		bound := (rng >> 11) * v
+		if code < bound {
+			rng = bound
+			*p = uint16(v + (1<<11-v)>>5)
+			m <<= 1
+		} else {
+			rng -= bound
+			code -= bound
+			*p = uint16(v - v>>5)
+			m = m<<1 | 1
+		}
+		if rng < 1<<24 {
+			rng <<= 8
+			code = code<<8 | uint32(r.next())
+		}
 	}
-	return m - 1<<bits
+	r.rng, r.code = rng, code
+	return m
 }
 
 func (r *lzmaRange) reverse(probs []uint16, bits int) uint32 {
+	rng, code := r.rng, r.code
 	m, sym := uint32(1), uint32(0)
 	for i := range bits {
-		b := r.bit(&probs[m])
-		m = m<<1 + b
-		sym |= b << i
+		p := &probs[m]
+		v := uint32(*p)
+		bound := (rng >> 11) * v
+		if code < bound {
+			rng = bound
+			*p = uint16(v + (1<<11-v)>>5)
+			m <<= 1
+		} else {
+			rng -= bound
+			code -= bound
+			*p = uint16(v - v>>5)
+			m = m<<1 | 1
+			sym |= 1 << i
+		}
+		if rng < 1<<24 {
+			rng <<= 8
+			code = code<<8 | uint32(r.next())
+		}
 	}
+	r.rng, r.code = rng, code
+	return sym
+}
+
+// matchedLiteral decodes a literal after a match: while its bits agree
+// with those of the match byte mb, they are coded with their own
+// probabilities. It returns the symbol decoded so far (1 followed by the
+// bits), to be finished with treeFrom.
+func (r *lzmaRange) matchedLiteral(probs []uint16, mb uint32) uint32 {
+	rng, code := r.rng, r.code
+	sym := uint32(1)
+	for sym < 0x100 {
+		mbit := (mb >> 7) & 1
+		mb <<= 1
+		p := &probs[(1+mbit)<<8+sym]
+		v := uint32(*p)
+		bound := (rng >> 11) * v
+		var b uint32
+		if code < bound {
+			rng = bound
+			*p = uint16(v + (1<<11-v)>>5)
+		} else {
+			rng -= bound
+			code -= bound
+			*p = uint16(v - v>>5)
+			b = 1
+		}
+		if rng < 1<<24 {
+			rng <<= 8
+			code = code<<8 | uint32(r.next())
+		}
+		sym = sym<<1 | b
+		if mbit != b {
+			break
+		}
+	}
+	r.rng, r.code = rng, code
 	return sym
 }
 
@@ -132,6 +219,13 @@ func (l *lzmaLen) decode(r *lzmaRange, posState uint32) uint32 {
 	return 16 + r.tree(l.high[:], 8)
 }
 
+// lzmaFixedProbs counts the probabilities decompressLZMA keeps besides the
+// literal coder's (the length coders are separate).
+const lzmaFixedProbs = lzmaNumStates<<4*2 + lzmaNumStates*4 + lzmaLenToPosStates<<6 + 1 + lzmaFullDistances - lzmaEndPosModel + 1<<lzmaAlignBits
+
+// lzmaSlabs keeps probability slabs between blocks.
+var lzmaSlabs = sync.Pool{New: func() any { return new([]uint16) }}
+
 // decompressLZMA expands a properties header plus raw LZMA stream into dst.
 func decompressLZMA(dst, src []byte) error {
 	if len(src) < 5+5 {
@@ -154,14 +248,23 @@ func decompressLZMA(dst, src []byte) error {
 		r.code = r.code<<8 | uint32(r.next())
 	}
 
+	// All probabilities come from one pooled slab.
+	nLit := 0x300 << (lc + lp)
+	slab := lzmaSlabs.Get().(*[]uint16)
+	defer lzmaSlabs.Put(slab)
+	if need := nLit + lzmaFixedProbs; cap(*slab) < need {
+		*slab = make([]uint16, need)
+	}
+	probs := (*slab)[:nLit+lzmaFixedProbs]
+	for i := range probs {
+		probs[i] = lzmaProbInit
+	}
 	newProbs := func(n int) []uint16 {
-		p := make([]uint16, n)
-		for i := range p {
-			p[i] = lzmaProbInit
-		}
+		p := probs[:n:n]
+		probs = probs[n:]
 		return p
 	}
-	literal := newProbs(0x300 << (lc + lp))
+	literal := newProbs(nLit)
 	isMatch := newProbs(lzmaNumStates << 4)
 	isRep := newProbs(lzmaNumStates)
 	isRepG0 := newProbs(lzmaNumStates)
@@ -197,20 +300,9 @@ func decompressLZMA(dst, src []byte) error {
 				if int(rep0) >= op {
 					return fmt.Errorf("%w: distance %d before the start", errLZMA, rep0+1)
 				}
-				mb := uint32(dst[op-int(rep0)-1])
-				for sym < 0x100 {
-					mbit := (mb >> 7) & 1
-					mb <<= 1
-					b := r.bit(&probs[(1+mbit)<<8+sym])
-					sym = sym<<1 | b
-					if mbit != b {
-						break
-					}
-				}
+				sym = r.matchedLiteral(probs, uint32(dst[op-int(rep0)-1]))
 			}
-			for sym < 0x100 {
-				sym = sym<<1 | r.bit(&probs[sym])
-			}
+			sym = r.treeFrom(probs, sym, 0x100)
 			dst[op] = byte(sym)
 			op++
 			switch {
@@ -299,8 +391,12 @@ func decompressLZMA(dst, src []byte) error {
 			return fmt.Errorf("%w: match of %d bytes overruns the output", errLZMA, length)
 		}
 		from := op - int(rep0) - 1
-		for i := range length {
-			dst[op+i] = dst[from+i]
+		if from+length <= op {
+			copy(dst[op:op+length], dst[from:])
+		} else {
+			for i := range length {
+				dst[op+i] = dst[from+i]
+			}
 		}
 		op += length
 	}

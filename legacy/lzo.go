@@ -73,8 +73,12 @@ func decompressLZO(dst, src []byte) error {
 		if pos < 0 || pos >= op || n > len(dst)-op {
 			return fmt.Errorf("%w: match at distance %d of %d bytes at output %d", errLZO, op-pos, n, op)
 		}
-		for i := range n { // overlapping copies repeat bytes, so go byte by byte
-			dst[op+i] = dst[pos+i]
+		if pos+n <= op {
+			copy(dst[op:op+n], dst[pos:])
+		} else {
+			for i := range n { // overlapping copies repeat bytes, so go byte by byte
+				dst[op+i] = dst[pos+i]
+			}
 		}
 		op += n
 		return nil

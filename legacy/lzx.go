@@ -72,6 +72,16 @@ type lzxBits struct {
 }
 
 func (b *lzxBits) fill() {
+	if b.n <= 16 && b.pos >= 0 && b.pos+6 <= len(b.src) {
+		// Three words at once.
+		s := b.src[b.pos : b.pos+6]
+		w := uint64(s[0]) | uint64(s[1])<<8
+		w = w<<16 | uint64(s[2]) | uint64(s[3])<<8
+		w = w<<16 | uint64(s[4]) | uint64(s[5])<<8
+		b.buf |= w << (16 - b.n)
+		b.n += 48
+		b.pos += 6
+	}
 	for b.n <= 48 {
 		var w uint64
 		if b.pos+1 < len(b.src) {
@@ -123,39 +133,87 @@ func (b *lzxBits) unread() {
 	b.buf, b.n = 0, 0
 }
 
-// lzxTable is a canonical Huffman decoding table indexed by the next 16
-// bits: symbol in the low 12 bits, code length above.
+// lzxTable is a canonical Huffman decoding table in two levels. The
+// first 1<<lzxRootBits entries are indexed by the next lzxRootBits bits:
+// a code of at most that length gives its symbol in the low 12 bits and
+// its length above; a longer code's prefix gives lzxLink, the sub-table's
+// start in the low 24 bits. A sub-table has 1<<(lzxTableBits-lzxRootBits)
+// entries, indexed by the bits after the prefix. Entries of unused codes
+// are 0.
 type lzxTable []uint32
 
+const (
+	lzxRootBits = 10
+	lzxSubBits  = lzxTableBits - lzxRootBits
+	lzxLink     = 1 << 31
+)
+
+// buildLZXTable fills t (reusing its storage) for the code lengths lens
+// (0 = unused; lengths above lzxTableBits are ignored).
 func buildLZXTable(t lzxTable, lens []uint8) (lzxTable, error) {
-	if t == nil {
-		t = make(lzxTable, 1<<lzxTableBits)
-	}
-	clear(t)
-	code := uint32(0)
-	for l := uint32(1); l <= lzxTableBits; l++ {
-		for sym, sl := range lens {
-			if uint32(sl) != l {
-				continue
-			}
-			span := uint32(1) << (lzxTableBits - l)
-			start := code << (lzxTableBits - l)
-			if start+span > 1<<lzxTableBits {
-				return t, fmt.Errorf("%w: over-subscribed Huffman code", errLZX)
-			}
-			v := l<<12 | uint32(sym)
-			for k := start; k < start+span; k++ {
-				t[k] = v
-			}
-			code++
+	var count [lzxTableBits + 1]uint32
+	for _, l := range lens {
+		if l <= lzxTableBits {
+			count[l]++
 		}
-		code <<= 1
+	}
+	// next[l] is the first code of length l; codes of one length go to
+	// the symbols in order.
+	var next [lzxTableBits + 1]uint32
+	code := uint32(0)
+	for l := 1; l <= lzxTableBits; l++ {
+		if code+count[l] > 1<<l {
+			return t, fmt.Errorf("%w: over-subscribed Huffman code", errLZX)
+		}
+		next[l] = code
+		code = (code + count[l]) << 1
+	}
+	if cap(t) < 1<<lzxRootBits {
+		t = make(lzxTable, 1<<lzxRootBits, 1<<lzxRootBits+8<<lzxSubBits)
+	}
+	t = t[:1<<lzxRootBits]
+	clear(t)
+	for sym, sl := range lens {
+		l := uint32(sl)
+		if l == 0 || l > lzxTableBits {
+			continue
+		}
+		c := next[l]
+		next[l]++
+		v := l<<12 | uint32(sym)
+		if l <= lzxRootBits {
+			start := c << (lzxRootBits - l)
+			fill := t[start : start+1<<(lzxRootBits-l)]
+			for k := range fill {
+				fill[k] = v
+			}
+			continue
+		}
+		prefix := c >> (l - lzxRootBits)
+		if t[prefix]&lzxLink == 0 {
+			off := len(t)
+			t = append(t, make([]uint32, 1<<lzxSubBits)...)
+			t[prefix] = lzxLink | uint32(off)
+		}
+		sub := t[t[prefix]&0xFFFFFF:]
+		start := (c << (lzxTableBits - l)) & (1<<lzxSubBits - 1)
+		fill := sub[start : start+1<<(lzxTableBits-l)]
+		for k := range fill {
+			fill[k] = v
+		}
 	}
 	return t, nil
 }
 
 func (b *lzxBits) sym(t lzxTable) (int, error) {
-	e := t[b.peek(lzxTableBits)]
+	if b.n < lzxTableBits {
+		b.fill()
+	}
+	v := uint32(b.buf >> (64 - lzxTableBits))
+	e := t[v>>lzxSubBits]
+	if e&lzxLink != 0 {
+		e = t[e&0xFFFFFF+v&(1<<lzxSubBits-1)]
+	}
 	l := uint(e >> 12)
 	if l == 0 {
 		return 0, fmt.Errorf("%w: invalid Huffman code", errLZX)
@@ -165,18 +223,21 @@ func (b *lzxBits) sym(t lzxTable) (int, error) {
 }
 
 type lzxDecoder struct {
-	bits                     lzxBits
-	window                   []byte
-	wpos                     int
-	r0, r1, r2               uint32
-	mainLens, lengthLens     []uint8
-	mainTable, lengthTable   lzxTable
-	alignedTable, preTable   lzxTable
-	blockType                int
-	blockRemaining           int
-	headerRead, intelStarted bool
-	intelSize                int32
-	slots                    int
+	bits   lzxBits
+	stream []byte // the block's payloads without frame headers
+	// window is the sliding window: win (kept between blocks), or the
+	// output itself when it is decoded in place.
+	window, win            []byte
+	wpos                   int
+	r0, r1, r2             uint32
+	mainLens, lengthLens   []uint8
+	mainTable, lengthTable lzxTable
+	alignedTable, preTable lzxTable
+	blockType              int
+	blockRemaining         int
+	intelStarted           bool
+	intelSize              int32
+	slots                  int
 }
 
 // readLens reads code lengths [first, last) of lens as deltas through a
@@ -300,8 +361,9 @@ func (d *lzxDecoder) readBlockHeader() error {
 	return nil
 }
 
-// decodeRun decodes n bytes of the current block into the window.
-func (d *lzxDecoder) decodeRun(n int) (int, error) {
+// decodeRun decodes n bytes of the current block into the window; direct
+// says the window is the output, which has nothing before its start.
+func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 	ws := len(d.window)
 	if d.blockType == lzxBlockStored {
 		if d.bits.pos < 0 || n > len(d.bits.src)-d.bits.pos {
@@ -382,14 +444,23 @@ func (d *lzxDecoder) decodeRun(n int) (int, error) {
 		}
 		src := d.wpos - int(off)
 		if src < 0 {
+			if direct {
+				return done, fmt.Errorf("%w: match at distance %d before the start of the block", errLZX, off)
+			}
 			src += ws
 		}
-		for k := 0; k < length; k++ {
-			d.window[d.wpos] = d.window[src]
-			d.wpos++
-			src++
-			if src == ws {
-				src = 0
+		if src+length <= d.wpos {
+			// Source and destination do not overlap.
+			copy(d.window[d.wpos:d.wpos+length], d.window[src:src+length])
+			d.wpos += length
+		} else {
+			for k := 0; k < length; k++ {
+				d.window[d.wpos] = d.window[src]
+				d.wpos++
+				src++
+				if src == ws {
+					src = 0
+				}
 			}
 		}
 		done += length
@@ -397,37 +468,35 @@ func (d *lzxDecoder) decodeRun(n int) (int, error) {
 	return done, nil
 }
 
-// lzxPool keeps decoders (window and tables, about 1.2 MiB) between blocks.
+// lzxPool keeps decoders (window, tables and stream buffer) between
+// blocks.
 var lzxPool = sync.Pool{New: func() any {
 	return &lzxDecoder{
-		window:       make([]byte, 1<<lzxWindowBits),
-		mainLens:     make([]uint8, lzxNumChars+50*8+lzxLenSlack),
-		lengthLens:   make([]uint8, lzxLengthSize+lzxLenSlack),
-		mainTable:    make(lzxTable, 1<<lzxTableBits),
-		lengthTable:  make(lzxTable, 1<<lzxTableBits),
-		alignedTable: make(lzxTable, 1<<lzxTableBits),
-		preTable:     make(lzxTable, 1<<lzxTableBits),
+		mainLens:   make([]uint8, lzxNumChars+50*8+lzxLenSlack),
+		lengthLens: make([]uint8, lzxLengthSize+lzxLenSlack),
 	}
 }}
 
 // reset prepares a pooled decoder for a new stream.
 func (d *lzxDecoder) reset(stream []byte) {
 	d.bits = lzxBits{src: stream}
-	clear(d.window)
+	d.window = nil
 	d.wpos = 0
 	d.r0, d.r1, d.r2 = 1, 1, 1
 	clear(d.mainLens)
 	clear(d.lengthLens)
 	d.blockType, d.blockRemaining = 0, 0
-	d.headerRead, d.intelStarted = false, false
+	d.intelStarted = false
 	d.intelSize = 0
 	d.slots = 34 // position slots of a 2^17 window
 }
 
 // decompressXMemLZX expands one XMemCompress block into dst.
 func decompressXMemLZX(dst, src []byte) error {
+	d := lzxPool.Get().(*lzxDecoder)
+	defer lzxPool.Put(d)
 	// Strip the frame headers; the payloads are one bitstream.
-	stream := make([]byte, 0, len(src))
+	stream := d.stream[:0]
 	for p := 0; p < len(src); {
 		var n int
 		if src[p] == 0xFF {
@@ -450,17 +519,31 @@ func decompressXMemLZX(dst, src []byte) error {
 		stream = append(stream, src[p:p+n]...)
 		p += n
 	}
-	d := lzxPool.Get().(*lzxDecoder)
-	defer lzxPool.Put(d)
+	d.stream = stream
 	d.reset(stream)
+	if len(dst) == 0 {
+		return nil
+	}
+	if d.bits.bits(1) == 1 {
+		d.intelSize = int32(d.bits.bits(16)<<16 | d.bits.bits(16))
+	}
+	// Without E8 translation a block that fits the window is decoded
+	// straight into dst: the window is dst. Matches reaching before the
+	// start of the block are then refused (a fresh window would supply
+	// zeros; XMemCompress never refers to them).
+	direct := d.intelSize == 0 && len(dst) <= 1<<lzxWindowBits
+	if direct {
+		d.window = dst
+	} else {
+		if d.win == nil {
+			d.win = make([]byte, 1<<lzxWindowBits)
+		}
+		clear(d.win)
+		d.window = d.win
+	}
+	defer func() { d.window = nil }()
 	out := 0
 	for out < len(dst) {
-		if !d.headerRead {
-			if d.bits.bits(1) == 1 {
-				d.intelSize = int32(d.bits.bits(16)<<16 | d.bits.bits(16))
-			}
-			d.headerRead = true
-		}
 		frame := min(lzxFrameSize, len(dst)-out)
 		frameStart := d.wpos
 		for todo := frame; todo > 0; {
@@ -470,7 +553,7 @@ func decompressXMemLZX(dst, src []byte) error {
 				}
 			}
 			run := min(d.blockRemaining, todo)
-			got, err := d.decodeRun(run)
+			got, err := d.decodeRun(run, direct)
 			if err != nil {
 				return err
 			}
@@ -488,9 +571,11 @@ func decompressXMemLZX(dst, src []byte) error {
 		if d.wpos-frameStart != frame {
 			return fmt.Errorf("%w: frame of %d bytes decoded to %d", errLZX, frame, d.wpos-frameStart)
 		}
-		copy(dst[out:], d.window[frameStart:d.wpos])
-		if d.intelSize != 0 && d.intelStarted {
-			lzxE8(dst[out:out+frame], int32(out), d.intelSize)
+		if !direct {
+			copy(dst[out:], d.window[frameStart:d.wpos])
+			if d.intelSize != 0 && d.intelStarted {
+				lzxE8(dst[out:out+frame], int32(out), d.intelSize)
+			}
 		}
 		out += frame
 		if d.wpos == len(d.window) {

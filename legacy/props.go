@@ -116,37 +116,74 @@ type propReader struct {
 	// budget, when set, bounds the tags read across many attempts (the
 	// class-defaults search), so crafted data cannot make it quadratic.
 	budget *int
+	// keep says to build the property list and values; without it the
+	// tags and values are read and checked the same way and dropped.
+	keep bool
+	// data, when set, is what r reads (offset 0 = data[0]): values are
+	// then sliced from it instead of copied.
+	data []byte
 }
 
 // Object decodes the object header and tagged properties of export i.
 func (f *File) Object(i int) (*Object, error) {
-	data, err := f.Data(i)
+	// The Object keeps no slice of data: the bytes may be shared.
+	data, err := f.view(i)
 	if err != nil {
 		return nil, err
 	}
 	return f.decodeObject(i, data)
 }
 
+// CheckObject decodes export i as [File.Object] does, with the same
+// checks and errors, but keeps none of the decoded values: it returns
+// only the size of the native data after the properties (0 for class
+// defaults). Verification uses it to decode every export cheaply.
+func (f *File) CheckObject(i int) (nativeSize int64, err error) {
+	data, err := f.view(i)
+	if err != nil {
+		return 0, err
+	}
+	var o Object
+	if err := f.decodeObjectInto(&o, i, data, false); err != nil {
+		return 0, err
+	}
+	return o.NativeSize, nil
+}
+
 func (f *File) decodeObject(i int, data []byte) (*Object, error) {
+	o := new(Object)
+	err := f.decodeObjectInto(o, i, data, true)
+	return o, err
+}
+
+// decodeObjectInto decodes export i into o; on failure o holds only the
+// export and class. keep=false decodes and checks the same way but builds
+// no property values, object paths or lists (o gets only the offsets and
+// sizes).
+func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error {
 	e := &f.Exports[i]
-	o := &Object{Export: i, Class: f.ClassName(i)}
+	*o = Object{Export: i}
+	if keep {
+		o.Class = f.ClassName(i)
+	}
 	if e.ClassIndex == 0 {
-		if props, start, ok := f.classDefaults(data); ok {
+		if props, start, ok := f.classDefaults(data, keep); ok {
 			o.Properties, o.PropertiesStart, o.PropertiesEnd = props, start, int64(len(data))
 			o.ClassDefaults = true
-			return o, nil
+			return nil
 		}
-		return o, ErrNoProperties
+		return ErrNoProperties
 	}
 	if len(data) == 0 {
-		return o, ErrNoProperties
+		return ErrNoProperties
 	}
 	var firstErr error
+	var r binread.Reader
 	for _, v := range f.headerVariants(i) {
-		r := binread.FromBytes(data)
+		r = *binread.FromBytes(data)
 		r.SetOrder(f.order)
-		cand := &Object{Export: i, Class: o.Class}
-		f.readObjectHeader(r, e, v, cand)
+		cand := Object{Export: i, Class: o.Class}
+		f.readObjectHeader(&r, e, v, &cand, keep)
 		if r.Err() != nil {
 			if firstErr == nil {
 				firstErr = r.Err()
@@ -154,7 +191,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := &propReader{f: f, r: r}
+		pr := propReader{f: f, r: &r, data: data, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -165,7 +202,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 		cand.Properties = props
 		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
-		if cand.Class == "Level" {
+		if keep && cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
 				cand.Actors = make([]string, len(refs))
 				for j, ref := range refs {
@@ -173,9 +210,10 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 				}
 			}
 		}
-		return cand, nil
+		*o = cand
+		return nil
 	}
-	return o, fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)
+	return fmt.Errorf("legacy: export %d (%s): properties: %w", i, e.ObjectName, firstErr)
 }
 
 // headerVariant says which optional object-header fields to read. UE3
@@ -187,23 +225,34 @@ type headerVariant struct {
 	templateName  bool
 }
 
+// The orders in which headerVariants tries the layouts (shared, never
+// modified).
+var (
+	variantsPlain     = []headerVariant{{}}
+	variantsTemplate  = []headerVariant{{true, true}, {true, false}, {}}
+	variantsComponent = []headerVariant{{true, false}, {true, true}, {}}
+	variantsObject    = []headerVariant{{}, {true, false}, {true, true}}
+)
+
 func (f *File) headerVariants(i int) []headerVariant {
 	if f.Summary.FileVersion < verComponentTmpl {
-		return []headerVariant{{}}
+		return variantsPlain
 	}
 	e := &f.Exports[i]
 	isComp := strings.HasSuffix(f.ClassName(i), "Component")
 	tmpl := e.ObjectFlags&(rfArchetypeUE3|rfCDOUE3) != 0 || strings.HasPrefix(e.ObjectName, "Default__")
 	switch {
 	case isComp && tmpl:
-		return []headerVariant{{true, true}, {true, false}, {}}
+		return variantsTemplate
 	case isComp:
-		return []headerVariant{{true, false}, {true, true}, {}}
+		return variantsComponent
 	}
-	return []headerVariant{{}, {true, false}, {true, true}}
+	return variantsObject
 }
 
-func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o *Object) {
+// readObjectHeader reads the object header fields into o; keep=false
+// skips resolving the component template's class path.
+func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o *Object, keep bool) {
 	ver := int(f.Summary.FileVersion)
 	if f.game == gameME3 {
 		// Mass Effect 3 on Wii U reports version 845 but serializes
@@ -225,10 +274,12 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 		hasStack = e.ObjectFlags&rfHasStackUE3 != 0
 	}
 	if hasStack {
-		sf := &StateFrame{}
-		sf.Node = f.ObjectPath(f.objRef(r, "StateFrame.Node"))
-		node := sf.Node
-		sf.StateNode = f.ObjectPath(f.objRef(r, "StateFrame.StateNode"))
+		var sf StateFrame
+		node := f.objRef(r, "StateFrame.Node")
+		stateNode := f.objRef(r, "StateFrame.StateNode")
+		if keep {
+			sf.Node, sf.StateNode = f.ObjectPath(node), f.ObjectPath(stateNode)
+		}
 		if ver < verProbeMask32 {
 			sf.ProbeMask = r.U64("StateFrame.ProbeMask")
 		} else {
@@ -245,28 +296,37 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 			n := r.CheckCount(start, int64(sf.StateStack), 12, "StateFrame.StateStack")
 			r.Skip(int64(n)*12, "StateFrame.StateStack")
 		}
-		if node != "None" {
+		if !f.pathIsNone(node) {
 			sf.Offset = f.objRef(r, "StateFrame.Offset")
 		}
-		o.StateFrame = sf
+		if keep {
+			kept := sf
+			o.StateFrame = &kept
+		}
 	}
 	if v.templateOwner {
-		o.TemplateOwnerClass = f.ObjectPath(r.I32("Component.TemplateOwnerClass"))
+		owner := r.I32("Component.TemplateOwnerClass")
+		if keep {
+			o.TemplateOwnerClass = f.ObjectPath(owner)
+		}
 		if v.templateName {
 			o.TemplateName = f.readNameRef(r, "Component.TemplateName")
 		}
 	}
 	if ue3 && ver >= verNetObjectCount {
 		n := r.I32("Object.NetIndex")
-		o.NetIndex = &n
+		if keep {
+			kept := n
+			o.NetIndex = &kept
+		}
 	}
 }
 
-// list reads tags until None.
+// list reads tags until None (and returns nil unless p.keep).
 func (p *propReader) list() ([]Property, error) {
 	var props []Property
-	for {
-		if len(props) >= maxProps {
+	for n := 0; ; n++ {
+		if n >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
 		}
 		if p.budget != nil {
@@ -282,7 +342,9 @@ func (p *propReader) list() ([]Property, error) {
 		if done {
 			return props, nil
 		}
-		props = append(props, prop)
+		if p.keep {
+			props = append(props, prop)
+		}
 	}
 }
 
@@ -389,7 +451,15 @@ func (p *propReader) tag() (Property, bool, error) {
 		return prop, false, r.Err()
 	}
 	start := r.Offset()
-	val := r.Bytes(int64(prop.Size), "PropertyValue")
+	var val []byte
+	if p.data != nil {
+		r.Skip(int64(prop.Size), "PropertyValue")
+		if r.Err() == nil {
+			val = p.data[start : start+int64(prop.Size)]
+		}
+	} else {
+		val = r.Bytes(int64(prop.Size), "PropertyValue")
+	}
 	if err := r.Err(); err != nil {
 		return prop, false, err
 	}
@@ -416,17 +486,17 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 	}
 	switch prop.Type {
 	case "IntProperty", "StringRefProperty":
-		if err := want(4); err != nil {
+		if err := want(4); err != nil || !p.keep {
 			return nil, err
 		}
 		return vr.I32("IntProperty"), nil
 	case "FloatProperty":
-		if err := want(4); err != nil {
+		if err := want(4); err != nil || !p.keep {
 			return nil, err
 		}
 		return jsonFloat(vr.F32("FloatProperty")), nil
 	case "QWordProperty":
-		if err := want(8); err != nil {
+		if err := want(8); err != nil || !p.keep {
 			return nil, err
 		}
 		return vr.U64("QWordProperty"), nil
@@ -447,6 +517,9 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q is not one object reference", prop.Type, prop.Name)}
 		}
 		prop.Ref = ref
+		if !p.keep {
+			return nil, nil
+		}
 		return f.ObjectPath(ref), nil
 	case "NameProperty":
 		idx, num := f.nameIndex(vr, prop.Type)
@@ -467,9 +540,13 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		}
 		return s, nil
 	case "StringProperty":
+		if !p.keep {
+			return nil, nil
+		}
 		return strings.TrimRight(latin1String(b), "\x00"), nil
 	case "DelegateProperty":
-		if len(b) == 0 {
+		if len(b) == 0 || !p.keep {
+			// (The delegate is kept as a map or as hex; neither fails.)
 			return nil, nil
 		}
 		obj := f.objRef(vr, "Delegate.Object")
@@ -495,12 +572,18 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		if vr.Err() != nil || n < 0 || int64(n) > vr.Remaining() {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("ArrayProperty %q count %d does not fit %d bytes", prop.Name, n, len(b))}
 		}
+		if !p.keep {
+			return nil, nil
+		}
 		out := map[string]any{"count": n}
 		rest := b[len(b)-int(vr.Remaining()):]
 		if n > 0 && len(rest) > 0 {
 			out["data"] = hexValue(rest)
 		}
 		return out, nil
+	}
+	if !p.keep {
+		return nil, nil
 	}
 	return hexValue(b), nil
 }
@@ -521,6 +604,17 @@ func (f *File) validRef(ref int32) bool {
 // falls back to hex.
 func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) {
 	f := p.f
+	if !p.keep {
+		// Nothing here fails; only a nested tagged list is decoded, for
+		// its effect on the search budget and as a check of its own.
+		if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 && !p.fixedStruct(name, len(b)) {
+			sr := binread.FromBytes(b)
+			sr.SetOrder(f.order)
+			sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+			sub.list()
+		}
+		return nil, nil
+	}
 	vr := binread.FromBytes(b)
 	vr.SetOrder(f.order)
 	floats := func(keys ...string) map[string]any {
@@ -570,12 +664,30 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
 		sr := binread.FromBytes(b)
 		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget, keep: true}
 		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
 			return props, nil
 		}
 	}
 	return hexValue(b), nil
+}
+
+// fixedStruct reports whether structValue decodes a struct of this name
+// and size by its fixed layout (the cases of its switch).
+func (p *propReader) fixedStruct(name string, n int) bool {
+	switch name {
+	case "Vector", "Scale", "Rotator":
+		return n == 12
+	case "Vector2D", "IntPoint":
+		return n == 8
+	case "Plane", "Quat", "Vector4", "LinearColor", "Guid":
+		return n == 16
+	case "Color":
+		return n == 4
+	case "Box":
+		return n == 25
+	}
+	return false
 }
 
 // hexValue renders raw bytes, summarising long ones.

@@ -1,7 +1,6 @@
 package legacy
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -91,11 +90,9 @@ func decryptRocketLeague(f *File, key []byte) (io.ReaderAt, error) {
 	if err != nil {
 		return nil, err
 	}
-	buf := make([]byte, size)
-	if _, err := img.ReadAt(buf, 0); err != nil && err != io.EOF {
-		return nil, err
-	}
-	copy(buf, hdr[:min(int64(len(hdr)), int64(s.DependsOffset), size)])
+	// The image is ours: the decrypted header replaces its copy of the
+	// encrypted one.
+	copy(img, hdr[:min(int64(len(hdr)), int64(s.DependsOffset), size)])
 	f.size = size
-	return bytes.NewReader(buf), nil
+	return img, nil
 }

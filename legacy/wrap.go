@@ -1,7 +1,6 @@
 package legacy
 
 import (
-	"bytes"
 	"encoding/binary"
 	"fmt"
 	"io"
@@ -218,7 +217,15 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 		if b.comp < 0 || b.uncomp < 0 || b.uncomp > int64(len(dst))-pos {
 			return method, &FormatError{Off: br.Abs(), Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
 		}
-		src := br.Bytes(b.comp, "CompressedBlock.Data")
+		var src []byte
+		if m, ok := r.(binread.Mem); ok && size <= int64(len(m)) && b.comp <= br.Remaining() {
+			// br reads m itself; the block is sliced, not copied.
+			at := br.Abs()
+			br.Skip(b.comp, "CompressedBlock.Data")
+			src = m[at : at+b.comp : at+b.comp]
+		} else {
+			src = br.Bytes(b.comp, "CompressedBlock.Data")
+		}
 		if err := br.Err(); err != nil {
 			return method, err
 		}
@@ -268,13 +275,13 @@ func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.Read
 	if _, ok := orderFromTag(img); !ok {
 		return nil, 0, "", &FormatError{Field: "FullyCompressed", Msg: "decompressed data does not start with the package tag"}
 	}
-	return bytes.NewReader(img), n, "fully compressed (" + method + ")", nil
+	return binread.Mem(img), n, "fully compressed (" + method + ")", nil
 }
 
 // decompressChunks builds the package image of a UE3 package whose body is
 // stored in compressed chunks: the header bytes up to the first chunk as
 // they are, each chunk expanded at its uncompressed offset.
-func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (io.ReaderAt, int64, string, error) {
+func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (binread.Mem, int64, string, error) {
 	method := methodFor(s.CompressionFlags, g)
 	end := int64(0)
 	first := int64(-1)
@@ -301,5 +308,5 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 			return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", i, err)
 		}
 	}
-	return bytes.NewReader(img), end, "compressed chunks (" + method + ")", nil
+	return binread.Mem(img), end, "compressed chunks (" + method + ")", nil
 }

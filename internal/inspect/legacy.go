@@ -219,6 +219,10 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	}
 	for i, e := range f.Exports {
 		ref := int32(i) + 1
+		classPath := "Core.Class" // legacy.File.ClassPath
+		if e.ClassIndex != 0 {
+			classPath = paths.get(e.ClassIndex)
+		}
 		fs, ok := flags[e.ObjectFlags]
 		if !ok {
 			fs = f.FlagString(e.ObjectFlags)
@@ -227,7 +231,7 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		o := Object{
 			Index:        ref,
 			Name:         e.ObjectName,
-			Class:        f.ClassPath(i),
+			Class:        classPath,
 			ClassIndex:   e.ClassIndex,
 			OuterIndex:   e.OuterIndex,
 			Path:         paths.get(ref),
@@ -305,7 +309,7 @@ const maxFailures = 5
 func legacyStats(f *legacy.File) *Stats {
 	st := &Stats{}
 	for i := range f.Exports {
-		o, err := f.Object(i)
+		native, err := f.CheckObject(i)
 		if errors.Is(err, legacy.ErrNoProperties) {
 			continue
 		}
@@ -319,7 +323,7 @@ func legacyStats(f *legacy.File) *Stats {
 		}
 		st.OK++
 		if f.ContentKind(i) == "" {
-			st.BytesUnaccounted += o.NativeSize
+			st.BytesUnaccounted += native
 		}
 	}
 	return st
@@ -335,7 +339,8 @@ func outermostOf(p string) string {
 }
 
 // legacyPaths remembers the object paths of a package's imports and
-// exports (legacy.File.ObjectPath), each built on first use.
+// exports (legacy.File.ObjectPath), each built on first use from its
+// outer's path.
 type legacyPaths struct {
 	f        *legacy.File
 	imp, exp []string
@@ -346,24 +351,87 @@ func newLegacyPaths(f *legacy.File) *legacyPaths {
 	return &legacyPaths{f: f, imp: make([]string, len(f.Imports)), exp: make([]string, len(f.Exports)), done: make([]bool, len(f.Imports)+len(f.Exports))}
 }
 
-func (c *legacyPaths) get(ref int32) string {
-	var slot *string
-	var i int
+// slot returns where the path of ref is kept and its index in done, or
+// nil for references outside the tables.
+func (c *legacyPaths) slot(ref int32) (*string, int) {
 	switch {
 	case ref < 0 && int(-int64(ref)-1) < len(c.imp):
-		i = int(-int64(ref) - 1)
-		slot = &c.imp[i]
+		i := int(-int64(ref) - 1)
+		return &c.imp[i], i
 	case ref > 0 && int(ref-1) < len(c.exp):
-		i = len(c.imp) + int(ref-1)
-		slot = &c.exp[ref-1]
-	default:
+		return &c.exp[ref-1], len(c.imp) + int(ref-1)
+	}
+	return nil, 0
+}
+
+// legacyMaxDepth is the outer chain length at which legacy.File.ObjectPath
+// cuts a path (its maxDepth); longer chains and cycles are left to it.
+const legacyMaxDepth = 64
+
+func (c *legacyPaths) get(ref int32) string {
+	slot, i := c.slot(ref)
+	if slot == nil {
 		return c.f.ObjectPath(ref)
 	}
-	if !c.done[i] {
-		*slot = c.f.ObjectPath(ref)
-		c.done[i] = true
+	if c.done[i] {
+		return *slot
 	}
-	return *slot
+	// A chain that ends within ObjectPath's limit gives the same path
+	// joined from the outer's path; the outers' chains end too.
+	cur := ref
+	for depth := 0; cur != 0 && depth < legacyMaxDepth; depth++ {
+		cur = c.outer(cur)
+	}
+	if cur != 0 {
+		*slot, c.done[i] = c.f.ObjectPath(ref), true
+		return *slot
+	}
+	return c.join(ref)
+}
+
+// outer returns the outer reference of ref (0 outside the tables).
+func (c *legacyPaths) outer(ref int32) int32 {
+	switch {
+	case ref < 0 && int(-int64(ref)-1) < len(c.imp):
+		return c.f.Imports[-ref-1].OuterIndex
+	case ref > 0 && int(ref-1) < len(c.exp):
+		return c.f.Exports[ref-1].OuterIndex
+	}
+	return 0
+}
+
+// join builds the path of ref, whose outer chain ends, as ObjectPath
+// does: outermost first the outer's path, an import's package name, the
+// package's own name before a top-level export, and the object's name.
+func (c *legacyPaths) join(ref int32) string {
+	slot, i := c.slot(ref)
+	if slot == nil {
+		return c.f.ObjectPath(ref)
+	}
+	if c.done[i] {
+		return *slot
+	}
+	var name, pkg string
+	var outer int32
+	if ref < 0 {
+		im := &c.f.Imports[-ref-1]
+		name, pkg, outer = im.ObjectName, im.PackageName, im.OuterIndex
+	} else {
+		e := &c.f.Exports[ref-1]
+		name, outer = e.ObjectName, e.OuterIndex
+		if outer == 0 {
+			pkg = c.f.PackageName
+		}
+	}
+	p := name
+	if pkg != "" {
+		p = pkg + "." + name
+	}
+	if outer != 0 {
+		p = c.join(outer) + "." + p
+	}
+	*slot, c.done[i] = p, true
+	return p
 }
 
 func init() { RegisterExporter("legacy", exportLegacy) }
