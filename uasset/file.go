@@ -614,6 +614,9 @@ func (f *File) readNames() error {
 	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
+		if br.InMemory() {
+			br.ShareText(nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
+		}
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			var e NameEntry

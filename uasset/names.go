@@ -2,7 +2,10 @@ package uasset
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+
+	"github.com/upkg/upkg/internal/binread"
 
 	"github.com/upkg/upkg/ue"
 )
@@ -26,6 +29,31 @@ func (e *NameEntry) serialize(a archive, v *Versions) {
 		a.u16("NameEntry.NonCasePreservingHash", &e.NonCasePreservingHash)
 		a.u16("NameEntry.CasePreservingHash", &e.CasePreservingHash)
 	}
+}
+
+// nameMapSize walks count name entries from r's position (r is a copy: the
+// caller's cursor does not move) and returns the bytes they take, or 0 when
+// they do not all read (the real read then reports where).
+func nameMapSize(r binread.Reader, count int, hashes bool) int64 {
+	start := r.Offset()
+	for i := 0; i < count && r.Err() == nil; i++ {
+		n := int64(r.I32(""))
+		switch {
+		case n == math.MinInt32:
+			return 0
+		case n > 0:
+			r.Skip(n, "")
+		case n < 0:
+			r.Skip(-2*n, "")
+		}
+		if hashes {
+			r.Skip(4, "")
+		}
+	}
+	if r.Err() != nil {
+		return 0
+	}
+	return r.Offset() - start
 }
 
 // Name is an FName as serialized in a package: an index into the package's

@@ -61,6 +61,11 @@ type Reader struct {
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
 	whole  bool // win holds the whole range (FromBytes)
+
+	// text holds a copy of win[textOff:textOff+len(text)] (ShareText):
+	// ASCII FStrings read inside it are substrings of it.
+	text    string
+	textOff int64
 }
 
 // New returns a Reader over the first size bytes of r. When r is a [Mem]
@@ -481,6 +486,24 @@ const (
 // remaining-bytes check applies first anyway.
 const maxFString = 1 << 24
 
+// ShareText copies the next n bytes (from the current position) into one
+// string, once: ASCII FStrings read from them afterwards are substrings of
+// that copy instead of a string each, and keep the whole copy alive while
+// any of them is. It is meant for tables of many short strings (a name
+// map). It does nothing unless the range is in memory ([FromBytes]) and
+// holds n more bytes.
+func (r *Reader) ShareText(n int64) {
+	if !r.whole || r.err != nil || n <= 0 || n > r.Remaining() {
+		return
+	}
+	r.text = string(r.win[r.off : r.off+n])
+	r.textOff = r.off
+}
+
+// InMemory reports whether the range is held in memory ([FromBytes], or
+// [New] over a [Mem]): reads then slice it without copying.
+func (r *Reader) InMemory() bool { return r.whole }
+
 // FString reads an FString: int32 length, positive for ANSI (Latin-1) bytes,
 // negative for UTF-16 code units, both including the terminating NUL.
 func (r *Reader) FString(field string) string {
@@ -506,6 +529,7 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
 			return "", StrEmpty
 		}
+		pos := r.off
 		b := r.take(int(n), field)
 		if b == nil {
 			return "", StrEmpty
@@ -515,6 +539,10 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 			b = b[:n-1]
 		} else {
 			enc = StrNoNul
+		}
+		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
+			t := pos - r.textOff
+			return r.text[t : t+int64(len(b))], enc
 		}
 		return latin1(b), enc
 	default:
@@ -565,14 +593,7 @@ func (r *Reader) utf16String(b []byte) string {
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
 // returned without re-encoding.
 func latin1(b []byte) string {
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(b) {
 		return string(b)
 	}
 	out := make([]rune, len(b))
@@ -580,6 +601,15 @@ func latin1(b []byte) string {
 		out[i] = rune(c)
 	}
 	return string(out)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // SliceCap returns a safe initial capacity for a slice of n elements read

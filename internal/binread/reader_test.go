@@ -219,3 +219,25 @@ func TestUTF16String(t *testing.T) {
 		}
 	}
 }
+
+func TestShareText(t *testing.T) {
+	// "abc" (ANSI), "é" (Latin-1), "xy" without NUL, then 3 bytes more.
+	b := []byte{4, 0, 0, 0, 'a', 'b', 'c', 0, 2, 0, 0, 0, 0xE9, 0, 2, 0, 0, 0, 'x', 'y', 5, 0, 0, 0, 'd'}
+	r := FromBytes(b)
+	r.ShareText(int64(len(b) - 5)) // the last string lies outside the shared text
+	for _, want := range []string{"abc", "é", "xy"} {
+		if got := r.FString("s"); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	r.FString("s")
+	if r.Err() == nil {
+		t.Errorf("truncated string read without error")
+	}
+	// Too long a range shares nothing and fails nothing.
+	r = FromBytes(b)
+	r.ShareText(int64(len(b) + 1))
+	if got := r.FString("s"); got != "abc" || r.Err() != nil {
+		t.Errorf("got %q, %v", got, r.Err())
+	}
+}
