@@ -37,6 +37,12 @@ func (w *Writer) Grow(n int) {
 // Bytes returns what was written so far.
 func (w *Writer) Bytes() []byte { return w.buf }
 
+// Reset empties the writer, keeping its buffer for what is written next.
+func (w *Writer) Reset() { w.buf = w.buf[:0] }
+
+// Cap returns the room the buffer has.
+func (w *Writer) Cap() int { return cap(w.buf) }
+
 // Len returns the number of bytes written.
 func (w *Writer) Len() int { return len(w.buf) }
 
