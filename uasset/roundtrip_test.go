@@ -2,8 +2,12 @@ package uasset
 
 import (
 	"bytes"
+	"fmt"
 	"os"
+	"reflect"
 	"testing"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // writeHeaderRoundTrip is what HeaderRoundTrip reports, computed the long
@@ -66,5 +70,54 @@ func TestHeaderRoundTripSections(t *testing.T) {
 	}
 	if diffs == 0 && len(paths) > 0 {
 		t.Errorf("no rewrite differed: the changed names were not compared")
+	}
+}
+
+// TestReadDependsMap checks the one-array depends map reader against the
+// generic serializer, on the corpus and on every truncation of one map.
+func TestReadDependsMap(t *testing.T) {
+	generic := func(b []byte, off int64, n int) ([][]PackageIndex, error) {
+		r := binread.FromBytes(b)
+		r.SeekTo(off, "")
+		var d [][]PackageIndex
+		serializeN(loader{r}, "DependsMap", &d, n, 4, func(a archive, d *[]PackageIndex) {
+			serializeSlice(a, "DependsMap.Entry", d, 4, func(a archive, p *PackageIndex) { p.serialize(a, "DependsMap.Index") })
+		})
+		return d, r.Err()
+	}
+	flat := func(b []byte, off int64, n int) ([][]PackageIndex, error) {
+		r := binread.FromBytes(b)
+		r.SeekTo(off, "")
+		d := readDependsMap(r, n)
+		return d, r.Err()
+	}
+	same := func(what string, b []byte, off int64, n int) {
+		d1, err1 := generic(b, off, n)
+		d2, err2 := flat(b, off, n)
+		if !reflect.DeepEqual(d1, d2) || fmt.Sprint(err1) != fmt.Sprint(err2) {
+			t.Fatalf("%s: generic %v, %v; one array %v, %v", what, d1, err1, d2, err2)
+		}
+	}
+	tested := 0
+	for _, p := range corpusPackages(t, "uncooked") {
+		d, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := NewFile(bytes.NewReader(d), int64(len(d)))
+		if err != nil || f.Summary.DependsOffset <= 0 || f.Summary.ExportCount == 0 {
+			continue
+		}
+		off, n := int64(f.Summary.DependsOffset), int(f.Summary.ExportCount)
+		same(p, d, off, n)
+		if tested < 3 {
+			for end := off; end < off+int64(n)*4+64 && end <= int64(len(d)); end++ {
+				same(fmt.Sprintf("%s cut at %d", p, end), d[:end], off, n)
+			}
+		}
+		tested++
+	}
+	if tested == 0 {
+		t.Skip("no depends map in the corpus")
 	}
 }
