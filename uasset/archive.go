@@ -194,9 +194,11 @@ func serializeSlice[T any](a archive, field string, s *[]T, minElem int64, elem 
 		}
 		out := make([]T, 0, binread.SliceCap(n))
 		for i := 0; i < n && !a.failed(); i++ {
-			var v T
-			elem(a, &v)
-			out = append(out, v)
+			// Read into the slice itself: a local passed to elem would
+			// be moved to the heap, one allocation per element.
+			var zero T
+			out = append(out, zero)
+			elem(a, &out[len(out)-1])
 		}
 		*s = out
 		return

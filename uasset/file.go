@@ -619,9 +619,8 @@ func (f *File) readNames() error {
 		}
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
-			var e NameEntry
-			e.serialize(a, &f.Versions)
-			f.Names = append(f.Names, e)
+			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
+			f.Names[len(f.Names)-1].serialize(a, &f.Versions)
 		}
 	})
 	if err := br.Err(); err != nil {
@@ -670,16 +669,17 @@ func (f *File) readImports() error {
 			f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
 			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
-				var im ObjectImport
 				start := br.Abs()
+				f.Imports = append(f.Imports, ObjectImport{}) // read in place: no heap copy per entry
+				im := &f.Imports[len(f.Imports)-1]
 				im.serialize(a, l)
 				if br.Err() == nil {
-					if err := f.checkImport(i, &im); err != nil {
+					if err := f.checkImport(i, im); err != nil {
+						f.Imports = f.Imports[:len(f.Imports)-1]
 						bad = formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
 						return
 					}
 				}
-				f.Imports = append(f.Imports, im)
 				starts = append(starts, start)
 			}
 		})
@@ -756,17 +756,18 @@ func (f *File) readExports() error {
 			f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
 			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
-				var e ObjectExport
 				start := br.Abs()
+				f.Exports = append(f.Exports, ObjectExport{}) // read in place: no heap copy per entry
+				e := &f.Exports[len(f.Exports)-1]
 				e.serialize(a, l)
 				e.f = f
 				if br.Err() == nil {
-					if err := f.checkExport(i, &e); err != nil {
+					if err := f.checkExport(i, e); err != nil {
+						f.Exports = f.Exports[:len(f.Exports)-1]
 						bad = formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
 						return
 					}
 				}
-				f.Exports = append(f.Exports, e)
 				starts = append(starts, start)
 			}
 		})

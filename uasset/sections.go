@@ -165,9 +165,9 @@ func serializeN[T any](a archive, field string, s *[]T, n int, minElem int64, el
 		}
 		out := make([]T, 0, binread.SliceCap(int(min(int64(n), a.remaining()/minElem))))
 		for i := 0; i < n && !a.failed(); i++ {
-			var v T
-			elem(a, &v)
-			out = append(out, v)
+			var zero T // read in place (see serializeSlice)
+			out = append(out, zero)
+			elem(a, &out[len(out)-1])
 		}
 		*s = out
 		return
