@@ -11,6 +11,7 @@ package uasset
 // Evidence that would rule out every candidate is dropped as a whole.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -112,6 +113,16 @@ type evidence struct {
 	cands []Engine
 	// out maps a ruled-out release to the reason (the first found).
 	out map[string]string
+}
+
+// allOut reports whether every release in es is ruled out already.
+func (ev *evidence) allOut(es []Engine) bool {
+	for _, e := range es {
+		if _, done := ev.out[e.Name]; !done {
+			return false
+		}
+	}
+	return true
 }
 
 func (ev *evidence) ruleOut(name, why string) {
@@ -299,8 +310,8 @@ func (p *prober) probeExports(ev *evidence) {
 			continue // unknown data, or no difference
 		}
 		for _, t := range traits {
-			if containsTraits(fit, t) {
-				continue
+			if containsTraits(fit, t) || ev.allOut(who[t]) {
+				continue // ruleOut keeps the first reason only
 			}
 			why := what.String() + " reads exactly only " + describeFit(kind, fit, t)
 			for _, e := range who[t] {
@@ -489,11 +500,17 @@ func (p *prober) structTail(r *binread.Reader, kind exportKind, t layoutTraits, 
 	return r.Err() == nil
 }
 
+// errProbeRange fails a probe's reader at an index out of range. A probe's
+// errors only stop it (they are never shown), so they carry no values: data
+// read under a wrong guess fails often, and formatting each failure cost
+// more than the reading.
+var errProbeRange = errors.New("index out of range")
+
 // index reads an FPackageIndex and fails the reader when it is out of range.
 func (p *prober) index(r *binread.Reader) {
 	v := r.I32("PackageIndex")
 	if r.Err() == nil && (int64(v) < -int64(len(p.f.Imports)) || int64(v) > int64(len(p.f.Exports))) {
-		r.Failf("PackageIndex", "index %d out of range", v)
+		r.Fail("PackageIndex", errProbeRange)
 	}
 }
 
@@ -506,7 +523,7 @@ func (p *prober) name(r *binread.Reader) string {
 		return ""
 	}
 	if i < 0 || int(i) >= len(p.f.Names) || n < 0 {
-		r.Failf("FName", "name %d_%d out of range", i, n)
+		r.Fail("FName", errProbeRange)
 		return ""
 	}
 	return p.f.Names[i].Name.S

@@ -291,9 +291,14 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	}
 	// The first bytes serve the version sniff, the summary and, for small
 	// packages, every table; inference candidates share them.
-	first := make([]byte, min(size, summaryHead))
-	if n, _ := r.ReadAt(first, 0); n < len(first) {
-		first = first[:n]
+	var first []byte
+	if m, ok := r.(binread.Mem); ok && int64(len(m)) >= min(size, summaryHead) {
+		first = m[:min(size, summaryHead):min(size, summaryHead)] // in memory already (read only)
+	} else {
+		first = make([]byte, min(size, summaryHead))
+		if n, _ := r.ReadAt(first, 0); n < len(first) {
+			first = first[:n]
+		}
 	}
 	if o.hdrCache == nil {
 		o.hdrCache = &first
