@@ -32,15 +32,17 @@ func (e *NameEntry) serialize(a archive, v *Versions) {
 }
 
 // nameMapSize walks count name entries from r's position (r is a copy: the
-// caller's cursor does not move) and returns the bytes they take, or 0 when
-// they do not all read (the real read then reports where).
+// caller's cursor does not move) and returns the bytes the entries that
+// read whole take: all of them, or those before the one the real read will
+// fail at (and report).
 func nameMapSize(r binread.Reader, count int, hashes bool) int64 {
 	start := r.Offset()
-	for i := 0; i < count && r.Err() == nil; i++ {
+	end := start
+	for i := 0; i < count; i++ {
 		n := int64(r.I32(""))
 		switch {
 		case n == math.MinInt32:
-			return 0
+			return end - start
 		case n > 0:
 			r.Skip(n, "")
 		case n < 0:
@@ -49,11 +51,12 @@ func nameMapSize(r binread.Reader, count int, hashes bool) int64 {
 		if hashes {
 			r.Skip(4, "")
 		}
+		if r.Err() != nil {
+			break
+		}
+		end = r.Offset()
 	}
-	if r.Err() != nil {
-		return 0
-	}
-	return r.Offset() - start
+	return end - start
 }
 
 // Name is an FName as serialized in a package: an index into the package's

@@ -596,9 +596,15 @@ func latin1(b []byte) string {
 	if isASCII(b) {
 		return string(b)
 	}
-	out := make([]rune, len(b))
-	for i, c := range b {
-		out[i] = rune(c)
+	// Each byte is the code point of the same value: one UTF-8 byte below
+	// 0x80, two from there (what string([]rune) of the bytes gives).
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+		} else {
+			out = append(out, 0xC0|c>>6, 0x80|c&0x3F)
+		}
 	}
 	return string(out)
 }

@@ -241,3 +241,17 @@ func TestShareText(t *testing.T) {
 		t.Errorf("got %q, %v", got, r.Err())
 	}
 }
+
+func TestLatin1(t *testing.T) {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	if got, want := latin1(b), string(r); got != want {
+		t.Errorf("latin1 = %q, want %q", got, want)
+	}
+}
