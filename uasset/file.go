@@ -657,12 +657,12 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		f.Imports = make([]ObjectImport, 0, len(m.entries))
-		for i, im := range m.entries {
-			if err := f.checkImport(i, &im); err != nil {
+		f.Imports = slices.Clone(m.entries)
+		for i := range f.Imports {
+			if err := f.checkImport(i, &f.Imports[i]); err != nil {
+				f.Imports = f.Imports[:i]
 				return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
 			}
-			f.Imports = append(f.Imports, im)
 		}
 		end = m.end
 	} else {
@@ -695,7 +695,7 @@ func (f *File) readImports() error {
 			return formatErr("imports", err)
 		}
 		end = br.Offset()
-		m.put(f, off, s.ImportCount, l, slices.Clone(f.Imports), starts, end)
+		m.put(f, off, s.ImportCount, l, f.Imports, starts, end)
 	}
 	f.addSection("imports", off, end-off, len(f.Imports), nil)
 	f.sers = append(f.sers, sectionRec{name: "imports", off: off, ser: func(a archive) {
@@ -743,13 +743,14 @@ func (f *File) readExports() error {
 	off := int64(s.ExportOffset)
 	var end int64
 	if m := f.tables.exportMap(); m.matches(f, off, s.ExportCount, l) {
-		f.Exports = make([]ObjectExport, 0, len(m.entries))
-		for i, e := range m.entries {
+		f.Exports = slices.Clone(m.entries)
+		for i := range f.Exports {
+			e := &f.Exports[i]
 			e.f = f
-			if err := f.checkExport(i, &e); err != nil {
+			if err := f.checkExport(i, e); err != nil {
+				f.Exports = f.Exports[:i]
 				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
 			}
-			f.Exports = append(f.Exports, e)
 		}
 		end = m.end
 	} else {
@@ -783,7 +784,7 @@ func (f *File) readExports() error {
 			return formatErr("exports", err)
 		}
 		end = br.Offset()
-		m.put(f, off, s.ExportCount, l, slices.Clone(f.Exports), starts, end)
+		m.put(f, off, s.ExportCount, l, f.Exports, starts, end)
 	}
 	f.addSection("exports", off, end-off, len(f.Exports), nil)
 	f.sers = append(f.sers, sectionRec{name: "exports", off: off, ser: func(a archive) {
