@@ -183,6 +183,19 @@ func hexString(b []byte) string {
 	return string(out)
 }
 
+// maxSharedText bounds a section copied to text for its strings
+// (shareText): the copy must stay cheap next to the strings it saves.
+const maxSharedText = 4 << 20
+
+// shareText makes the ASCII strings a loader reads from its next n bytes
+// substrings of one copy of them (binread.Reader.ShareText). Other
+// archives ignore it.
+func shareText(a archive, n int64) {
+	if l, ok := a.(loader); ok && n <= maxSharedText {
+		l.r.ShareText(n)
+	}
+}
+
 // serializeSlice runs one element serializer over a counted array. When
 // loading, the count is checked against the bytes left first and the slice
 // grows by append, so a lying count costs nothing.

@@ -106,6 +106,7 @@ type File struct {
 	progress readStage
 	hdr      []byte    // the header bytes, read once
 	hdrCache *[]byte   // shared between inference candidates
+	hdrText  *string   // a copy of the longest hdr as text, likewise (headerText)
 	names    *nameMemo // likewise (namememo.go)
 	tables   *tableMemo
 	fileBase string // file name without extension, when known (Open)
@@ -149,6 +150,7 @@ type options struct {
 	pkgName    string
 	fileBase   string
 	hdrCache   *[]byte
+	hdrText    *string
 	names      *nameMemo
 	tables     *tableMemo
 	companions []string
@@ -303,6 +305,9 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if o.hdrCache == nil {
 		o.hdrCache = &first
 	}
+	if o.hdrText == nil {
+		o.hdrText = new(string)
+	}
 	br := binread.FromBytes(first)
 	br.SetOrder(order)
 	var s PackageFileSummary
@@ -373,6 +378,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
+	f.hdrText = o.hdrText
 	f.names = o.names
 	f.tables = o.tables
 	return f
@@ -441,6 +447,22 @@ func (f *File) loadHeader(minLen int64) {
 	}
 }
 
+// headerText returns the header buffer's bytes as one string, made once per
+// file (inference candidates share it, each using the prefix its header
+// buffer covers): strings read from it are substrings of it, not an
+// allocation each. Every hdr is a prefix of the same file, so a text of a
+// longer one serves a shorter one.
+func (f *File) headerText() string {
+	t := f.hdrText
+	if t == nil || len(f.hdr) == 0 {
+		return ""
+	}
+	if len(*t) < len(f.hdr) {
+		*t = string(f.hdr)
+	}
+	return (*t)[:len(f.hdr)]
+}
+
 // tryRead runs fn on a cursor at off: over the header buffer when off lies
 // in it, and again over the file if the buffer ended too early. fn must
 // start its work afresh each time.
@@ -449,6 +471,11 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 		br := binread.FromBytes(f.hdr)
 		if f.BigEndian {
 			br.SetOrder(binary.BigEndian)
+		}
+		if f.strict && len(f.hdr) <= summaryHead {
+			// The summary as each inference candidate reads it: wrong
+			// layouts read runs of garbage strings.
+			br.SetText(f.headerText())
 		}
 		br.SeekTo(off, field)
 		fn(br)
@@ -619,9 +646,7 @@ func (f *File) readNames() error {
 	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
-		if br.InMemory() {
-			br.ShareText(nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
-		}
+		shareText(a, nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry

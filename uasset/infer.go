@@ -66,6 +66,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
+	if o.hdrText == nil {
+		o.hdrText = new(string)
+	}
 	if o.names == nil {
 		o.names = &nameMemo{}
 	}

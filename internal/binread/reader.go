@@ -489,9 +489,9 @@ const maxFString = 1 << 24
 // ShareText copies the next n bytes (from the current position) into one
 // string, once: ASCII FStrings read from them afterwards are substrings of
 // that copy instead of a string each, and keep the whole copy alive while
-// any of them is. It is meant for tables of many short strings (a name
-// map). It does nothing unless the range is in memory ([FromBytes]) and
-// holds n more bytes.
+// any of them is. It is meant for sections of many strings (a name map).
+// It does nothing unless the range is in memory ([FromBytes]) and holds n
+// more bytes.
 func (r *Reader) ShareText(n int64) {
 	if !r.whole || r.err != nil || n <= 0 || n > r.Remaining() {
 		return
@@ -500,9 +500,19 @@ func (r *Reader) ShareText(n int64) {
 	r.textOff = r.off
 }
 
-// InMemory reports whether the range is held in memory ([FromBytes], or
-// [New] over a [Mem]): reads then slice it without copying.
-func (r *Reader) InMemory() bool { return r.whole }
+// SetText gives a reader over bytes in memory ([FromBytes]) a copy of
+// them as a string: text must hold the bytes the range starts with (the
+// caller makes it once with string(b) and shares it between readers of the
+// same bytes; the reader does not compare them). ASCII FStrings read
+// inside it are then substrings of it, not a string each; they keep all of
+// text alive while any of them is.
+func (r *Reader) SetText(text string) {
+	if !r.whole || int64(len(text)) > r.size {
+		return
+	}
+	r.text = text
+	r.textOff = 0
+}
 
 // FString reads an FString: int32 length, positive for ANSI (Latin-1) bytes,
 // negative for UTF-16 code units, both including the terminating NUL.

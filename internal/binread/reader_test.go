@@ -220,11 +220,11 @@ func TestUTF16String(t *testing.T) {
 	}
 }
 
-func TestShareText(t *testing.T) {
+func TestSetText(t *testing.T) {
 	// "abc" (ANSI), "é" (Latin-1), "xy" without NUL, then 3 bytes more.
 	b := []byte{4, 0, 0, 0, 'a', 'b', 'c', 0, 2, 0, 0, 0, 0xE9, 0, 2, 0, 0, 0, 'x', 'y', 5, 0, 0, 0, 'd'}
 	r := FromBytes(b)
-	r.ShareText(int64(len(b) - 5)) // the last string lies outside the shared text
+	r.SetText(string(b[:len(b)-5])) // the last string lies outside the shared text
 	for _, want := range []string{"abc", "é", "xy"} {
 		if got := r.FString("s"); got != want {
 			t.Errorf("got %q, want %q", got, want)
@@ -234,9 +234,9 @@ func TestShareText(t *testing.T) {
 	if r.Err() == nil {
 		t.Errorf("truncated string read without error")
 	}
-	// Too long a range shares nothing and fails nothing.
+	// Too long a text is not used and fails nothing.
 	r = FromBytes(b)
-	r.ShareText(int64(len(b) + 1))
+	r.SetText(string(b) + "x")
 	if got := r.FString("s"); got != "abc" || r.Err() != nil {
 		t.Errorf("got %q, %v", got, r.Err())
 	}
@@ -253,5 +253,23 @@ func TestLatin1(t *testing.T) {
 	}
 	if got, want := latin1(b), string(r); got != want {
 		t.Errorf("latin1 = %q, want %q", got, want)
+	}
+}
+
+func TestShareText(t *testing.T) {
+	b := []byte{4, 0, 0, 0, 'a', 'b', 'c', 0, 2, 0, 0, 0, 0xE9, 0, 3, 0, 0, 0, 'x', 'y', 0}
+	r := FromBytes(b)
+	r.Skip(4, "")
+	r.SeekTo(0, "")
+	r.ShareText(int64(len(b) - 1)) // the last string ends outside the shared text
+	for _, want := range []string{"abc", "é", "xy"} {
+		if got := r.FString("s"); got != want || r.Err() != nil {
+			t.Errorf("got %q (%v), want %q", got, r.Err(), want)
+		}
+	}
+	r = FromBytes(b)
+	r.ShareText(int64(len(b) + 1)) // more than there is: nothing shared, nothing failed
+	if got := r.FString("s"); got != "abc" || r.Err() != nil {
+		t.Errorf("got %q, %v", got, r.Err())
 	}
 }
