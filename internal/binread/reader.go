@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -577,27 +578,31 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 
 // utf16String decodes UTF-16 code units (in the reader's byte order) to a
 // string the way string(utf16.Decode(units)) does, unpaired surrogates
-// becoming U+FFFD, without the intermediate slices.
+// becoming U+FFFD, without the intermediate slices: units below 0x80 (most
+// text) are copied as bytes, and the string is built in place.
 func (r *Reader) utf16String(b []byte) string {
-	unit := func(i int) rune {
-		if r.big {
-			return rune(binary.BigEndian.Uint16(b[i:]))
-		}
-		return rune(binary.LittleEndian.Uint16(b[i:]))
+	lo, hi := 0, 1 // byte offsets of a unit's low and high byte
+	if r.big {
+		lo, hi = 1, 0
 	}
-	out := make([]byte, 0, len(b)/2)
+	unit := func(i int) rune { return rune(b[i+lo]) | rune(b[i+hi])<<8 }
+	var out strings.Builder
+	out.Grow(len(b) / 2)
 	for i := 0; i+1 < len(b); i += 2 {
 		c := unit(i)
 		switch {
+		case c < utf8.RuneSelf:
+			out.WriteByte(byte(c))
+			continue
 		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
 			c = utf16.DecodeRune(c, unit(i+2))
 			i += 2
 		case utf16.IsSurrogate(c):
 			c = utf8.RuneError
 		}
-		out = utf8.AppendRune(out, c)
+		out.WriteRune(c)
 	}
-	return string(out)
+	return out.String()
 }
 
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is

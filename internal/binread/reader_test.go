@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf16"
 )
@@ -271,5 +272,41 @@ func TestShareText(t *testing.T) {
 	r.ShareText(int64(len(b) + 1)) // more than there is: nothing shared, nothing failed
 	if got := r.FString("s"); got != "abc" || r.Err() != nil {
 		t.Errorf("got %q, %v", got, r.Err())
+	}
+}
+
+// TestUTF16StringRandom compares the decoder with string(utf16.Decode(units)) on
+// random units drawn mostly from the awkward ranges (surrogates, ASCII,
+// Latin-1), in both byte orders.
+func TestUTF16StringRandom(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	pick := []uint16{0, 'a', 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF}
+	for n := 0; n < 2000; n++ {
+		units := make([]uint16, rnd.IntN(12))
+		for i := range units {
+			if rnd.IntN(2) == 0 {
+				units[i] = pick[rnd.IntN(len(pick))]
+			} else {
+				units[i] = uint16(rnd.Uint32())
+			}
+		}
+		want := string(utf16.Decode(units))
+		for _, big := range []bool{false, true} {
+			b := make([]byte, 0, 2*len(units))
+			for _, u := range units {
+				if big {
+					b = binary.BigEndian.AppendUint16(b, u)
+				} else {
+					b = binary.LittleEndian.AppendUint16(b, u)
+				}
+			}
+			r := FromBytes(nil)
+			if big {
+				r.SetOrder(binary.BigEndian)
+			}
+			if got := r.utf16String(b); got != want {
+				t.Fatalf("units %x big %v: got %q, want %q", units, big, got, want)
+			}
+		}
 	}
 }
