@@ -345,7 +345,7 @@ func (f *File) validateTiling() error {
 			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)
 		}
 	}
-	for _, g := range f.HeaderGaps() {
+	for _, g := range f.gapsBetween(spans) {
 		if !g.Zero {
 			return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, g.Size, g.Offset)
 		}

@@ -116,11 +116,14 @@ func (f *File) headerSpans() []headerSpan {
 
 // HeaderGaps lists the header bytes between sections that no section
 // accounts for.
-func (f *File) HeaderGaps() []Gap {
+func (f *File) HeaderGaps() []Gap { return f.gapsBetween(f.headerSpans()) }
+
+// gapsBetween lists the header bytes the spans (from headerSpans) leave.
+func (f *File) gapsBetween(spans []headerSpan) []Gap {
 	end := f.headerEnd()
 	var gaps []Gap
 	pos := int64(0)
-	for _, sp := range f.headerSpans() {
+	for _, sp := range spans {
 		if sp.off > pos {
 			gaps = append(gaps, f.gap(pos, sp.off-pos))
 		}
