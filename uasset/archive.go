@@ -183,6 +183,19 @@ func hexString(b []byte) string {
 	return string(out)
 }
 
+// maxSharedText bounds a section copied to text for its strings
+// (shareText): the copy must stay cheap next to the strings it saves.
+const maxSharedText = 4 << 20
+
+// shareText makes the ASCII strings a loader reads from its next n bytes
+// substrings of one copy of them (binread.Reader.ShareText). Other
+// archives ignore it.
+func shareText(a archive, n int64) {
+	if l, ok := a.(loader); ok && n <= maxSharedText {
+		l.r.ShareText(n)
+	}
+}
+
 // serializeSlice runs one element serializer over a counted array. When
 // loading, the count is checked against the bytes left first and the slice
 // grows by append, so a lying count costs nothing.
@@ -194,9 +207,11 @@ func serializeSlice[T any](a archive, field string, s *[]T, minElem int64, elem 
 		}
 		out := make([]T, 0, binread.SliceCap(n))
 		for i := 0; i < n && !a.failed(); i++ {
-			var v T
-			elem(a, &v)
-			out = append(out, v)
+			// Read into the slice itself: a local passed to elem would
+			// be moved to the heap, one allocation per element.
+			var zero T
+			out = append(out, zero)
+			elem(a, &out[len(out)-1])
 		}
 		*s = out
 		return

@@ -85,8 +85,11 @@ func (f *File) readAssetRegistry() {
 	d := &AssetRegistryData{DependencyDataOffset: -1}
 	f.AssetRegistry = d
 	withDep := f.hasDependencyOffset()
-	err := f.readSection("asset registry", int64(f.Summary.AssetRegistryDataOffset), func(a archive) { d.serializeMain(a, withDep) },
-		func() int { return len(d.Objects) })
+	off := int64(f.Summary.AssetRegistryDataOffset)
+	err := f.readSection("asset registry", off, func(a archive) {
+		shareText(a, f.nextBoundary(off)-off) // tags are many strings
+		d.serializeMain(a, withDep)
+	}, func() int { return len(d.Objects) })
 	if err != nil || !withDep || d.DependencyDataOffset <= 0 {
 		return
 	}

@@ -11,6 +11,7 @@ package uasset
 // Evidence that would rule out every candidate is dropped as a whole.
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -114,6 +115,16 @@ type evidence struct {
 	out map[string]string
 }
 
+// allOut reports whether every release in es is ruled out already.
+func (ev *evidence) allOut(es []Engine) bool {
+	for _, e := range es {
+		if _, done := ev.out[e.Name]; !done {
+			return false
+		}
+	}
+	return true
+}
+
 func (ev *evidence) ruleOut(name, why string) {
 	if _, done := ev.out[name]; !done {
 		ev.out[name] = why
@@ -204,31 +215,31 @@ func (p *prober) probeImports(ev *evidence) {
 		name, _ := f.NameBase(im.ObjectName)
 		class, _ := f.NameBase(im.ClassName)
 		if class == "ScriptStruct" {
-			p.structName(ev, name, fmt.Sprintf("import %d /Script/CoreUObject.%s", i+1, name))
+			p.structName(ev, name, &place{name: fmt.Sprintf("import %d /Script/CoreUObject.%s", i+1, name)})
 		}
 	}
 }
 
 // structName applies the rules on struct names: a name the engine renamed
 // or introduced in a known release.
-func (p *prober) structName(ev *evidence, name, where string) {
+func (p *prober) structName(ev *evidence, name string, where *place) {
 	switch name {
 	case "SoftObjectPath", "SoftClassPath":
 		for _, e := range ev.cands {
 			if e.UE4 < verUE4AddedSoftObjectPath {
-				ev.ruleOut(e.Name, where+" names the struct "+name+" (StringAssetReference before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
+				ev.ruleOut(e.Name, where.String()+" names the struct "+name+" (StringAssetReference before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
 			}
 		}
 	case "StringAssetReference", "StringClassReference":
 		for _, e := range ev.cands {
 			if e.UE4 >= verUE4AddedSoftObjectPath {
-				ev.ruleOut(e.Name, where+" names the struct "+name+" (renamed SoftObjectPath by VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
+				ev.ruleOut(e.Name, where.String()+" names the struct "+name+" (renamed SoftObjectPath by VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
 			}
 		}
 	case "MovieSceneFrameRange":
 		for _, e := range ev.cands {
 			if e.customVersion(ue.SequencerObjectVersion) < seqFloatToIntConversion {
-				ev.ruleOut(e.Name, where+" names the struct MovieSceneFrameRange (frame-number sequencer ranges, FSequencerObjectVersion FloatToIntConversion, 4.20+)")
+				ev.ruleOut(e.Name, where.String()+" names the struct MovieSceneFrameRange (frame-number sequencer ranges, FSequencerObjectVersion FloatToIntConversion, 4.20+)")
 			}
 		}
 	}
@@ -262,7 +273,7 @@ func (p *prober) probeExports(ev *evidence) {
 		}
 		p.bytes += int64(len(data))
 		class := f.ClassName(PackageIndex(i + 1))
-		what := fmt.Sprintf("export %d (%s %s)", i+1, class, f.NameString(ex.ObjectName))
+		what := &place{f: f, export: i + 1, name: class}
 		r := binread.FromBytes(data)
 		var st tagStats
 		if !p.tags(r, ev, what, class, 0, &st) {
@@ -299,10 +310,10 @@ func (p *prober) probeExports(ev *evidence) {
 			continue // unknown data, or no difference
 		}
 		for _, t := range traits {
-			if containsTraits(fit, t) {
-				continue
+			if containsTraits(fit, t) || ev.allOut(who[t]) {
+				continue // ruleOut keeps the first reason only
 			}
-			why := what + " reads exactly only " + describeFit(kind, fit, t)
+			why := what.String() + " reads exactly only " + describeFit(kind, fit, t)
 			for _, e := range who[t] {
 				ev.ruleOut(e.Name, why)
 			}
@@ -483,17 +494,23 @@ func (p *prober) structTail(r *binread.Reader, kind exportKind, t layoutTraits, 
 		if t.udsDefaults && udsUpToDate {
 			// The default instance: the struct's tagged properties.
 			var st tagStats
-			return r.Err() == nil && p.tags(r, nil, "", "", 0, &st)
+			return r.Err() == nil && p.tags(r, nil, nil, "", 0, &st)
 		}
 	}
 	return r.Err() == nil
 }
 
+// errProbeRange fails a probe's reader at an index out of range. A probe's
+// errors only stop it (they are never shown), so they carry no values: data
+// read under a wrong guess fails often, and formatting each failure cost
+// more than the reading.
+var errProbeRange = errors.New("index out of range")
+
 // index reads an FPackageIndex and fails the reader when it is out of range.
 func (p *prober) index(r *binread.Reader) {
 	v := r.I32("PackageIndex")
 	if r.Err() == nil && (int64(v) < -int64(len(p.f.Imports)) || int64(v) > int64(len(p.f.Exports))) {
-		r.Failf("PackageIndex", "index %d out of range", v)
+		r.Fail("PackageIndex", errProbeRange)
 	}
 }
 
@@ -506,7 +523,7 @@ func (p *prober) name(r *binread.Reader) string {
 		return ""
 	}
 	if i < 0 || int(i) >= len(p.f.Names) || n < 0 {
-		r.Failf("FName", "name %d_%d out of range", i, n)
+		r.Fail("FName", errProbeRange)
 		return ""
 	}
 	return p.f.Names[i].Name.S
@@ -575,7 +592,7 @@ type tagStats struct {
 // finds (when ev is not nil). Struct values that are tagged streams
 // themselves are followed when they read exactly. It reports whether the
 // stream read.
-func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth int, st *tagStats) bool {
+func (p *prober) tags(r *binread.Reader, ev *evidence, what *place, class string, depth int, st *tagStats) bool {
 	st.udsUpToDate = true
 	for {
 		name := p.name(r)
@@ -621,7 +638,7 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 			r.SeekTo(valStart, "Status")
 		}
 		if ev != nil {
-			where := what + " property " + name
+			where := &place{up: what, sep: " property ", name: name}
 			if depth == 0 {
 				p.tagName(ev, where, class, name, typ)
 			}
@@ -631,7 +648,7 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" {
 					for _, e := range ev.cands {
 						if e.customVersion(ue.SequencerObjectVersion) >= seqFloatToIntConversion {
-							ev.ruleOut(e.Name, where+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
+							ev.ruleOut(e.Name, where.String()+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
 						}
 					}
 				}
@@ -649,7 +666,7 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what, class string, depth
 
 // nested follows a struct value that is itself a tagged stream, when it
 // reads exactly to its end (a natively serialized struct does not).
-func (p *prober) nested(r *binread.Reader, ev *evidence, what, structName string, off, size int64, depth int) {
+func (p *prober) nested(r *binread.Reader, ev *evidence, what *place, structName string, off, size int64, depth int) {
 	b := r.Section(off, size, "Struct")
 	if b == nil || b.Err() != nil {
 		return
@@ -666,7 +683,7 @@ func (p *prober) nested(r *binread.Reader, ev *evidence, what, structName string
 
 // innerStructs reads the inner tag UE4 writes before the elements of an
 // array or set of structs, for its struct name.
-func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what string, off, size int64, depth int) {
+func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what *place, off, size int64, depth int) {
 	b := r.Section(off, size, "Array")
 	if b == nil || b.Err() != nil {
 		return
@@ -690,14 +707,15 @@ func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what string, off,
 	if b.Err() != nil || elemSize < 0 || int64(elemSize) != b.Remaining() {
 		return
 	}
-	p.structName(ev, structName, what+" array "+name)
-	p.structElements(b, ev, what+" array "+name, structName, int(n), depth)
+	arr := &place{up: what, sep: " array ", name: name}
+	p.structName(ev, structName, arr)
+	p.structElements(b, ev, arr, structName, int(n), depth)
 }
 
 // structElements follows the elements of an array of structs when every
 // one is a tagged stream and together they fill the array to its end (the
 // elements of a natively serialized struct do not).
-func (p *prober) structElements(b *binread.Reader, ev *evidence, what, structName string, n, depth int) {
+func (p *prober) structElements(b *binread.Reader, ev *evidence, what *place, structName string, n, depth int) {
 	if depth >= maxProbeTagDepth {
 		return
 	}
@@ -718,4 +736,27 @@ func (p *prober) structElements(b *binread.Reader, ev *evidence, what, structNam
 			return
 		}
 	}
+}
+
+// place names where in a package a piece of evidence lies ("export 3
+// (Class BP_Hero_C) property Foo"). It is rendered only when a rule
+// applies, so that reading the tags builds no text.
+type place struct {
+	up   *place // the place this one lies in, or nil
+	sep  string // joins up and name (" property ", " array ", " row ")
+	name string // for an export: its class
+	// export is the 1-based index of the export a root place names in f
+	// (0: the place is name alone).
+	f      *File
+	export int
+}
+
+func (pl *place) String() string {
+	switch {
+	case pl == nil:
+		return ""
+	case pl.export > 0:
+		return fmt.Sprintf("export %d (%s %s)", pl.export, pl.name, pl.f.NameString(pl.f.Exports[pl.export-1].ObjectName))
+	}
+	return pl.up.String() + pl.sep + pl.name
 }

@@ -63,10 +63,10 @@ func (p *prober) probeImportNames(ev *evidence) {
 
 // tagName applies the rules on property names (ev is not nil): class is the
 // class of the export whose top-level tags these are ("" when nested).
-func (p *prober) tagName(ev *evidence, where, class, name, typ string) {
+func (p *prober) tagName(ev *evidence, where *place, class, name, typ string) {
 	if name == "BookmarkArray" && typ == "ArrayProperty" && strings.HasSuffix(class, "WorldSettings") {
 		ev.require(since(bookmarkArraySince),
-			where+" is a WorldSettings BookmarkArray (replaced BookMarks in 4.21)")
+			where.String()+" is a WorldSettings BookmarkArray (replaced BookMarks in 4.21)")
 	}
 }
 

@@ -120,7 +120,7 @@ func TestNameEvidence(t *testing.T) {
 		{"WorldSettings", "BookMarks", "ObjectProperty", nil},
 		{"MyActor", "BookmarkArray", "ArrayProperty", nil},
 	} {
-		got := keptBy(func(ev *evidence) { (&prober{f: f}).tagName(ev, "tag", c.class, c.name, c.typ) }, cands...)
+		got := keptBy(func(ev *evidence) { (&prober{f: f}).tagName(ev, &place{name: "tag"}, c.class, c.name, c.typ) }, cands...)
 		if !slices.Equal(got, c.kept) {
 			t.Errorf("%s.%s: kept %v, want %v", c.class, c.name, got, c.kept)
 		}

@@ -41,7 +41,7 @@ func (ev *evidence) require(ok func(Engine) bool, why string) {
 
 // valueEvidence applies the value-layout rules to one tagged property
 // value of size bytes at off.
-func (p *prober) valueEvidence(r *binread.Reader, ev *evidence, where, typ, structName string, off, size int64) {
+func (p *prober) valueEvidence(r *binread.Reader, ev *evidence, where *place, typ, structName string, off, size int64) {
 	switch {
 	case typ == "TextProperty":
 		p.textValue(r, ev, where, off, size)
@@ -55,7 +55,7 @@ func (p *prober) valueEvidence(r *binread.Reader, ev *evidence, where, typ, stru
 // textValue reads an FText value: Flags, HistoryType and, for a text
 // without history, what CultureInvariantTextSerializationKeyStability
 // added.
-func (p *prober) textValue(r *binread.Reader, ev *evidence, where string, off, size int64) {
+func (p *prober) textValue(r *binread.Reader, ev *evidence, where *place, off, size int64) {
 	b := r.Section(off, size, "Text")
 	if b == nil || b.Err() != nil {
 		return
@@ -67,7 +67,7 @@ func (p *prober) textValue(r *binread.Reader, ev *evidence, where string, off, s
 	ed := func(e Engine) int32 { return e.customVersion(ue.EditorObjectVersion) }
 	if b.Remaining() == 0 {
 		ev.require(func(e Engine) bool { return ed(e) < edCultureInvariantTextSerializationKeyStability },
-			where+" is a text without history and without bHasCultureInvariantString (FEditorObjectVersion < CultureInvariantTextSerializationKeyStability, before 4.23)")
+			where.String()+" is a text without history and without bHasCultureInvariantString (FEditorObjectVersion < CultureInvariantTextSerializationKeyStability, before 4.23)")
 		return
 	}
 	switch b.U32("bHasCultureInvariantString") {
@@ -81,12 +81,12 @@ func (p *prober) textValue(r *binread.Reader, ev *evidence, where string, off, s
 		return
 	}
 	ev.require(func(e Engine) bool { return ed(e) >= edCultureInvariantTextSerializationKeyStability },
-		where+" is a text without history that writes bHasCultureInvariantString (FEditorObjectVersion CultureInvariantTextSerializationKeyStability, 4.23+)")
+		where.String()+" is a text without history that writes bHasCultureInvariantString (FEditorObjectVersion CultureInvariantTextSerializationKeyStability, 4.23+)")
 }
 
 // smartName reads an FSmartName value: its DisplayName, then the UID and
 // the GUID the release still writes; the size tells which.
-func (p *prober) smartName(r *binread.Reader, ev *evidence, where string, off, size int64) {
+func (p *prober) smartName(r *binread.Reader, ev *evidence, where *place, off, size int64) {
 	b := r.Section(off, size, "SmartName")
 	if b == nil || b.Err() != nil {
 		return
@@ -99,11 +99,11 @@ func (p *prober) smartName(r *binread.Reader, ev *evidence, where string, off, s
 	switch size {
 	case 8 + 2 + 16:
 		ev.require(func(e Engine) bool { return ap(e) < apRemoveUIDFromSmartNameSerialize },
-			where+" is a SmartName with UID and GUID (FAnimPhysObjectVersion < RemoveUIDFromSmartNameSerialize, before 4.17)")
+			where.String()+" is a SmartName with UID and GUID (FAnimPhysObjectVersion < RemoveUIDFromSmartNameSerialize, before 4.17)")
 	case 8 + 16:
 		ev.require(func(e Engine) bool {
 			return ap(e) >= apRemoveUIDFromSmartNameSerialize && ap(e) < apSmartNameRefactorForDeterministicCooking
-		}, where+" is a SmartName with a GUID but no UID (FAnimPhysObjectVersion RemoveUIDFromSmartNameSerialize, before SmartNameRefactorForDeterministicCooking: 4.17)")
+		}, where.String()+" is a SmartName with a GUID but no UID (FAnimPhysObjectVersion RemoveUIDFromSmartNameSerialize, before SmartNameRefactorForDeterministicCooking: 4.17)")
 	}
 	// A SmartName of its name alone (8 bytes) says nothing: MidAir's
 	// montage (corpus, 4.17 by its UField::Next layout) writes one, so
@@ -114,7 +114,7 @@ func (p *prober) smartName(r *binread.Reader, ev *evidence, where string, off, s
 // softObjectPath reads a soft object reference: an FString path before
 // VER_UE4_ADDED_SOFT_OBJECT_PATH, an FName and a sub-path FString since
 // (FSoftObjectPath::SerializePath; UAssetAPI SoftObjectPropertyData).
-func (p *prober) softObjectPath(r *binread.Reader, ev *evidence, where string, off, size int64) {
+func (p *prober) softObjectPath(r *binread.Reader, ev *evidence, where *place, off, size int64) {
 	old := r.Section(off, size, "SoftObjectPath")
 	if old == nil || old.Err() != nil {
 		return
@@ -128,17 +128,17 @@ func (p *prober) softObjectPath(r *binread.Reader, ev *evidence, where string, o
 	switch {
 	case oldFits && !curFits:
 		ev.require(func(e Engine) bool { return e.UE4 < verUE4AddedSoftObjectPath },
-			where+" is a soft object path written as one string (before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
+			where.String()+" is a soft object path written as one string (before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
 	case curFits && !oldFits:
 		ev.require(func(e Engine) bool { return e.UE4 >= verUE4AddedSoftObjectPath },
-			where+" is a soft object path written as a name and a string (VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18+)")
+			where.String()+" is a soft object path written as a name and a string (VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18+)")
 	}
 }
 
 // dataTableRows reads what UDataTable::Serialize writes after the UObject
 // part: the row count, then each row's name and tagged struct. The rows'
 // values count as evidence only when the rows fill the export exactly.
-func (p *prober) dataTableRows(r *binread.Reader, ev *evidence, what string) {
+func (p *prober) dataTableRows(r *binread.Reader, ev *evidence, what *place) {
 	start := r.Offset()
 	for pass := 0; pass < 2; pass++ {
 		r.SeekTo(start, "Rows")
@@ -153,10 +153,7 @@ func (p *prober) dataTableRows(r *binread.Reader, ev *evidence, what string) {
 		for range n {
 			row := p.name(r)
 			var st tagStats
-			where := "" // only evidence is labelled
-			if e != nil {
-				where = what + " row " + row
-			}
+			where := &place{up: what, sep: " row ", name: row}
 			if r.Err() != nil || !p.tags(r, e, where, "", 0, &st) {
 				return
 			}

@@ -44,7 +44,7 @@ func TestValueEvidence(t *testing.T) {
 				ev.cands = append(ev.cands, e)
 			}
 			p := &prober{f: f}
-			p.valueEvidence(binread.FromBytes(c.val), ev, "value", c.typ, c.strct, 0, int64(len(c.val)))
+			p.valueEvidence(binread.FromBytes(c.val), ev, &place{name: "value"}, c.typ, c.strct, 0, int64(len(c.val)))
 			var kept []string
 			for _, e := range ev.cands {
 				if _, gone := ev.out[e.Name]; !gone {

@@ -106,6 +106,7 @@ type File struct {
 	progress readStage
 	hdr      []byte    // the header bytes, read once
 	hdrCache *[]byte   // shared between inference candidates
+	hdrText  *string   // a copy of the longest hdr as text, likewise (headerText)
 	names    *nameMemo // likewise (namememo.go)
 	tables   *tableMemo
 	fileBase string // file name without extension, when known (Open)
@@ -149,6 +150,7 @@ type options struct {
 	pkgName    string
 	fileBase   string
 	hdrCache   *[]byte
+	hdrText    *string
 	names      *nameMemo
 	tables     *tableMemo
 	companions []string
@@ -291,12 +293,20 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	}
 	// The first bytes serve the version sniff, the summary and, for small
 	// packages, every table; inference candidates share them.
-	first := make([]byte, min(size, summaryHead))
-	if n, _ := r.ReadAt(first, 0); n < len(first) {
-		first = first[:n]
+	var first []byte
+	if m, ok := r.(binread.Mem); ok && int64(len(m)) >= min(size, summaryHead) {
+		first = m[:min(size, summaryHead):min(size, summaryHead)] // in memory already (read only)
+	} else {
+		first = make([]byte, min(size, summaryHead))
+		if n, _ := r.ReadAt(first, 0); n < len(first) {
+			first = first[:n]
+		}
 	}
 	if o.hdrCache == nil {
 		o.hdrCache = &first
+	}
+	if o.hdrText == nil {
+		o.hdrText = new(string)
 	}
 	br := binread.FromBytes(first)
 	br.SetOrder(order)
@@ -368,6 +378,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
 	f.hdrCache = o.hdrCache
+	f.hdrText = o.hdrText
 	f.names = o.names
 	f.tables = o.tables
 	return f
@@ -436,6 +447,22 @@ func (f *File) loadHeader(minLen int64) {
 	}
 }
 
+// headerText returns the header buffer's bytes as one string, made once per
+// file (inference candidates share it, each using the prefix its header
+// buffer covers): strings read from it are substrings of it, not an
+// allocation each. Every hdr is a prefix of the same file, so a text of a
+// longer one serves a shorter one.
+func (f *File) headerText() string {
+	t := f.hdrText
+	if t == nil || len(f.hdr) == 0 {
+		return ""
+	}
+	if len(*t) < len(f.hdr) {
+		*t = string(f.hdr)
+	}
+	return (*t)[:len(f.hdr)]
+}
+
 // tryRead runs fn on a cursor at off: over the header buffer when off lies
 // in it, and again over the file if the buffer ended too early. fn must
 // start its work afresh each time.
@@ -444,6 +471,11 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 		br := binread.FromBytes(f.hdr)
 		if f.BigEndian {
 			br.SetOrder(binary.BigEndian)
+		}
+		if f.strict && len(f.hdr) <= summaryHead {
+			// The summary as each inference candidate reads it: wrong
+			// layouts read runs of garbage strings.
+			br.SetText(f.headerText())
 		}
 		br.SeekTo(off, field)
 		fn(br)
@@ -614,11 +646,11 @@ func (f *File) readNames() error {
 	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
+		shareText(a, nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
-			var e NameEntry
-			e.serialize(a, &f.Versions)
-			f.Names = append(f.Names, e)
+			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
+			f.Names[len(f.Names)-1].serialize(a, &f.Versions)
 		}
 	})
 	if err := br.Err(); err != nil {
@@ -650,12 +682,12 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		f.Imports = make([]ObjectImport, 0, len(m.entries))
-		for i, im := range m.entries {
-			if err := f.checkImport(i, &im); err != nil {
+		f.Imports = slices.Clone(m.entries)
+		for i := range f.Imports {
+			if err := f.checkImport(i, &f.Imports[i]); err != nil {
+				f.Imports = f.Imports[:i]
 				return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
 			}
-			f.Imports = append(f.Imports, im)
 		}
 		end = m.end
 	} else {
@@ -667,16 +699,17 @@ func (f *File) readImports() error {
 			f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
 			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
-				var im ObjectImport
 				start := br.Abs()
+				f.Imports = append(f.Imports, ObjectImport{}) // read in place: no heap copy per entry
+				im := &f.Imports[len(f.Imports)-1]
 				im.serialize(a, l)
 				if br.Err() == nil {
-					if err := f.checkImport(i, &im); err != nil {
+					if err := f.checkImport(i, im); err != nil {
+						f.Imports = f.Imports[:len(f.Imports)-1]
 						bad = formatErr("imports", &binread.Error{Offset: start, Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
 						return
 					}
 				}
-				f.Imports = append(f.Imports, im)
 				starts = append(starts, start)
 			}
 		})
@@ -687,7 +720,7 @@ func (f *File) readImports() error {
 			return formatErr("imports", err)
 		}
 		end = br.Offset()
-		m.put(f, off, s.ImportCount, l, slices.Clone(f.Imports), starts, end)
+		m.put(f, off, s.ImportCount, l, f.Imports, starts, end)
 	}
 	f.addSection("imports", off, end-off, len(f.Imports), nil)
 	f.sers = append(f.sers, sectionRec{name: "imports", off: off, ser: func(a archive) {
@@ -735,13 +768,14 @@ func (f *File) readExports() error {
 	off := int64(s.ExportOffset)
 	var end int64
 	if m := f.tables.exportMap(); m.matches(f, off, s.ExportCount, l) {
-		f.Exports = make([]ObjectExport, 0, len(m.entries))
-		for i, e := range m.entries {
+		f.Exports = slices.Clone(m.entries)
+		for i := range f.Exports {
+			e := &f.Exports[i]
 			e.f = f
-			if err := f.checkExport(i, &e); err != nil {
+			if err := f.checkExport(i, e); err != nil {
+				f.Exports = f.Exports[:i]
 				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
 			}
-			f.Exports = append(f.Exports, e)
 		}
 		end = m.end
 	} else {
@@ -753,17 +787,18 @@ func (f *File) readExports() error {
 			f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
 			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
-				var e ObjectExport
 				start := br.Abs()
+				f.Exports = append(f.Exports, ObjectExport{}) // read in place: no heap copy per entry
+				e := &f.Exports[len(f.Exports)-1]
 				e.serialize(a, l)
 				e.f = f
 				if br.Err() == nil {
-					if err := f.checkExport(i, &e); err != nil {
+					if err := f.checkExport(i, e); err != nil {
+						f.Exports = f.Exports[:len(f.Exports)-1]
 						bad = formatErr("exports", &binread.Error{Offset: start, Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
 						return
 					}
 				}
-				f.Exports = append(f.Exports, e)
 				starts = append(starts, start)
 			}
 		})
@@ -774,7 +809,7 @@ func (f *File) readExports() error {
 			return formatErr("exports", err)
 		}
 		end = br.Offset()
-		m.put(f, off, s.ExportCount, l, slices.Clone(f.Exports), starts, end)
+		m.put(f, off, s.ExportCount, l, f.Exports, starts, end)
 	}
 	f.addSection("exports", off, end-off, len(f.Exports), nil)
 	f.sers = append(f.sers, sectionRec{name: "exports", off: off, ser: func(a archive) {

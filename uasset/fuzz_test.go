@@ -57,6 +57,13 @@ func addCorpusSeeds(f *testing.F, n int) {
 // checkRoundTrip asserts that the header rewrite of a package that read
 // equals its bytes.
 func checkRoundTrip(t *testing.T, f *File, data []byte) {
+	// HeaderRoundTrip compares section by section: it must say what
+	// comparing the whole rewrite says.
+	ok1, at1, err1 := f.HeaderRoundTrip()
+	ok2, at2, err2 := writeHeaderRoundTrip(f)
+	if ok1 != ok2 || at1 != at2 || (err1 == nil) != (err2 == nil) {
+		t.Fatalf("HeaderRoundTrip = %v, %d, %v; whole rewrite = %v, %d, %v", ok1, at1, err1, ok2, at2, err2)
+	}
 	hdr, err := f.WriteHeader()
 	if err != nil || len(hdr) > len(data) {
 		return // overlapping sections, or a section reaching past the header

@@ -66,6 +66,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
+	if o.hdrText == nil {
+		o.hdrText = new(string)
+	}
 	if o.names == nil {
 		o.names = &nameMemo{}
 	}
@@ -342,7 +345,7 @@ func (f *File) validateTiling() error {
 			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)
 		}
 	}
-	for _, g := range f.HeaderGaps() {
+	for _, g := range f.gapsBetween(spans) {
 		if !g.Zero {
 			return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, g.Size, g.Offset)
 		}

@@ -2,7 +2,10 @@ package uasset
 
 import (
 	"fmt"
+	"math"
 	"strconv"
+
+	"github.com/upkg/upkg/internal/binread"
 
 	"github.com/upkg/upkg/ue"
 )
@@ -26,6 +29,34 @@ func (e *NameEntry) serialize(a archive, v *Versions) {
 		a.u16("NameEntry.NonCasePreservingHash", &e.NonCasePreservingHash)
 		a.u16("NameEntry.CasePreservingHash", &e.CasePreservingHash)
 	}
+}
+
+// nameMapSize walks count name entries from r's position (r is a copy: the
+// caller's cursor does not move) and returns the bytes the entries that
+// read whole take: all of them, or those before the one the real read will
+// fail at (and report).
+func nameMapSize(r binread.Reader, count int, hashes bool) int64 {
+	start := r.Offset()
+	end := start
+	for i := 0; i < count; i++ {
+		n := int64(r.I32(""))
+		switch {
+		case n == math.MinInt32:
+			return end - start
+		case n > 0:
+			r.Skip(n, "")
+		case n < 0:
+			r.Skip(-2*n, "")
+		}
+		if hashes {
+			r.Skip(4, "")
+		}
+		if r.Err() != nil {
+			break
+		}
+		end = r.Offset()
+	}
+	return end - start
 }
 
 // Name is an FName as serialized in a package: an index into the package's

@@ -165,9 +165,9 @@ func serializeN[T any](a archive, field string, s *[]T, n int, minElem int64, el
 		}
 		out := make([]T, 0, binread.SliceCap(int(min(int64(n), a.remaining()/minElem))))
 		for i := 0; i < n && !a.failed(); i++ {
-			var v T
-			elem(a, &v)
-			out = append(out, v)
+			var zero T // read in place (see serializeSlice)
+			out = append(out, zero)
+			elem(a, &out[len(out)-1])
 		}
 		*s = out
 		return
@@ -251,10 +251,55 @@ func (f *File) readDepends() {
 		return
 	}
 	f.readSection("depends map", off, func(a archive) {
+		if l, ok := a.(loader); ok {
+			f.DependsMap = readDependsMap(l.r, int(s.ExportCount))
+			return
+		}
 		serializeN(a, "DependsMap", &f.DependsMap, int(s.ExportCount), 4, func(a archive, d *[]PackageIndex) {
 			serializeSlice(a, "DependsMap.Entry", d, 4, func(a archive, p *PackageIndex) { p.serialize(a, "DependsMap.Index") })
 		})
 	}, func() int { return len(f.DependsMap) })
+}
+
+// readDependsMap loads what the serializer above reads (n counted lists
+// of package indexes), with the same fields, errors and results (an empty
+// list is empty, not nil), but keeps every list in one backing array
+// instead of one allocation per export. Each list
+// is capped at its length, so appending to one cannot change another.
+func readDependsMap(r *binread.Reader, n int) [][]PackageIndex {
+	// Count first (each count is checked against the bytes left), then
+	// read into an array of exactly that size.
+	total := 0
+	sc := *r
+	for i := 0; i < n && sc.Err() == nil; i++ {
+		c := sc.Count("DependsMap.Entry", 4)
+		sc.Skip(int64(c)*4, "DependsMap.Entry")
+		total += c
+	}
+	out := make([][]PackageIndex, 0, binread.SliceCap(int(min(int64(n), r.Remaining()/4))))
+	flat := make([]PackageIndex, 0, total)
+	ends := make([]int, 0, cap(out))
+	for i := 0; i < n && r.Err() == nil; i++ {
+		c := r.Count("DependsMap.Entry", 4)
+		if r.Err() != nil {
+			ends = append(ends, -1) // the list was not read: nil, as serializeSlice leaves it
+			break
+		}
+		for j := 0; j < c && r.Err() == nil; j++ {
+			flat = append(flat, PackageIndex(r.I32("DependsMap.Index")))
+		}
+		ends = append(ends, len(flat))
+	}
+	start := 0
+	for _, e := range ends {
+		if e < 0 {
+			out = append(out, nil)
+			continue
+		}
+		out = append(out, flat[start:e:e])
+		start = e
+	}
+	return out
 }
 
 // SoftPackageReference is one entry of the soft package reference list: an

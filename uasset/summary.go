@@ -281,7 +281,8 @@ func (s *PackageFileSummary) serialize(a archive, v *Versions) {
 
 // Fields lists the summary's fields in file order, as read with versions v.
 func (s *PackageFileSummary) Fields(v *Versions) []Field {
-	l := &lister{prefix: "PackageFileSummary."}
+	// A summary has some 50 fields (more with custom versions).
+	l := &lister{prefix: "PackageFileSummary.", out: make([]Field, 0, 64+len(s.CustomVersions)*3)}
 	c := *s
 	c.serialize(l, v)
 	return l.out

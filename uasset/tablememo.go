@@ -7,7 +7,9 @@ package uasset
 // offset, with the same count, byte order and entry layout, holds the same
 // entries. Each candidate still checks the entries against its own
 // summary and name map (checkImport, checkExport) and gets its own copy.
-// Only maps read whole without error are kept.
+// Only maps read whole without error are kept. The memo holds the entries
+// of the candidate that read them (not a copy): a File does not change its
+// maps after reading them, and the memo lives only while NewFile infers.
 type tableMemo struct {
 	imports mapMemo[ObjectImport, importLayout]
 	exports mapMemo[ObjectExport, exportLayout]

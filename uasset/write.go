@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"fmt"
 	"sort"
+	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/binwrite"
 )
 
 // WriteHeader serializes the package header from the model: the summary and
@@ -20,8 +22,7 @@ import (
 // TotalHeaderSize bytes of the file.
 func (f *File) WriteHeader() ([]byte, error) {
 	end := f.headerEnd()
-	recs := append([]sectionRec(nil), f.sers...)
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].off < recs[j].off })
+	recs := f.sortedSers()
 	var order binary.ByteOrder = binary.LittleEndian
 	if f.BigEndian {
 		order = binary.BigEndian
@@ -115,11 +116,14 @@ func (f *File) headerSpans() []headerSpan {
 
 // HeaderGaps lists the header bytes between sections that no section
 // accounts for.
-func (f *File) HeaderGaps() []Gap {
+func (f *File) HeaderGaps() []Gap { return f.gapsBetween(f.headerSpans()) }
+
+// gapsBetween lists the header bytes the spans (from headerSpans) leave.
+func (f *File) gapsBetween(spans []headerSpan) []Gap {
 	end := f.headerEnd()
 	var gaps []Gap
 	pos := int64(0)
-	for _, sp := range f.headerSpans() {
+	for _, sp := range spans {
 		if sp.off > pos {
 			gaps = append(gaps, f.gap(pos, sp.off-pos))
 		}
@@ -155,25 +159,91 @@ func (f *File) originalBytes(off, n int64) ([]byte, error) {
 
 // HeaderRoundTrip rewrites the header from the model and reports whether it
 // equals the file's bytes, with the offset of the first difference (-1 when
-// equal).
+// equal). It gives what comparing [File.WriteHeader]'s result with the
+// file's first bytes gives, but compares each section as it is written, in
+// one reused buffer, instead of building the whole header first.
 func (f *File) HeaderRoundTrip() (bool, int64, error) {
-	hdr, err := f.WriteHeader()
-	if err != nil {
-		return false, 0, err
+	end := f.headerEnd()
+	recs := f.sortedSers()
+	sv := roundTripSavers.Get().(*saver)
+	defer putRoundTripSaver(sv)
+	sv.w.SetOrder(binary.LittleEndian)
+	if f.BigEndian {
+		sv.w.SetOrder(binary.BigEndian)
 	}
-	orig := f.hdr
-	if int64(len(orig)) < int64(len(hdr)) {
-		if orig, err = f.originalBytes(0, int64(len(hdr))); err != nil {
+	// Bytes between sections are copied from the file by WriteHeader, so
+	// only the sections can differ. Like WriteHeader, every section is
+	// written even after a difference: a later one may fail the rewrite.
+	pos, diff := int64(0), int64(-1)
+	written := func() { // compares the section just written at sv.base
+		b := sv.w.Bytes()
+		if diff >= 0 || len(b) == 0 {
+			return
+		}
+		orig, err := f.headerBytes(sv.base, int64(len(b)))
+		if err != nil {
+			// Past the end of the file: the comparison below reports it.
+			return
+		}
+		if !bytes.Equal(b, orig) {
+			i := 0
+			for b[i] == orig[i] {
+				i++
+			}
+			diff = sv.base + int64(i)
+		}
+	}
+	for _, rec := range recs {
+		if rec.off >= end {
+			continue
+		}
+		if rec.off < pos {
+			return false, 0, fmt.Errorf("uasset: rewrite: section %s at 0x%x overlaps the previous one (ending at 0x%x)", rec.name, rec.off, pos)
+		}
+		if gap := rec.off - pos; gap > 0 {
+			if _, err := f.headerBytes(pos, gap); err != nil {
+				return false, 0, err
+			}
+		}
+		sv.w.Reset()
+		sv.base = rec.off
+		rec.ser(sv)
+		written()
+		pos = rec.off + int64(sv.w.Len())
+	}
+	if pos < end {
+		if _, err := f.headerBytes(pos, end-pos); err != nil {
+			return false, 0, err
+		}
+		pos = end
+	}
+	if pos > int64(len(f.hdr)) {
+		// The rewrite reaches past the header buffer: the file must hold it.
+		if _, err := f.originalBytes(0, pos); err != nil {
 			return false, 0, err
 		}
 	}
-	orig = orig[:len(hdr)]
-	if bytes.Equal(hdr, orig) {
-		return true, -1, nil
+	if diff >= 0 {
+		return false, diff, nil
 	}
-	i := 0
-	for i < len(hdr) && hdr[i] == orig[i] {
-		i++
+	return true, -1, nil
+}
+
+// sortedSers returns the header section serializers in offset order.
+func (f *File) sortedSers() []sectionRec {
+	recs := append([]sectionRec(nil), f.sers...)
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].off < recs[j].off })
+	return recs
+}
+
+// roundTripSavers keep the buffers HeaderRoundTrip writes sections into.
+var roundTripSavers = sync.Pool{New: func() any { return &saver{w: binwrite.New()} }}
+
+// maxPooledRoundTrip bounds the buffer a pooled saver keeps.
+const maxPooledRoundTrip = 1 << 20
+
+func putRoundTripSaver(sv *saver) {
+	if sv.w.Cap() <= maxPooledRoundTrip {
+		roundTripSavers.Put(sv)
 	}
-	return false, int64(i), nil
 }

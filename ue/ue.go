@@ -82,10 +82,19 @@ func (v EngineVersion) String() string {
 // ReadEngineVersion reads an FEngineVersion.
 func ReadEngineVersion(r *binread.Reader, field string) EngineVersion {
 	var v EngineVersion
-	v.Major = r.U16(field + ".Major")
-	v.Minor = r.U16(field + ".Minor")
-	v.Patch = r.U16(field + ".Patch")
-	v.Changelist = r.U32(field + ".Changelist")
+	if r.Err() == nil && r.Remaining() >= 10+4 {
+		// The fixed fields and the branch length are there: only the
+		// branch can fail, so only its field name is built.
+		v.Major = r.U16(field)
+		v.Minor = r.U16(field)
+		v.Patch = r.U16(field)
+		v.Changelist = r.U32(field)
+	} else {
+		v.Major = r.U16(field + ".Major")
+		v.Minor = r.U16(field + ".Minor")
+		v.Patch = r.U16(field + ".Patch")
+		v.Changelist = r.U32(field + ".Changelist")
+	}
 	v.Branch, v.BranchEnc = r.FStringEnc(field + ".Branch")
 	return v
 }

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -61,6 +62,11 @@ type Reader struct {
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
 	whole  bool // win holds the whole range (FromBytes)
+
+	// text holds a copy of win[textOff:textOff+len(text)] (ShareText):
+	// ASCII FStrings read inside it are substrings of it.
+	text    string
+	textOff int64
 }
 
 // New returns a Reader over the first size bytes of r. When r is a [Mem]
@@ -481,6 +487,34 @@ const (
 // remaining-bytes check applies first anyway.
 const maxFString = 1 << 24
 
+// ShareText copies the next n bytes (from the current position) into one
+// string, once: ASCII FStrings read from them afterwards are substrings of
+// that copy instead of a string each, and keep the whole copy alive while
+// any of them is. It is meant for sections of many strings (a name map).
+// It does nothing unless the range is in memory ([FromBytes]) and holds n
+// more bytes.
+func (r *Reader) ShareText(n int64) {
+	if !r.whole || r.err != nil || n <= 0 || n > r.Remaining() {
+		return
+	}
+	r.text = string(r.win[r.off : r.off+n])
+	r.textOff = r.off
+}
+
+// SetText gives a reader over bytes in memory ([FromBytes]) a copy of
+// them as a string: text must hold the bytes the range starts with (the
+// caller makes it once with string(b) and shares it between readers of the
+// same bytes; the reader does not compare them). ASCII FStrings read
+// inside it are then substrings of it, not a string each; they keep all of
+// text alive while any of them is.
+func (r *Reader) SetText(text string) {
+	if !r.whole || int64(len(text)) > r.size {
+		return
+	}
+	r.text = text
+	r.textOff = 0
+}
+
 // FString reads an FString: int32 length, positive for ANSI (Latin-1) bytes,
 // negative for UTF-16 code units, both including the terminating NUL.
 func (r *Reader) FString(field string) string {
@@ -506,6 +540,7 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
 			return "", StrEmpty
 		}
+		pos := r.off
 		b := r.take(int(n), field)
 		if b == nil {
 			return "", StrEmpty
@@ -515,6 +550,10 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 			b = b[:n-1]
 		} else {
 			enc = StrNoNul
+		}
+		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
+			t := pos - r.textOff
+			return r.text[t : t+int64(len(b))], enc
 		}
 		return latin1(b), enc
 	default:
@@ -539,47 +578,59 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 
 // utf16String decodes UTF-16 code units (in the reader's byte order) to a
 // string the way string(utf16.Decode(units)) does, unpaired surrogates
-// becoming U+FFFD, without the intermediate slices.
+// becoming U+FFFD, without the intermediate slices: units below 0x80 (most
+// text) are copied as bytes, and the string is built in place.
 func (r *Reader) utf16String(b []byte) string {
-	unit := func(i int) rune {
-		if r.big {
-			return rune(binary.BigEndian.Uint16(b[i:]))
-		}
-		return rune(binary.LittleEndian.Uint16(b[i:]))
+	lo, hi := 0, 1 // byte offsets of a unit's low and high byte
+	if r.big {
+		lo, hi = 1, 0
 	}
-	out := make([]byte, 0, len(b)/2)
+	unit := func(i int) rune { return rune(b[i+lo]) | rune(b[i+hi])<<8 }
+	var out strings.Builder
+	out.Grow(len(b) / 2)
 	for i := 0; i+1 < len(b); i += 2 {
 		c := unit(i)
 		switch {
+		case c < utf8.RuneSelf:
+			out.WriteByte(byte(c))
+			continue
 		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
 			c = utf16.DecodeRune(c, unit(i+2))
 			i += 2
 		case utf16.IsSurrogate(c):
 			c = utf8.RuneError
 		}
-		out = utf8.AppendRune(out, c)
+		out.WriteRune(c)
 	}
-	return string(out)
+	return out.String()
 }
 
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
 // returned without re-encoding.
 func latin1(b []byte) string {
-	ascii := true
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			ascii = false
-			break
-		}
-	}
-	if ascii {
+	if isASCII(b) {
 		return string(b)
 	}
-	out := make([]rune, len(b))
-	for i, c := range b {
-		out[i] = rune(c)
+	// Each byte is the code point of the same value: one UTF-8 byte below
+	// 0x80, two from there (what string([]rune) of the bytes gives).
+	out := make([]byte, 0, 2*len(b))
+	for _, c := range b {
+		if c < utf8.RuneSelf {
+			out = append(out, c)
+		} else {
+			out = append(out, 0xC0|c>>6, 0x80|c&0x3F)
+		}
 	}
 	return string(out)
+}
+
+func isASCII(b []byte) bool {
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 // SliceCap returns a safe initial capacity for a slice of n elements read

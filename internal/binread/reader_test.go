@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf16"
 )
@@ -215,6 +216,96 @@ func TestUTF16String(t *testing.T) {
 			}
 			if got := r.utf16String(b); got != want {
 				t.Errorf("%x (big %v): have %q, want %q", u, big, got, want)
+			}
+		}
+	}
+}
+
+func TestSetText(t *testing.T) {
+	// "abc" (ANSI), "é" (Latin-1), "xy" without NUL, then 3 bytes more.
+	b := []byte{4, 0, 0, 0, 'a', 'b', 'c', 0, 2, 0, 0, 0, 0xE9, 0, 2, 0, 0, 0, 'x', 'y', 5, 0, 0, 0, 'd'}
+	r := FromBytes(b)
+	r.SetText(string(b[:len(b)-5])) // the last string lies outside the shared text
+	for _, want := range []string{"abc", "é", "xy"} {
+		if got := r.FString("s"); got != want {
+			t.Errorf("got %q, want %q", got, want)
+		}
+	}
+	r.FString("s")
+	if r.Err() == nil {
+		t.Errorf("truncated string read without error")
+	}
+	// Too long a text is not used and fails nothing.
+	r = FromBytes(b)
+	r.SetText(string(b) + "x")
+	if got := r.FString("s"); got != "abc" || r.Err() != nil {
+		t.Errorf("got %q, %v", got, r.Err())
+	}
+}
+
+func TestLatin1(t *testing.T) {
+	b := make([]byte, 256)
+	for i := range b {
+		b[i] = byte(i)
+	}
+	r := make([]rune, len(b))
+	for i, c := range b {
+		r[i] = rune(c)
+	}
+	if got, want := latin1(b), string(r); got != want {
+		t.Errorf("latin1 = %q, want %q", got, want)
+	}
+}
+
+func TestShareText(t *testing.T) {
+	b := []byte{4, 0, 0, 0, 'a', 'b', 'c', 0, 2, 0, 0, 0, 0xE9, 0, 3, 0, 0, 0, 'x', 'y', 0}
+	r := FromBytes(b)
+	r.Skip(4, "")
+	r.SeekTo(0, "")
+	r.ShareText(int64(len(b) - 1)) // the last string ends outside the shared text
+	for _, want := range []string{"abc", "é", "xy"} {
+		if got := r.FString("s"); got != want || r.Err() != nil {
+			t.Errorf("got %q (%v), want %q", got, r.Err(), want)
+		}
+	}
+	r = FromBytes(b)
+	r.ShareText(int64(len(b) + 1)) // more than there is: nothing shared, nothing failed
+	if got := r.FString("s"); got != "abc" || r.Err() != nil {
+		t.Errorf("got %q, %v", got, r.Err())
+	}
+}
+
+// TestUTF16StringRandom compares the decoder with string(utf16.Decode(units)) on
+// random units drawn mostly from the awkward ranges (surrogates, ASCII,
+// Latin-1), in both byte orders.
+func TestUTF16StringRandom(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(1, 2))
+	pick := []uint16{0, 'a', 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF}
+	for n := 0; n < 2000; n++ {
+		units := make([]uint16, rnd.IntN(12))
+		for i := range units {
+			if rnd.IntN(2) == 0 {
+				units[i] = pick[rnd.IntN(len(pick))]
+			} else {
+				units[i] = uint16(rnd.Uint32())
+			}
+		}
+		want := string(utf16.Decode(units))
+		for _, big := range []bool{false, true} {
+			b := make([]byte, 0, 2*len(units))
+			for _, u := range units {
+				if big {
+					b = binary.BigEndian.AppendUint16(b, u)
+				} else {
+					b = binary.LittleEndian.AppendUint16(b, u)
+				}
+			}
+			r := FromBytes(nil)
+			if big {
+				r.SetOrder(binary.BigEndian)
+			}
+			if got := r.utf16String(b); got != want {
+				t.Fatalf("units %x big %v: got %q, want %q", units, big, got, want)
 			}
 		}
 	}

@@ -37,6 +37,12 @@ func (w *Writer) Grow(n int) {
 // Bytes returns what was written so far.
 func (w *Writer) Bytes() []byte { return w.buf }
 
+// Reset empties the writer, keeping its buffer for what is written next.
+func (w *Writer) Reset() { w.buf = w.buf[:0] }
+
+// Cap returns the room the buffer has.
+func (w *Writer) Cap() int { return cap(w.buf) }
+
 // Len returns the number of bytes written.
 func (w *Writer) Len() int { return len(w.buf) }
 
@@ -147,18 +153,29 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 			n++
 		}
 		w.I32(-int32(n))
+		// The units go straight into the room grown for them.
+		w.Grow(2 * n)
+		at := len(w.buf)
+		b := w.buf[:at+2*n]
+		put := binary.LittleEndian.PutUint16
+		if w.big {
+			put = binary.BigEndian.PutUint16
+		}
 		for _, c := range s {
 			if c >= 0x10000 {
 				r1, r2 := utf16.EncodeRune(c)
-				w.U16(uint16(r1))
-				w.U16(uint16(r2))
+				put(b[at:], uint16(r1))
+				put(b[at+2:], uint16(r2))
+				at += 4
 			} else {
-				w.U16(uint16(c))
+				put(b[at:], uint16(c))
+				at += 2
 			}
 		}
 		if enc == binread.StrUTF16 {
-			w.U16(0)
+			put(b[at:], 0)
 		}
+		w.buf = b
 	}
 }
 

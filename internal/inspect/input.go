@@ -34,14 +34,26 @@ func OpenFile(name string) (*Input, error) {
 		return nil, err
 	}
 	companions := osfile.Set{Whole: true}
+	// Bulk data companions are mostly only looked up (uasset notes them);
+	// they are not read whole on opening.
+	bulk := osfile.Set{}
 	base := strings.TrimSuffix(name, filepath.Ext(name))
 	return &Input{
-		Name:    name,
-		R:       r,
-		Size:    size,
-		Sibling: func(ext string) (io.ReaderAt, int64, error) { return companions.Open(base + ext) },
+		Name: name,
+		R:    r,
+		Size: size,
+		Sibling: func(ext string) (io.ReaderAt, int64, error) {
+			switch ext {
+			case ".ubulk", ".uptnl", ".m.ubulk":
+				return bulk.Open(base + ext)
+			}
+			return companions.Open(base + ext)
+		},
 		Close: func() error {
 			err := companions.Close()
+			if err2 := bulk.Close(); err == nil {
+				err = err2
+			}
 			if closer != nil {
 				return closer.Close()
 			}

@@ -145,7 +145,9 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			p.Engine += fmt.Sprintf(" / UE5 %d", f.Versions.UE5)
 		}
 	}
-	for _, fl := range s.Fields(&f.Versions) {
+	fields := s.Fields(&f.Versions)
+	p.Summary = make([]Field, 0, len(fields)+3)
+	for _, fl := range fields {
 		if strings.HasPrefix(fl.Name, "CustomVersion.") {
 			continue
 		}
@@ -192,10 +194,20 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 
 	p.Names = make([]Name, len(f.Names))
 	hashes := f.Versions.UE4 >= uasset.VerUE4NameHashesSerialized
+	var hashText string
+	if hashes {
+		// Every hash as nameHashes16 renders it, in one string: each
+		// name's is an 8-byte substring of it, not an allocation each.
+		b := make([]byte, 0, 8*len(f.Names))
+		for _, n := range f.Names {
+			b = hexDigits(hexDigits(b, uint64(n.NonCasePreservingHash), 4), uint64(n.CasePreservingHash), 4)
+		}
+		hashText = string(b)
+	}
 	for i, n := range f.Names {
 		p.Names[i] = Name{Name: n.Name.S}
 		if hashes {
-			p.Names[i].Hash = nameHashes16(n.NonCasePreservingHash, n.CasePreservingHash)
+			p.Names[i].Hash = hashText[8*i : 8*i+8]
 		}
 	}
 	paths := newPathCache(f)
@@ -220,9 +232,15 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 	}
 	asset := f.AssetExport()
 	p.Exports = make([]Object, len(f.Exports))
+	// Exports mostly share a few flag sets: render each run once.
+	var lastFlags uint32
+	lastFlagsText := uasset.ObjectFlagsString(0)
 	for i := range f.Exports {
 		e := &f.Exports[i]
 		idx := uasset.ExportIndex(i)
+		if e.ObjectFlags != lastFlags {
+			lastFlags, lastFlagsText = e.ObjectFlags, uasset.ObjectFlagsString(e.ObjectFlags)
+		}
 		o := Object{
 			Index:        int32(idx),
 			Name:         f.NameString(e.ObjectName),
@@ -234,7 +252,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			Super:        paths.get(e.SuperIndex),
 			Template:     paths.get(e.TemplateIndex),
 			ObjectFlags:  e.ObjectFlags,
-			Flags:        uasset.ObjectFlagsString(e.ObjectFlags),
+			Flags:        lastFlagsText,
 			SerialOffset: e.SerialOffset,
 			SerialSize:   e.SerialSize,
 			IsAsset:      e.IsAsset || i == asset,
