@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -43,13 +44,76 @@ type decoder struct {
 	typeNames    map[*Type]string
 	// props is the stack tagged collects properties on.
 	props []*Property
-	// propSlab and typeSlab hand out the decoded tree's properties and tag
-	// types a batch at a time (see slab).
+	// propSlab hands out the decoded tree's properties a batch at a time
+	// (see slab).
 	propSlab slab[Property]
-	typeSlab slab[Type]
 	// subs are the readers of tag values, one per nesting level in use,
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
+	// tagTypes interns the types of tags before UE5.4 by what the tag
+	// says, and treeTypes those of UE5.4+ tags by the name references of
+	// their type tree (valid for one name map, treeNames): tags of the
+	// same type share one immutable *Type and its printed form.
+	tagTypes  map[tagTypeKey]internedType
+	treeTypes map[string]internedType
+	treeNames []string
+	// keyBuf builds treeTypes keys.
+	keyBuf []byte
+}
+
+// internedType is a shared tag type and its [Type.String].
+type internedType struct {
+	t *Type
+	s string
+}
+
+// maxInterned bounds each interning table of a decoder; a table that
+// fills up is emptied (real packages use a few dozen types).
+const maxInterned = 4096
+
+// decoders holds decoders between decodes: their stacks, readers, slabs
+// and interned types are reused by the next export, of this package or
+// another.
+var decoders sync.Pool
+
+// getDecoder returns a decoder for one decode under ctx; putDecoder gives
+// it back once nothing it handed out (issues, native counts) is shared.
+func getDecoder(ctx *Context) *decoder {
+	d, _ := decoders.Get().(*decoder)
+	if d == nil {
+		return newDecoder(ctx)
+	}
+	if d.ctx != ctx {
+		// Schema types are cached by pointer: those of another package's
+		// local schemas are of no use here.
+		clear(d.types)
+		clear(d.typeNames)
+	}
+	d.ctx = ctx
+	return d
+}
+
+func putDecoder(d *decoder) {
+	d.issues = nil
+	d.depth = 0
+	clear(d.path)
+	d.path = d.path[:0]
+	d.rawNative = nil
+	clear(d.notTagged)
+	d.steps, d.budget = 0, 0
+	d.noFieldFlags = false
+	clear(d.props)
+	d.props = d.props[:0]
+	for _, s := range d.subs {
+		*s = binread.Reader{} // drop the data
+	}
+	if len(d.types) > maxInterned {
+		clear(d.types)
+	}
+	if len(d.typeNames) > maxInterned {
+		clear(d.typeNames)
+	}
+	decoders.Put(d)
 }
 
 // slab hands out pointers to elements of arrays allocated a batch at a
@@ -168,7 +232,7 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 		}
 		tag := &tagBuf
 		p := d.propSlab.new()
-		*p = Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
+		*p = Property{Name: tag.Name, Type: tag.typeString(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
 		d.props = append(d.props, p)
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())

@@ -87,7 +87,14 @@ func (o *Object) Err() error {
 // what surrounds it. It always returns an Object; Complete says whether the
 // property stream decoded exactly.
 func ReadExport(ctx *Context, data []byte, ex Export) *Object {
-	d := newDecoder(ctx)
+	d := getDecoder(ctx)
+	o := d.readExport(data, ex)
+	putDecoder(d)
+	return o
+}
+
+func (d *decoder) readExport(data []byte, ex Export) *Object {
+	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
 	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
 	r := binread.FromBytes(data)
@@ -564,10 +571,12 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 // object's) from data. It returns the properties and whether the stream
 // reached its terminator with no issue.
 func ReadTagged(ctx *Context, data []byte) ([]*Property, []Issue, bool) {
-	d := newDecoder(ctx)
+	d := getDecoder(ctx)
 	r := binread.FromBytes(data)
 	props, ok := d.tagged(r)
-	return props, d.issues, ok && len(d.issues) == 0
+	issues := d.issues
+	putDecoder(d)
+	return props, issues, ok && len(issues) == 0
 }
 
 // ReadUnversioned decodes a bare unversioned property stream of the struct

@@ -1,6 +1,7 @@
 package property
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -78,26 +79,82 @@ type Tag struct {
 	Extensions        uint8
 	OverrideOperation uint8
 	ExperimentalLogic bool
+
+	// str is Type's printed form when known (an interned type).
+	str string
+}
+
+// typeString returns t.Type.String(), from the interned form when there is
+// one.
+func (t *Tag) typeString() string {
+	if t.str != "" {
+		return t.str
+	}
+	return t.Type.String()
+}
+
+// tagTypeKey is what a tag before UE5.4 says about its type: the type's
+// name, the struct, enum or inner type name (a), the map value type name
+// (b), whether inner and value types were recorded, and the struct GUID.
+type tagTypeKey struct {
+	name, a, b   string
+	inner, value bool
+	guid         ue.Guid
+}
+
+// internTagType returns the shared type for k.
+func (d *decoder) internTagType(k tagTypeKey) internedType {
+	if it, ok := d.tagTypes[k]; ok {
+		return it
+	}
+	t := &Type{Name: k.name}
+	switch k.name {
+	case "StructProperty":
+		t.Struct, t.StructGuid = k.a, k.guid
+	case "ByteProperty", "EnumProperty":
+		t.Enum = k.a
+	}
+	if k.inner {
+		t.Inner = &Type{Name: k.a}
+	}
+	if k.value {
+		t.Value = &Type{Name: k.b}
+	}
+	it := internedType{t, t.String()}
+	if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
+		d.tagTypes = make(map[tagTypeKey]internedType)
+	}
+	d.tagTypes[k] = it
+	return it
 }
 
 // readName reads an FName (index into the name map, number) and reports
 // whether the index was valid.
 func (d *decoder) readName(r *binread.Reader, field string) (string, bool) {
-	start := r.Offset()
-	i := r.I32(field)
-	n := r.I32(field)
-	if r.Err() != nil {
-		return "", false
-	}
-	if i < 0 || int(i) >= len(d.ctx.Names) {
-		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
-		return "", false
-	}
-	if n < 0 {
-		r.FailAt(start, field, fmt.Errorf("name number %d", n))
+	i, n, ok := d.readNameRef(r, field)
+	if !ok {
 		return "", false
 	}
 	return ue.FormatName(d.ctx.Names[i], n), true
+}
+
+// readNameRef reads and checks an FName: its name map index and number.
+func (d *decoder) readNameRef(r *binread.Reader, field string) (i, n int32, ok bool) {
+	start := r.Offset()
+	i = r.I32(field)
+	n = r.I32(field)
+	if r.Err() != nil {
+		return 0, 0, false
+	}
+	if i < 0 || int(i) >= len(d.ctx.Names) {
+		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
+		return 0, 0, false
+	}
+	if n < 0 {
+		r.FailAt(start, field, fmt.Errorf("name number %d", n))
+		return 0, 0, false
+	}
+	return i, n, true
 }
 
 // maxTypeNameNodes bounds a UE5.4+ type-name tree; real trees have a handful.
@@ -128,7 +185,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	}
 	*t = Tag{Name: name}
 	if d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
-		t.Type = d.readTypeName(r)
+		t.Type, t.str = d.readTypeName(r)
 		t.Size = r.I32("PropertyTag.Size")
 		t.Flags = TagFlags(r.U8("PropertyTag.Flags"))
 		t.BoolVal = t.Flags&TagBoolTrue != 0
@@ -144,38 +201,39 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		}
 		return true
 	}
-	typ, _ := d.readName(r, "PropertyTag.Type")
-	t.Type = d.typeSlab.new()
-	t.Type.Name = typ
+	var k tagTypeKey
+	k.name, _ = d.readName(r, "PropertyTag.Type")
 	t.Size = r.I32("PropertyTag.Size")
 	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
-	switch typ {
+	switch k.name {
 	case "StructProperty":
-		t.Type.Struct, _ = d.readName(r, "PropertyTag.StructName")
+		k.a, _ = d.readName(r, "PropertyTag.StructName")
 		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
-			t.Type.StructGuid = ue.ReadGuid(r, "PropertyTag.StructGuid")
+			k.guid = ue.ReadGuid(r, "PropertyTag.StructGuid")
 		}
 	case "BoolProperty":
 		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
 	case "ByteProperty", "EnumProperty":
-		t.Type.Enum, _ = d.readName(r, "PropertyTag.EnumName")
+		k.a, _ = d.readName(r, "PropertyTag.EnumName")
 	case "ArrayProperty":
 		if d.ctx.ue4(verUE4ArrayPropertyInnerTags) {
-			inner, _ := d.readName(r, "PropertyTag.InnerType")
-			t.Type.Inner = &Type{Name: inner}
+			k.a, _ = d.readName(r, "PropertyTag.InnerType")
+			k.inner = true
 		}
 	case "SetProperty", "OptionalProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			inner, _ := d.readName(r, "PropertyTag.InnerType")
-			t.Type.Inner = &Type{Name: inner}
+			k.a, _ = d.readName(r, "PropertyTag.InnerType")
+			k.inner = true
 		}
 	case "MapProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			k, _ := d.readName(r, "PropertyTag.InnerType")
-			v, _ := d.readName(r, "PropertyTag.ValueType")
-			t.Type.Inner, t.Type.Value = &Type{Name: k}, &Type{Name: v}
+			k.a, _ = d.readName(r, "PropertyTag.InnerType")
+			k.b, _ = d.readName(r, "PropertyTag.ValueType")
+			k.inner, k.value = true, true
 		}
 	}
+	it := d.internTagType(k)
+	t.Type, t.str = it.t, it.s
 	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
 		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
 			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
@@ -201,28 +259,53 @@ func (d *decoder) readTagExtensions(r *binread.Reader, t *Tag) {
 
 // readTypeName reads FPropertyTypeName (UE5.4+): the type tree in pre-order,
 // each node an FName and its parameter count.
-func (d *decoder) readTypeName(r *binread.Reader) *Type {
-	var buf [16]typeNode // most trees have a handful of nodes
-	nodes := typeNodes(buf[:0])
+func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
+	type ref struct{ i, n, c int32 }
+	var buf [16]ref // most trees have a handful of nodes
+	refs := buf[:0]
+	key := d.keyBuf[:0]
 	remaining := 1
 	for remaining > 0 {
-		if len(nodes) >= maxTypeNameNodes {
+		if len(refs) >= maxTypeNameNodes {
 			r.Failf("PropertyTag.TypeName", "type name with more than %d nodes", maxTypeNameNodes)
-			return &Type{}
+			return &Type{}, ""
 		}
-		n, _ := d.readName(r, "PropertyTag.TypeName")
+		i, n, _ := d.readNameRef(r, "PropertyTag.TypeName")
 		c := r.I32("PropertyTag.TypeName.InnerCount")
 		if r.Err() != nil {
-			return &Type{}
+			return &Type{}, ""
 		}
 		if c < 0 || c > maxTypeNameNodes {
 			r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
-			return &Type{}
+			return &Type{}, ""
 		}
-		nodes = append(nodes, typeNode{n, c})
+		refs = append(refs, ref{i, n, c})
+		key = binary.LittleEndian.AppendUint32(key, uint32(i))
+		key = binary.LittleEndian.AppendUint32(key, uint32(n))
+		key = binary.LittleEndian.AppendUint32(key, uint32(c))
 		remaining += int(c) - 1
 	}
-	return nodes.toType(0)
+	d.keyBuf = key
+	// The interned types hold names of one name map.
+	if len(d.treeNames) != len(d.ctx.Names) || len(d.treeNames) > 0 && &d.treeNames[0] != &d.ctx.Names[0] {
+		clear(d.treeTypes)
+		d.treeNames = d.ctx.Names
+	}
+	if it, ok := d.treeTypes[string(key)]; ok {
+		return it.t, it.s
+	}
+	var nbuf [16]typeNode
+	nodes := typeNodes(nbuf[:0])
+	for _, f := range refs {
+		nodes = append(nodes, typeNode{ue.FormatName(d.ctx.Names[f.i], f.n), f.c})
+	}
+	t := nodes.toType(0)
+	it := internedType{t, t.String()}
+	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
+		d.treeTypes = make(map[string]internedType)
+	}
+	d.treeTypes[string(key)] = it
+	return it.t, it.s
 }
 
 // tnode is one node of a UE5.4+ type-name tree.
