@@ -47,6 +47,16 @@ type decoder struct {
 	// propSlab hands out the decoded tree's properties a batch at a time
 	// (see slab).
 	propSlab slab[Property]
+	// structSlab, listSlab and fieldSlab do the same for struct values,
+	// property lists and native struct fields.
+	structSlab slab[Struct]
+	listSlab   sliceSlab[*Property]
+	fieldSlab  sliceSlab[Field]
+	// root is the reader of the export's data (see readExport).
+	root binread.Reader
+	// spec counts the speculative reads in progress (see tryTaggedStruct):
+	// their issues are dropped, so they are not formatted.
+	spec int
 	// subs are the readers of tag values, one per nesting level in use,
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
@@ -107,6 +117,8 @@ func putDecoder(d *decoder) {
 	for _, s := range d.subs {
 		*s = binread.Reader{} // drop the data
 	}
+	d.root = binread.Reader{}
+	d.spec = 0
 	if len(d.types) > maxInterned {
 		clear(d.types)
 	}
@@ -138,6 +150,25 @@ func (s *slab[T]) new() *T {
 	p := &s.free[0]
 	s.free = s.free[1:]
 	return p
+}
+
+// sliceSlab hands out small slices carved from shared arrays, each with
+// its capacity capped so that appending to one never touches another.
+type sliceSlab[T any] struct {
+	free []T
+}
+
+// alloc returns an empty slice with capacity n.
+func (s *sliceSlab[T]) alloc(n int) []T {
+	if n > slabMax/4 {
+		return make([]T, 0, n)
+	}
+	if len(s.free) < n {
+		s.free = make([]T, slabMax)
+	}
+	out := s.free[:0:n]
+	s.free = s.free[n:]
+	return out
 }
 
 // typeOf converts a schema type once per decode.
@@ -187,6 +218,11 @@ func (d *decoder) where() string {
 }
 
 func (d *decoder) issue(off int64, format string, args ...any) {
+	if d.spec > 0 {
+		// A speculative read drops its issues: only their number counts.
+		d.issues = append(d.issues, Issue{Offset: off})
+		return
+	}
 	d.issues = append(d.issues, Issue{Offset: off, Path: d.where(), Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -209,8 +245,7 @@ func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
 	done := d.taggedOnStack(r)
 	var props []*Property
 	if n := len(d.props) - start; n > 0 {
-		props = make([]*Property, n)
-		copy(props, d.props[start:])
+		props = append(d.listSlab.alloc(n), d.props[start:]...)
 	}
 	clear(d.props[start:])
 	d.props = d.props[:start]
@@ -302,7 +337,13 @@ func (d *decoder) value(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		return nil
 	}
 	d.depth++
-	defer func() { d.depth-- }()
+	v := d.valueOf(r, t, m, tag)
+	d.depth--
+	return v
+}
+
+// valueOf is value after the checks.
+func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	switch t.Name {
 	case "BoolProperty":
 		if m == mTag && !d.ctx.Unversioned {

@@ -97,7 +97,8 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
 	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
-	r := binread.FromBytes(data)
+	d.root = *binread.FromBytes(data)
+	r := &d.root
 	propsEnd := int64(-1)
 	if ex.ScriptEnd > ex.ScriptStart && ex.ScriptStart >= 0 && ex.ScriptEnd <= int64(len(data)) {
 		if ex.ScriptStart > 0 {

@@ -62,7 +62,7 @@ func (d *decoder) propertyAt(s *usmap.Struct, idx int) (*usmap.Property, int, bo
 // unversionedStruct reads a struct serialized with unversioned properties.
 func (d *decoder) unversionedStruct(r *binread.Reader, name string) any {
 	props := d.unversioned(r, name)
-	return &Struct{Type: name, Properties: props}
+	return d.newStruct(Struct{Type: name, Properties: props})
 }
 
 // unversioned reads an unversioned property stream for the struct or class
