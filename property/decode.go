@@ -62,13 +62,17 @@ type decoder struct {
 	subs []*binread.Reader
 	// tagTypes interns the types of tags before UE5.4 by what the tag
 	// says, and treeTypes those of UE5.4+ tags by the name references of
-	// their type tree (valid for one name map, treeNames): tags of the
-	// same type share one immutable *Type and its printed form.
+	// their type tree: tags of the same type share one immutable *Type
+	// and its printed form.
 	tagTypes  map[tagTypeKey]internedType
 	treeTypes map[string]internedType
-	treeNames []string
+	// names is the name map the caches were filled with.
+	names []string
 	// keyBuf builds treeTypes keys.
 	keyBuf []byte
+	// numbered holds the names with a number read so far (see
+	// numberedName), by name map index and number.
+	numbered map[uint64]string
 }
 
 // internedType is a shared tag type and its [Type.String].
@@ -81,9 +85,9 @@ type internedType struct {
 // fills up is emptied (real packages use a few dozen types).
 const maxInterned = 4096
 
-// decoders holds decoders between decodes: their stacks, readers, slabs
-// and interned types are reused by the next export, of this package or
-// another.
+// decoders holds decoders between decodes: their stacks, readers and
+// interned types are reused by the next export (interned types only by
+// one of the same package).
 var decoders sync.Pool
 
 // getDecoder returns a decoder for one decode under ctx; putDecoder gives
@@ -93,14 +97,21 @@ func getDecoder(ctx *Context) *decoder {
 	if d == nil {
 		return newDecoder(ctx)
 	}
-	if d.ctx != ctx {
-		// Schema types are cached by pointer: those of another package's
-		// local schemas are of no use here.
+	if d.ctx != ctx || !sameNames(d.names, ctx.Names) {
+		// The caches hold the previous package's names and schemas.
 		clear(d.types)
 		clear(d.typeNames)
+		clear(d.tagTypes)
+		clear(d.treeTypes)
+		clear(d.numbered)
 	}
-	d.ctx = ctx
+	d.ctx, d.names = ctx, ctx.Names
 	return d
+}
+
+// sameNames reports whether a and b are the same name map.
+func sameNames(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 func putDecoder(d *decoder) {
@@ -119,6 +130,10 @@ func putDecoder(d *decoder) {
 	}
 	d.root = binread.Reader{}
 	d.spec = 0
+	// A slab's array stays alive while any of its elements is: a decoder
+	// kept with part of one would keep the whole decoded tree too.
+	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
+	d.listSlab, d.fieldSlab = sliceSlab[*Property]{}, sliceSlab[Field]{}
 	if len(d.types) > maxInterned {
 		clear(d.types)
 	}
@@ -154,8 +169,10 @@ func (s *slab[T]) new() *T {
 
 // sliceSlab hands out small slices carved from shared arrays, each with
 // its capacity capped so that appending to one never touches another.
+// Like slab, its arrays start small and double.
 type sliceSlab[T any] struct {
 	free []T
+	next int
 }
 
 // alloc returns an empty slice with capacity n.
@@ -164,7 +181,8 @@ func (s *sliceSlab[T]) alloc(n int) []T {
 		return make([]T, 0, n)
 	}
 	if len(s.free) < n {
-		s.free = make([]T, slabMax)
+		s.next = min(max(s.next*2, slabFirst, n), slabMax)
+		s.free = make([]T, s.next)
 	}
 	out := s.free[:0:n]
 	s.free = s.free[n:]
@@ -192,7 +210,7 @@ const maxStepsPerByte = 64
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
 func newDecoder(ctx *Context) *decoder {
-	return &decoder{ctx: ctx}
+	return &decoder{ctx: ctx, names: ctx.Names}
 }
 
 // pathElem is one step of the path to the value being decoded: a property

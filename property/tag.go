@@ -135,7 +135,25 @@ func (d *decoder) readName(r *binread.Reader, field string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	return ue.FormatName(d.ctx.Names[i], n), true
+	if n == 0 {
+		return d.ctx.Names[i], true
+	}
+	return d.numberedName(i, n), true
+}
+
+// numberedName formats name i with number n (> 0) once per decoder and
+// package.
+func (d *decoder) numberedName(i, n int32) string {
+	k := uint64(uint32(i))<<32 | uint64(uint32(n))
+	if s, ok := d.numbered[k]; ok {
+		return s
+	}
+	s := ue.FormatName(d.ctx.Names[i], n)
+	if d.numbered == nil || len(d.numbered) >= maxInterned {
+		d.numbered = make(map[uint64]string)
+	}
+	d.numbered[k] = s
+	return s
 }
 
 // readNameRef reads and checks an FName: its name map index and number.
@@ -286,11 +304,6 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		remaining += int(c) - 1
 	}
 	d.keyBuf = key
-	// The interned types hold names of one name map.
-	if len(d.treeNames) != len(d.ctx.Names) || len(d.treeNames) > 0 && &d.treeNames[0] != &d.ctx.Names[0] {
-		clear(d.treeTypes)
-		d.treeNames = d.ctx.Names
-	}
 	if it, ok := d.treeTypes[string(key)]; ok {
 		return it.t, it.s
 	}
