@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"sync"
 	"unicode/utf8"
@@ -584,7 +585,7 @@ func (d *decoder) enumName(enum string, v int64) Enum {
 			return Enum{Enum: enum, Value: enum + "::" + n}
 		}
 	}
-	return Enum{Enum: enum, Value: fmt.Sprintf("%s::%d", enum, v)}
+	return Enum{Enum: enum, Value: enum + "::" + strconv.FormatInt(v, 10)}
 }
 
 // elemCount reads an element count; each element takes at least min bytes.
