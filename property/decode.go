@@ -225,7 +225,9 @@ func (d *decoder) where() string {
 	var b strings.Builder
 	for i, e := range d.path {
 		if e.idx >= 0 {
-			fmt.Fprintf(&b, "[%d]", e.idx)
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.idx))
+			b.WriteByte(']')
 			continue
 		}
 		if i > 0 {

@@ -214,11 +214,13 @@ func (d *decoder) sparseClassData(r *binread.Reader, o *Object) {
 	name := lastPathElem(ref.Path)
 	mark := len(d.issues)
 	var props []*Property
+	d.spec++ // issues are kept only when there are none
 	if d.ctx.Unversioned {
 		props = d.unversioned(r, name)
 	} else {
 		props, _ = d.tagged(r)
 	}
+	d.spec--
 	if r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
 		r.ClearErr()
@@ -298,7 +300,10 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 							r.U8("UserDefinedStruct.OverridableOperation")
 						}
 					}
-					if v := d.propsStruct(r, ex.Name); r.Err() == nil && len(d.issues) == mk {
+					d.spec++ // issues are kept only when there are none
+					v := d.propsStruct(r, ex.Name)
+					d.spec--
+					if r.Err() == nil && len(d.issues) == mk {
 						h.DefaultInstance = v
 					} else {
 						d.issues = d.issues[:mk]
@@ -335,7 +340,9 @@ func IsStructClass(class string) bool {
 func (d *decoder) tryClassData(r *binread.Reader, fn func(*binread.Reader) any) any {
 	start := r.Offset()
 	mark := len(d.issues)
+	d.spec++ // issues are kept only when there are none
 	v := fn(r)
+	d.spec--
 	if r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
 		r.ClearErr()
