@@ -93,39 +93,61 @@ func (t *Tag) typeString() string {
 	return t.Type.String()
 }
 
-// tagTypeKey is what a tag before UE5.4 says about its type: the type's
-// name, the struct, enum or inner type name (a), the map value type name
-// (b), whether inner and value types were recorded, and the struct GUID.
+// tagTypeKey is what a tag before UE5.4 says about its type, as name
+// references (index<<32 | number): the type's name, the struct, enum or
+// inner type name (a), the map value type name (b), whether inner and
+// value types were recorded, and the struct GUID.
 type tagTypeKey struct {
-	name, a, b   string
+	name, a, b   uint64
 	inner, value bool
 	guid         ue.Guid
 }
 
-// internTagType returns the shared type for k.
-func (d *decoder) internTagType(k tagTypeKey) internedType {
-	if it, ok := d.tagTypes[k]; ok {
+// tagTypeNames are the names a tagTypeKey refers to.
+type tagTypeNames struct{ name, a, b string }
+
+// internTagType returns the shared type for k, whose names are ns. Types
+// read with an error are not interned (their names are not the key's).
+func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) internedType {
+	if it, ok := d.tagTypes[k]; ok && !failed {
 		return it
 	}
-	t := &Type{Name: k.name}
-	switch k.name {
+	t := &Type{Name: ns.name}
+	switch ns.name {
 	case "StructProperty":
-		t.Struct, t.StructGuid = k.a, k.guid
+		t.Struct, t.StructGuid = ns.a, k.guid
 	case "ByteProperty", "EnumProperty":
-		t.Enum = k.a
+		t.Enum = ns.a
 	}
 	if k.inner {
-		t.Inner = &Type{Name: k.a}
+		t.Inner = &Type{Name: ns.a}
 	}
 	if k.value {
-		t.Value = &Type{Name: k.b}
+		t.Value = &Type{Name: ns.b}
 	}
 	it := internedType{t, t.String()}
+	if failed {
+		return it
+	}
 	if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
 		d.tagTypes = make(map[tagTypeKey]internedType)
 	}
 	d.tagTypes[k] = it
 	return it
+}
+
+// readNameKey is readName that also returns the name's reference
+// (index<<32 | number).
+func (d *decoder) readNameKey(r *binread.Reader, field string) (string, uint64) {
+	i, n, ok := d.readNameRef(r, field)
+	if !ok {
+		return "", 0
+	}
+	ref := uint64(uint32(i))<<32 | uint64(uint32(n))
+	if n == 0 {
+		return d.ctx.Names[i], ref
+	}
+	return d.numberedName(i, n), ref
 }
 
 // readName reads an FName (index into the name map, number) and reports
@@ -220,37 +242,38 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		return true
 	}
 	var k tagTypeKey
-	k.name, _ = d.readName(r, "PropertyTag.Type")
+	var ns tagTypeNames
+	ns.name, k.name = d.readNameKey(r, "PropertyTag.Type")
 	t.Size = r.I32("PropertyTag.Size")
 	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
-	switch k.name {
+	switch ns.name {
 	case "StructProperty":
-		k.a, _ = d.readName(r, "PropertyTag.StructName")
+		ns.a, k.a = d.readNameKey(r, "PropertyTag.StructName")
 		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
 			k.guid = ue.ReadGuid(r, "PropertyTag.StructGuid")
 		}
 	case "BoolProperty":
 		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
 	case "ByteProperty", "EnumProperty":
-		k.a, _ = d.readName(r, "PropertyTag.EnumName")
+		ns.a, k.a = d.readNameKey(r, "PropertyTag.EnumName")
 	case "ArrayProperty":
 		if d.ctx.ue4(verUE4ArrayPropertyInnerTags) {
-			k.a, _ = d.readName(r, "PropertyTag.InnerType")
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
 			k.inner = true
 		}
 	case "SetProperty", "OptionalProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			k.a, _ = d.readName(r, "PropertyTag.InnerType")
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
 			k.inner = true
 		}
 	case "MapProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			k.a, _ = d.readName(r, "PropertyTag.InnerType")
-			k.b, _ = d.readName(r, "PropertyTag.ValueType")
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
+			ns.b, k.b = d.readNameKey(r, "PropertyTag.ValueType")
 			k.inner, k.value = true, true
 		}
 	}
-	it := d.internTagType(k)
+	it := d.internTagType(k, ns, r.Err() != nil)
 	t.Type, t.str = it.t, it.s
 	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
 		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
