@@ -547,7 +547,14 @@ func (r *Reader) utf16String(b []byte) string {
 		}
 		return rune(binary.LittleEndian.Uint16(b[i:]))
 	}
-	out := make([]byte, 0, len(b)/2)
+	// A code unit takes at most 3 bytes of UTF-8 (a surrogate pair 4 for
+	// its 2 units). The bytes are gathered on the stack when they fit, so
+	// that the string is the only allocation.
+	var buf [256]byte
+	out := buf[:0]
+	if most := len(b) / 2 * 3; most > len(buf) {
+		out = make([]byte, 0, most)
+	}
 	for i := 0; i+1 < len(b); i += 2 {
 		c := unit(i)
 		switch {
