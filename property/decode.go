@@ -74,6 +74,8 @@ type decoder struct {
 	// numbered holds the names with a number read so far (see
 	// numberedName), by name map index and number.
 	numbered map[uint64]string
+	// tailReasons holds the labels of undecoded class data by class.
+	tailReasons map[string]string
 }
 
 // internedType is a shared tag type and its [Type.String].
@@ -105,6 +107,7 @@ func getDecoder(ctx *Context) *decoder {
 		clear(d.tagTypes)
 		clear(d.treeTypes)
 		clear(d.numbered)
+		clear(d.tailReasons)
 	}
 	d.ctx, d.names = ctx, ctx.Names
 	return d

@@ -185,10 +185,24 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 		r.ClearErr()
 	}
 	if rest := r.Remaining(); rest > 0 {
-		o.Tail = &Raw{Reason: "class-specific data of " + ex.Class + " (not decoded)", Size: rest, Data: data[r.Offset():]}
+		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: data[r.Offset():]}
 	}
 	o.finish(d)
 	return o
+}
+
+// tailReason labels the undecoded data after an object of class, once per
+// class and package.
+func (d *decoder) tailReason(class string) string {
+	if s, ok := d.tailReasons[class]; ok {
+		return s
+	}
+	s := "class-specific data of " + class + " (not decoded)"
+	if d.tailReasons == nil || len(d.tailReasons) >= maxInterned {
+		d.tailReasons = make(map[string]string)
+	}
+	d.tailReasons[class] = s
+	return s
 }
 
 func (o *Object) finish(d *decoder) {
