@@ -79,11 +79,21 @@ func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, 
 	ctx.Names = names
 	ctx.Mappings = mappings
 	nImp, nExp := int32(len(f.Imports)), int32(len(f.Exports))
+	// Paths are built once each, when first asked for (by index + nImp;
+	// the context, like its schema caches, serves one decode at a time).
+	var paths []string
 	ctx.Object = func(i int32) string {
 		if i == 0 || i < -nImp || i > nExp {
 			return ""
 		}
-		return f.ObjectPath(uasset.PackageIndex(i))
+		if paths == nil {
+			paths = make([]string, int(nImp)+int(nExp)+1)
+		}
+		p := &paths[i+nImp]
+		if *p == "" {
+			*p = f.ObjectPath(uasset.PackageIndex(i))
+		}
+		return *p
 	}
 	local := localSchemas(f, ctx)
 	var imported func(string) *usmap.Struct

@@ -21,7 +21,7 @@ func (d *decoder) readOwnSerialize(r *binread.Reader, o *Object, ex Export, fn f
 		o.ClassData = d.tryClassData(r, func(r *binread.Reader) any { return fn(d, r) })
 	}
 	if rest := r.Remaining(); rest > 0 {
-		o.Tail = &Raw{Reason: "class-specific data of " + ex.Class + " (not decoded)", Size: rest, Data: r.Bytes(rest, "ClassData")}
+		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: r.Bytes(rest, "ClassData")}
 	}
 	o.Complete = true
 	o.finish(d)

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -43,13 +45,106 @@ type decoder struct {
 	typeNames    map[*Type]string
 	// props is the stack tagged collects properties on.
 	props []*Property
-	// propSlab and typeSlab hand out the decoded tree's properties and tag
-	// types a batch at a time (see slab).
+	// propSlab hands out the decoded tree's properties a batch at a time
+	// (see slab).
 	propSlab slab[Property]
-	typeSlab slab[Type]
+	// structSlab, listSlab and fieldSlab do the same for struct values,
+	// property lists and native struct fields.
+	structSlab slab[Struct]
+	listSlab   sliceSlab[*Property]
+	fieldSlab  sliceSlab[Field]
+	// root is the reader of the export's data (see readExport).
+	root binread.Reader
+	// spec counts the speculative reads in progress (see tryTaggedStruct):
+	// their issues are dropped, so they are not formatted.
+	spec int
 	// subs are the readers of tag values, one per nesting level in use,
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
+	// tagTypes interns the types of tags before UE5.4 by what the tag
+	// says, and treeTypes those of UE5.4+ tags by the name references of
+	// their type tree: tags of the same type share one immutable *Type
+	// and its printed form.
+	tagTypes  map[tagTypeKey]internedType
+	treeTypes map[string]internedType
+	// names is the name map the caches were filled with.
+	names []string
+	// keyBuf builds treeTypes keys.
+	keyBuf []byte
+	// numbered holds the names with a number read so far (see
+	// numberedName), by name map index and number.
+	numbered map[uint64]string
+	// tailReasons holds the labels of undecoded class data by class.
+	tailReasons map[string]string
+}
+
+// internedType is a shared tag type and its [Type.String].
+type internedType struct {
+	t *Type
+	s string
+}
+
+// maxInterned bounds each interning table of a decoder; a table that
+// fills up is emptied (real packages use a few dozen types).
+const maxInterned = 4096
+
+// decoders holds decoders between decodes: their stacks, readers and
+// interned types are reused by the next export (interned types only by
+// one of the same package).
+var decoders sync.Pool
+
+// getDecoder returns a decoder for one decode under ctx; putDecoder gives
+// it back once nothing it handed out (issues, native counts) is shared.
+func getDecoder(ctx *Context) *decoder {
+	d, _ := decoders.Get().(*decoder)
+	if d == nil {
+		return newDecoder(ctx)
+	}
+	if d.ctx != ctx || !sameNames(d.names, ctx.Names) {
+		// The caches hold the previous package's names and schemas.
+		clear(d.types)
+		clear(d.typeNames)
+		clear(d.tagTypes)
+		clear(d.treeTypes)
+		clear(d.numbered)
+		clear(d.tailReasons)
+	}
+	d.ctx, d.names = ctx, ctx.Names
+	return d
+}
+
+// sameNames reports whether a and b are the same name map.
+func sameNames(a, b []string) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
+func putDecoder(d *decoder) {
+	d.issues = nil
+	d.depth = 0
+	clear(d.path)
+	d.path = d.path[:0]
+	d.rawNative = nil
+	clear(d.notTagged)
+	d.steps, d.budget = 0, 0
+	d.noFieldFlags = false
+	clear(d.props)
+	d.props = d.props[:0]
+	for _, s := range d.subs {
+		*s = binread.Reader{} // drop the data
+	}
+	d.root = binread.Reader{}
+	d.spec = 0
+	// A slab's array stays alive while any of its elements is: a decoder
+	// kept with part of one would keep the whole decoded tree too.
+	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
+	d.listSlab, d.fieldSlab = sliceSlab[*Property]{}, sliceSlab[Field]{}
+	if len(d.types) > maxInterned {
+		clear(d.types)
+	}
+	if len(d.typeNames) > maxInterned {
+		clear(d.typeNames)
+	}
+	decoders.Put(d)
 }
 
 // slab hands out pointers to elements of arrays allocated a batch at a
@@ -76,6 +171,28 @@ func (s *slab[T]) new() *T {
 	return p
 }
 
+// sliceSlab hands out small slices carved from shared arrays, each with
+// its capacity capped so that appending to one never touches another.
+// Like slab, its arrays start small and double.
+type sliceSlab[T any] struct {
+	free []T
+	next int
+}
+
+// alloc returns an empty slice with capacity n.
+func (s *sliceSlab[T]) alloc(n int) []T {
+	if n > slabMax/4 {
+		return make([]T, 0, n)
+	}
+	if len(s.free) < n {
+		s.next = min(max(s.next*2, slabFirst, n), slabMax)
+		s.free = make([]T, s.next)
+	}
+	out := s.free[:0:n]
+	s.free = s.free[n:]
+	return out
+}
+
 // typeOf converts a schema type once per decode.
 func (d *decoder) typeOf(t *usmap.Type) *Type {
 	if v, ok := d.types[t]; ok {
@@ -97,7 +214,7 @@ const maxStepsPerByte = 64
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
 func newDecoder(ctx *Context) *decoder {
-	return &decoder{ctx: ctx}
+	return &decoder{ctx: ctx, names: ctx.Names}
 }
 
 // pathElem is one step of the path to the value being decoded: a property
@@ -111,7 +228,9 @@ func (d *decoder) where() string {
 	var b strings.Builder
 	for i, e := range d.path {
 		if e.idx >= 0 {
-			fmt.Fprintf(&b, "[%d]", e.idx)
+			b.WriteByte('[')
+			b.WriteString(strconv.Itoa(e.idx))
+			b.WriteByte(']')
 			continue
 		}
 		if i > 0 {
@@ -123,6 +242,11 @@ func (d *decoder) where() string {
 }
 
 func (d *decoder) issue(off int64, format string, args ...any) {
+	if d.spec > 0 {
+		// A speculative read drops its issues: only their number counts.
+		d.issues = append(d.issues, Issue{Offset: off})
+		return
+	}
 	d.issues = append(d.issues, Issue{Offset: off, Path: d.where(), Msg: fmt.Sprintf(format, args...)})
 }
 
@@ -145,8 +269,7 @@ func (d *decoder) tagged(r *binread.Reader) ([]*Property, bool) {
 	done := d.taggedOnStack(r)
 	var props []*Property
 	if n := len(d.props) - start; n > 0 {
-		props = make([]*Property, n)
-		copy(props, d.props[start:])
+		props = append(d.listSlab.alloc(n), d.props[start:]...)
 	}
 	clear(d.props[start:])
 	d.props = d.props[:start]
@@ -168,7 +291,7 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 		}
 		tag := &tagBuf
 		p := d.propSlab.new()
-		*p = Property{Name: tag.Name, Type: tag.Type.String(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
+		*p = Property{Name: tag.Name, Type: tag.typeString(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
 		d.props = append(d.props, p)
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
@@ -238,7 +361,13 @@ func (d *decoder) value(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		return nil
 	}
 	d.depth++
-	defer func() { d.depth-- }()
+	v := d.valueOf(r, t, m, tag)
+	d.depth--
+	return v
+}
+
+// valueOf is value after the checks.
+func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	switch t.Name {
 	case "BoolProperty":
 		if m == mTag && !d.ctx.Unversioned {
@@ -461,7 +590,7 @@ func (d *decoder) enumName(enum string, v int64) Enum {
 			return Enum{Enum: enum, Value: enum + "::" + n}
 		}
 	}
-	return Enum{Enum: enum, Value: fmt.Sprintf("%s::%d", enum, v)}
+	return Enum{Enum: enum, Value: enum + "::" + strconv.FormatInt(v, 10)}
 }
 
 // elemCount reads an element count; each element takes at least min bytes.

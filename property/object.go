@@ -87,10 +87,18 @@ func (o *Object) Err() error {
 // what surrounds it. It always returns an Object; Complete says whether the
 // property stream decoded exactly.
 func ReadExport(ctx *Context, data []byte, ex Export) *Object {
-	d := newDecoder(ctx)
+	d := getDecoder(ctx)
+	o := d.readExport(data, ex)
+	putDecoder(d)
+	return o
+}
+
+func (d *decoder) readExport(data []byte, ex Export) *Object {
+	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
 	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
-	r := binread.FromBytes(data)
+	d.root = *binread.FromBytes(data)
+	r := &d.root
 	propsEnd := int64(-1)
 	if ex.ScriptEnd > ex.ScriptStart && ex.ScriptStart >= 0 && ex.ScriptEnd <= int64(len(data)) {
 		if ex.ScriptStart > 0 {
@@ -177,10 +185,24 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 		r.ClearErr()
 	}
 	if rest := r.Remaining(); rest > 0 {
-		o.Tail = &Raw{Reason: "class-specific data of " + ex.Class + " (not decoded)", Size: rest, Data: data[r.Offset():]}
+		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: data[r.Offset():]}
 	}
 	o.finish(d)
 	return o
+}
+
+// tailReason labels the undecoded data after an object of class, once per
+// class and package.
+func (d *decoder) tailReason(class string) string {
+	if s, ok := d.tailReasons[class]; ok {
+		return s
+	}
+	s := "class-specific data of " + class + " (not decoded)"
+	if d.tailReasons == nil || len(d.tailReasons) >= maxInterned {
+		d.tailReasons = make(map[string]string)
+	}
+	d.tailReasons[class] = s
+	return s
 }
 
 func (o *Object) finish(d *decoder) {
@@ -206,11 +228,13 @@ func (d *decoder) sparseClassData(r *binread.Reader, o *Object) {
 	name := lastPathElem(ref.Path)
 	mark := len(d.issues)
 	var props []*Property
+	d.spec++ // issues are kept only when there are none
 	if d.ctx.Unversioned {
 		props = d.unversioned(r, name)
 	} else {
 		props, _ = d.tagged(r)
 	}
+	d.spec--
 	if r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
 		r.ClearErr()
@@ -290,7 +314,10 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 							r.U8("UserDefinedStruct.OverridableOperation")
 						}
 					}
-					if v := d.propsStruct(r, ex.Name); r.Err() == nil && len(d.issues) == mk {
+					d.spec++ // issues are kept only when there are none
+					v := d.propsStruct(r, ex.Name)
+					d.spec--
+					if r.Err() == nil && len(d.issues) == mk {
 						h.DefaultInstance = v
 					} else {
 						d.issues = d.issues[:mk]
@@ -327,7 +354,9 @@ func IsStructClass(class string) bool {
 func (d *decoder) tryClassData(r *binread.Reader, fn func(*binread.Reader) any) any {
 	start := r.Offset()
 	mark := len(d.issues)
+	d.spec++ // issues are kept only when there are none
 	v := fn(r)
+	d.spec--
 	if r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
 		r.ClearErr()
@@ -564,10 +593,12 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 // object's) from data. It returns the properties and whether the stream
 // reached its terminator with no issue.
 func ReadTagged(ctx *Context, data []byte) ([]*Property, []Issue, bool) {
-	d := newDecoder(ctx)
+	d := getDecoder(ctx)
 	r := binread.FromBytes(data)
 	props, ok := d.tagged(r)
-	return props, d.issues, ok && len(d.issues) == 0
+	issues := d.issues
+	putDecoder(d)
+	return props, issues, ok && len(issues) == 0
 }
 
 // ReadUnversioned decodes a bare unversioned property stream of the struct

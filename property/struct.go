@@ -68,7 +68,14 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 		return &Raw{Struct: name, Reason: "native struct without a decoder", Size: size, Data: r.Bytes(size, "StructProperty")}
 	}
 	props, _ := d.tagged(r)
-	return &Struct{Type: name, Properties: props}
+	return d.newStruct(Struct{Type: name, Properties: props})
+}
+
+// newStruct returns a struct value from the decoder's slab.
+func (d *decoder) newStruct(v Struct) *Struct {
+	s := d.structSlab.new()
+	*s = v
+	return s
 }
 
 func (d *decoder) countNative(name string) {
@@ -81,9 +88,9 @@ func (d *decoder) countNative(name string) {
 func (d *decoder) native(r *binread.Reader, name string, nf nativeFunc, size int64) any {
 	v := nf(d, r, size)
 	if f, ok := v.(Fields); ok {
-		return &Struct{Type: name, Fields: f}
+		return d.newStruct(Struct{Type: name, Fields: f})
 	}
-	return &Struct{Type: name, Value: v}
+	return d.newStruct(Struct{Type: name, Value: v})
 }
 
 // tryTaggedStruct reads a tagged struct if the data is one, without
@@ -95,7 +102,9 @@ func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool
 		return nil, false
 	}
 	mark := len(d.issues)
+	d.spec++
 	props, done := d.tagged(r)
+	d.spec--
 	if !done || r.Err() != nil || len(d.issues) > mark {
 		d.issues = d.issues[:mark]
 		if errors.Is(r.Err(), errBudget) {
@@ -108,7 +117,7 @@ func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool
 		d.notTagged[key] = true
 		return nil, false
 	}
-	return &Struct{Type: name, Properties: props}, true
+	return d.newStruct(Struct{Type: name, Properties: props}), true
 }
 
 // taggedElemStruct reads a struct element of an array, set or map in tagged
@@ -176,7 +185,7 @@ func fixed(kind int, trailer string, names ...string) nativeFunc {
 				k = cF64
 			}
 		}
-		fs := make(Fields, 0, len(names)+1)
+		fs := Fields(d.fieldSlab.alloc(len(names) + 1))
 		for _, n := range names {
 			var v any
 			switch k {
@@ -452,13 +461,13 @@ func perQuality(val func(*binread.Reader) any) nativeFunc {
 // struct (tagged or unversioned, as the package stores properties).
 func (d *decoder) propsStruct(r *binread.Reader, name string) *Struct {
 	if d.ctx.Unversioned {
-		return &Struct{Type: name, Properties: d.unversioned(r, name)}
+		return d.newStruct(Struct{Type: name, Properties: d.unversioned(r, name)})
 	}
 	props, done := d.tagged(r)
 	if !done && r.Err() == nil {
 		r.Failf(name, "property stream did not end")
 	}
-	return &Struct{Type: name, Properties: props}
+	return d.newStruct(Struct{Type: name, Properties: props})
 }
 
 // niagaraVariable reads FNiagaraVariableBase (a name and the

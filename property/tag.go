@@ -1,6 +1,7 @@
 package property
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -78,26 +79,122 @@ type Tag struct {
 	Extensions        uint8
 	OverrideOperation uint8
 	ExperimentalLogic bool
+
+	// str is Type's printed form when known (an interned type).
+	str string
+}
+
+// typeString returns t.Type.String(), from the interned form when there is
+// one.
+func (t *Tag) typeString() string {
+	if t.str != "" {
+		return t.str
+	}
+	return t.Type.String()
+}
+
+// tagTypeKey is what a tag before UE5.4 says about its type, as name
+// references (index<<32 | number): the type's name, the struct, enum or
+// inner type name (a), the map value type name (b), whether inner and
+// value types were recorded, and the struct GUID.
+type tagTypeKey struct {
+	name, a, b   uint64
+	inner, value bool
+	guid         ue.Guid
+}
+
+// tagTypeNames are the names a tagTypeKey refers to.
+type tagTypeNames struct{ name, a, b string }
+
+// internTagType returns the shared type for k, whose names are ns. Types
+// read with an error are not interned (their names are not the key's).
+func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) internedType {
+	if it, ok := d.tagTypes[k]; ok && !failed {
+		return it
+	}
+	t := &Type{Name: ns.name}
+	switch ns.name {
+	case "StructProperty":
+		t.Struct, t.StructGuid = ns.a, k.guid
+	case "ByteProperty", "EnumProperty":
+		t.Enum = ns.a
+	}
+	if k.inner {
+		t.Inner = &Type{Name: ns.a}
+	}
+	if k.value {
+		t.Value = &Type{Name: ns.b}
+	}
+	it := internedType{t, t.String()}
+	if failed {
+		return it
+	}
+	if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
+		d.tagTypes = make(map[tagTypeKey]internedType)
+	}
+	d.tagTypes[k] = it
+	return it
+}
+
+// readNameKey is readName that also returns the name's reference
+// (index<<32 | number).
+func (d *decoder) readNameKey(r *binread.Reader, field string) (string, uint64) {
+	i, n, ok := d.readNameRef(r, field)
+	if !ok {
+		return "", 0
+	}
+	ref := uint64(uint32(i))<<32 | uint64(uint32(n))
+	if n == 0 {
+		return d.ctx.Names[i], ref
+	}
+	return d.numberedName(i, n), ref
 }
 
 // readName reads an FName (index into the name map, number) and reports
 // whether the index was valid.
 func (d *decoder) readName(r *binread.Reader, field string) (string, bool) {
-	start := r.Offset()
-	i := r.I32(field)
-	n := r.I32(field)
-	if r.Err() != nil {
+	i, n, ok := d.readNameRef(r, field)
+	if !ok {
 		return "", false
+	}
+	if n == 0 {
+		return d.ctx.Names[i], true
+	}
+	return d.numberedName(i, n), true
+}
+
+// numberedName formats name i with number n (> 0) once per decoder and
+// package.
+func (d *decoder) numberedName(i, n int32) string {
+	k := uint64(uint32(i))<<32 | uint64(uint32(n))
+	if s, ok := d.numbered[k]; ok {
+		return s
+	}
+	s := ue.FormatName(d.ctx.Names[i], n)
+	if d.numbered == nil || len(d.numbered) >= maxInterned {
+		d.numbered = make(map[uint64]string)
+	}
+	d.numbered[k] = s
+	return s
+}
+
+// readNameRef reads and checks an FName: its name map index and number.
+func (d *decoder) readNameRef(r *binread.Reader, field string) (i, n int32, ok bool) {
+	start := r.Offset()
+	i = r.I32(field)
+	n = r.I32(field)
+	if r.Err() != nil {
+		return 0, 0, false
 	}
 	if i < 0 || int(i) >= len(d.ctx.Names) {
 		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
-		return "", false
+		return 0, 0, false
 	}
 	if n < 0 {
 		r.FailAt(start, field, fmt.Errorf("name number %d", n))
-		return "", false
+		return 0, 0, false
 	}
-	return ue.FormatName(d.ctx.Names[i], n), true
+	return i, n, true
 }
 
 // maxTypeNameNodes bounds a UE5.4+ type-name tree; real trees have a handful.
@@ -128,7 +225,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	}
 	*t = Tag{Name: name}
 	if d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
-		t.Type = d.readTypeName(r)
+		t.Type, t.str = d.readTypeName(r)
 		t.Size = r.I32("PropertyTag.Size")
 		t.Flags = TagFlags(r.U8("PropertyTag.Flags"))
 		t.BoolVal = t.Flags&TagBoolTrue != 0
@@ -144,38 +241,40 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		}
 		return true
 	}
-	typ, _ := d.readName(r, "PropertyTag.Type")
-	t.Type = d.typeSlab.new()
-	t.Type.Name = typ
+	var k tagTypeKey
+	var ns tagTypeNames
+	ns.name, k.name = d.readNameKey(r, "PropertyTag.Type")
 	t.Size = r.I32("PropertyTag.Size")
 	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
-	switch typ {
+	switch ns.name {
 	case "StructProperty":
-		t.Type.Struct, _ = d.readName(r, "PropertyTag.StructName")
+		ns.a, k.a = d.readNameKey(r, "PropertyTag.StructName")
 		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
-			t.Type.StructGuid = ue.ReadGuid(r, "PropertyTag.StructGuid")
+			k.guid = ue.ReadGuid(r, "PropertyTag.StructGuid")
 		}
 	case "BoolProperty":
 		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
 	case "ByteProperty", "EnumProperty":
-		t.Type.Enum, _ = d.readName(r, "PropertyTag.EnumName")
+		ns.a, k.a = d.readNameKey(r, "PropertyTag.EnumName")
 	case "ArrayProperty":
 		if d.ctx.ue4(verUE4ArrayPropertyInnerTags) {
-			inner, _ := d.readName(r, "PropertyTag.InnerType")
-			t.Type.Inner = &Type{Name: inner}
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
+			k.inner = true
 		}
 	case "SetProperty", "OptionalProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			inner, _ := d.readName(r, "PropertyTag.InnerType")
-			t.Type.Inner = &Type{Name: inner}
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
+			k.inner = true
 		}
 	case "MapProperty":
 		if d.ctx.ue4(verUE4PropertyTagSetMapSupport) {
-			k, _ := d.readName(r, "PropertyTag.InnerType")
-			v, _ := d.readName(r, "PropertyTag.ValueType")
-			t.Type.Inner, t.Type.Value = &Type{Name: k}, &Type{Name: v}
+			ns.a, k.a = d.readNameKey(r, "PropertyTag.InnerType")
+			ns.b, k.b = d.readNameKey(r, "PropertyTag.ValueType")
+			k.inner, k.value = true, true
 		}
 	}
+	it := d.internTagType(k, ns, r.Err() != nil)
+	t.Type, t.str = it.t, it.s
 	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
 		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
 			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
@@ -201,28 +300,48 @@ func (d *decoder) readTagExtensions(r *binread.Reader, t *Tag) {
 
 // readTypeName reads FPropertyTypeName (UE5.4+): the type tree in pre-order,
 // each node an FName and its parameter count.
-func (d *decoder) readTypeName(r *binread.Reader) *Type {
-	var buf [16]typeNode // most trees have a handful of nodes
-	nodes := typeNodes(buf[:0])
+func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
+	type ref struct{ i, n, c int32 }
+	var buf [16]ref // most trees have a handful of nodes
+	refs := buf[:0]
+	key := d.keyBuf[:0]
 	remaining := 1
 	for remaining > 0 {
-		if len(nodes) >= maxTypeNameNodes {
+		if len(refs) >= maxTypeNameNodes {
 			r.Failf("PropertyTag.TypeName", "type name with more than %d nodes", maxTypeNameNodes)
-			return &Type{}
+			return &Type{}, ""
 		}
-		n, _ := d.readName(r, "PropertyTag.TypeName")
+		i, n, _ := d.readNameRef(r, "PropertyTag.TypeName")
 		c := r.I32("PropertyTag.TypeName.InnerCount")
 		if r.Err() != nil {
-			return &Type{}
+			return &Type{}, ""
 		}
 		if c < 0 || c > maxTypeNameNodes {
 			r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
-			return &Type{}
+			return &Type{}, ""
 		}
-		nodes = append(nodes, typeNode{n, c})
+		refs = append(refs, ref{i, n, c})
+		key = binary.LittleEndian.AppendUint32(key, uint32(i))
+		key = binary.LittleEndian.AppendUint32(key, uint32(n))
+		key = binary.LittleEndian.AppendUint32(key, uint32(c))
 		remaining += int(c) - 1
 	}
-	return nodes.toType(0)
+	d.keyBuf = key
+	if it, ok := d.treeTypes[string(key)]; ok {
+		return it.t, it.s
+	}
+	var nbuf [16]typeNode
+	nodes := typeNodes(nbuf[:0])
+	for _, f := range refs {
+		nodes = append(nodes, typeNode{ue.FormatName(d.ctx.Names[f.i], f.n), f.c})
+	}
+	t := nodes.toType(0)
+	it := internedType{t, t.String()}
+	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
+		d.treeTypes = make(map[string]internedType)
+	}
+	d.treeTypes[string(key)] = it
+	return it.t, it.s
 }
 
 // tnode is one node of a UE5.4+ type-name tree.

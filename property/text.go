@@ -64,7 +64,8 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		r.Failf("Text.HistoryType", "unknown text history type %d", ht)
 		return nil
 	}
-	fs := Fields{{"Flags", uint64(flags)}, {"History", name}}
+	// Room for the longest history (TextAsDateTime).
+	fs := append(Fields(d.fieldSlab.alloc(7)), Field{"Flags", uint64(flags)}, Field{"History", name})
 	switch ht {
 	case TextNone:
 		if d.ctx.cvAtLeast(cvEditor, editorCultureInvariantTextSerializationKeyStb) {

@@ -1,8 +1,6 @@
 package property
 
 import (
-	"fmt"
-
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/usmap"
 )
@@ -62,12 +60,26 @@ func (d *decoder) propertyAt(s *usmap.Struct, idx int) (*usmap.Property, int, bo
 // unversionedStruct reads a struct serialized with unversioned properties.
 func (d *decoder) unversionedStruct(r *binread.Reader, name string) any {
 	props := d.unversioned(r, name)
-	return &Struct{Type: name, Properties: props}
+	return d.newStruct(Struct{Type: name, Properties: props})
 }
 
 // unversioned reads an unversioned property stream for the struct or class
 // name. Without a schema nothing can be read: the reader's error is set.
 func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
+	// As in tagged, the properties collect on d.props.
+	start := len(d.props)
+	d.unversionedOnStack(r, name)
+	var props []*Property
+	if n := len(d.props) - start; n > 0 {
+		props = append(d.listSlab.alloc(n), d.props[start:]...)
+	}
+	clear(d.props[start:])
+	d.props = d.props[:start]
+	return props
+}
+
+// unversionedOnStack is unversioned with the properties pushed on d.props.
+func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 	s := d.schema(name)
 	if s == nil {
 		if d.ctx.Mappings == nil && d.ctx.LocalSchema == nil {
@@ -75,22 +87,23 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 		} else {
 			r.Failf("UnversionedProperties", "no schema for %q in the mappings", name)
 		}
-		return nil
+		return
 	}
 	type frag struct {
 		skip, values int
 		zeroes, last bool
 	}
-	var frags []frag
+	var fbuf [8]frag
+	frags := fbuf[:0]
 	zeroBits := 0
 	for {
 		if len(frags) >= maxFragments {
 			r.Failf("UnversionedHeader", "more than %d fragments", maxFragments)
-			return nil
+			return
 		}
 		v := r.U16("UnversionedHeader.Fragment")
 		if r.Err() != nil {
-			return nil
+			return
 		}
 		f := frag{skip: int(v & fragSkipMask), values: int(v >> fragValueShift), zeroes: v&fragHasZeroes != 0, last: v&fragIsLast != 0}
 		frags = append(frags, f)
@@ -112,9 +125,8 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 		mask = r.Bytes(int64((zeroBits+31)/32*4), "UnversionedHeader.ZeroMask")
 	}
 	if r.Err() != nil {
-		return nil
+		return
 	}
-	var props []*Property
 	idx, zi := 0, 0
 	for _, f := range frags {
 		idx += f.skip
@@ -127,10 +139,12 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 			up, arrIdx, ok := d.propertyAt(s, idx)
 			if !ok {
 				r.Failf("UnversionedProperties", "%s: schema index %d not in the mappings (the mappings do not match this package)", name, idx)
-				return props
+				return
 			}
 			t := d.typeOf(up.Type)
-			p := &Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+			p := d.propSlab.new()
+			*p = Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+			d.props = append(d.props, p)
 			d.push(up.Name)
 			if zero {
 				p.Zero = true
@@ -140,15 +154,13 @@ func (d *decoder) unversioned(r *binread.Reader, name string) []*Property {
 			}
 			d.pop()
 			p.Size = r.Offset() - p.Offset
-			props = append(props, p)
 			if r.Err() != nil {
 				p.Error = r.Err().Error()
-				return props
+				return
 			}
 			idx++
 		}
 	}
-	return props
 }
 
 // zeroValue is the value of a zero-masked property.
@@ -160,7 +172,7 @@ func zeroValue(t *Type) any {
 		return int64(0)
 	case "ByteProperty", "UInt16Property", "UInt32Property", "UInt64Property":
 		if t.Enum != "" {
-			return Enum{Enum: t.Enum, Value: fmt.Sprintf("%s::0", t.Enum)}
+			return Enum{Enum: t.Enum, Value: t.Enum + "::0"}
 		}
 		return uint64(0)
 	case "FloatProperty", "DoubleProperty":
@@ -170,7 +182,7 @@ func zeroValue(t *Type) any {
 	case "NameProperty":
 		return "None"
 	case "EnumProperty":
-		return Enum{Enum: t.Enum, Value: fmt.Sprintf("%s::0", t.Enum)}
+		return Enum{Enum: t.Enum, Value: t.Enum + "::0"}
 	case "ArrayProperty":
 		return []any{}
 	case "StructProperty":

@@ -16,7 +16,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -579,20 +578,26 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 // utf16String decodes UTF-16 code units (in the reader's byte order) to a
 // string the way string(utf16.Decode(units)) does, unpaired surrogates
 // becoming U+FFFD, without the intermediate slices: units below 0x80 (most
-// text) are copied as bytes, and the string is built in place.
+// text) are copied as bytes.
 func (r *Reader) utf16String(b []byte) string {
 	lo, hi := 0, 1 // byte offsets of a unit's low and high byte
 	if r.big {
 		lo, hi = 1, 0
 	}
 	unit := func(i int) rune { return rune(b[i+lo]) | rune(b[i+hi])<<8 }
-	var out strings.Builder
-	out.Grow(len(b) / 2)
+	// A code unit takes at most 3 bytes of UTF-8 (a surrogate pair 4 for
+	// its 2 units). The bytes are gathered on the stack when they fit, so
+	// that the string is the only allocation.
+	var buf [256]byte
+	out := buf[:0]
+	if most := len(b) / 2 * 3; most > len(buf) {
+		out = make([]byte, 0, most)
+	}
 	for i := 0; i+1 < len(b); i += 2 {
 		c := unit(i)
 		switch {
 		case c < utf8.RuneSelf:
-			out.WriteByte(byte(c))
+			out = append(out, byte(c))
 			continue
 		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
 			c = utf16.DecodeRune(c, unit(i+2))
@@ -600,9 +605,9 @@ func (r *Reader) utf16String(b []byte) string {
 		case utf16.IsSurrogate(c):
 			c = utf8.RuneError
 		}
-		out.WriteRune(c)
+		out = utf8.AppendRune(out, c)
 	}
-	return out.String()
+	return string(out)
 }
 
 // latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
