@@ -85,12 +85,17 @@ func (f *File) chunkErr(i int, err error) error {
 }
 
 // ReadChunk reads, decrypts and decompresses chunk i (a TOC entry index).
-func (f *File) ReadChunk(i int) ([]byte, error) {
+func (f *File) ReadChunk(i int) ([]byte, error) { return f.ReadChunkBuf(i, nil) }
+
+// ReadChunkBuf is [File.ReadChunk] that reads into buf's storage when it
+// has room for the chunk (the result then shares it), so that a caller
+// reading chunk after chunk reuses one buffer.
+func (f *File) ReadChunkBuf(i int, buf []byte) ([]byte, error) {
 	if i < 0 || i >= len(f.ChunkIDs) {
 		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
 	}
 	ol := f.OffsetLength(i)
-	data, err := f.readRange(ol.Offset, ol.Length)
+	data, err := f.readRange(ol.Offset, ol.Length, buf)
 	if err != nil {
 		return nil, f.chunkErr(i, err)
 	}
@@ -98,8 +103,12 @@ func (f *File) ReadChunk(i int) ([]byte, error) {
 }
 
 // ReadChunkVerified reads chunk i and checks it against the stored hash.
-func (f *File) ReadChunkVerified(i int) ([]byte, error) {
-	data, err := f.ReadChunk(i)
+func (f *File) ReadChunkVerified(i int) ([]byte, error) { return f.ReadChunkVerifiedBuf(i, nil) }
+
+// ReadChunkVerifiedBuf is [File.ReadChunkVerified] that reads into buf's
+// storage when it has room (see [File.ReadChunkBuf]).
+func (f *File) ReadChunkVerifiedBuf(i int, buf []byte) ([]byte, error) {
+	data, err := f.ReadChunkBuf(i, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -217,12 +226,13 @@ func (f *File) checkSums(i int, h *chunkHasher) error {
 // chunks grow as their blocks are decoded.
 const maxPrealloc = 64 << 20
 
-// readRange reads [off, off+n) of the uncompressed address space.
-func (f *File) readRange(off, n uint64) ([]byte, error) {
+// readRange reads [off, off+n) of the uncompressed address space, into
+// buf's storage when it has room.
+func (f *File) readRange(off, n uint64, buf []byte) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
 	}
-	var dst []byte
+	dst := buf[:0]
 	err := f.walkRange(off, n, &dst, nil)
 	if err != nil {
 		return nil, err
@@ -231,8 +241,9 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 }
 
 // walkRange reads [off, off+n) of the uncompressed address space, block
-// by block. With dst set, the bytes are appended to *dst (stored blocks
-// are read straight into it); otherwise each piece is handed to sink in
+// by block. With dst set, the bytes are written to *dst (its storage is
+// reused when it has room; stored blocks are read and compressed blocks
+// decompressed straight into it); otherwise each piece is handed to sink in
 // order, in scratch buffers that are reused after sink returns, so no
 // chunk-sized buffer is allocated.
 func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
@@ -259,7 +270,11 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	if dst != nil {
 		// Preallocate at most maxPrealloc: a TOC that lies about sizes
 		// then costs only the bytes its blocks really decompress to.
-		*dst = make([]byte, 0, min(n, avail, maxPrealloc))
+		if want := min(n, avail, maxPrealloc); uint64(cap(*dst)) < want {
+			*dst = make([]byte, 0, want)
+		} else {
+			*dst = (*dst)[:0]
+		}
 	} else {
 		runLimit = sinkRunLimit
 	}
@@ -288,14 +303,29 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			continue
 		}
 		blk := f.Block(int(b))
+		// A compressed block whose bytes all belong to the chunk is
+		// decompressed straight into the chunk's buffer when it has room
+		// (always, unless a lying TOC capped the preallocation).
+		out, direct := bufs.plain, false
+		if dst != nil && inBlock == 0 && blk.MethodIndex != 0 && uint64(blk.UncompressedSize) <= n-done {
+			if d := *dst; cap(d)-len(d) >= int(blk.UncompressedSize) {
+				out, direct = d[len(d):len(d)+int(blk.UncompressedSize)], true
+			}
+		}
 		var err error
 		var plain []byte
-		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, bufs.plain)
-		if len(plain) > 0 && (len(bufs.raw) == 0 || &plain[0] != &bufs.raw[0]) {
-			bufs.plain = plain
-		}
+		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, out)
 		if err != nil {
 			return err
+		}
+		if direct && len(plain) > 0 && &plain[0] == &out[0] {
+			*dst = (*dst)[:len(*dst)+len(plain)]
+			done += uint64(len(plain))
+			b++
+			continue
+		}
+		if len(plain) > 0 && (len(bufs.raw) == 0 || &plain[0] != &bufs.raw[0]) && !direct {
+			bufs.plain = plain
 		}
 		if inBlock > uint64(len(plain)) {
 			return &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}

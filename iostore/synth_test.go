@@ -213,9 +213,15 @@ func TestStoredRuns(t *testing.T) {
 		}
 		for off := 0; off < len(data); off += 0x3b {
 			for n := 1; off+n <= len(data); n += 0x95 {
-				got, err := f.readRange(uint64(off), uint64(n))
+				got, err := f.readRange(uint64(off), uint64(n), nil)
 				if err != nil || !bytes.Equal(got, data[off:off+n]) {
 					t.Fatalf("partition size %#x: [%#x, +%#x): %v", partSize, off, n, err)
+				}
+				// Into a reused buffer holding other bytes.
+				scratch := bytes.Repeat([]byte{0xAA}, len(data))
+				got, err = f.readRange(uint64(off), uint64(n), scratch)
+				if err != nil || !bytes.Equal(got, data[off:off+n]) || &got[0] != &scratch[0] {
+					t.Fatalf("partition size %#x: [%#x, +%#x) into a buffer: %v", partSize, off, n, err)
 				}
 				// The same bytes handed to a sink, with runs of stored
 				// blocks cut at 0x180 bytes.

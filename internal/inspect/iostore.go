@@ -638,12 +638,18 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	isPkg := make([]bool, n)
 	var pkgResults []VerifyResult
 	if f.DirectoryIndex != nil {
+		// One buffer serves every package: a result line keeps nothing of
+		// the chunk it was checked from.
+		var buf []byte
 		for _, fe := range f.DirectoryIndex.Files() {
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
 				continue
 			}
-			data, err := f.ReadChunkVerified(fe.Chunk)
+			data, err := f.ReadChunkVerifiedBuf(fe.Chunk, buf)
+			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
+				buf = data
+			}
 			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
 			pkgResults = append(pkgResults, verifyInner(c, fe.Path, fe.Chunk, data, err, opts))
 		}
@@ -690,6 +696,10 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	}
 	return true
 }
+
+// maxChunkBuf bounds the package buffer verifyUtoc keeps between packages
+// (package header chunks are mostly a few KiB to a few MiB).
+const maxChunkBuf = 16 << 20
 
 // checkPackageIDs checks that every package's chunk ID is the CityHash64
 // of its package name and that the package store has an entry for it.
