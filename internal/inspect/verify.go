@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -146,11 +147,20 @@ func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 // outcome into a result line.
 func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 	res.Path = path
+	if opts.OpenWhole != nil {
+		// Files may be mapped: reading a page that another process cut
+		// off the file faults, and panics here instead of killing the
+		// process (see below).
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	defer func() {
 		// A reader bug must cost one result line, not the whole walk.
 		if r := recover(); r != nil {
 			res.OK = false
 			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+			if f, fault := r.(interface{ Addr() uintptr }); fault && opts.OpenWhole != nil {
+				res.Error = fmt.Sprintf("file changed while being read (memory fault at 0x%x)", f.Addr())
+			}
 		}
 	}()
 	in, err := OpenInput(path, opts)
