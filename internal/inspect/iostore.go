@@ -640,7 +640,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	if f.DirectoryIndex != nil {
 		// One buffer serves every package: a result line keeps nothing of
 		// the chunk it was checked from.
-		var buf []byte
+		bp := chunkBufs.Get().(*[]byte)
+		defer chunkBufs.Put(bp)
+		buf := *bp
 		for _, fe := range f.DirectoryIndex.Files() {
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
@@ -649,6 +651,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 			data, err := f.ReadChunkVerifiedBuf(fe.Chunk, buf)
 			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
 				buf = data
+				*bp = buf
 			}
 			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
 			pkgResults = append(pkgResults, verifyInner(c, fe.Path, fe.Chunk, data, err, opts))
@@ -700,6 +703,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 // maxChunkBuf bounds the package buffer verifyUtoc keeps between packages
 // (package header chunks are mostly a few KiB to a few MiB).
 const maxChunkBuf = 16 << 20
+
+// chunkBufs holds verifyUtoc's package buffers, one per worker at a time.
+var chunkBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // checkPackageIDs checks that every package's chunk ID is the CityHash64
 // of its package name and that the package store has an entry for it.
