@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/blake3"
 	"github.com/upkg/upkg/internal/sha1"
 )
@@ -288,6 +289,8 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			var err error
 			if dst != nil {
 				*dst, err = f.readStored(*dst, run)
+			} else if m, ok := f.storedInMem(run); ok {
+				sink(m)
 			} else {
 				bufs.raw, err = f.readStored(bufs.raw[:0], run)
 				if err == nil {
@@ -324,8 +327,8 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			b++
 			continue
 		}
-		if len(plain) > 0 && (len(bufs.raw) == 0 || &plain[0] != &bufs.raw[0]) && !direct {
-			bufs.plain = plain
+		if blk.MethodIndex != 0 && !direct {
+			bufs.plain = plain // decompressed into (maybe a grown) plain buffer
 		}
 		if inBlock > uint64(len(plain)) {
 			return &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
@@ -418,6 +421,20 @@ func (f *File) storedRun(b, last int, in, need, limit uint64) storedBlocks {
 	return run
 }
 
+// storedInMem returns the bytes of a run of stored blocks in place when
+// their partition is a [binread.Mem] holding them.
+func (f *File) storedInMem(run storedBlocks) ([]byte, bool) {
+	r, psize, err := f.partition(run.partition)
+	if err != nil {
+		return nil, false
+	}
+	m, ok := r.(binread.Mem)
+	if !ok || int64(len(m)) < psize || run.off+run.n > uint64(psize) || run.off+run.n < run.off {
+		return nil, false
+	}
+	return m[run.off : run.off+run.n], true
+}
+
 // readStored appends the bytes of a run of stored blocks to dst.
 func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 	r, psize, err := f.partition(run.partition)
@@ -443,7 +460,9 @@ func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 }
 
 // readBlock reads compression block b, decrypts and decompresses it. raw and
-// plain are reused buffers.
+// plain are reused buffers. An uncompressed block's bytes are returned as a
+// slice of raw, or of the partition when it is a [binread.Mem]: only a
+// compressed block's are ever in plain.
 func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte, []byte, error) {
 	encrypted := f.Header.ContainerFlags&FlagEncrypted != 0
 	if encrypted && f.key == nil {
@@ -468,21 +487,30 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	if poff < 0 || uint64(poff)+size > uint64(psize) {
 		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d: [0x%x, +0x%x) outside partition %d of %d bytes", b, poff, size, p, psize)}
 	}
-	if uint64(cap(raw)) < size {
-		raw = make([]byte, size)
-	}
-	raw = raw[:size]
-	if n, err := r.ReadAt(raw, poff); n != len(raw) {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	// stored is the block as stored: in place when the partition is in
+	// memory and the block needs no decryption (which works in place),
+	// else read into raw.
+	var stored []byte
+	if m, ok := r.(binread.Mem); ok && !encrypted && int64(len(m)) >= psize {
+		stored = m[poff : uint64(poff)+size]
+	} else {
+		if uint64(cap(raw)) < size {
+			raw = make([]byte, size)
 		}
-		return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+		raw = raw[:size]
+		if n, err := r.ReadAt(raw, poff); n != len(raw) {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+		}
+		stored = raw
 	}
 	if signed {
 		// FIoStoreWriter signs the block as stored: SHA-1 of the padded,
 		// encrypted bytes.
 		want := f.Signature.ChunkBlockSignature[b]
-		if sha1.Sum(raw) != want && sha1.Sum(raw[:blk.CompressedSize]) != want {
+		if sha1.Sum(stored) != want && sha1.Sum(stored[:blk.CompressedSize]) != want {
 			return raw, plain, fmt.Errorf("%w: compression block %d", ErrSignature, b)
 		}
 	}
@@ -507,7 +535,7 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	if blk.UncompressedSize > f.Header.CompressionBlockSize {
 		return raw, plain, &FormatError{Offset: int64(f.blockOffset(b) + 8), Msg: fmt.Sprintf("compression block %d: uncompressed size %d exceeds the block size %d", b, blk.UncompressedSize, f.Header.CompressionBlockSize)}
 	}
-	src := raw[:blk.CompressedSize]
+	src := stored[:blk.CompressedSize]
 	if blk.MethodIndex == 0 {
 		// Uncompressed blocks store exactly their bytes (plus AES padding).
 		if blk.UncompressedSize > blk.CompressedSize {

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -196,10 +197,14 @@ func openUtocKeys(keys string, open func([]iostore.Option) (*iostore.File, error
 // directory index there is nothing to list.
 func openUtoc(p string, opts *Options) (*utocContainer, error) {
 	keys := ""
+	var more []iostore.Option
 	if opts != nil {
 		keys = opts.AESKey
+		if opts.OpenWhole != nil {
+			more = append(more, iostore.WithPartitionOpener(opts.OpenWhole))
+		}
 	}
-	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, o...) })
+	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, append(o, more...)...) })
 	if err != nil {
 		return nil, err
 	}
@@ -605,11 +610,29 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 
 // verifyUtoc is the verifier for .utoc files: one "utoc" line with the chunk
 // hash results, then one "zen" line per package.
-func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
+func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool) {
 	if !strings.EqualFold(filepath.Ext(p), ".utoc") {
 		return false
 	}
 	res := VerifyResult{Path: p, Format: "utoc"}
+	if opts.OpenWhole != nil {
+		// Partitions may be mapped: see VerifyPackage. Every read of
+		// them happens before the container line is emitted.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			res.OK = false
+			res.Error = recoveredError(r, opts)
+			emit(res)
+			handled = true
+		}()
+	}
 	c, err := openUtoc(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
@@ -762,7 +785,7 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 	defer func() {
 		if r := recover(); r != nil {
 			res.OK = false
-			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+			res.Error = recoveredError(r, opts)
 		}
 	}()
 	if err != nil {

@@ -157,10 +157,7 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		// A reader bug must cost one result line, not the whole walk.
 		if r := recover(); r != nil {
 			res.OK = false
-			res.Error = fmt.Sprintf("internal error (please report): %v", r)
-			if f, fault := r.(interface{ Addr() uintptr }); fault && opts.OpenWhole != nil {
-				res.Error = fmt.Sprintf("file changed while being read (memory fault at 0x%x)", f.Addr())
-			}
+			res.Error = recoveredError(r, opts)
 		}
 	}()
 	in, err := OpenInput(path, opts)
@@ -181,6 +178,16 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		return res
 	}
 	return ResultFor(p)
+}
+
+// recoveredError describes a panic recovered while checking a file: a
+// memory fault when files are mapped (opts.OpenWhole) is a file cut short
+// by another process; anything else is a reader bug.
+func recoveredError(r any, opts *Options) string {
+	if f, fault := r.(interface{ Addr() uintptr }); fault && opts.OpenWhole != nil {
+		return fmt.Sprintf("file changed while being read (memory fault at 0x%x)", f.Addr())
+	}
+	return fmt.Sprintf("internal error (please report): %v", r)
 }
 
 // trimPath drops a leading "path: " from an error message: the result line
