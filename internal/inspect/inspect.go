@@ -45,6 +45,11 @@ type Options struct {
 	// fault while reading (a mapped file cut short by another process)
 	// into an error for that file.
 	OpenWhole osfile.WholeOpener
+
+	// resultOnly is set by [VerifyOne]: nothing of the package but its
+	// [VerifyResult] is used, so renderings no check needs (a zen
+	// package's dependency lists) are skipped.
+	resultOnly bool
 }
 
 // Input is one package to read: its main file and a way to reach the files

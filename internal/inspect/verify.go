@@ -129,7 +129,7 @@ func sniffTag(name string) bool {
 // one for a package, several for a container.
 func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 	o := *opts
-	o.Verify = true
+	o.Verify, o.resultOnly = true, true
 	mu.RLock()
 	vs := append([]Verifier(nil), verifiers...)
 	mu.RUnlock()

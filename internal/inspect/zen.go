@@ -276,7 +276,9 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
-	out.Dependencies = zr.dependencies(out)
+	if opts == nil || !opts.resultOnly {
+		out.Dependencies = zr.dependencies(out)
+	}
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
 		for _, s := range out.Sections {
