@@ -86,8 +86,20 @@ type partition struct {
 type Option func(*options) error
 
 type options struct {
-	key     []byte
-	openCas func(partition int) (io.ReaderAt, int64, error)
+	key       []byte
+	openCas   func(partition int) (io.ReaderAt, int64, error)
+	openWhole osfile.WholeOpener
+}
+
+// WithPartitionOpener makes [Open] open the .ucas partitions with open,
+// in place of osfile.Open (the CLI maps them into memory: a partition
+// read as a [binread.Mem] is read in place, with no copy of its blocks).
+// What open returns is closed by [File.Close].
+func WithPartitionOpener(open osfile.WholeOpener) Option {
+	return func(o *options) error {
+		o.openWhole = open
+		return nil
+	}
 }
 
 // WithAESKey gives the AES-256 key of an encrypted container (32 bytes; see
@@ -123,7 +135,14 @@ func Open(name string, opt ...Option) (*File, error) {
 	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
 		base = name[:len(name)-len(ext)]
 	}
-	var partitions osfile.Set
+	var o options
+	for _, fn := range opt {
+		if err := fn(&o); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	partitions := &osfile.Set{Whole: o.openWhole != nil, OpenWhole: o.openWhole}
 	open := func(i int) (io.ReaderAt, int64, error) {
 		p := base + ".ucas"
 		if i > 0 {
@@ -149,7 +168,7 @@ func Open(name string, opt ...Option) (*File, error) {
 		return nil, err
 	}
 	tf.Name = name
-	tf.closers = append(tf.closers, f, &partitions)
+	tf.closers = append(tf.closers, f, partitions)
 	return tf, nil
 }
 

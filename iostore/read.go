@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/blake3"
 	"github.com/upkg/upkg/internal/sha1"
 )
@@ -85,12 +86,17 @@ func (f *File) chunkErr(i int, err error) error {
 }
 
 // ReadChunk reads, decrypts and decompresses chunk i (a TOC entry index).
-func (f *File) ReadChunk(i int) ([]byte, error) {
+func (f *File) ReadChunk(i int) ([]byte, error) { return f.ReadChunkBuf(i, nil) }
+
+// ReadChunkBuf is [File.ReadChunk] that reads into buf's storage when it
+// has room for the chunk (the result then shares it), so that a caller
+// reading chunk after chunk reuses one buffer.
+func (f *File) ReadChunkBuf(i int, buf []byte) ([]byte, error) {
 	if i < 0 || i >= len(f.ChunkIDs) {
 		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
 	}
 	ol := f.OffsetLength(i)
-	data, err := f.readRange(ol.Offset, ol.Length)
+	data, err := f.readRange(ol.Offset, ol.Length, buf)
 	if err != nil {
 		return nil, f.chunkErr(i, err)
 	}
@@ -98,8 +104,12 @@ func (f *File) ReadChunk(i int) ([]byte, error) {
 }
 
 // ReadChunkVerified reads chunk i and checks it against the stored hash.
-func (f *File) ReadChunkVerified(i int) ([]byte, error) {
-	data, err := f.ReadChunk(i)
+func (f *File) ReadChunkVerified(i int) ([]byte, error) { return f.ReadChunkVerifiedBuf(i, nil) }
+
+// ReadChunkVerifiedBuf is [File.ReadChunkVerified] that reads into buf's
+// storage when it has room (see [File.ReadChunkBuf]).
+func (f *File) ReadChunkVerifiedBuf(i int, buf []byte) ([]byte, error) {
+	data, err := f.ReadChunkBuf(i, buf)
 	if err != nil {
 		return nil, err
 	}
@@ -217,12 +227,13 @@ func (f *File) checkSums(i int, h *chunkHasher) error {
 // chunks grow as their blocks are decoded.
 const maxPrealloc = 64 << 20
 
-// readRange reads [off, off+n) of the uncompressed address space.
-func (f *File) readRange(off, n uint64) ([]byte, error) {
+// readRange reads [off, off+n) of the uncompressed address space, into
+// buf's storage when it has room.
+func (f *File) readRange(off, n uint64, buf []byte) ([]byte, error) {
 	if n == 0 {
 		return []byte{}, nil
 	}
-	var dst []byte
+	dst := buf[:0]
 	err := f.walkRange(off, n, &dst, nil)
 	if err != nil {
 		return nil, err
@@ -231,8 +242,9 @@ func (f *File) readRange(off, n uint64) ([]byte, error) {
 }
 
 // walkRange reads [off, off+n) of the uncompressed address space, block
-// by block. With dst set, the bytes are appended to *dst (stored blocks
-// are read straight into it); otherwise each piece is handed to sink in
+// by block. With dst set, the bytes are written to *dst (its storage is
+// reused when it has room; stored blocks are read and compressed blocks
+// decompressed straight into it); otherwise each piece is handed to sink in
 // order, in scratch buffers that are reused after sink returns, so no
 // chunk-sized buffer is allocated.
 func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
@@ -259,7 +271,11 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	if dst != nil {
 		// Preallocate at most maxPrealloc: a TOC that lies about sizes
 		// then costs only the bytes its blocks really decompress to.
-		*dst = make([]byte, 0, min(n, avail, maxPrealloc))
+		if want := min(n, avail, maxPrealloc); uint64(cap(*dst)) < want {
+			*dst = make([]byte, 0, want)
+		} else {
+			*dst = (*dst)[:0]
+		}
 	} else {
 		runLimit = sinkRunLimit
 	}
@@ -273,6 +289,8 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			var err error
 			if dst != nil {
 				*dst, err = f.readStored(*dst, run)
+			} else if m, ok := f.storedInMem(run); ok {
+				sink(m)
 			} else {
 				bufs.raw, err = f.readStored(bufs.raw[:0], run)
 				if err == nil {
@@ -288,14 +306,29 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			continue
 		}
 		blk := f.Block(int(b))
+		// A compressed block whose bytes all belong to the chunk is
+		// decompressed straight into the chunk's buffer when it has room
+		// (always, unless a lying TOC capped the preallocation).
+		out, direct := bufs.plain, false
+		if dst != nil && inBlock == 0 && blk.MethodIndex != 0 && uint64(blk.UncompressedSize) <= n-done {
+			if d := *dst; cap(d)-len(d) >= int(blk.UncompressedSize) {
+				out, direct = d[len(d):len(d)+int(blk.UncompressedSize)], true
+			}
+		}
 		var err error
 		var plain []byte
-		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, bufs.plain)
-		if len(plain) > 0 && (len(bufs.raw) == 0 || &plain[0] != &bufs.raw[0]) {
-			bufs.plain = plain
-		}
+		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, out)
 		if err != nil {
 			return err
+		}
+		if direct && len(plain) > 0 && &plain[0] == &out[0] {
+			*dst = (*dst)[:len(*dst)+len(plain)]
+			done += uint64(len(plain))
+			b++
+			continue
+		}
+		if blk.MethodIndex != 0 && !direct {
+			bufs.plain = plain // decompressed into (maybe a grown) plain buffer
 		}
 		if inBlock > uint64(len(plain)) {
 			return &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
@@ -388,6 +421,20 @@ func (f *File) storedRun(b, last int, in, need, limit uint64) storedBlocks {
 	return run
 }
 
+// storedInMem returns the bytes of a run of stored blocks in place when
+// their partition is a [binread.Mem] holding them.
+func (f *File) storedInMem(run storedBlocks) ([]byte, bool) {
+	r, psize, err := f.partition(run.partition)
+	if err != nil {
+		return nil, false
+	}
+	m, ok := r.(binread.Mem)
+	if !ok || int64(len(m)) < psize || run.off+run.n > uint64(psize) || run.off+run.n < run.off {
+		return nil, false
+	}
+	return m[run.off : run.off+run.n], true
+}
+
 // readStored appends the bytes of a run of stored blocks to dst.
 func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 	r, psize, err := f.partition(run.partition)
@@ -413,7 +460,9 @@ func (f *File) readStored(dst []byte, run storedBlocks) ([]byte, error) {
 }
 
 // readBlock reads compression block b, decrypts and decompresses it. raw and
-// plain are reused buffers.
+// plain are reused buffers. An uncompressed block's bytes are returned as a
+// slice of raw, or of the partition when it is a [binread.Mem]: only a
+// compressed block's are ever in plain.
 func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte, []byte, error) {
 	encrypted := f.Header.ContainerFlags&FlagEncrypted != 0
 	if encrypted && f.key == nil {
@@ -438,21 +487,30 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	if poff < 0 || uint64(poff)+size > uint64(psize) {
 		return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d: [0x%x, +0x%x) outside partition %d of %d bytes", b, poff, size, p, psize)}
 	}
-	if uint64(cap(raw)) < size {
-		raw = make([]byte, size)
-	}
-	raw = raw[:size]
-	if n, err := r.ReadAt(raw, poff); n != len(raw) {
-		if err == nil || err == io.EOF {
-			err = io.ErrUnexpectedEOF
+	// stored is the block as stored: in place when the partition is in
+	// memory and the block needs no decryption (which works in place),
+	// else read into raw.
+	var stored []byte
+	if m, ok := r.(binread.Mem); ok && !encrypted && int64(len(m)) >= psize {
+		stored = m[poff : uint64(poff)+size]
+	} else {
+		if uint64(cap(raw)) < size {
+			raw = make([]byte, size)
 		}
-		return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+		raw = raw[:size]
+		if n, err := r.ReadAt(raw, poff); n != len(raw) {
+			if err == nil || err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return raw, plain, fmt.Errorf("iostore: reading compression block %d: %w", b, err)
+		}
+		stored = raw
 	}
 	if signed {
 		// FIoStoreWriter signs the block as stored: SHA-1 of the padded,
 		// encrypted bytes.
 		want := f.Signature.ChunkBlockSignature[b]
-		if sha1.Sum(raw) != want && sha1.Sum(raw[:blk.CompressedSize]) != want {
+		if sha1.Sum(stored) != want && sha1.Sum(stored[:blk.CompressedSize]) != want {
 			return raw, plain, fmt.Errorf("%w: compression block %d", ErrSignature, b)
 		}
 	}
@@ -477,7 +535,7 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 	if blk.UncompressedSize > f.Header.CompressionBlockSize {
 		return raw, plain, &FormatError{Offset: int64(f.blockOffset(b) + 8), Msg: fmt.Sprintf("compression block %d: uncompressed size %d exceeds the block size %d", b, blk.UncompressedSize, f.Header.CompressionBlockSize)}
 	}
-	src := raw[:blk.CompressedSize]
+	src := stored[:blk.CompressedSize]
 	if blk.MethodIndex == 0 {
 		// Uncompressed blocks store exactly their bytes (plus AES padding).
 		if blk.UncompressedSize > blk.CompressedSize {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/iostoretest"
 )
 
@@ -186,10 +187,20 @@ func TestStoredRuns(t *testing.T) {
 		data[i] = byte(i*7 + i>>8)
 	}
 	toc, cas := buildToc(TocLatest, "../../../", []synthFile{{"Content", "Big.uasset", data}})
-	for _, partSize := range []int{0, 0x200} {
+	for _, tc := range []struct {
+		partSize int
+		mem      bool // partitions are a binread.Mem (read in place)
+	}{{0, false}, {0, true}, {0x200, false}, {0x200, true}} {
+		partSize := tc.partSize
+		wrap := func(b []byte) io.ReaderAt {
+			if tc.mem {
+				return binread.Mem(b)
+			}
+			return bytes.NewReader(b)
+		}
 		var opt Option
 		if partSize == 0 {
-			opt = WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil })
+			opt = WithPartitions(func(int) (io.ReaderAt, int64, error) { return wrap(cas), int64(len(cas)), nil })
 		} else {
 			binary.LittleEndian.PutUint64(toc[88:], uint64(partSize))
 			opt = WithPartitions(func(p int) (io.ReaderAt, int64, error) {
@@ -197,7 +208,7 @@ func TestStoredRuns(t *testing.T) {
 					return nil, 0, fs.ErrNotExist
 				}
 				part := cas[p*partSize : min((p+1)*partSize, len(cas))]
-				return bytes.NewReader(part), int64(len(part)), nil
+				return wrap(part), int64(len(part)), nil
 			})
 		}
 		f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), opt)
@@ -213,9 +224,15 @@ func TestStoredRuns(t *testing.T) {
 		}
 		for off := 0; off < len(data); off += 0x3b {
 			for n := 1; off+n <= len(data); n += 0x95 {
-				got, err := f.readRange(uint64(off), uint64(n))
+				got, err := f.readRange(uint64(off), uint64(n), nil)
 				if err != nil || !bytes.Equal(got, data[off:off+n]) {
 					t.Fatalf("partition size %#x: [%#x, +%#x): %v", partSize, off, n, err)
+				}
+				// Into a reused buffer holding other bytes.
+				scratch := bytes.Repeat([]byte{0xAA}, len(data))
+				got, err = f.readRange(uint64(off), uint64(n), scratch)
+				if err != nil || !bytes.Equal(got, data[off:off+n]) || &got[0] != &scratch[0] {
+					t.Fatalf("partition size %#x: [%#x, +%#x) into a buffer: %v", partSize, off, n, err)
 				}
 				// The same bytes handed to a sink, with runs of stored
 				// blocks cut at 0x180 bytes.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"sync"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/sha1"
@@ -15,6 +16,10 @@ import (
 // chunkSize is how much stored data is read at once for entries without
 // compression blocks (a multiple of the AES block size).
 const chunkSize = 256 << 10
+
+// hashBufs holds the chunkSize buffers [Entry.Verify] reads stored data
+// through (verifying a pak hashes every entry).
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, chunkSize); return &b }}
 
 // Open returns a reader of the entry's uncompressed, decrypted bytes. The
 // stored bytes are hashed as they are read, and the final Read returns an
@@ -76,7 +81,9 @@ func (e *Entry) Verify() error {
 	for _, r := range ranges {
 		longest = max(longest, r.End-r.Start)
 	}
-	buf := make([]byte, min(chunkSize, longest))
+	bp := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(bp)
+	buf := (*bp)[:min(chunkSize, longest)]
 	for _, r := range ranges {
 		for off := r.Start; off < r.End; {
 			n := min(int64(len(buf)), r.End-off)

@@ -2,6 +2,7 @@ package zen
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -190,11 +191,29 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 		r.Failf(field+".HashVersion", "name hash algorithm 0x%x, want 0x%x", algo, uint64(HashAlgorithmID))
 		return nil
 	}
-	hashes := r.Bytes(int64(cnt)*8, field+".Hashes")
-	headers := r.Bytes(int64(cnt)*2, field+".Headers")
 	if r.Err() != nil {
 		return nil
 	}
+	if int64(cnt)*10 > r.Remaining() {
+		// Cut short: fail as reading them would.
+		r.Bytes(int64(cnt)*8, field+".Hashes")
+		r.Bytes(int64(cnt)*2, field+".Headers")
+		return nil
+	}
+	// The hashes and headers are read in place, next to the strings.
+	var hashes, headers binread.Reader
+	r.SectionInto(&hashes, r.Offset(), int64(cnt)*8, field+".Hashes")
+	r.SectionInto(&headers, r.Offset()+int64(cnt)*8, int64(cnt)*2, field+".Headers")
+	r.Skip(int64(cnt)*10, field+".Headers")
+	if err := errors.Join(r.Err(), hashes.Err(), headers.Err()); err != nil {
+		if r.Err() == nil {
+			r.Fail(field, err)
+		}
+		return nil
+	}
+	hashes.SetOrder(binary.LittleEndian)
+	headers.SetOrder(binary.BigEndian)
+	hashField, headerField := field+".Hashes", field+".Headers"
 	if int64(strBytes) > r.Remaining() {
 		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
 		return nil
@@ -209,7 +228,7 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 	all := string(data)
 	pos := 0
 	for i := range names {
-		h := binary.BigEndian.Uint16(headers[2*i:])
+		h := headers.U16(headerField)
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
 		var s string
@@ -225,7 +244,7 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 			}
 		}
 		pos += used
-		names[i] = Name{Value: s, Hash: binary.LittleEndian.Uint64(hashes[8*i:]), Wide: wide}
+		names[i] = Name{Value: s, Hash: hashes.U64(hashField), Wide: wide}
 		if ascii {
 			names[i].HashOK = names[i].Hash == asciiNameHash(s)
 		} else {
@@ -234,6 +253,10 @@ func ReadNameBatch(r *binread.Reader, field string) []Name {
 	}
 	if pos != len(data) {
 		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))
+		return nil
+	}
+	if err := errors.Join(hashes.Err(), headers.Err()); err != nil {
+		r.Fail(field, err)
 		return nil
 	}
 	return names

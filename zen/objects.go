@@ -2,7 +2,6 @@ package zen
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"sync"
@@ -137,22 +136,21 @@ func (s *ScriptObjects) readEntries(r *binread.Reader) {
 	if r.Err() != nil {
 		return
 	}
-	// Count checked that the n entries are there: decode them from one read.
-	b := r.Bytes(int64(n)*scriptObjectSize, "ScriptObjectEntry")
-	if r.Err() != nil {
-		return
-	}
+	// Count checked that the n entries are there: read them in place
+	// (no copy of the table).
 	s.Objects = make([]ScriptObject, n)
 	for i := range s.Objects {
-		e := b[i*scriptObjectSize : (i+1)*scriptObjectSize]
-		v := binary.LittleEndian.Uint32(e)
+		v := r.U32("ScriptObjectEntry.ObjectName.Index")
 		// Field by field: the strings stay unset, and setting plain fields
 		// needs no write barriers.
 		o := &s.Objects[i]
-		o.ObjectName = MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])}
-		o.GlobalIndex = ObjectIndex(binary.LittleEndian.Uint64(e[8:]))
-		o.OuterIndex = ObjectIndex(binary.LittleEndian.Uint64(e[16:]))
-		o.CDOClassIndex = ObjectIndex(binary.LittleEndian.Uint64(e[24:]))
+		o.ObjectName = MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: r.U32("ScriptObjectEntry.ObjectName.Number")}
+		o.GlobalIndex = ObjectIndex(r.U64("ScriptObjectEntry.GlobalIndex"))
+		o.OuterIndex = ObjectIndex(r.U64("ScriptObjectEntry.OuterIndex"))
+		o.CDOClassIndex = ObjectIndex(r.U64("ScriptObjectEntry.CDOClassIndex"))
+	}
+	if r.Err() != nil {
+		s.Objects = nil
 	}
 }
 
@@ -190,8 +188,8 @@ const maxOuterDepth = 64
 // "/Script/Engine.Actor:Func", deeper with "."; "?/Name" when the outer is
 // missing; the name alone past maxOuterDepth outers (so cycles end).
 type pathMemo struct {
-	paths []string
-	need  []int32
+	// The kept path of object i is s.Objects[i].Path.
+	need []int32
 	// outer[i] is the index of object i's outer: outerNull when it has
 	// none, outerMissing when no object has its outer index.
 	outer []int32
@@ -204,7 +202,7 @@ const (
 
 func (s *ScriptObjects) newPathMemo() pathMemo {
 	n := len(s.Objects)
-	m := pathMemo{paths: make([]string, n), need: make([]int32, n), outer: make([]int32, n)}
+	m := pathMemo{need: make([]int32, n), outer: make([]int32, n)}
 	for i := range s.Objects {
 		x := s.Objects[i].OuterIndex
 		if x.IsNull() {
@@ -231,11 +229,11 @@ func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
 		return o.Name, -1
 	}
 	if n := m.need[i]; n > 0 && depth+int(n)-1 <= maxOuterDepth {
-		return m.paths[i], n
+		return o.Path, n
 	}
 	if j == outerMissing {
 		p := "?/" + o.Name
-		m.paths[i], m.need[i] = p, 1
+		o.Path, m.need[i] = p, 1
 		return p, 1
 	}
 	sep := "."
@@ -247,7 +245,7 @@ func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
 	if n < 0 {
 		return p, -1
 	}
-	m.paths[i], m.need[i] = p, n+1
+	o.Path, m.need[i] = p, n+1
 	return p, n + 1
 }
 

@@ -14,6 +14,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/mapfile"
 )
 
 func init() { register(newVerifyCmd) }
@@ -76,6 +77,12 @@ func tuneVerifyGC() {
 
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
 	tuneVerifyGC()
+	// Package files are mapped rather than read: verify keeps nothing of a
+	// package but its result line, and a file cut short while mapped costs
+	// an error line for that file (see inspect.VerifyPackage).
+	mapped := *opts
+	mapped.OpenWhole = mapfile.OpenWhole
+	opts = &mapped
 	// Lines are buffered (one write per line costs a system call each);
 	// on a terminal each line is flushed as it comes.
 	stdout := bufio.NewWriterSize(out, 64<<10)

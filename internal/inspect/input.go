@@ -21,19 +21,30 @@ func OpenInput(name string, opts *Options) (*Input, error) {
 		}
 		return fn(c, inner, opts)
 	}
-	return OpenFile(name)
+	var openWhole osfile.WholeOpener
+	if opts != nil {
+		openWhole = opts.OpenWhole
+	}
+	return openFile(name, openWhole)
 }
 
 // OpenFile opens a package file on disk. Companions are looked up beside it
 // with the same base name.
-func OpenFile(name string) (*Input, error) {
+func OpenFile(name string) (*Input, error) { return openFile(name, nil) }
+
+// openFile is OpenFile with the package file and its companions opened
+// by openWhole (nil: osfile.OpenWhole).
+func openFile(name string, openWhole osfile.WholeOpener) (*Input, error) {
+	if openWhole == nil {
+		openWhole = osfile.OpenWhole
+	}
 	// Package files and their companions are small and read nearly whole:
 	// read them in one go (see osfile.OpenWhole).
-	r, size, closer, err := osfile.OpenWhole(name)
+	r, size, closer, err := openWhole(name)
 	if err != nil {
 		return nil, err
 	}
-	companions := osfile.Set{Whole: true}
+	companions := osfile.Set{Whole: true, OpenWhole: openWhole}
 	// Bulk data companions are mostly only looked up (uasset notes them);
 	// they are not read whole on opening.
 	bulk := osfile.Set{}

@@ -22,6 +22,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // Options are the knobs a user can set for reading a package.
@@ -37,6 +39,17 @@ type Options struct {
 	// ReadFile opens auxiliary files named by options (the mappings file).
 	// Nil means the OS file system (the CLI); the page sets its own.
 	ReadFile func(name string) ([]byte, error)
+	// OpenWhole opens package files on disk and their companions, which
+	// are read nearly whole; nil means osfile.OpenWhole (read into memory).
+	// The CLI maps them instead. When set, [VerifyPackage] turns a memory
+	// fault while reading (a mapped file cut short by another process)
+	// into an error for that file.
+	OpenWhole osfile.WholeOpener
+
+	// resultOnly is set by [VerifyOne]: nothing of the package but its
+	// [VerifyResult] is used, so renderings no check needs (a zen
+	// package's dependency lists) are skipped.
+	resultOnly bool
 }
 
 // Input is one package to read: its main file and a way to reach the files

@@ -17,6 +17,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 	"sync"
 
@@ -196,10 +197,14 @@ func openUtocKeys(keys string, open func([]iostore.Option) (*iostore.File, error
 // directory index there is nothing to list.
 func openUtoc(p string, opts *Options) (*utocContainer, error) {
 	keys := ""
+	var more []iostore.Option
 	if opts != nil {
 		keys = opts.AESKey
+		if opts.OpenWhole != nil {
+			more = append(more, iostore.WithPartitionOpener(opts.OpenWhole))
+		}
 	}
-	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, o...) })
+	f, err := openUtocKeys(keys, func(o []iostore.Option) (*iostore.File, error) { return iostore.Open(p, append(o, more...)...) })
 	if err != nil {
 		return nil, err
 	}
@@ -605,11 +610,29 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 
 // verifyUtoc is the verifier for .utoc files: one "utoc" line with the chunk
 // hash results, then one "zen" line per package.
-func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
+func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool) {
 	if !strings.EqualFold(filepath.Ext(p), ".utoc") {
 		return false
 	}
 	res := VerifyResult{Path: p, Format: "utoc"}
+	if opts.OpenWhole != nil {
+		// Partitions may be mapped: see VerifyPackage. Every read of
+		// them happens before the container line is emitted.
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			res.OK = false
+			res.Error = recoveredError(r, opts)
+			emit(res)
+			handled = true
+		}()
+	}
 	c, err := openUtoc(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
@@ -638,12 +661,21 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	isPkg := make([]bool, n)
 	var pkgResults []VerifyResult
 	if f.DirectoryIndex != nil {
+		// One buffer serves every package: a result line keeps nothing of
+		// the chunk it was checked from.
+		bp := chunkBufs.Get().(*[]byte)
+		defer chunkBufs.Put(bp)
+		buf := *bp
 		for _, fe := range f.DirectoryIndex.Files() {
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
 				continue
 			}
-			data, err := f.ReadChunkVerified(fe.Chunk)
+			data, err := f.ReadChunkVerifiedBuf(fe.Chunk, buf)
+			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
+				buf = data
+				*bp = buf
+			}
 			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
 			pkgResults = append(pkgResults, verifyInner(c, fe.Path, fe.Chunk, data, err, opts))
 		}
@@ -690,6 +722,13 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) bool {
 	}
 	return true
 }
+
+// maxChunkBuf bounds the package buffer verifyUtoc keeps between packages
+// (package header chunks are mostly a few KiB to a few MiB).
+const maxChunkBuf = 16 << 20
+
+// chunkBufs holds verifyUtoc's package buffers, one per worker at a time.
+var chunkBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // checkPackageIDs checks that every package's chunk ID is the CityHash64
 // of its package name and that the package store has an entry for it.
@@ -746,7 +785,7 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 	defer func() {
 		if r := recover(); r != nil {
 			res.OK = false
-			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+			res.Error = recoveredError(r, opts)
 		}
 	}()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -128,7 +129,7 @@ func sniffTag(name string) bool {
 // one for a package, several for a container.
 func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 	o := *opts
-	o.Verify = true
+	o.Verify, o.resultOnly = true, true
 	mu.RLock()
 	vs := append([]Verifier(nil), verifiers...)
 	mu.RUnlock()
@@ -146,11 +147,17 @@ func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 // outcome into a result line.
 func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 	res.Path = path
+	if opts.OpenWhole != nil {
+		// Files may be mapped: reading a page that another process cut
+		// off the file faults, and panics here instead of killing the
+		// process (see below).
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	}
 	defer func() {
 		// A reader bug must cost one result line, not the whole walk.
 		if r := recover(); r != nil {
 			res.OK = false
-			res.Error = fmt.Sprintf("internal error (please report): %v", r)
+			res.Error = recoveredError(r, opts)
 		}
 	}()
 	in, err := OpenInput(path, opts)
@@ -171,6 +178,16 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		return res
 	}
 	return ResultFor(p)
+}
+
+// recoveredError describes a panic recovered while checking a file: a
+// memory fault when files are mapped (opts.OpenWhole) is a file cut short
+// by another process; anything else is a reader bug.
+func recoveredError(r any, opts *Options) string {
+	if f, fault := r.(interface{ Addr() uintptr }); fault && opts.OpenWhole != nil {
+		return fmt.Sprintf("file changed while being read (memory fault at 0x%x)", f.Addr())
+	}
+	return fmt.Sprintf("internal error (please report): %v", r)
 }
 
 // trimPath drops a leading "path: " from an error message: the result line

@@ -147,6 +147,9 @@ type zenResolver struct {
 	pkgID uint64
 	// paths memoizes exportPath of the package's exports.
 	paths []string
+	// importPaths holds the paths of the import map's entries, resolved
+	// once (the export map refers to them again and again).
+	importPaths map[zen.ObjectIndex]string
 }
 
 // exportPath is exportPath(zr.p, i, 0), built once per export.
@@ -226,8 +229,10 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
 	}
 	unresolved := 0
+	zr.importPaths = make(map[zen.ObjectIndex]string, len(p.ImportMap))
 	for i, x := range p.ImportMap {
 		o := zr.importObject(x)
+		zr.importPaths[x] = o.Path
 		o.Index = -int32(i) - 1
 		if strings.HasPrefix(o.Name, "<") {
 			unresolved++
@@ -271,7 +276,9 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
-	out.Dependencies = zr.dependencies(out)
+	if opts == nil || !opts.resultOnly {
+		out.Dependencies = zr.dependencies(out)
+	}
 	out.ExportData = p.ExportData
 	out.Raw = func(section string) ([]byte, error) {
 		for _, s := range out.Sections {
@@ -527,6 +534,9 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 			return zr.exportPath(int(x.Value()))
 		}
 		return fmt.Sprintf("<export %d>", x.Value())
+	}
+	if path, ok := zr.importPaths[x]; ok {
+		return path
 	}
 	return zr.importObject(x).Path
 }

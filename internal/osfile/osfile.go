@@ -46,6 +46,12 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 	if err != nil {
 		return nil, 0, nil, err
 	}
+	return Whole(f, name, size)
+}
+
+// Whole is [OpenWhole] of the file f opened as name, of size bytes (from
+// [Open]); it takes f over.
+func Whole(f *os.File, name string, size int64) (r io.ReaderAt, _ int64, closer io.Closer, err error) {
 	if size > MaxWhole {
 		return f, size, f, nil
 	}
@@ -60,24 +66,34 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 	return binread.Mem(b), size, nil, nil
 }
 
+// WholeOpener is the signature of [OpenWhole]: a program may put another
+// in its place (the CLI maps files into memory instead of reading them).
+type WholeOpener func(name string) (r io.ReaderAt, size int64, closer io.Closer, err error)
+
 // Set is a group of files opened on demand and closed together. It is safe
 // for concurrent use.
 type Set struct {
 	mu    sync.Mutex
-	files []*os.File
+	files []io.Closer
 	// Whole makes Open read files of at most MaxWhole bytes into memory
 	// (see [OpenWhole]).
 	Whole bool
+	// OpenWhole, when set, replaces [OpenWhole] for Whole.
+	OpenWhole WholeOpener
 }
 
 // Open opens name (see [Open]) and keeps it for [Set.Close].
 func (s *Set) Open(name string) (io.ReaderAt, int64, error) {
 	if s.Whole {
-		r, size, c, err := OpenWhole(name)
+		open := s.OpenWhole
+		if open == nil {
+			open = OpenWhole
+		}
+		r, size, c, err := open(name)
 		if err != nil || c == nil {
 			return r, size, err
 		}
-		s.keep(r.(*os.File))
+		s.keep(c)
 		return r, size, nil
 	}
 	f, size, err := Open(name)
@@ -88,7 +104,7 @@ func (s *Set) Open(name string) (io.ReaderAt, int64, error) {
 	return f, size, nil
 }
 
-func (s *Set) keep(f *os.File) {
+func (s *Set) keep(f io.Closer) {
 	s.mu.Lock()
 	s.files = append(s.files, f)
 	s.mu.Unlock()

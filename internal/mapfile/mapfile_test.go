@@ -1,0 +1,118 @@
+//go:build unix
+
+package mapfile_test
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/mapfile"
+)
+
+// writeFile writes n bytes starting with the package tag to a temp file.
+func writeFile(t *testing.T, n int) (string, []byte) {
+	t.Helper()
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i * 7)
+	}
+	copy(b, []byte{0xC1, 0x83, 0x2A, 0x9E})
+	name := filepath.Join(t.TempDir(), "Test.uasset")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return name, b
+}
+
+func TestOpenWhole(t *testing.T) {
+	for _, tc := range []struct {
+		size   int
+		mapped bool
+	}{{100, false}, {mapfile.MinSize - 1, false}, {mapfile.MinSize, true}, {300 << 10, true}} {
+		name, want := writeFile(t, tc.size)
+		r, size, c, err := mapfile.OpenWhole(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if size != int64(tc.size) || (c != nil) != tc.mapped {
+			t.Errorf("%d bytes: size %d, closer %v, want mapped %v", tc.size, size, c, tc.mapped)
+		}
+		got := make([]byte, size)
+		if n, err := r.ReadAt(got, 0); n != len(got) || (err != nil && err != io.EOF) || !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: read %d, %v, same %v", tc.size, n, err, bytes.Equal(got, want))
+		}
+		if c != nil {
+			if err := c.Close(); err != nil {
+				t.Error(err)
+			}
+			if err := c.Close(); err != nil {
+				t.Errorf("second Close: %v", err)
+			}
+		}
+	}
+	if _, _, _, err := mapfile.OpenWhole(t.TempDir()); err == nil {
+		t.Error("a directory opened")
+	}
+}
+
+// TestTruncatedWhileMapped cuts a mapped package file short before it is
+// read: verify must report that file, not die of SIGBUS.
+func TestTruncatedWhileMapped(t *testing.T) {
+	name, _ := writeFile(t, 256<<10)
+	opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+		r, size, c, err := mapfile.OpenWhole(name)
+		if c == nil {
+			t.Fatalf("%s not mapped", name)
+		}
+		if err := os.Truncate(name, 0); err != nil {
+			t.Fatal(err)
+		}
+		return r, size, c, err
+	}}
+	res := inspect.VerifyPackage(name, opts)
+	if res.OK || !strings.Contains(res.Error, "file changed while being read") {
+		t.Errorf("verify of a file truncated while mapped: ok %v, error %q", res.OK, res.Error)
+	}
+}
+
+// TestTruncatedPartitionWhileMapped cuts a container's mapped .ucas short
+// before its chunks are read: the container's line reports it.
+func TestTruncatedPartitionWhileMapped(t *testing.T) {
+	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
+	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
+	dir := t.TempDir()
+	for _, ext := range []string{".utoc", ".ucas"} {
+		b, err := os.ReadFile(filepath.Join(src, base+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mapped := false
+	opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+		r, size, c, err := mapfile.OpenWhole(name)
+		if c != nil && strings.HasSuffix(name, ".ucas") {
+			mapped = true
+			if err := os.Truncate(name, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r, size, c, err
+	}}
+	var results []inspect.VerifyResult
+	inspect.VerifyOne(filepath.Join(dir, base+".utoc"), opts, func(r inspect.VerifyResult) { results = append(results, r) })
+	if !mapped {
+		t.Fatal("the .ucas was not mapped")
+	}
+	if len(results) != 1 || results[0].OK || !strings.Contains(results[0].Error, "file changed while being read") {
+		t.Errorf("verify of a container whose .ucas was truncated while mapped: %+v", results)
+	}
+}
