@@ -146,6 +146,12 @@ func ExportInfo(f *uasset.File, i int) property.Export {
 
 // Decode decodes export i (0-based) of f.
 func Decode(f *uasset.File, ctx *property.Context, i int) (*property.Object, error) {
+	return decode(f, ctx, i, false)
+}
+
+// decode is Decode; lite decodes only the outcome (see
+// [property.ReadExportLite]), for callers that only count.
+func decode(f *uasset.File, ctx *property.Context, i int, lite bool) (*property.Object, error) {
 	if i < 0 || i >= len(f.Exports) {
 		return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
 	}
@@ -155,6 +161,9 @@ func Decode(f *uasset.File, ctx *property.Context, i int) (*property.Object, err
 	data, err := f.Exports[i].Data()
 	if err != nil {
 		return nil, fmt.Errorf("export %d: %w: %w", i, errNoData, err)
+	}
+	if lite {
+		return property.ReadExportLite(ctx, data, ExportInfo(f, i)), nil
 	}
 	return property.ReadExport(ctx, data, ExportInfo(f, i)), nil
 }
@@ -244,7 +253,7 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 			x, known = prior.outcome(i, ctx)
 		}
 		if !known {
-			o, err := Decode(f, ctx, i)
+			o, err := decode(f, ctx, i, !keep)
 			if err != nil && errors.Is(err, errNoData) {
 				st.NoData++
 				st.BytesUnaccounted += f.Exports[i].SerialSize
@@ -505,7 +514,8 @@ func (c *CandidateChecker) load(f *uasset.File) Loader {
 // decodeChecked decodes export i of f under ctx, whose questions go to
 // trace.
 func decodeChecked(f *uasset.File, ctx *property.Context, i int, trace *property.VersionTrace) (*checkedExport, error) {
-	o, err := Decode(f, ctx, i)
+	o, err := decode(f, ctx, i, true) // only the outcome and issues are kept
+
 	if err != nil {
 		return nil, err
 	}

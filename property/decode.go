@@ -76,6 +76,32 @@ type decoder struct {
 	numbered map[uint64]string
 	// tailReasons holds the labels of undecoded class data by class.
 	tailReasons map[string]string
+	// lite is set when only the outcome of a decode is wanted (see
+	// [ReadExportLite]): every byte is read and checked as usual, but values
+	// below the object's own properties are not built. top is set while
+	// the object's own property list is read.
+	lite, top bool
+	// bareProp and bareStruct stand in for the nodes a lite decode does not
+	// keep; nothing reads them.
+	bareProp   Property
+	bareStruct Struct
+}
+
+// bare reports that the value being read (at d.depth) is not kept: in a
+// lite decode, everything but the object's own properties and their
+// immediate values.
+func (d *decoder) bare() bool { return d.lite && !(d.top && d.depth <= 1) }
+
+// keepChildren reports whether the elements, members or properties read
+// below the current level are kept.
+func (d *decoder) keepChildren() bool { return !d.lite || d.top && d.depth == 0 }
+
+// kept returns v as a value, or nil when the value is not kept (see bare).
+func kept[T any](d *decoder, v T) any {
+	if d.bare() {
+		return nil
+	}
+	return v
 }
 
 // internedType is a shared tag type and its [Type.String].
@@ -110,6 +136,7 @@ func getDecoder(ctx *Context) *decoder {
 		clear(d.tailReasons)
 	}
 	d.ctx, d.names = ctx, ctx.Names
+	d.lite, d.top = false, false
 	return d
 }
 
@@ -134,6 +161,8 @@ func putDecoder(d *decoder) {
 	}
 	d.root = binread.Reader{}
 	d.spec = 0
+	d.lite, d.top = false, false
+	d.bareProp, d.bareStruct = Property{}, Struct{}
 	// A slab's array stays alive while any of its elements is: a decoder
 	// kept with part of one would keep the whole decoded tree too.
 	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
@@ -290,9 +319,14 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			return true
 		}
 		tag := &tagBuf
-		p := d.propSlab.new()
-		*p = Property{Name: tag.Name, Type: tag.typeString(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
-		d.props = append(d.props, p)
+		var p *Property
+		if d.keepChildren() {
+			p = d.propSlab.new()
+			*p = Property{Name: tag.Name, Type: tag.typeString(), ArrayIndex: tag.ArrayIndex, Guid: tag.Guid, Offset: r.Offset(), Size: int64(tag.Size)}
+			d.props = append(d.props, p)
+		} else {
+			p = &d.bareProp
+		}
 		if tag.Size < 0 || int64(tag.Size) > r.Remaining() {
 			d.issue(r.Base()+tagStart, "property %s: tag size %d, %d bytes left", tag.Name, tag.Size, r.Remaining())
 			p.Error = fmt.Sprintf("tag size %d exceeds the %d bytes left", tag.Size, r.Remaining())
@@ -314,7 +348,9 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 		if err := sub.Err(); err != nil {
 			p.Error = err.Error()
 			d.issue(sub.Abs(), "%v", err)
-			p.Value = &Raw{Struct: tag.Type.Struct, Reason: "decode failed: " + err.Error(), Size: int64(tag.Size), Data: rawBytes(r, int64(tag.Size))}
+			if p != &d.bareProp {
+				p.Value = &Raw{Struct: tag.Type.Struct, Reason: "decode failed: " + err.Error(), Size: int64(tag.Size), Data: rawBytes(r, int64(tag.Size))}
+			}
 		} else if sub.Offset() != int64(tag.Size) {
 			p.Error = fmt.Sprintf("value used %d of its %d bytes", sub.Offset(), tag.Size)
 			d.issue(sub.Abs(), "%s", p.Error)
@@ -379,46 +415,61 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	case "EnumProperty":
 		return d.enumValue(r, t, m)
 	case "Int8Property":
-		return int64(r.I8(t.Name))
+		return kept(d, int64(r.I8(t.Name)))
 	case "Int16Property":
-		return int64(r.I16(t.Name))
+		return kept(d, int64(r.I16(t.Name)))
 	case "IntProperty":
-		return int64(r.I32(t.Name))
+		return kept(d, int64(r.I32(t.Name)))
 	case "Int64Property":
-		return r.I64(t.Name)
+		return kept(d, r.I64(t.Name))
 	case "UInt16Property":
-		return uint64(r.U16(t.Name))
+		return kept(d, uint64(r.U16(t.Name)))
 	case "UInt32Property":
-		return uint64(r.U32(t.Name))
+		return kept(d, uint64(r.U32(t.Name)))
 	case "UInt64Property":
-		return r.U64(t.Name)
+		return kept(d, r.U64(t.Name))
 	case "FloatProperty":
-		return jsonFloat(float64(r.F32(t.Name)))
+		f := float64(r.F32(t.Name))
+		if d.bare() {
+			return nil
+		}
+		return jsonFloat(f)
 	case "DoubleProperty":
-		return jsonFloat(r.F64(t.Name))
+		f := r.F64(t.Name)
+		if d.bare() {
+			return nil
+		}
+		return jsonFloat(f)
 	case "StrProperty", "VerseStringProperty":
-		return r.FString(t.Name)
+		return kept(d, r.FString(t.Name))
 	case "AnsiStrProperty":
-		return d.ansiString(r, t.Name)
+		return kept(d, d.ansiString(r, t.Name))
 	case "Utf8StrProperty":
-		return d.utf8String(r, t.Name)
+		return kept(d, d.utf8String(r, t.Name))
 	case "NameProperty":
 		n, _ := d.readName(r, t.Name)
-		return n
+		return kept(d, n)
 	case "TextProperty":
 		return d.text(r, 0)
 	case "ObjectProperty", "ClassProperty", "WeakObjectProperty", "InterfaceProperty":
-		return d.objectRef(r, t.Name)
+		return kept(d, d.objectRef(r, t.Name))
 	case "LazyObjectProperty":
-		return ue.ReadGuid(r, t.Name)
+		return kept(d, ue.ReadGuid(r, t.Name))
 	case "SoftObjectProperty", "SoftClassProperty":
-		return d.softObjectPath(r)
+		return kept(d, d.softObjectPath(r))
 	case "AssetObjectProperty", "AssetClassProperty":
-		return r.FString(t.Name)
+		return kept(d, r.FString(t.Name))
 	case "DelegateProperty":
-		return Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)}
+		return kept(d, Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)})
 	case "MulticastDelegateProperty", "MulticastInlineDelegateProperty", "MulticastSparseDelegateProperty":
 		n := r.Count(t.Name, 12)
+		if d.bare() {
+			for range n {
+				d.objectRef(r, t.Name)
+				d.name(r, t.Name)
+			}
+			return nil
+		}
 		out := make([]Delegate, 0, n)
 		for range n {
 			out = append(out, Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)})
@@ -431,7 +482,7 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 			fp.Path = append(fp.Path, d.name(r, t.Name+".Path"))
 		}
 		fp.Owner = d.objectRef(r, t.Name+".ResolvedOwner")
-		return fp
+		return kept(d, fp)
 	case "ArrayProperty":
 		return d.array(r, t, m, tag)
 	case "SetProperty":
@@ -526,25 +577,25 @@ func (d *decoder) byteValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		if hasEnum {
 			return d.enumName(t.Enum, int64(v))
 		}
-		return uint64(v)
+		return kept(d, uint64(v))
 	}
 	if m == mTag && tag != nil {
 		// The tag's size says which form was written.
 		switch tag.Size {
 		case 8:
-			return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+			return kept(d, Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")})
 		case 1:
-			return uint64(r.U8("ByteProperty"))
+			return kept(d, uint64(r.U8("ByteProperty")))
 		}
 		if hasEnum {
-			return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+			return kept(d, Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")})
 		}
-		return uint64(r.U8("ByteProperty"))
+		return kept(d, uint64(r.U8("ByteProperty")))
 	}
 	if hasEnum || t.elemNameHint {
-		return Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")}
+		return kept(d, Enum{Enum: t.Enum, Value: d.name(r, "ByteProperty.Enum")})
 	}
-	return uint64(r.U8("ByteProperty"))
+	return kept(d, uint64(r.U8("ByteProperty")))
 }
 
 // enumValue reads an EnumProperty: an FName in tagged data, the underlying
@@ -554,7 +605,7 @@ func (d *decoder) byteValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 // in unversioned data (LiesOfP's ItemInfo shows it; CUE4Parse reads them so).
 func (d *decoder) enumValue(r *binread.Reader, t *Type, m mode) any {
 	if !d.ctx.Unversioned || m == mElem {
-		return Enum{Enum: t.Enum, Value: d.name(r, "EnumProperty")}
+		return kept(d, Enum{Enum: t.Enum, Value: d.name(r, "EnumProperty")})
 	}
 	var v int64
 	switch {
@@ -583,8 +634,12 @@ func (d *decoder) enumValue(r *binread.Reader, t *Type, m mode) any {
 	return d.enumName(t.Enum, v)
 }
 
-// enumName names value v of the enum from the mappings.
-func (d *decoder) enumName(enum string, v int64) Enum {
+// enumName names value v of the enum from the mappings (nil when the
+// value is not kept).
+func (d *decoder) enumName(enum string, v int64) any {
+	if d.bare() {
+		return nil
+	}
 	if e := d.ctx.Mappings.Enum(enum); e != nil {
 		if n, ok := e.ValueName(v); ok {
 			return Enum{Enum: enum, Value: enum + "::" + n}
@@ -651,13 +706,21 @@ func (d *decoder) array(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 			inner = &c
 		}
 	}
-	out := make([]any, 0, n)
+	keep := d.keepChildren()
+	var out []any
+	if keep {
+		out = make([]any, 0, n)
+	}
 	for i := range n {
 		d.pushIndex(i)
 		if inner.Name == "StructProperty" && !d.ctx.Unversioned {
 			v, all := d.taggedElemStruct(r, inner, n-i)
 			d.pop()
-			if raw, ok := v.(*Raw); ok && all && raw.Size%int64(n-i) == 0 && n-i > 1 {
+			if !keep {
+				if all {
+					break
+				}
+			} else if raw, ok := v.(*Raw); ok && all && raw.Size%int64(n-i) == 0 && n-i > 1 {
 				// Unknown native elements of equal size: keep each raw.
 				es := raw.Size / int64(n-i)
 				for k := int64(0); k < int64(n-i); k++ {
@@ -670,33 +733,47 @@ func (d *decoder) array(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 				break
 			}
 		} else {
-			out = append(out, d.value(r, inner, mElem, nil))
+			v := d.value(r, inner, mElem, nil)
+			if keep {
+				out = append(out, v)
+			}
 			d.pop()
 		}
 		if r.Err() != nil {
 			break
 		}
 	}
+	if !keep {
+		return nil
+	}
 	return out
 }
 
 func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
-	s := &Set{}
 	inner := t.Inner
 	if inner == nil {
 		r.Fail("SetProperty", errors.New("set without an inner type"))
 		return nil
 	}
+	// A lite decode reads the elements without keeping them (s stays nil).
+	var s *Set
+	if d.keepChildren() {
+		s = &Set{}
+	}
 	nr := elemCount(r, "SetProperty.NumRemoved", minSize(inner))
 	for range nr {
 		v, all := d.elem(r, inner, 0)
-		s.Removed = append(s.Removed, v)
+		if s != nil {
+			s.Removed = append(s.Removed, v)
+		}
 		if r.Err() != nil || all {
-			return s
+			return setValue(s)
 		}
 	}
 	n := elemCount(r, "SetProperty.Count", minSize(inner))
-	s.Elements = make([]any, 0, n)
+	if s != nil {
+		s.Elements = make([]any, 0, n)
+	}
 	size := int64(0)
 	if d.unnamedStruct(inner) && n > 0 && r.Remaining()%int64(n) == 0 {
 		size = r.Remaining() / int64(n)
@@ -705,12 +782,30 @@ func (d *decoder) set(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		d.pushIndex(i)
 		v, all := d.elem(r, inner, size)
 		d.pop()
-		s.Elements = append(s.Elements, v)
+		if s != nil {
+			s.Elements = append(s.Elements, v)
+		}
 		if r.Err() != nil || all {
 			break
 		}
 	}
+	return setValue(s)
+}
+
+// setValue returns s as a value: nil when it was not kept.
+func setValue(s *Set) any {
+	if s == nil {
+		return nil
+	}
 	return s
+}
+
+// mapValueOf returns m as a value: nil when it was not kept.
+func mapValueOf(m *Map) any {
+	if m == nil {
+		return nil
+	}
+	return m
 }
 
 // mapStructTypes names the key and value struct types of well-known engine
@@ -771,7 +866,11 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		r.Fail("MapProperty", errors.New("map without key or value type"))
 		return nil
 	}
-	mv := &Map{}
+	// A lite decode reads the entries without keeping them (mv stays nil).
+	var mv *Map
+	if d.keepChildren() {
+		mv = &Map{}
+	}
 	if !d.ctx.Unversioned && (t.Inner.Struct == "" || t.Value.Struct == "") && len(d.path) > 0 {
 		if kv, ok := mapStructType(d.path[len(d.path)-1].name); ok {
 			c := *t
@@ -787,13 +886,17 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	nr := elemCount(r, "MapProperty.NumKeysToRemove", minSize(t.Inner))
 	for range nr {
 		v, all := d.elem(r, t.Inner, 0)
-		mv.Removed = append(mv.Removed, v)
+		if mv != nil {
+			mv.Removed = append(mv.Removed, v)
+		}
 		if r.Err() != nil || all {
-			return mv
+			return mapValueOf(mv)
 		}
 	}
 	n := elemCount(r, "MapProperty.Count", minSize(t.Inner)+minSize(t.Value))
-	mv.Entries = make([]MapEntry, 0, n)
+	if mv != nil {
+		mv.Entries = make([]MapEntry, 0, n)
+	}
 	// When one side is a struct of unnamed type and the other has a fixed
 	// size, the entries' sizes follow from the bytes left.
 	var ks, vs int64
@@ -820,12 +923,14 @@ func (d *decoder) mapValue(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 			v, all = d.elem(r, t.Value, vs)
 		}
 		d.pop()
-		mv.Entries = append(mv.Entries, MapEntry{k, v})
+		if mv != nil {
+			mv.Entries = append(mv.Entries, MapEntry{k, v})
+		}
 		if r.Err() != nil || all {
 			break
 		}
 	}
-	return mv
+	return mapValueOf(mv)
 }
 
 // elem reads a set or map element. Tagged maps and sets before UE5.4 do not

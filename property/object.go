@@ -93,6 +93,22 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 	return o
 }
 
+// ReadExportLite is ReadExport for callers that want only the outcome:
+// Complete, Issues, Unaccounted, Size, PropertiesEnd, NativeStructs, Tail,
+// Notes and the failure of each property. Every byte is read and checked
+// exactly as ReadExport does, so these come out the same, but the values
+// are not built below the object's own properties: Properties holds the
+// object's own properties with their immediate values (scalars, object
+// references; containers and structs empty), and the values of struct
+// members, elements, sparse class data and class data are left out.
+func ReadExportLite(ctx *Context, data []byte, ex Export) *Object {
+	d := getDecoder(ctx)
+	d.lite = true
+	o := d.readExport(data, ex)
+	putDecoder(d)
+	return o
+}
+
 func (d *decoder) readExport(data []byte, ex Export) *Object {
 	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
@@ -127,6 +143,7 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	}
 	d.push(ex.Class)
 	ok := false
+	d.top = true // the object's own properties: kept by a lite decode
 	if ctx.Unversioned {
 		if props := d.unversioned(r, ex.Class); props != nil {
 			o.Properties = props
@@ -152,6 +169,7 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 		}
 		ok = ok && r.Err() == nil
 	}
+	d.top = false
 	o.PropertiesEnd = r.Offset()
 	if ok && propsEnd >= 0 && o.PropertiesEnd != propsEnd {
 		// Some classes (cooked textures) count their native data inside the

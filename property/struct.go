@@ -71,8 +71,12 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 	return d.newStruct(Struct{Type: name, Properties: props})
 }
 
-// newStruct returns a struct value from the decoder's slab.
+// newStruct returns a struct value from the decoder's slab; a lite decode
+// that does not keep the value gets a stand-in nobody reads.
 func (d *decoder) newStruct(v Struct) *Struct {
+	if d.bare() {
+		return &d.bareStruct
+	}
 	s := d.structSlab.new()
 	*s = v
 	return s

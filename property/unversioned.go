@@ -142,13 +142,21 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 				return
 			}
 			t := d.typeOf(up.Type)
-			p := d.propSlab.new()
-			*p = Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
-			d.props = append(d.props, p)
+			var p *Property
+			if d.keepChildren() {
+				p = d.propSlab.new()
+				*p = Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+				d.props = append(d.props, p)
+			} else {
+				p = &d.bareProp
+				p.Offset = r.Offset()
+			}
 			d.push(up.Name)
 			if zero {
 				p.Zero = true
-				p.Value = zeroValue(t)
+				if p != &d.bareProp {
+					p.Value = zeroValue(t)
+				}
 			} else {
 				p.Value = d.value(r, t, mUnv, nil)
 			}

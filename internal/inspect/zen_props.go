@@ -53,7 +53,9 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	ctx := zenContext(p, zp)
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
-	decode := func(i int) (*property.Object, error) {
+	// decode decodes export i; lite decodes only the outcome (see
+	// property.ReadExportLite), which is all the statistics use.
+	decode := func(i int, lite bool) (*property.Object, error) {
 		if i < 0 || i >= len(zp.Exports) {
 			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
 		}
@@ -70,10 +72,13 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		e := &zp.Exports[i]
 		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
 		ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
+		if lite {
+			return property.ReadExportLite(ctx, data, ex), nil
+		}
 		return property.ReadExport(ctx, data, ex), nil
 	}
 	p.Props = func(i int) (any, error) {
-		o, err := decode(i)
+		o, err := decode(i, false)
 		if err != nil {
 			return nil, err
 		}
@@ -86,7 +91,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		p.Properties = st
 		for i := range zp.Exports {
 			st.ExportsWithProperties++
-			o, err := decode(i)
+			o, err := decode(i, true)
 			switch {
 			case err != nil:
 				st.Failed++
