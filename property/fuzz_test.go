@@ -12,6 +12,7 @@ import (
 
 	"github.com/upkg/upkg/assetprops"
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/proptest"
 	"github.com/upkg/upkg/property"
 	"github.com/upkg/upkg/uasset"
 	"github.com/upkg/upkg/usmap"
@@ -112,6 +113,14 @@ func check(t *testing.T, o *property.Object, n int) {
 	}
 }
 
+// checkLite decodes data again in the lite mode and fails when the outcome
+// differs from the full decode o.
+func checkLite(t *testing.T, o *property.Object, ctx *property.Context, data []byte, ex property.Export) {
+	if d := proptest.LiteDiff(o, property.ReadExportLite(ctx, data, ex)); d != "" {
+		t.Fatalf("lite decode differs: %s", d)
+	}
+}
+
 // TestTruncatedExports decodes every prefix of real exports: no panic, and
 // no prefix that cuts the property stream decodes as complete.
 func TestTruncatedExports(t *testing.T) {
@@ -128,6 +137,7 @@ func TestTruncatedExports(t *testing.T) {
 			for n := 0; n < len(data); n++ {
 				o := property.ReadExport(s.ctx, data[:n], s.infos[i])
 				check(t, o, n)
+				checkLite(t, o, s.ctx, data[:n], s.infos[i])
 				if o.Complete && int64(n) < full.PropertiesEnd {
 					t.Fatalf("export %d: prefix %d of %d (stream ends at %d) decoded as complete", i, n, len(data), full.PropertiesEnd)
 				}
@@ -169,6 +179,7 @@ func FuzzTagged(f *testing.F) {
 		}
 		o := property.ReadExport(ctx, data, property.Export{Class: "DataTable"})
 		check(t, o, len(data))
+		checkLite(t, o, ctx, data, property.Export{Class: "DataTable"})
 	})
 }
 
@@ -189,5 +200,6 @@ func FuzzUnversioned(f *testing.F) {
 		info := un.infos[int(which)%len(un.infos)]
 		o := property.ReadExport(un.ctx, data, info)
 		check(t, o, len(data))
+		checkLite(t, o, un.ctx, data, info)
 	})
 }
