@@ -85,6 +85,7 @@ type decoder struct {
 	// keep; nothing reads them.
 	bareProp   Property
 	bareStruct Struct
+	bareFields [8]Field
 }
 
 // bare reports that the value being read (at d.depth) is not kept: in a
@@ -95,6 +96,16 @@ func (d *decoder) bare() bool { return d.lite && !(d.top && d.depth <= 1) }
 // keepChildren reports whether the elements, members or properties read
 // below the current level are kept.
 func (d *decoder) keepChildren() bool { return !d.lite || d.top && d.depth == 0 }
+
+// str reads an FString value, or only checks it when the value is not kept
+// (see bare).
+func (d *decoder) str(r *binread.Reader, field string) string {
+	if d.bare() {
+		r.SkipFString(field)
+		return ""
+	}
+	return r.FString(field)
+}
 
 // kept returns v as a value, or nil when the value is not kept (see bare).
 func kept[T any](d *decoder, v T) any {
@@ -162,7 +173,7 @@ func putDecoder(d *decoder) {
 	d.root = binread.Reader{}
 	d.spec = 0
 	d.lite, d.top = false, false
-	d.bareProp, d.bareStruct = Property{}, Struct{}
+	d.bareProp, d.bareStruct, d.bareFields = Property{}, Struct{}, [8]Field{}
 	// A slab's array stays alive while any of its elements is: a decoder
 	// kept with part of one would keep the whole decoded tree too.
 	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
@@ -441,7 +452,7 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		}
 		return jsonFloat(f)
 	case "StrProperty", "VerseStringProperty":
-		return kept(d, r.FString(t.Name))
+		return kept(d, d.str(r, t.Name))
 	case "AnsiStrProperty":
 		return kept(d, d.ansiString(r, t.Name))
 	case "Utf8StrProperty":
@@ -452,13 +463,18 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	case "TextProperty":
 		return d.text(r, 0)
 	case "ObjectProperty", "ClassProperty", "WeakObjectProperty", "InterfaceProperty":
-		return kept(d, d.objectRef(r, t.Name))
+		if d.bare() {
+			// The path (the context's Object) is only a label here.
+			r.I32(t.Name)
+			return nil
+		}
+		return d.objectRef(r, t.Name)
 	case "LazyObjectProperty":
 		return kept(d, ue.ReadGuid(r, t.Name))
 	case "SoftObjectProperty", "SoftClassProperty":
 		return kept(d, d.softObjectPath(r))
 	case "AssetObjectProperty", "AssetClassProperty":
-		return kept(d, r.FString(t.Name))
+		return kept(d, d.str(r, t.Name))
 	case "DelegateProperty":
 		return kept(d, Delegate{Object: d.objectRef(r, t.Name), Function: d.name(r, t.Name)})
 	case "MulticastDelegateProperty", "MulticastInlineDelegateProperty", "MulticastSparseDelegateProperty":

@@ -45,9 +45,9 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		return nil
 	}
 	if !d.ctx.ue4(verUE4FTextHistory) {
-		fs := Fields{{"SourceString", r.FString("Text.SourceString")}}
+		fs := Fields{{"SourceString", d.str(r, "Text.SourceString")}}
 		if d.ctx.ue4(verUE4AddedNamespaceAndKeyDataToFText) {
-			fs = append(fs, Field{"Namespace", r.FString("Text.Namespace")}, Field{"Key", r.FString("Text.Key")})
+			fs = append(fs, Field{"Namespace", d.str(r, "Text.Namespace")}, Field{"Key", d.str(r, "Text.Key")})
 		}
 		return append(Fields{{"Flags", uint64(r.U32("Text.Flags"))}}, fs...)
 	}
@@ -64,23 +64,29 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		r.Failf("Text.HistoryType", "unknown text history type %d", ht)
 		return nil
 	}
-	// Room for the longest history (TextAsDateTime).
-	fs := append(Fields(d.fieldSlab.alloc(7)), Field{"Flags", uint64(flags)}, Field{"History", name})
+	// Room for the longest history (TextAsDateTime). A value a lite
+	// decode does not keep collects in a scratch list nobody reads.
+	var fs Fields
+	if d.bare() {
+		fs = d.bareFields[:0]
+	} else {
+		fs = append(Fields(d.fieldSlab.alloc(7)), Field{"Flags", uint64(flags)}, Field{"History", name})
+	}
 	switch ht {
 	case TextNone:
 		if d.ctx.cvAtLeast(cvEditor, editorCultureInvariantTextSerializationKeyStb) {
 			if r.U32("Text.bHasCultureInvariantString") != 0 {
-				fs = append(fs, Field{"CultureInvariantString", r.FString("Text.CultureInvariantString")})
+				fs = append(fs, Field{"CultureInvariantString", d.str(r, "Text.CultureInvariantString")})
 			}
 		}
 	case TextBase:
 		fs = append(fs,
-			Field{"Namespace", r.FString("Text.Namespace")},
-			Field{"Key", r.FString("Text.Key")},
-			Field{"SourceString", r.FString("Text.SourceString")})
+			Field{"Namespace", d.str(r, "Text.Namespace")},
+			Field{"Key", d.str(r, "Text.Key")},
+			Field{"SourceString", d.str(r, "Text.SourceString")})
 		if !d.ctx.FilterEditorOnly && d.ctx.cvAtLeast(cvFortniteMain, fortniteAddDevNotesToFText) {
 			if d.ctx.cvRecorded(cvFortniteMain) {
-				fs = append(fs, Field{"DevNotes", r.FString("Text.DevNotes")})
+				fs = append(fs, Field{"DevNotes", d.str(r, "Text.DevNotes")})
 			}
 		}
 	case TextNamedFormat:
@@ -88,7 +94,7 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		n := r.Count("Text.Arguments", 5)
 		args := make([]MapEntry, 0, n)
 		for range n {
-			k := r.FString("Text.ArgumentName")
+			k := d.str(r, "Text.ArgumentName")
 			args = append(args, MapEntry{k, d.formatArgument(r, depth, false)})
 			if r.Err() != nil {
 				break
@@ -113,7 +119,7 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		for range n {
 			var k any
 			if d.ctx.ue4(verUE4K2NodeVarReferenceGuids) {
-				k = r.FString("Text.ArgumentName")
+				k = d.str(r, "Text.ArgumentName")
 			} else {
 				k = d.text(r, depth+1)
 			}
@@ -125,33 +131,33 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 		fs = append(fs, Field{"Arguments", args})
 	case TextAsNumber, TextAsPercent, TextAsCurrency:
 		if ht == TextAsCurrency && d.ctx.ue4(verUE4AddedCurrencyCodeToFText) {
-			fs = append(fs, Field{"CurrencyCode", r.FString("Text.CurrencyCode")})
+			fs = append(fs, Field{"CurrencyCode", d.str(r, "Text.CurrencyCode")})
 		}
 		fs = append(fs, Field{"SourceValue", d.formatArgument(r, depth, false)})
 		if r.U32("Text.bHasFormatOptions") != 0 {
 			fs = append(fs, Field{"FormatOptions", d.numberFormattingOptions(r)})
 		}
-		fs = append(fs, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+		fs = append(fs, Field{"TargetCulture", d.str(r, "Text.TargetCulture")})
 	case TextAsDate:
 		t := r.I64("Text.SourceDateTime")
 		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"DateStyle", int64(r.I8("Text.DateStyle"))})
 		if d.ctx.ue4(verUE4FTextHistoryDateTimezone) {
-			fs = append(fs, Field{"TimeZone", r.FString("Text.TimeZone")})
+			fs = append(fs, Field{"TimeZone", d.str(r, "Text.TimeZone")})
 		}
-		fs = append(fs, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+		fs = append(fs, Field{"TargetCulture", d.str(r, "Text.TargetCulture")})
 	case TextAsTime:
 		t := r.I64("Text.SourceDateTime")
 		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"TimeStyle", int64(r.I8("Text.TimeStyle"))},
-			Field{"TimeZone", r.FString("Text.TimeZone")}, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+			Field{"TimeZone", d.str(r, "Text.TimeZone")}, Field{"TargetCulture", d.str(r, "Text.TargetCulture")})
 	case TextAsDateTime:
 		t := r.I64("Text.SourceDateTime")
 		fs = append(fs, Field{"SourceDateTime", ticksTime(t)}, Field{"DateStyle", int64(r.I8("Text.DateStyle"))},
 			Field{"TimeStyle", int64(r.I8("Text.TimeStyle"))},
-			Field{"TimeZone", r.FString("Text.TimeZone")}, Field{"TargetCulture", r.FString("Text.TargetCulture")})
+			Field{"TimeZone", d.str(r, "Text.TimeZone")}, Field{"TargetCulture", d.str(r, "Text.TargetCulture")})
 	case TextTransform:
 		fs = append(fs, Field{"SourceText", d.text(r, depth+1)}, Field{"TransformType", uint64(r.U8("Text.TransformType"))})
 	case TextStringTableEntry:
-		fs = append(fs, Field{"TableId", d.name(r, "Text.TableId")}, Field{"Key", r.FString("Text.Key")})
+		fs = append(fs, Field{"TableId", d.name(r, "Text.TableId")}, Field{"Key", d.str(r, "Text.Key")})
 	case TextGenerator:
 		id := d.name(r, "Text.GeneratorTypeID")
 		fs = append(fs, Field{"GeneratorTypeID", id})
@@ -160,6 +166,9 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 			fs = append(fs, Field{"GeneratorContentsSize", int64(n)})
 			r.Skip(int64(n), "Text.GeneratorContents")
 		}
+	}
+	if d.bare() {
+		return nil
 	}
 	return fs
 }

@@ -523,55 +523,71 @@ func (r *Reader) FString(field string) string {
 
 // FStringEnc reads an FString and reports its encoding.
 func (r *Reader) FStringEnc(field string) (string, StrEnc) {
-	start := r.off
-	n := r.I32(field)
-	if r.err != nil {
-		return "", StrEmpty
-	}
-	switch {
-	case n == 0:
-		return "", StrEmpty
-	case n == math.MinInt32:
-		r.FailAt(start, field, fmt.Errorf("string length %d", n))
-		return "", StrEmpty
-	case n > 0:
-		if n > maxFString || int64(n) > r.Remaining() {
-			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
-			return "", StrEmpty
-		}
-		pos := r.off
-		b := r.take(int(n), field)
-		if b == nil {
-			return "", StrEmpty
-		}
-		enc := StrANSI
-		if b[n-1] == 0 {
-			b = b[:n-1]
-		} else {
-			enc = StrNoNul
-		}
+	b, pos, enc := r.fstringBytes(field)
+	switch enc {
+	case StrANSI, StrNoNul:
 		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
 			t := pos - r.textOff
 			return r.text[t : t+int64(len(b))], enc
 		}
 		return latin1(b), enc
+	case StrUTF16, StrUTF16NoNul:
+		return r.utf16String(b), enc
+	}
+	return "", StrEmpty
+}
+
+// SkipFString reads an FString exactly as FString does (the same checks,
+// the same errors) without making the string, for callers that do not
+// keep it.
+func (r *Reader) SkipFString(field string) {
+	r.fstringBytes(field)
+}
+
+// fstringBytes reads an FString's length and bytes: b holds the characters
+// without the terminating NUL, pos is where they start; enc is StrEmpty
+// for an empty string or a failure.
+func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
+	start := r.off
+	n := r.I32(field)
+	if r.err != nil {
+		return nil, 0, StrEmpty
+	}
+	switch {
+	case n == 0:
+		return nil, 0, StrEmpty
+	case n == math.MinInt32:
+		r.FailAt(start, field, fmt.Errorf("string length %d", n))
+		return nil, 0, StrEmpty
+	case n > 0:
+		if n > maxFString || int64(n) > r.Remaining() {
+			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
+			return nil, 0, StrEmpty
+		}
+		pos = r.off
+		b = r.take(int(n), field)
+		if b == nil {
+			return nil, 0, StrEmpty
+		}
+		if b[n-1] == 0 {
+			return b[:n-1], pos, StrANSI
+		}
+		return b, pos, StrNoNul
 	default:
 		units := -int64(n)
 		if units > maxFString || units*2 > r.Remaining() {
 			r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
-			return "", StrEmpty
+			return nil, 0, StrEmpty
 		}
-		b := r.take(int(units*2), field)
+		pos = r.off
+		b = r.take(int(units*2), field)
 		if b == nil {
-			return "", StrEmpty
+			return nil, 0, StrEmpty
 		}
-		enc := StrUTF16
 		if b[len(b)-1] == 0 && b[len(b)-2] == 0 {
-			b = b[:len(b)-2]
-		} else {
-			enc = StrUTF16NoNul
+			return b[:len(b)-2], pos, StrUTF16
 		}
-		return r.utf16String(b), enc
+		return b, pos, StrUTF16NoNul
 	}
 }
 
