@@ -94,13 +94,13 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 }
 
 // ReadExportLite is ReadExport for callers that want only the outcome:
-// Complete, Issues, Unaccounted, Size, PropertiesEnd, NativeStructs, Tail,
-// Notes and the failure of each property. Every byte is read and checked
-// exactly as ReadExport does, so these come out the same, but the values
-// are not built below the object's own properties: Properties holds the
-// object's own properties with their immediate values (scalars, object
-// references; containers and structs empty), and the values of struct
-// members, elements, sparse class data and class data are left out.
+// Complete, Issues, Unaccounted, Size, PropertiesEnd, NativeStructs, Tail
+// and Notes. Every byte is read and checked exactly as ReadExport does, so
+// these come out the same, but the decoded values are not kept:
+// Properties is empty (except for data tables, whose rows need the
+// RowStruct property: then it holds the object's own properties with their
+// immediate values), and struct members, elements, strings, texts, sparse
+// class data and class data are left out or empty.
 func ReadExportLite(ctx *Context, data []byte, ex Export) *Object {
 	d := getDecoder(ctx)
 	d.lite = true
@@ -143,7 +143,9 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	}
 	d.push(ex.Class)
 	ok := false
-	d.top = true // the object's own properties: kept by a lite decode
+	// A lite decode keeps the object's own properties only for the class
+	// data that reads them.
+	d.top = classDataReadsProperties(ex.Class)
 	if ctx.Unversioned {
 		if props := d.unversioned(r, ex.Class); props != nil {
 			o.Properties = props
@@ -207,6 +209,12 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	}
 	o.finish(d)
 	return o
+}
+
+// classDataReadsProperties reports the classes whose class data depends on
+// the object's properties (see dataTable).
+func classDataReadsProperties(class string) bool {
+	return strings.HasSuffix(class, "DataTable")
 }
 
 // tailReason labels the undecoded data after an object of class, once per

@@ -189,32 +189,70 @@ func fixed(kind int, trailer string, names ...string) nativeFunc {
 				k = cF64
 			}
 		}
-		fs := Fields(d.fieldSlab.alloc(len(names) + 1))
+		keep := !d.bare() // a lite decode only reads the components
+		var fs Fields
+		if keep {
+			fs = Fields(d.fieldSlab.alloc(len(names) + 1))
+		}
 		for _, n := range names {
-			var v any
-			switch k {
-			case cF32:
-				v = jsonFloat(float64(r.F32(n)))
-			case cF64:
-				v = jsonFloat(r.F64(n))
-			case cI32:
-				v = int64(r.I32(n))
-			case cU32:
-				v = uint64(r.U32(n))
-			case cI64:
-				v = r.I64(n)
-			case cU64:
-				v = r.U64(n)
-			case cU8:
-				v = uint64(r.U8(n))
+			if v := fixedComponent(r, k, n, keep); keep {
+				fs = append(fs, Field{n, v})
 			}
-			fs = append(fs, Field{n, v})
 		}
 		if trailer != "" {
-			fs = append(fs, Field{trailer, r.U8(trailer) != 0})
+			if b := r.U8(trailer) != 0; keep {
+				fs = append(fs, Field{trailer, b})
+			}
+		}
+		if !keep {
+			return nil
 		}
 		return fs
 	}
+}
+
+// fixedComponent reads one component of kind k for [fixed]; the value is
+// nil when not kept.
+func fixedComponent(r *binread.Reader, k int, n string, keep bool) any {
+	var v any
+	switch k {
+	case cF32:
+		f := float64(r.F32(n))
+		if keep {
+			v = jsonFloat(f)
+		}
+	case cF64:
+		f := r.F64(n)
+		if keep {
+			v = jsonFloat(f)
+		}
+	case cI32:
+		x := r.I32(n)
+		if keep {
+			v = int64(x)
+		}
+	case cU32:
+		x := r.U32(n)
+		if keep {
+			v = uint64(x)
+		}
+	case cI64:
+		x := r.I64(n)
+		if keep {
+			v = x
+		}
+	case cU64:
+		x := r.U64(n)
+		if keep {
+			v = x
+		}
+	case cU8:
+		x := r.U8(n)
+		if keep {
+			v = uint64(x)
+		}
+	}
+	return v
 }
 
 // ticksEpoch is 0001-01-01, the origin of FDateTime ticks (100 ns).

@@ -35,11 +35,13 @@ func LiteDiff(full, lite *property.Object) string {
 		return "serialization control differs"
 	case (full.ClassData == nil) != (lite.ClassData == nil) || (full.SparseClassData == nil) != (lite.SparseClassData == nil):
 		return "class data or sparse class data present in one decode only"
-	case len(full.Properties) != len(lite.Properties):
+	case len(lite.Properties) > 0 && len(full.Properties) != len(lite.Properties):
+		// A lite decode keeps the object's own properties only when its
+		// class data needs them (data tables).
 		return fmt.Sprintf("%d properties, lite %d", len(full.Properties), len(lite.Properties))
 	}
-	for i, p := range full.Properties {
-		q := lite.Properties[i]
+	for i, q := range lite.Properties {
+		p := full.Properties[i]
 		if p.Name != q.Name || p.Type != q.Type || p.ArrayIndex != q.ArrayIndex || p.Offset != q.Offset || p.Size != q.Size || p.Zero != q.Zero || p.Error != q.Error {
 			return fmt.Sprintf("property %d: %+v, lite %+v", i, *p, *q)
 		}
