@@ -732,19 +732,17 @@ func (d *decoder) array(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		if inner.Name == "StructProperty" && !d.ctx.Unversioned {
 			v, all := d.taggedElemStruct(r, inner, n-i)
 			d.pop()
-			if !keep {
-				if all {
+			if keep {
+				if raw, ok := v.(*Raw); ok && all && raw.Size%int64(n-i) == 0 && n-i > 1 {
+					// Unknown native elements of equal size: keep each raw.
+					es := raw.Size / int64(n-i)
+					for k := int64(0); k < int64(n-i); k++ {
+						out = append(out, &Raw{Struct: raw.Struct, Reason: raw.Reason, Size: es, Data: raw.Data[k*es : (k+1)*es]})
+					}
 					break
 				}
-			} else if raw, ok := v.(*Raw); ok && all && raw.Size%int64(n-i) == 0 && n-i > 1 {
-				// Unknown native elements of equal size: keep each raw.
-				es := raw.Size / int64(n-i)
-				for k := int64(0); k < int64(n-i); k++ {
-					out = append(out, &Raw{Struct: raw.Struct, Reason: raw.Reason, Size: es, Data: raw.Data[k*es : (k+1)*es]})
-				}
-				break
+				out = append(out, v)
 			}
-			out = append(out, v)
 			if all {
 				break
 			}
