@@ -202,6 +202,16 @@ func TestCorpusNumbers(t *testing.T) {
 // unversioned ones with mappings. Packages are opened and their export data
 // read before the timer starts.
 func BenchmarkDecodeCorpus(b *testing.B) {
+	benchDecodeCorpus(b, property.ReadExport)
+}
+
+// BenchmarkDecodeCorpusLite is BenchmarkDecodeCorpus with the lite decode
+// that verify and the inference check use.
+func BenchmarkDecodeCorpusLite(b *testing.B) {
+	benchDecodeCorpus(b, property.ReadExportLite)
+}
+
+func benchDecodeCorpus(b *testing.B, read func(*property.Context, []byte, property.Export) *property.Object) {
 	dir := corpus.Dir(b)
 	var files []string
 	for _, d := range []string{"uncooked", "cooked", "uassetapi"} {
@@ -241,13 +251,14 @@ func BenchmarkDecodeCorpus(b *testing.B) {
 		jobs = append(jobs, j)
 	}
 	b.SetBytes(total)
+	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
 		for _, j := range jobs {
 			ctx := Context(j.f, j.m)
 			for i, d := range j.data {
 				if d != nil {
-					property.ReadExport(ctx, d, ExportInfo(j.f, i))
+					read(ctx, d, ExportInfo(j.f, i))
 				}
 			}
 		}
