@@ -148,8 +148,7 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 				*p = Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
 				d.props = append(d.props, p)
 			} else {
-				p = &d.bareProp
-				p.Offset = r.Offset()
+				p = &d.bareProp // written, never read
 			}
 			d.push(up.Name)
 			if zero {
