@@ -2,7 +2,6 @@ package zen
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -310,71 +309,108 @@ func (b *lazyNames) resolve(m MappedName) string {
 // ReadNameBatch reads the UE5 name batch (FNameMap / LoadNameBatch): uint32
 // count, and when non-zero uint32 string bytes, uint64 hash algorithm,
 // count hashes, count big-endian headers, then the strings.
-func ReadNameBatch(r *binread.Reader, field string) []Name {
+func ReadNameBatch(r *binread.Reader, field string) []Name { return readNameBatch(r, nil, field) }
+
+// readNameBatch is [ReadNameBatch] reading the hashes, headers and string
+// bytes in place from data when r reads data from its start (data nil:
+// they are copied out of r).
+func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
 	cnt, strBytes, ok := readNameBatchHead(r, field)
 	if !ok {
 		return nil
 	}
-	// The hashes and headers are read in place, next to the strings.
-	var hashes, headers binread.Reader
-	r.SectionInto(&hashes, r.Offset(), int64(cnt)*8, field+".Hashes")
-	r.SectionInto(&headers, r.Offset()+int64(cnt)*8, int64(cnt)*2, field+".Headers")
-	r.Skip(int64(cnt)*10, field+".Headers")
-	if err := errors.Join(r.Err(), hashes.Err(), headers.Err()); err != nil {
-		if r.Err() == nil {
-			r.Fail(field, err)
-		}
+	// readNameBatchHead checked that the hashes and headers are there.
+	var tbl []byte
+	if data != nil {
+		tbl = data[r.Offset() : r.Offset()+int64(cnt)*10]
+		r.Skip(int64(cnt)*10, field+".Headers")
+	} else {
+		tbl = r.Bytes(int64(cnt)*10, field+".Headers")
+	}
+	if r.Err() != nil {
 		return nil
 	}
-	hashes.SetOrder(binary.LittleEndian)
-	headers.SetOrder(binary.BigEndian)
-	hashField, headerField := field+".Hashes", field+".Headers"
 	if int64(strBytes) > r.Remaining() {
 		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
 		return nil
 	}
-	data := r.Bytes(int64(strBytes), field+".Strings")
+	var strs []byte
+	if data != nil {
+		strs = data[r.Offset() : r.Offset()+int64(strBytes)]
+		r.Skip(int64(strBytes), field+".Strings")
+	} else {
+		strs = r.Bytes(int64(strBytes), field+".Strings")
+	}
 	if r.Err() != nil {
 		return nil
 	}
+	hashes, headers := tbl[:cnt*8], tbl[cnt*8:]
 	names := make([]Name, cnt)
 	// ASCII names (nearly all) are slices of one string of the batch's
 	// bytes rather than a string each.
-	all := string(data)
+	all := string(strs)
 	pos := 0
+	// Names are lower-cased into buf for their hashes.
+	var buf [128]byte
 	for i := range names {
-		h := headers.U16(headerField)
+		h := binary.BigEndian.Uint16(headers[2*i:])
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
-		var s string
-		var used int
-		ascii := !wide && l <= len(all)-pos && isASCII(all[pos:pos+l])
-		if ascii {
-			s, used = all[pos:pos+l], l
-		} else {
-			var err error
-			if s, used, err = decodeName(data[pos:], wide, l); err != nil {
-				r.Failf(field+".Strings", "name %d: %v", i, err)
-				return nil
+		n := &names[i]
+		n.Hash, n.Wide = binary.LittleEndian.Uint64(hashes[8*i:]), wide
+		if !wide && l <= len(all)-pos {
+			if lower, ascii := asciiLowerInto(buf[:0], all[pos:pos+l]); ascii {
+				n.Value = all[pos : pos+l]
+				n.HashOK = n.Hash == city.Hash64(lower)
+				pos += l
+				continue
 			}
 		}
-		pos += used
-		names[i] = Name{Value: s, Hash: hashes.U64(hashField), Wide: wide}
-		if ascii {
-			names[i].HashOK = names[i].Hash == asciiNameHash(s)
-		} else {
-			names[i].HashOK = names[i].Hash == NameHash(s)
+		s, used, err := decodeName(strs[pos:], wide, l)
+		if err != nil {
+			r.Failf(field+".Strings", "name %d: %v", i, err)
+			return nil
 		}
+		pos += used
+		n.Value = s
+		n.HashOK = n.Hash == NameHash(s)
 	}
-	if pos != len(data) {
-		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))
-		return nil
-	}
-	if err := errors.Join(hashes.Err(), headers.Err()); err != nil {
-		r.Fail(field, err)
+	if pos != len(strs) {
+		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(strs))
 		return nil
 	}
 	return names
+}
+
+// asciiLowerInto appends s lower-cased to dst (on the heap only when dst
+// has no room), eight bytes at a time; ascii is false (and lower
+// incomplete) when s is not ASCII.
+func asciiLowerInto(dst []byte, s string) (lower []byte, ascii bool) {
+	const hi, ones = 0x8080808080808080, 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&hi != 0 {
+			return dst, false
+		}
+		// Bytes below 0x80 do not carry: a byte's top bit is set after
+		// adding 0x3F when it is at least 'A', after adding 0x25 when it
+		// is above 'Z'.
+		upper := (w + 0x3F*ones) &^ (w + 0x25*ones) & hi
+		dst = binary.LittleEndian.AppendUint64(dst, w|upper>>2)
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return dst, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 32
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // ParseNameBatchParts reads the UE4 (4.26/4.27) split name batch: names is

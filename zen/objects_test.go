@@ -232,3 +232,24 @@ func BenchmarkParseScriptObjects(b *testing.B) {
 		}
 	}
 }
+
+// TestASCIILowerInto checks the eight-bytes-at-a-time lowering against
+// the byte-by-byte way, for every byte at every place of a word.
+func TestASCIILowerInto(t *testing.T) {
+	for c := range 256 {
+		for n := 1; n <= 17; n++ {
+			for at := 0; at < n; at++ {
+				b := []byte(strings.Repeat("aZ_9", 5)[:n])
+				b[at] = byte(c)
+				s := string(b)
+				lower, ascii := asciiLowerInto(nil, s)
+				if ascii != isASCII(s) {
+					t.Fatalf("%q: ascii %v", s, ascii)
+				}
+				if ascii && string(lower) != string(asciiLower(s)) {
+					t.Fatalf("%q: have %q, want %q", s, lower, asciiLower(s))
+				}
+			}
+		}
+	}
+}
