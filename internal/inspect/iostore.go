@@ -489,12 +489,12 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	opts := x.zenOptions(id)
 	f := x.c.f
 	var p *zen.Package
-	if !opts.Auto {
+	if n := headerPrefix(f); !opts.Auto && n < f.OffsetLength(chunk).Length {
 		// Only the header is needed: parse the first compression block's
 		// worth when it holds it. With the layout known, a parse fails on
 		// a prefix only where the header runs past it; then (and on any
 		// error) the whole chunk is read and parsed as before.
-		if pre, err := f.ReadChunkPrefix(chunk, headerPrefix(f)); err == nil && uint64(len(pre)) < f.OffsetLength(chunk).Length {
+		if pre, err := f.ReadChunkPrefix(chunk, n); err == nil {
 			p, _ = zen.Parse(pre, opts)
 		}
 	}
