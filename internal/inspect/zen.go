@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/zen"
 )
@@ -171,6 +172,8 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var data []byte
 	if inContainer && int64(len(zc.data)) == in.Size {
 		data = zc.data // already in memory: no copy
+	} else if m, ok := in.R.(binread.Mem); ok && int64(len(m)) >= in.Size {
+		data = m[:in.Size] // a file read or mapped whole: no copy
 	} else {
 		data = make([]byte, in.Size)
 		if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
