@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-faster/city"
@@ -248,6 +249,47 @@ func TestASCIILowerInto(t *testing.T) {
 				}
 				if ascii && string(lower) != string(asciiLower(s)) {
 					t.Fatalf("%q: have %q, want %q", s, lower, asciiLower(s))
+				}
+			}
+		}
+	}
+}
+
+// TestScriptObjectsConcurrent resolves one table from several goroutines
+// (run with -race): lookups build names and paths under the table's lock.
+func TestScriptObjectsConcurrent(t *testing.T) {
+	dir := corpus.Path(t, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseScriptObjects(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := make([][]string, 4)
+	var wg sync.WaitGroup
+	for g := range paths {
+		wg.Go(func() {
+			for k := range s.Len() {
+				i := (k*(g+1)*7919 + g) % s.Len()
+				o, ok := s.Lookup(s.entry(i).GlobalIndex)
+				if !ok {
+					t.Errorf("object %d not found", i)
+					return
+				}
+				paths[g] = append(paths[g], o.Path)
+				s.IsClass(o.GlobalIndex)
+			}
+		})
+	}
+	wg.Wait()
+	for k := range s.Len() {
+		for g := range paths {
+			i := (k*(g+1)*7919 + g) % s.Len()
+			if o := s.Object(i); o.GlobalIndex == s.entry(i).GlobalIndex && len(paths[g]) > k {
+				if j, _ := s.find(o.GlobalIndex); j == i && paths[g][k] != o.Path {
+					t.Fatalf("object %d: %q, then %q", i, paths[g][k], o.Path)
 				}
 			}
 		}
