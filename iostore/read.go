@@ -103,6 +103,20 @@ func (f *File) ReadChunkBuf(i int, buf []byte) ([]byte, error) {
 	return data, nil
 }
 
+// ReadChunkPrefix reads the first n bytes of chunk i (all of it when it
+// is shorter): only the compression blocks they lie in are decoded.
+func (f *File) ReadChunkPrefix(i int, n uint64) ([]byte, error) {
+	if i < 0 || i >= len(f.ChunkIDs) {
+		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
+	}
+	ol := f.OffsetLength(i)
+	data, err := f.readRange(ol.Offset, min(n, ol.Length), nil)
+	if err != nil {
+		return nil, f.chunkErr(i, err)
+	}
+	return data, nil
+}
+
 // ReadChunkVerified reads chunk i and checks it against the stored hash.
 func (f *File) ReadChunkVerified(i int) ([]byte, error) { return f.ReadChunkVerifiedBuf(i, nil) }
 

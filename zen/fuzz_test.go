@@ -1,8 +1,13 @@
 package zen
 
 import (
+	"encoding/binary"
+	"fmt"
 	"os"
+	"slices"
 	"testing"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // FuzzZenSummary parses arbitrary zen packages in every layout: no panic,
@@ -82,4 +87,98 @@ func TestTruncatedZen(t *testing.T) {
 	if n == 0 {
 		t.Skip("no small samples")
 	}
+}
+
+// testNameBatch encodes names as a UE5 name batch with their hashes (the
+// first one's hash wrong).
+func testNameBatch(names ...string) []byte {
+	b := binary.LittleEndian.AppendUint32(nil, uint32(len(names)))
+	n := 0
+	for _, s := range names {
+		n += len(s)
+	}
+	b = binary.LittleEndian.AppendUint32(b, uint32(n))
+	b = binary.LittleEndian.AppendUint64(b, HashAlgorithmID)
+	for i, s := range names {
+		h := NameHash(s)
+		if i == 0 {
+			h++
+		}
+		b = binary.LittleEndian.AppendUint64(b, h)
+	}
+	for _, s := range names {
+		b = binary.BigEndian.AppendUint16(b, uint16(len(s)))
+	}
+	for _, s := range names {
+		b = append(b, s...)
+	}
+	return b
+}
+
+// FuzzNameBatchUE5 reads arbitrary UE5 name batches copied, in place and
+// lazily: the same names or the same error.
+func FuzzNameBatchUE5(f *testing.F) {
+	f.Add(testNameBatch("None", "/Script/CoreUObject", "Object", "caf\xe9"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		r1 := binread.FromBytes(data)
+		copied := ReadNameBatch(r1, "N")
+		r2 := binread.FromBytes(data)
+		inPlace := readNameBatch(r2, data, "N")
+		r3 := binread.FromBytes(data)
+		lazy := readLazyNames(r3, data, "N")
+		if fmt.Sprint(r1.Err()) != fmt.Sprint(r2.Err()) || fmt.Sprint(r1.Err()) != fmt.Sprint(r3.Err()) || r1.Offset() != r2.Offset() || r1.Offset() != r3.Offset() {
+			t.Fatalf("errors %v, %v, %v; offsets %d, %d, %d", r1.Err(), r2.Err(), r3.Err(), r1.Offset(), r2.Offset(), r3.Offset())
+		}
+		if r1.Err() != nil {
+			return
+		}
+		if !slices.Equal(copied, inPlace) || len(copied) != lazy.len() {
+			t.Fatalf("copied %v, in place %v, %d lazy", copied, inPlace, lazy.len())
+		}
+		for i, n := range copied {
+			if lazy.name(i) != n {
+				t.Fatalf("name %d: lazy %+v, want %+v", i, lazy.name(i), n)
+			}
+		}
+	})
+}
+
+// FuzzScriptObjects parses arbitrary ScriptObjects chunks and resolves
+// every object: no panic, each path the plain one and each object found by
+// its global index.
+func FuzzScriptObjects(f *testing.F) {
+	obj := func(b []byte, name uint32, global, outer, cdo ObjectIndex) []byte {
+		b = binary.LittleEndian.AppendUint32(b, name)
+		b = binary.LittleEndian.AppendUint32(b, 0)
+		for _, x := range []ObjectIndex{global, outer, cdo} {
+			b = binary.LittleEndian.AppendUint64(b, uint64(x))
+		}
+		return b
+	}
+	seed := testNameBatch("/Script/Engine", "Actor", "Default__Actor")
+	seed = binary.LittleEndian.AppendUint32(seed, 3)
+	seed = obj(seed, 0, 1<<62|1, NullIndex, NullIndex)
+	seed = obj(seed, 1, 1<<62|2, 1<<62|1, NullIndex)
+	seed = obj(seed, 2, 1<<62|3, 1<<62|1, 1<<62|2)
+	f.Add(seed)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		s, err := ParseScriptObjects(data)
+		if err != nil {
+			return
+		}
+		for i := range s.NumNames() {
+			s.Name(i)
+		}
+		for i := range s.Len() {
+			o := s.Object(i)
+			if want := plainPath(s, i, 0); o.Path != want {
+				t.Fatalf("object %d: path %q, want %q", i, o.Path, want)
+			}
+			if l, ok := s.Lookup(o.GlobalIndex); !ok || l.GlobalIndex != o.GlobalIndex {
+				t.Fatalf("object %d: Lookup(%s) = %v, %v", i, o.GlobalIndex, l, ok)
+			}
+			s.IsClass(o.CDOClassIndex)
+		}
+		s.CheckHashes()
+	})
 }

@@ -2,7 +2,6 @@ package zen
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -141,23 +140,35 @@ func ScriptObjectHash(objectPath string) uint64 {
 	return city.Hash64(utf16LE(string(p))) &^ (3 << 62)
 }
 
-// decodeName reads one name of length header h (big-endian int16 as stored:
-// high bit set for UTF-16, low 15 bits the length in characters).
-func decodeName(data []byte, wide bool, n int) (string, int, error) {
+// nameSize is the number of string bytes of a name of n characters (UTF-16
+// ones when wide), or an error when fewer than that are left.
+func nameSize(wide bool, n, left int) (int, error) {
 	if !wide {
-		if n > len(data) {
-			return "", 0, fmt.Errorf("name of %d bytes, %d left", n, len(data))
+		if n > left {
+			return 0, fmt.Errorf("name of %d bytes, %d left", n, left)
 		}
-		return latin1(data[:n]), n, nil
+		return n, nil
 	}
-	if 2*n > len(data) {
-		return "", 0, fmt.Errorf("UTF-16 name of %d units, %d bytes left", n, len(data))
+	if 2*n > left {
+		return 0, fmt.Errorf("UTF-16 name of %d units, %d bytes left", n, left)
+	}
+	return 2 * n, nil
+}
+
+// decodeName reads one name of n characters, stored as UTF-16 when wide.
+func decodeName(data []byte, wide bool, n int) (string, int, error) {
+	used, err := nameSize(wide, n, len(data))
+	if err != nil {
+		return "", 0, err
+	}
+	if !wide {
+		return latin1(data[:n]), n, nil
 	}
 	u := make([]uint16, n)
 	for i := range u {
 		u[i] = binary.LittleEndian.Uint16(data[2*i:])
 	}
-	return string(utf16.Decode(u)), 2 * n, nil
+	return string(utf16.Decode(u)), used, nil
 }
 
 func latin1(b []byte) string {
@@ -171,95 +182,235 @@ func latin1(b []byte) string {
 	return string(r)
 }
 
-// ReadNameBatch reads the UE5 name batch (FNameMap / LoadNameBatch): uint32
-// count, and when non-zero uint32 string bytes, uint64 hash algorithm,
-// count hashes, count big-endian headers, then the strings.
-func ReadNameBatch(r *binread.Reader, field string) []Name {
+// readNameBatchHead reads a UE5 name batch up to its hashes: the count, the
+// string bytes and the hash algorithm. ok is false for an empty batch and
+// on error (then r's error is set, as reading the rest would set it).
+func readNameBatchHead(r *binread.Reader, field string) (cnt int, strBytes uint32, ok bool) {
 	start := r.Offset()
 	n := r.U32(field + ".Num")
 	if r.Err() != nil || n == 0 {
-		return nil
+		return 0, 0, false
 	}
 	// Each name costs at least 8 (hash) + 2 (header) bytes.
-	cnt := r.CheckCount(start, int64(n), 10, field+".Num")
+	cnt = r.CheckCount(start, int64(n), 10, field+".Num")
 	if r.Err() != nil {
-		return nil
+		return 0, 0, false
 	}
-	strBytes := r.U32(field + ".NumStringBytes")
+	strBytes = r.U32(field + ".NumStringBytes")
 	algo := r.U64(field + ".HashVersion")
 	if r.Err() == nil && algo != HashAlgorithmID {
 		r.Failf(field+".HashVersion", "name hash algorithm 0x%x, want 0x%x", algo, uint64(HashAlgorithmID))
-		return nil
+		return 0, 0, false
 	}
 	if r.Err() != nil {
-		return nil
+		return 0, 0, false
 	}
 	if int64(cnt)*10 > r.Remaining() {
 		// Cut short: fail as reading them would.
 		r.Bytes(int64(cnt)*8, field+".Hashes")
 		r.Bytes(int64(cnt)*2, field+".Headers")
-		return nil
+		return 0, 0, false
 	}
-	// The hashes and headers are read in place, next to the strings.
-	var hashes, headers binread.Reader
-	r.SectionInto(&hashes, r.Offset(), int64(cnt)*8, field+".Hashes")
-	r.SectionInto(&headers, r.Offset()+int64(cnt)*8, int64(cnt)*2, field+".Headers")
+	return cnt, strBytes, true
+}
+
+// lazyNames is a UE5 name batch read in place: the names are decoded (and
+// their hashes checked) one by one when asked for. The UE4 split batch is
+// kept decoded in eager.
+type lazyNames struct {
+	eager   []Name
+	hashes  []byte   // little-endian uint64 each
+	headers []byte   // big-endian uint16 each
+	strs    []byte   // the string bytes
+	off     []uint32 // off[i] is where name i starts in strs
+}
+
+// readLazyNames reads the name batch at the start of data (r reads data
+// from its start) in place, checking what [ReadNameBatch] checks but the
+// hashes.
+func readLazyNames(r *binread.Reader, data []byte, field string) lazyNames {
+	cnt, strBytes, ok := readNameBatchHead(r, field)
+	if !ok {
+		return lazyNames{}
+	}
+	at := r.Offset()
 	r.Skip(int64(cnt)*10, field+".Headers")
-	if err := errors.Join(r.Err(), hashes.Err(), headers.Err()); err != nil {
-		if r.Err() == nil {
-			r.Fail(field, err)
+	if r.Err() != nil {
+		return lazyNames{}
+	}
+	if int64(strBytes) > r.Remaining() {
+		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
+		return lazyNames{}
+	}
+	strAt := r.Offset()
+	r.Skip(int64(strBytes), field+".Strings")
+	if r.Err() != nil {
+		return lazyNames{}
+	}
+	b := lazyNames{
+		hashes:  data[at : at+int64(cnt)*8],
+		headers: data[at+int64(cnt)*8 : at+int64(cnt)*10],
+		strs:    data[strAt : strAt+int64(strBytes)],
+		off:     make([]uint32, cnt),
+	}
+	pos := 0
+	for i := range b.off {
+		h := binary.BigEndian.Uint16(b.headers[2*i:])
+		used, err := nameSize(h&0x8000 != 0, int(h&0x7FFF), len(b.strs)-pos)
+		if err != nil {
+			r.Failf(field+".Strings", "name %d: %v", i, err)
+			return lazyNames{}
 		}
+		b.off[i] = uint32(pos)
+		pos += used
+	}
+	if pos != len(b.strs) {
+		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(b.strs))
+		return lazyNames{}
+	}
+	return b
+}
+
+func (b *lazyNames) len() int {
+	if b.eager != nil {
+		return len(b.eager)
+	}
+	return len(b.off)
+}
+
+// value is the string of name i (< b.len()).
+func (b *lazyNames) value(i int) string {
+	if b.eager != nil {
+		return b.eager[i].Value
+	}
+	h := binary.BigEndian.Uint16(b.headers[2*i:])
+	s, _, _ := decodeName(b.strs[b.off[i]:], h&0x8000 != 0, int(h&0x7FFF))
+	return s
+}
+
+// name is name i (< b.len()) with its hash checked.
+func (b *lazyNames) name(i int) Name {
+	if b.eager != nil {
+		return b.eager[i]
+	}
+	n := Name{Value: b.value(i), Hash: binary.LittleEndian.Uint64(b.hashes[8*i:]), Wide: b.headers[2*i]&0x80 != 0}
+	n.HashOK = n.Hash == NameHash(n.Value)
+	return n
+}
+
+// resolve is [MappedName.Resolve] against b.
+func (b *lazyNames) resolve(m MappedName) string {
+	if m.Number == 0 {
+		return b.value(int(m.Index))
+	}
+	return b.value(int(m.Index)) + "_" + strconv.FormatUint(uint64(m.Number-1), 10)
+}
+
+// ReadNameBatch reads the UE5 name batch (FNameMap / LoadNameBatch): uint32
+// count, and when non-zero uint32 string bytes, uint64 hash algorithm,
+// count hashes, count big-endian headers, then the strings.
+func ReadNameBatch(r *binread.Reader, field string) []Name { return readNameBatch(r, nil, field) }
+
+// readNameBatch is [ReadNameBatch] reading the hashes, headers and string
+// bytes in place from data when r reads data from its start (data nil:
+// they are copied out of r).
+func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
+	cnt, strBytes, ok := readNameBatchHead(r, field)
+	if !ok {
 		return nil
 	}
-	hashes.SetOrder(binary.LittleEndian)
-	headers.SetOrder(binary.BigEndian)
-	hashField, headerField := field+".Hashes", field+".Headers"
+	// readNameBatchHead checked that the hashes and headers are there.
+	var tbl []byte
+	if data != nil {
+		tbl = data[r.Offset() : r.Offset()+int64(cnt)*10]
+		r.Skip(int64(cnt)*10, field+".Headers")
+	} else {
+		tbl = r.Bytes(int64(cnt)*10, field+".Headers")
+	}
+	if r.Err() != nil {
+		return nil
+	}
 	if int64(strBytes) > r.Remaining() {
 		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
 		return nil
 	}
-	data := r.Bytes(int64(strBytes), field+".Strings")
+	var strs []byte
+	if data != nil {
+		strs = data[r.Offset() : r.Offset()+int64(strBytes)]
+		r.Skip(int64(strBytes), field+".Strings")
+	} else {
+		strs = r.Bytes(int64(strBytes), field+".Strings")
+	}
 	if r.Err() != nil {
 		return nil
 	}
+	hashes, headers := tbl[:cnt*8], tbl[cnt*8:]
 	names := make([]Name, cnt)
 	// ASCII names (nearly all) are slices of one string of the batch's
 	// bytes rather than a string each.
-	all := string(data)
+	all := string(strs)
 	pos := 0
+	// Names are lower-cased into buf for their hashes.
+	var buf [128]byte
 	for i := range names {
-		h := headers.U16(headerField)
+		h := binary.BigEndian.Uint16(headers[2*i:])
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
-		var s string
-		var used int
-		ascii := !wide && l <= len(all)-pos && isASCII(all[pos:pos+l])
-		if ascii {
-			s, used = all[pos:pos+l], l
-		} else {
-			var err error
-			if s, used, err = decodeName(data[pos:], wide, l); err != nil {
-				r.Failf(field+".Strings", "name %d: %v", i, err)
-				return nil
+		n := &names[i]
+		n.Hash, n.Wide = binary.LittleEndian.Uint64(hashes[8*i:]), wide
+		if !wide && l <= len(all)-pos {
+			if lower, ascii := asciiLowerInto(buf[:0], all[pos:pos+l]); ascii {
+				n.Value = all[pos : pos+l]
+				n.HashOK = n.Hash == city.Hash64(lower)
+				pos += l
+				continue
 			}
 		}
-		pos += used
-		names[i] = Name{Value: s, Hash: hashes.U64(hashField), Wide: wide}
-		if ascii {
-			names[i].HashOK = names[i].Hash == asciiNameHash(s)
-		} else {
-			names[i].HashOK = names[i].Hash == NameHash(s)
+		s, used, err := decodeName(strs[pos:], wide, l)
+		if err != nil {
+			r.Failf(field+".Strings", "name %d: %v", i, err)
+			return nil
 		}
+		pos += used
+		n.Value = s
+		n.HashOK = n.Hash == NameHash(s)
 	}
-	if pos != len(data) {
-		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(data))
-		return nil
-	}
-	if err := errors.Join(hashes.Err(), headers.Err()); err != nil {
-		r.Fail(field, err)
+	if pos != len(strs) {
+		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(strs))
 		return nil
 	}
 	return names
+}
+
+// asciiLowerInto appends s lower-cased to dst (on the heap only when dst
+// has no room), eight bytes at a time; ascii is false (and lower
+// incomplete) when s is not ASCII.
+func asciiLowerInto(dst []byte, s string) (lower []byte, ascii bool) {
+	const hi, ones = 0x8080808080808080, 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&hi != 0 {
+			return dst, false
+		}
+		// Bytes below 0x80 do not carry: a byte's top bit is set after
+		// adding 0x3F when it is at least 'A', after adding 0x25 when it
+		// is above 'Z'.
+		upper := (w + 0x3F*ones) &^ (w + 0x25*ones) & hi
+		dst = binary.LittleEndian.AppendUint64(dst, w|upper>>2)
+	}
+	for ; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			return dst, false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 32
+		}
+		dst = append(dst, c)
+	}
+	return dst, true
 }
 
 // ParseNameBatchParts reads the UE4 (4.26/4.27) split name batch: names is

@@ -2,8 +2,10 @@ package zen
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -67,26 +69,55 @@ const scriptObjectSize = 32
 // ScriptObjects is the global script-object table of the global container
 // (ScriptObjects chunk in UE5; LoaderGlobalNames, LoaderGlobalNameHashes and
 // LoaderInitialLoadMeta in UE4) with the global name map.
+//
+// The table is read in place: an object's name and path are built when
+// it is first asked for ([ScriptObjects.Lookup], [ScriptObjects.Object]),
+// and a name's hash is checked when the name is ([ScriptObjects.Name]). A
+// table is safe for concurrent use.
 type ScriptObjects struct {
-	Names   []Name         `json:"names"`
-	Objects []ScriptObject `json:"objects"`
-	byIndex map[ObjectIndex]int
-	classes map[ObjectIndex]bool
+	names lazyNames
+	// entries holds the TArray<FScriptObjectEntry>'s elements as stored.
+	entries []byte
+	// slots is an open-addressing table of the objects by global index:
+	// object index + 1, 0 for a free slot. seed keys its hash.
+	slots []int32
+	seed  maphash.Seed
+	// classes has bit i set when object i is some class default object's
+	// class; otherClasses holds such class indices of no object.
+	classes      []uint64
+	otherClasses map[ObjectIndex]bool
+
+	mu sync.Mutex
+	// objs[i] is object i once resolved; see memoPath.
+	objs []*scriptObject
+}
+
+// scriptObject is a resolved object with its pathMemo state.
+type scriptObject struct {
+	ScriptObject
+	// need (0: path not kept) is how many objects of the object's outer
+	// chain, itself included, have an outer: the kept Path read at depth d
+	// is the object's path only when d+need-1 stays within maxOuterDepth
+	// (deeper, the bound cuts the chain).
+	need int32
+	// done says Path is the object's own path (read at depth 0).
+	done bool
 }
 
 // ParseScriptObjects reads a UE5 ScriptObjects chunk: the global name batch
-// and TArray<FScriptObjectEntry>.
+// and TArray<FScriptObjectEntry>. The table refers to data, which must not
+// change afterwards.
 func ParseScriptObjects(data []byte) (*ScriptObjects, error) {
 	r := binread.FromBytes(data)
-	s := &ScriptObjects{Names: ReadNameBatch(r, "ScriptObjects.GlobalNames")}
-	s.readEntries(r)
+	s := &ScriptObjects{names: readLazyNames(r, data, "ScriptObjects.GlobalNames")}
+	s.readEntries(r, data)
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("zen: script objects: %w", err)
 	}
 	if r.Remaining() != 0 {
 		return nil, fmt.Errorf("zen: script objects: %d bytes left over at offset 0x%x", r.Remaining(), r.Offset())
 	}
-	return s, s.resolve()
+	return s, s.index()
 }
 
 // ParseScriptObjectsUE4 reads the UE 4.26/4.27 global data: the global name
@@ -96,13 +127,16 @@ func ParseScriptObjectsUE4(names, hashes, initialLoadMeta []byte) (*ScriptObject
 	if err != nil {
 		return nil, fmt.Errorf("zen: global names: %w", err)
 	}
-	s := &ScriptObjects{Names: nm}
+	if nm == nil {
+		nm = []Name{}
+	}
+	s := &ScriptObjects{names: lazyNames{eager: nm}}
 	r := binread.FromBytes(initialLoadMeta)
-	s.readEntries(r)
+	s.readEntries(r, initialLoadMeta)
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("zen: initial load meta: %w", err)
 	}
-	return s, s.resolve()
+	return s, s.index()
 }
 
 // ScriptObjectsCache keeps the last table [ScriptObjectsCache.Parse]
@@ -131,122 +165,204 @@ func (c *ScriptObjectsCache) Parse(data []byte) (*ScriptObjects, error) {
 	return s, nil
 }
 
-func (s *ScriptObjects) readEntries(r *binread.Reader) {
+// readEntries takes the entries in place (r reads data from its start).
+func (s *ScriptObjects) readEntries(r *binread.Reader, data []byte) {
 	n := r.Count("ScriptObjects.Num", scriptObjectSize)
 	if r.Err() != nil {
 		return
 	}
-	// Count checked that the n entries are there: read them in place
-	// (no copy of the table).
-	s.Objects = make([]ScriptObject, n)
-	for i := range s.Objects {
-		v := r.U32("ScriptObjectEntry.ObjectName.Index")
-		// Field by field: the strings stay unset, and setting plain fields
-		// needs no write barriers.
-		o := &s.Objects[i]
-		o.ObjectName = MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: r.U32("ScriptObjectEntry.ObjectName.Number")}
-		o.GlobalIndex = ObjectIndex(r.U64("ScriptObjectEntry.GlobalIndex"))
-		o.OuterIndex = ObjectIndex(r.U64("ScriptObjectEntry.OuterIndex"))
-		o.CDOClassIndex = ObjectIndex(r.U64("ScriptObjectEntry.CDOClassIndex"))
-	}
-	if r.Err() != nil {
-		s.Objects = nil
+	at := r.Offset()
+	r.Skip(int64(n)*scriptObjectSize, "ScriptObjects")
+	if r.Err() == nil {
+		s.entries = data[at : at+int64(n)*scriptObjectSize]
 	}
 }
 
-func (s *ScriptObjects) resolve() error {
-	s.byIndex = make(map[ObjectIndex]int, len(s.Objects))
-	for i := range s.Objects {
-		o := &s.Objects[i]
-		var ok bool
-		if o.Name, ok = o.ObjectName.Resolve(s.Names); !ok {
-			return fmt.Errorf("zen: script object %d: name index %d outside %d global names", i, o.ObjectName.Index, len(s.Names))
-		}
-		s.byIndex[o.GlobalIndex] = i
+// Len returns the number of script objects.
+func (s *ScriptObjects) Len() int { return len(s.entries) / scriptObjectSize }
+
+// NumNames returns the number of global names.
+func (s *ScriptObjects) NumNames() int { return s.names.len() }
+
+// Name returns global name i (0 <= i < NumNames), its hash checked.
+func (s *ScriptObjects) Name(i int) Name { return s.names.name(i) }
+
+// entry is object i as stored (Name and Path unset).
+func (s *ScriptObjects) entry(i int) ScriptObject {
+	e := s.entries[i*scriptObjectSize : (i+1)*scriptObjectSize]
+	v := binary.LittleEndian.Uint32(e)
+	return ScriptObject{
+		ObjectName:    MappedName{Index: v & (1<<30 - 1), Type: NameType(v >> 30), Number: binary.LittleEndian.Uint32(e[4:])},
+		GlobalIndex:   ObjectIndex(binary.LittleEndian.Uint64(e[8:])),
+		OuterIndex:    ObjectIndex(binary.LittleEndian.Uint64(e[16:])),
+		CDOClassIndex: ObjectIndex(binary.LittleEndian.Uint64(e[24:])),
 	}
-	s.classes = map[ObjectIndex]bool{}
-	m := s.newPathMemo()
-	for i := range s.Objects {
-		s.Objects[i].Path, _ = s.memoPath(&m, i, 0)
-		if c := s.Objects[i].CDOClassIndex; !c.IsNull() {
-			s.classes[c] = true
+}
+
+func (s *ScriptObjects) globalIndex(i int) ObjectIndex {
+	return ObjectIndex(binary.LittleEndian.Uint64(s.entries[i*scriptObjectSize+8:]))
+}
+
+func (s *ScriptObjects) outerIndex(i int) ObjectIndex {
+	return ObjectIndex(binary.LittleEndian.Uint64(s.entries[i*scriptObjectSize+16:]))
+}
+
+// index checks the name of every object and builds the lookup table and
+// the class set.
+func (s *ScriptObjects) index() error {
+	n := s.Len()
+	names := s.names.len()
+	for i := range n {
+		if x := binary.LittleEndian.Uint32(s.entries[i*scriptObjectSize:]) & (1<<30 - 1); int64(x) >= int64(names) {
+			return fmt.Errorf("zen: script object %d: name index %d outside %d global names", i, x, names)
 		}
 	}
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
+	s.slots = make([]int32, size)
+	s.seed = maphash.MakeSeed()
+	mask := uint64(size - 1)
+	for i := range n {
+		x := s.globalIndex(i)
+		h := maphash.Comparable(s.seed, x) & mask
+		for {
+			v := s.slots[h]
+			if v == 0 || s.globalIndex(int(v-1)) == x {
+				// The last object with an index wins.
+				s.slots[h] = int32(i + 1)
+				break
+			}
+			h = (h + 1) & mask
+		}
+	}
+	s.classes = make([]uint64, (n+63)/64)
+	for i := range n {
+		c := ObjectIndex(binary.LittleEndian.Uint64(s.entries[i*scriptObjectSize+24:]))
+		if c.IsNull() {
+			continue
+		}
+		if j, ok := s.find(c); ok {
+			s.classes[j/64] |= 1 << (j % 64)
+		} else {
+			if s.otherClasses == nil {
+				s.otherClasses = map[ObjectIndex]bool{}
+			}
+			s.otherClasses[c] = true
+		}
+	}
+	s.objs = make([]*scriptObject, n)
 	return nil
+}
+
+// find returns the index of the (last) object with global index x.
+func (s *ScriptObjects) find(x ObjectIndex) (int, bool) {
+	if len(s.slots) == 0 {
+		return 0, false
+	}
+	mask := uint64(len(s.slots) - 1)
+	for h := maphash.Comparable(s.seed, x) & mask; ; h = (h + 1) & mask {
+		v := s.slots[h]
+		if v == 0 {
+			return 0, false
+		}
+		if s.globalIndex(int(v-1)) == x {
+			return int(v - 1), true
+		}
+	}
 }
 
 // maxOuterDepth bounds outer chains (and so refuses cycles).
 const maxOuterDepth = 64
-
-// pathMemo keeps the paths resolve has built: objects share their outers,
-// and joining every path from the root up again is quadratic in the depth.
-// need[i] (0: not kept) is how many objects of i's outer chain, i included,
-// have an outer: the path of i read at depth d is the kept one only when
-// d+need[i]-1 stays within maxOuterDepth (deeper, the bound cuts the chain).
-//
-// A path is the outer's path, a separator and the name: "/Script/Engine.Actor",
-// "/Script/Engine.Actor:Func", deeper with "."; "?/Name" when the outer is
-// missing; the name alone past maxOuterDepth outers (so cycles end).
-type pathMemo struct {
-	// The kept path of object i is s.Objects[i].Path.
-	need []int32
-	// outer[i] is the index of object i's outer: outerNull when it has
-	// none, outerMissing when no object has its outer index.
-	outer []int32
-}
 
 const (
 	outerNull    = -1
 	outerMissing = -2
 )
 
-func (s *ScriptObjects) newPathMemo() pathMemo {
-	n := len(s.Objects)
-	m := pathMemo{need: make([]int32, n), outer: make([]int32, n)}
-	for i := range s.Objects {
-		x := s.Objects[i].OuterIndex
-		if x.IsNull() {
-			m.outer[i] = outerNull
-		} else if j, ok := s.byIndex[x]; ok {
-			m.outer[i] = int32(j)
-		} else {
-			m.outer[i] = outerMissing
-		}
+// outer returns the index of object i's outer: outerNull when it has
+// none, outerMissing when no object has its outer index.
+func (s *ScriptObjects) outer(i int) int {
+	x := s.outerIndex(i)
+	if x.IsNull() {
+		return outerNull
 	}
-	return m
+	if j, ok := s.find(x); ok {
+		return j
+	}
+	return outerMissing
+}
+
+// object returns object i with its name; s.mu is held.
+func (s *ScriptObjects) object(i int) *scriptObject {
+	if o := s.objs[i]; o != nil {
+		return o
+	}
+	o := &scriptObject{ScriptObject: s.entry(i)}
+	o.Name = s.names.resolve(o.ObjectName)
+	if o.OuterIndex.IsNull() {
+		o.Path, o.done = o.Name, true
+	}
+	s.objs[i] = o
+	return o
+}
+
+// resolved returns object i with its name and path; s.mu is held. The
+// fields of a resolved object are not written again.
+func (s *ScriptObjects) resolved(i int) *ScriptObject {
+	o := s.object(i)
+	if !o.done {
+		o.Path, _ = s.memoPath(i, 0)
+		o.done = true
+	}
+	return &o.ScriptObject
 }
 
 // memoPath returns the path of object i reached at depth (outers followed so
 // far) and i's need, or -1 when the depth bound cut the chain (then nothing
-// is kept).
-func (s *ScriptObjects) memoPath(m *pathMemo, i, depth int) (string, int32) {
-	o := &s.Objects[i]
-	j := m.outer[i]
+// is kept). s.mu is held.
+//
+// Objects share their outers, and joining every path from the root up again
+// is quadratic in the depth, so uncut paths are kept. A path is the outer's
+// path, a separator and the name: "/Script/Engine.Actor",
+// "/Script/Engine.Actor:Func", deeper with "."; "?/Name" when the outer is
+// missing; the name alone past maxOuterDepth outers (so cycles end).
+func (s *ScriptObjects) memoPath(i, depth int) (string, int32) {
+	o := s.object(i)
+	j := s.outer(i)
 	if j == outerNull {
 		return o.Name, 0
 	}
 	if depth > maxOuterDepth {
 		return o.Name, -1
 	}
-	if n := m.need[i]; n > 0 && depth+int(n)-1 <= maxOuterDepth {
+	if n := o.need; n > 0 && depth+int(n)-1 <= maxOuterDepth {
 		return o.Path, n
 	}
 	if j == outerMissing {
 		p := "?/" + o.Name
-		o.Path, m.need[i] = p, 1
+		o.Path, o.need, o.done = p, 1, true
 		return p, 1
 	}
 	sep := "."
-	if k := m.outer[j]; k >= 0 && m.outer[k] == outerNull {
+	if k := s.outer(j); k >= 0 && s.outer(k) == outerNull {
 		sep = ":"
 	}
-	outer, n := s.memoPath(m, int(j), depth+1)
+	outer, n := s.memoPath(j, depth+1)
 	p := outer + sep + o.Name
 	if n < 0 {
 		return p, -1
 	}
-	o.Path, m.need[i] = p, n+1
+	o.Path, o.need, o.done = p, n+1, true
 	return p, n + 1
+}
+
+// Object returns script object i (0 <= i < Len).
+func (s *ScriptObjects) Object(i int) *ScriptObject {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.resolved(i)
 }
 
 // Lookup returns the script object with global index x.
@@ -254,22 +370,36 @@ func (s *ScriptObjects) Lookup(x ObjectIndex) (*ScriptObject, bool) {
 	if s == nil {
 		return nil, false
 	}
-	i, ok := s.byIndex[x]
+	i, ok := s.find(x)
 	if !ok {
 		return nil, false
 	}
-	return &s.Objects[i], true
+	s.mu.Lock()
+	o := s.resolved(i)
+	s.mu.Unlock()
+	return o, true
 }
 
 // IsClass reports whether x is a class: some class default object names
 // it as its class.
-func (s *ScriptObjects) IsClass(x ObjectIndex) bool { return s != nil && s.classes[x] }
+func (s *ScriptObjects) IsClass(x ObjectIndex) bool {
+	if s == nil {
+		return false
+	}
+	if i, ok := s.find(x); ok {
+		return s.classes[i/64]&(1<<(i%64)) != 0
+	}
+	return s.otherClasses[x]
+}
 
 // CheckHashes counts script objects whose global index is the hash of
 // their path (FPackageObjectIndex::FromScriptPath), and returns the first
 // mismatch.
 func (s *ScriptObjects) CheckHashes() (ok int, err error) {
-	for _, o := range s.Objects {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i := range s.Len() {
+		o := s.resolved(i)
 		if ObjectIndex(uint64(KindScriptImport)<<62|ScriptObjectHash(o.Path)) == o.GlobalIndex {
 			ok++
 		} else if err == nil {

@@ -1,14 +1,17 @@
 package zen
 
 import (
+	"encoding/binary"
 	"fmt"
 	"os"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-faster/city"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -23,13 +26,40 @@ func TestScriptObjectsRetoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok, err := s.CheckHashes()
-	t.Logf("UE5.3: %d names, %d objects, %d hashes match (%v)", len(s.Names), len(s.Objects), ok, err)
-	if ok != len(s.Objects) {
+	t.Logf("UE5.3: %d names, %d objects, %d hashes match (%v)", s.NumNames(), s.Len(), ok, err)
+	if ok != s.Len() {
 		t.Error(err)
 	}
-	for _, n := range s.Names {
-		if !n.HashOK {
+	for i := range s.NumNames() {
+		if n := s.Name(i); !n.HashOK {
 			t.Fatalf("name %q: hash %x does not match", n.Value, n.Hash)
+		}
+	}
+
+	// The names read lazily are the ones the eager reader gives, and the
+	// kept paths the plain ones.
+	eager := ReadNameBatch(binread.FromBytes(data), "names")
+	if len(eager) != s.NumNames() {
+		t.Fatalf("%d names, want %d", s.NumNames(), len(eager))
+	}
+	for i, n := range eager {
+		if s.Name(i) != n {
+			t.Fatalf("name %d: have %+v, want %+v", i, s.Name(i), n)
+		}
+	}
+	classes := map[ObjectIndex]bool{}
+	for i := range s.Len() {
+		if c := s.entry(i).CDOClassIndex; !c.IsNull() {
+			classes[c] = true
+		}
+	}
+	for i := range s.Len() {
+		o := s.Object(i)
+		if want := plainPath(s, i, 0); o.Path != want {
+			t.Fatalf("object %d: path %q, want %q", i, o.Path, want)
+		}
+		if s.IsClass(o.GlobalIndex) != classes[o.GlobalIndex] {
+			t.Fatalf("object %d (%s): IsClass %v", i, o.Path, !classes[o.GlobalIndex])
 		}
 	}
 
@@ -41,13 +71,13 @@ func TestScriptObjectsRetoc(t *testing.T) {
 		t.Fatal(err)
 	}
 	ok, err = s4.CheckHashes()
-	t.Logf("UE4.27: %d names, %d objects, %d hashes match (%v)", len(s4.Names), len(s4.Objects), ok, err)
-	if ok != len(s4.Objects) {
+	t.Logf("UE4.27: %d names, %d objects, %d hashes match (%v)", s4.NumNames(), s4.Len(), ok, err)
+	if ok != s4.Len() {
 		t.Error(err)
 	}
 	bad := 0
-	for _, n := range s4.Names {
-		if !n.HashOK {
+	for i := range s4.NumNames() {
+		if !s4.Name(i).HashOK {
 			bad++
 		}
 	}
@@ -59,21 +89,39 @@ func TestScriptObjectsRetoc(t *testing.T) {
 // plainPath is the path of object i built without the memo, the way the
 // paths are defined.
 func plainPath(s *ScriptObjects, i, depth int) string {
-	o := &s.Objects[i]
+	o := s.entry(i)
+	name := s.names.resolve(o.ObjectName)
 	if o.OuterIndex.IsNull() || depth > maxOuterDepth {
-		return o.Name
+		return name
 	}
-	j, ok := s.byIndex[o.OuterIndex]
+	j, ok := s.find(o.OuterIndex)
 	if !ok {
-		return "?/" + o.Name
+		return "?/" + name
 	}
 	sep := "."
-	if oo := s.Objects[j].OuterIndex; !oo.IsNull() {
-		if k, ok := s.byIndex[oo]; ok && s.Objects[k].OuterIndex.IsNull() {
+	if oo := s.entry(j).OuterIndex; !oo.IsNull() {
+		if k, ok := s.find(oo); ok && s.entry(k).OuterIndex.IsNull() {
 			sep = ":"
 		}
 	}
-	return plainPath(s, j, depth+1) + sep + o.Name
+	return plainPath(s, j, depth+1) + sep + name
+}
+
+// testScriptObjects makes a table of objs, each named by its Name.
+func testScriptObjects(t *testing.T, objs []ScriptObject) *ScriptObjects {
+	s := &ScriptObjects{names: lazyNames{eager: []Name{}}}
+	for i, o := range objs {
+		s.names.eager = append(s.names.eager, Name{Value: o.Name})
+		s.entries = binary.LittleEndian.AppendUint32(s.entries, uint32(i))
+		s.entries = binary.LittleEndian.AppendUint32(s.entries, 0)
+		for _, x := range []ObjectIndex{o.GlobalIndex, o.OuterIndex, o.CDOClassIndex} {
+			s.entries = binary.LittleEndian.AppendUint64(s.entries, uint64(x))
+		}
+	}
+	if err := s.index(); err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
 // TestScriptObjectPathsMemo checks the kept paths against plainPath on
@@ -105,18 +153,17 @@ func TestScriptObjectPathsMemo(t *testing.T) {
 		if leafFirst {
 			slices.Reverse(objs)
 		}
-		s := &ScriptObjects{Objects: objs, byIndex: map[ObjectIndex]int{}}
-		for i := range s.Objects {
-			s.byIndex[s.Objects[i].GlobalIndex] = i
-		}
+		s := testScriptObjects(t, objs)
 		var want []string
-		for i := range s.Objects {
+		for i := range s.Len() {
 			want = append(want, plainPath(s, i, 0))
 		}
-		m := s.newPathMemo()
-		for i := range s.Objects {
-			if got, _ := s.memoPath(&m, i, 0); got != want[i] {
+		for i := range s.Len() {
+			if got := s.Object(i).Path; got != want[i] {
 				t.Errorf("leafFirst=%v: object %d: have %q, want %q", leafFirst, i, got, want[i])
+			}
+			if o, ok := s.Lookup(objs[i].GlobalIndex); !ok || o.Path != want[i] || o.Name != objs[i].Name {
+				t.Errorf("leafFirst=%v: Lookup(%s): have %v, %v", leafFirst, objs[i].GlobalIndex, o, ok)
 			}
 		}
 	}
@@ -183,6 +230,68 @@ func BenchmarkParseScriptObjects(b *testing.B) {
 	for b.Loop() {
 		if _, err := ParseScriptObjects(data); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestASCIILowerInto checks the eight-bytes-at-a-time lowering against
+// the byte-by-byte way, for every byte at every place of a word.
+func TestASCIILowerInto(t *testing.T) {
+	for c := range 256 {
+		for n := 1; n <= 17; n++ {
+			for at := 0; at < n; at++ {
+				b := []byte(strings.Repeat("aZ_9", 5)[:n])
+				b[at] = byte(c)
+				s := string(b)
+				lower, ascii := asciiLowerInto(nil, s)
+				if ascii != isASCII(s) {
+					t.Fatalf("%q: ascii %v", s, ascii)
+				}
+				if ascii && string(lower) != string(asciiLower(s)) {
+					t.Fatalf("%q: have %q, want %q", s, lower, asciiLower(s))
+				}
+			}
+		}
+	}
+}
+
+// TestScriptObjectsConcurrent resolves one table from several goroutines
+// (run with -race): lookups build names and paths under the table's lock.
+func TestScriptObjectsConcurrent(t *testing.T) {
+	dir := corpus.Path(t, "iostore/trumank+retoc/retoc/tests")
+	data, err := os.ReadFile(dir + "/UE5.3/ScriptObjects.bin")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseScriptObjects(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := make([][]string, 4)
+	var wg sync.WaitGroup
+	for g := range paths {
+		wg.Go(func() {
+			for k := range s.Len() {
+				i := (k*(g+1)*7919 + g) % s.Len()
+				o, ok := s.Lookup(s.entry(i).GlobalIndex)
+				if !ok {
+					t.Errorf("object %d not found", i)
+					return
+				}
+				paths[g] = append(paths[g], o.Path)
+				s.IsClass(o.GlobalIndex)
+			}
+		})
+	}
+	wg.Wait()
+	for k := range s.Len() {
+		for g := range paths {
+			i := (k*(g+1)*7919 + g) % s.Len()
+			if o := s.Object(i); o.GlobalIndex == s.entry(i).GlobalIndex && len(paths[g]) > k {
+				if j, _ := s.find(o.GlobalIndex); j == i && paths[g][k] != o.Path {
+					t.Fatalf("object %d: %q, then %q", i, paths[g][k], o.Path)
+				}
+			}
 		}
 	}
 }

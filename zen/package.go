@@ -341,7 +341,7 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		s.CellImportMapOffset, s.CellExportMapOffset = s.ExportBundleEntriesOffset, s.ExportBundleEntriesOffset
 	}
 	p.NameMapOffset = r.Offset()
-	p.Names = ReadNameBatch(r, "NameMap")
+	p.Names = readNameBatch(r, data, "NameMap")
 	if r.Err() != nil {
 		return nil, ferr(r)
 	}
@@ -394,7 +394,7 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 			p.DependencyEntries = append(p.DependencyEntries, r.I32("DependencyBundleEntry"))
 		}
 		r.SeekTo(int64(s.ImportedPackageNamesOffset), "ImportedPackageNames")
-		p.ImportedPackageNameHashes = ReadNameBatch(r, "ImportedPackageNames")
+		p.ImportedPackageNameHashes = readNameBatch(r, data, "ImportedPackageNames")
 		for _, nm := range p.ImportedPackageNameHashes {
 			num := r.I32("ImportedPackageNames.Number")
 			p.ImportedPackageNames = append(p.ImportedPackageNames, ue.FormatName(nm.Value, num))

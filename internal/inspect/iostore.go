@@ -464,6 +464,16 @@ func (x *utocContext) zenOptions(id uint64) zen.Options {
 	return opts
 }
 
+// headerPrefix is how much of a package chunk parsePackage reads first: one
+// compression block (64 KiB when the block size is unusual), which holds
+// the header of nearly every package.
+func headerPrefix(f *iostore.File) uint64 {
+	if bs := uint64(f.Header.CompressionBlockSize); bs >= 4<<10 && bs <= 1<<20 {
+		return bs
+	}
+	return 64 << 10
+}
+
 // parsePackage reads and parses the package with id (cached).
 func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.mu.Lock()
@@ -476,13 +486,26 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	if !ok {
 		return nil, fmt.Errorf("package 0x%016x is not in this container", id)
 	}
-	data, err := x.c.f.ReadChunk(chunk)
-	if err != nil {
-		return nil, err
+	opts := x.zenOptions(id)
+	f := x.c.f
+	var p *zen.Package
+	if n := headerPrefix(f); !opts.Auto && n < f.OffsetLength(chunk).Length {
+		// Only the header is needed: parse the first compression block's
+		// worth when it holds it. With the layout known, a parse fails on
+		// a prefix only where the header runs past it; then (and on any
+		// error) the whole chunk is read and parsed as before.
+		if pre, err := f.ReadChunkPrefix(chunk, n); err == nil {
+			p, _ = zen.Parse(pre, opts)
+		}
 	}
-	p, err := zen.Parse(data, x.zenOptions(id))
-	if err != nil {
-		return nil, err
+	if p == nil {
+		data, err := f.ReadChunk(chunk)
+		if err != nil {
+			return nil, err
+		}
+		if p, err = zen.Parse(data, opts); err != nil {
+			return nil, err
+		}
 	}
 	x.mu.Lock()
 	x.packages[id] = p

@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/zen"
 )
@@ -171,6 +172,8 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	var data []byte
 	if inContainer && int64(len(zc.data)) == in.Size {
 		data = zc.data // already in memory: no copy
+	} else if m, ok := in.R.(binread.Mem); ok && int64(len(m)) >= in.Size {
+		data = m[:in.Size] // a file read or mapped whole: no copy
 	} else {
 		data = make([]byte, in.Size)
 		if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
@@ -222,8 +225,14 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	out.Names = sized[Name](len(p.Names))
 	out.Imports = sized[Object](len(p.ImportMap))
 	out.Exports = sized[Object](len(p.Exports))
+	// The hashes as hex, sliced from one string rather than a string each.
+	hex := make([]byte, 0, 16*len(p.Names))
 	for _, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: hash64(n.Hash)})
+		hex = hexDigits(hex, n.Hash, 16)
+	}
+	hexs := string(hex)
+	for i, n := range p.Names {
+		out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
@@ -429,7 +438,8 @@ func zenSummary(p *zen.Package) []Field {
 
 func zenSections(p *zen.Package, size int64) []Section {
 	s := &p.Summary
-	var out []Section
+	// Room for every section and the name-hash note openZen may add.
+	out := make([]Section, 0, 16)
 	add := func(name string, from, to int32, count int) {
 		if from >= 0 && to >= from {
 			out = append(out, Section{Name: name, Offset: int64(from), Size: int64(to - from), Count: count})

@@ -12,7 +12,9 @@
 package mapfile
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"sync"
 	"syscall"
 
@@ -29,20 +31,87 @@ const MinSize = 64 << 10
 // read from r may be used after it is called. Files that cannot be mapped
 // (special files, file systems without mmap) are read as osfile.OpenWhole
 // reads them.
+//
+// The descriptor is used through plain system calls rather than an
+// os.File (unless the file is too big to read whole): for the small files
+// that make up most of a game folder, os.File's poller registration and
+// descriptor-flag calls outnumbered open, fstat, pread and close.
 func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err error) {
-	f, size, err := osfile.Open(name)
+	fd, err := openRead(name)
 	if err != nil {
-		return nil, 0, nil, err
+		return nil, 0, nil, &os.PathError{Op: "open", Path: name, Err: err}
 	}
-	if size < MinSize || size > osfile.MaxWhole {
-		return osfile.Whole(f, name, size)
+	var st syscall.Stat_t
+	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
+		syscall.Close(fd)
+		return nil, 0, nil, &os.PathError{Op: "stat", Path: name, Err: err}
 	}
-	b, err := syscall.Mmap(int(f.Fd()), 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED)
-	if err != nil {
-		return osfile.Whole(f, name, size)
+	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+		syscall.Close(fd)
+		return nil, 0, nil, fmt.Errorf("%s: is a directory", name)
 	}
-	f.Close() // the mapping stays valid without the descriptor
-	return binread.Mem(b), size, &mapping{b: b}, nil
+	size = st.Size
+	if size > osfile.MaxWhole {
+		f := os.NewFile(uintptr(fd), name)
+		return f, size, f, nil
+	}
+	if size >= MinSize {
+		if b, err := syscall.Mmap(fd, 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
+			syscall.Close(fd) // the mapping stays valid without the descriptor
+			return binread.Mem(b), size, &mapping{b: b}, nil
+		}
+	}
+	defer syscall.Close(fd)
+	b := make([]byte, size)
+	if err := preadFull(fd, b); err != nil {
+		return nil, 0, nil, fmt.Errorf("%s: %w", name, pathErr("read", name, err))
+	}
+	return binread.Mem(b), size, nil, nil
+}
+
+func openRead(name string) (int, error) {
+	for {
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+func ignoringEINTR(fn func() error) error {
+	for {
+		if err := fn(); err != syscall.EINTR {
+			return err
+		}
+	}
+}
+
+// preadFull reads len(b) bytes from offset 0 as os.File.ReadAt does: a
+// short file is io.ErrUnexpectedEOF.
+func preadFull(fd int, b []byte) error {
+	off := 0
+	for off < len(b) {
+		n, err := syscall.Pread(fd, b[off:], int64(off))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			return io.ErrUnexpectedEOF
+		}
+		off += n
+	}
+	return nil
+}
+
+// pathErr wraps a system call error as os.File does; io errors stay.
+func pathErr(op, name string, err error) error {
+	if _, ok := err.(syscall.Errno); ok {
+		return &os.PathError{Op: op, Path: name, Err: err}
+	}
+	return err
 }
 
 // mapping unmaps b once.
