@@ -75,6 +75,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.tables == nil {
 		o.tables = &tableMemo{}
 	}
+	if o.sums == nil {
+		o.sums = &summaryMemo{}
+	}
 	for _, e := range cands {
 		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 		if res, ok := byKey[k]; ok {
@@ -86,6 +89,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		results = append(results, res)
 		f := newFile(r, size, order, o)
 		f.strict = true
+		f.sumEngine = engineIndex(e.Name)
 		err := f.read(e.versions())
 		res.progress = f.progress
 		if err != nil {
