@@ -110,6 +110,7 @@ type File struct {
 	names    *nameMemo // likewise (namememo.go)
 	tables   *tableMemo
 	sums     *summaryMemo
+	secs     *sectionMemo
 	// sumEngine is the index in engines of the candidate release
 	// (inference), or -1.
 	sumEngine int
@@ -158,6 +159,7 @@ type options struct {
 	names      *nameMemo
 	tables     *tableMemo
 	sums       *summaryMemo
+	secs       *sectionMemo
 	companions []string
 }
 
@@ -387,6 +389,7 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.names = o.names
 	f.tables = o.tables
 	f.sums = o.sums
+	f.secs = o.secs
 	f.sumEngine = -1
 	return f
 }

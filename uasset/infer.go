@@ -79,6 +79,9 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.sums == nil {
 		o.sums = &summaryMemo{}
 	}
+	if o.secs == nil {
+		o.secs = &sectionMemo{}
+	}
 	for _, e := range cands {
 		es := engineStaticOf(e.Name)
 		if es == nil {
