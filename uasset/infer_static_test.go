@@ -33,7 +33,8 @@ func TestEngineStatic(t *testing.T) {
 }
 
 // TestSummaryMemo reads the summary of every unversioned corpus package as
-// each release, through summaryMemo and afresh, and compares the results.
+// each release (oldest first, then newest first), through summaryMemo and
+// afresh, and compares the results.
 func TestSummaryMemo(t *testing.T) {
 	n := 0
 	for _, dir := range []string{"cooked", "uassetapi"} {
@@ -45,20 +46,27 @@ func TestSummaryMemo(t *testing.T) {
 			if len(data) < 4 || binary.LittleEndian.Uint32(data) != PackageFileTag {
 				continue
 			}
-			o := &options{sums: &summaryMemo{}}
-			for i, e := range engines {
-				shared := newFile(binread.Mem(data), int64(len(data)), binary.LittleEndian, o)
-				shared.strict, shared.sumEngine, shared.Versions = true, i, e.versions()
-				errShared := shared.readSummaryShared()
-				fresh := newFile(binread.Mem(data), int64(len(data)), binary.LittleEndian, &options{})
-				fresh.strict, fresh.Versions = true, e.versions()
-				_, errFresh := fresh.readSummary()
-				if fmt.Sprint(errShared) != fmt.Sprint(errFresh) || shared.progress != fresh.progress ||
-					!reflect.DeepEqual(shared.Summary, fresh.Summary) || !reflect.DeepEqual(shared.Sections, fresh.Sections) ||
-					len(shared.sers) != len(fresh.sers) || len(shared.hdr) != len(fresh.hdr) {
-					t.Errorf("%s as %s: shared summary differs: %v / %v", filepath.Base(p), e.Name, errShared, errFresh)
+			for _, reverse := range []bool{false, true} {
+				o := &options{sums: &summaryMemo{}}
+				for j := range engines {
+					i := j
+					if reverse {
+						i = len(engines) - 1 - j
+					}
+					e := engines[i]
+					shared := newFile(binread.Mem(data), int64(len(data)), binary.LittleEndian, o)
+					shared.strict, shared.sumEngine, shared.Versions = true, i, e.versions()
+					errShared := shared.readSummaryShared()
+					fresh := newFile(binread.Mem(data), int64(len(data)), binary.LittleEndian, &options{})
+					fresh.strict, fresh.Versions = true, e.versions()
+					_, errFresh := fresh.readSummary()
+					if fmt.Sprint(errShared) != fmt.Sprint(errFresh) || shared.progress != fresh.progress ||
+						!reflect.DeepEqual(shared.Summary, fresh.Summary) || !reflect.DeepEqual(shared.Sections, fresh.Sections) ||
+						len(shared.sers) != len(fresh.sers) || len(shared.hdr) != len(fresh.hdr) {
+						t.Errorf("%s as %s: shared summary differs: %v / %v", filepath.Base(p), e.Name, errShared, errFresh)
+					}
+					n++
 				}
-				n++
 			}
 		}
 	}

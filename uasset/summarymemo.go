@@ -12,10 +12,10 @@ import (
 // PKG_FilterEditorOnly; releases for which it lists the same fields
 // (summaryLayouts) read from the same bytes the same summary, end at the
 // same offset and pass or fail checkSummary and the name-map check alike.
-// A summary that read names the legacy version and package flags it has,
-// so a release reading the fields of that choice alike shares it; one that
-// failed to read is shared only between releases that read every choice
-// alike. The candidates share the summary's slices: a File does not change
+// A summary read names the legacy version and package flags it has (a
+// read that failed before PackageFlags asked nothing of them, and holds
+// zero flags), so a release reading the fields of that choice alike shares
+// it. The candidates share the summary's slices: a File does not change
 // its summary after reading it.
 type summaryMemo struct {
 	entries []summaryEntry
@@ -62,9 +62,9 @@ func (e *summaryEntry) readsAlike(engine int) bool {
 	if a == nil || b == nil {
 		return false
 	}
-	if e.progress < readSummary {
-		return *a == *b // failed part way: alike whatever it holds
-	}
+	// A summary that failed part way holds the legacy version (read
+	// before) and the flags when it got to them: the fields up to the
+	// failure are those of that choice.
 	l := summaryChoice(e.summary.LegacyFileVersion, e.summary.FilterEditorOnly())
 	return l >= 0 && a[l] == b[l]
 }
