@@ -380,7 +380,13 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
-	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
+	return new(File).reset(r, size, order, o)
+}
+
+// reset makes f a File as newFile returns it (inference reuses the File
+// of a candidate whose read failed).
+func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
+	*f = File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
 	f.Companions = o.companions
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase

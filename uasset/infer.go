@@ -64,6 +64,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
+	var spare *File // a File to reuse
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
@@ -95,13 +96,19 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		res := &result{key: k, engines: []string{e.Name}}
 		byKey[k] = res
 		results = append(results, res)
-		f := newFile(r, size, order, o)
+		var f *File
+		if spare != nil {
+			f, spare = spare.reset(r, size, order, o), nil
+		} else {
+			f = newFile(r, size, order, o)
+		}
 		f.strict = true
 		f.sumEngine = es.index
 		err := f.read(es.versions)
 		res.progress = f.progress
 		if err != nil {
 			res.err = err
+			spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
 			continue
 		}
 		if err := f.validate(); err != nil {
@@ -181,8 +188,8 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 			break
 		}
 	}
-	if e, found := LookupEngine(choice); found {
-		f.Versions.Custom = e.versions().Custom
+	if es := engineStaticOf(choice); es != nil {
+		f.Versions.Custom = es.versions.Custom
 	}
 	f.Engine = EngineInfo{Version: choice, Source: "detected", Candidates: all}
 	switch {
