@@ -1,8 +1,10 @@
 package uasset
 
 import (
-	"strings"
+	"slices"
 	"sync"
+
+	"github.com/upkg/upkg/ue"
 )
 
 // summaryMemo keeps the summaries inference candidates read, for the
@@ -58,15 +60,18 @@ func (f *File) readSummaryShared() error {
 // readsAlike reports whether release engine reads the summary e holds as
 // e's release did.
 func (e *summaryEntry) readsAlike(engine int) bool {
-	a, b := summaryLayoutOf(e.engine), summaryLayoutOf(engine)
-	if a == nil || b == nil {
-		return false
-	}
 	// A summary that failed part way holds the legacy version (read
 	// before) and the flags when it got to them: the fields up to the
 	// failure are those of that choice.
 	l := summaryChoice(e.summary.LegacyFileVersion, e.summary.FilterEditorOnly())
-	return l >= 0 && a[l] == b[l]
+	if l < 0 {
+		return false
+	}
+	ids := summaryLayoutsOf(l)
+	if e.engine < 0 || e.engine >= len(ids) || engine < 0 || engine >= len(ids) {
+		return false
+	}
+	return ids[e.engine] == ids[engine]
 }
 
 // summaryChoices are the legacy file versions (-1 … LegacyFileVersionCurrent)
@@ -86,45 +91,40 @@ func summaryChoice(legacy int32, filterEditorOnly bool) int {
 	return i
 }
 
-// summaryLayout numbers, for each choice, the list of fields a release's
-// summary has: two releases with the same number read it alike.
-type summaryLayout [summaryChoices]int
-
-var (
-	summaryLayoutsOnce sync.Once
-	summaryLayouts     []summaryLayout // by index in engines
-)
-
-// summaryLayoutOf returns the summary layouts of engines[engine], or nil.
-func summaryLayoutOf(engine int) *summaryLayout {
-	summaryLayoutsOnce.Do(func() {
-		ids := map[string]int{}
-		summaryLayouts = make([]summaryLayout, len(engines))
-		for i, e := range engines {
-			v := e.versions()
-			for legacy := int32(-1); legacy >= LegacyFileVersionCurrent; legacy-- {
-				for _, editorOnly := range []bool{false, true} {
-					sig := summarySignature(&v, legacy, editorOnly)
-					id, ok := ids[sig]
-					if !ok {
-						id = len(ids)
-						ids[sig] = id
-					}
-					summaryLayouts[i][summaryChoice(legacy, editorOnly)] = id
-				}
-			}
-		}
-	})
-	if engine < 0 || engine >= len(summaryLayouts) {
-		return nil
-	}
-	return &summaryLayouts[engine]
+// summaryLayouts holds, for each choice, a number per release (by index in
+// engines) for the fields its summary has: two releases with the same
+// number read it alike. Each choice is worked out when first needed.
+var summaryLayouts [summaryChoices]struct {
+	once sync.Once
+	ids  []int
 }
 
-// summarySignature lists the summary fields read with versions v, a legacy
+// summaryLayoutsOf returns the layout numbers of the releases for choice l.
+func summaryLayoutsOf(l int) []int {
+	c := &summaryLayouts[l]
+	c.once.Do(func() {
+		legacy := -int32(l/2) - 1
+		filterEditorOnly := l%2 == 1
+		var distinct [][]string
+		c.ids = make([]int, len(engines))
+		for i, e := range engines {
+			v := e.versions()
+			names := summaryFieldNames(&v, legacy, filterEditorOnly)
+			id := slices.IndexFunc(distinct, func(d []string) bool { return slices.Equal(d, names) })
+			if id < 0 {
+				id = len(distinct)
+				distinct = append(distinct, names)
+			}
+			c.ids[i] = id
+		}
+	})
+	return c.ids
+}
+
+// summaryFieldNames lists the summary fields read with versions v, a legacy
 // file version and PKG_FilterEditorOnly clear or set, for a summary whose
 // arrays hold one element each (so that the element fields are listed too).
-func summarySignature(v *Versions, legacy int32, filterEditorOnly bool) string {
+func summaryFieldNames(v *Versions, legacy int32, filterEditorOnly bool) []string {
 	s := PackageFileSummary{
 		LegacyFileVersion:        legacy,
 		CustomVersions:           make([]CustomVersion, 1),
@@ -136,10 +136,33 @@ func summarySignature(v *Versions, legacy int32, filterEditorOnly bool) string {
 	if filterEditorOnly {
 		s.PackageFlags = PKG_FilterEditorOnly
 	}
-	var b strings.Builder
-	for _, fl := range s.Fields(v) {
-		b.WriteString(fl.Name)
-		b.WriteByte(0)
-	}
-	return b.String()
+	a := &fieldNamer{names: make([]string, 0, 96)}
+	s.serialize(a, v)
+	return a.names
+}
+
+// fieldNamer is an archive that lists the names of the fields serialized,
+// as lister does without their values.
+type fieldNamer struct{ names []string }
+
+func (a *fieldNamer) add(f string)                                { a.names = append(a.names, f) }
+func (a *fieldNamer) loading() bool                               { return false }
+func (a *fieldNamer) i32(f string, _ *int32)                      { a.add(f) }
+func (a *fieldNamer) u32(f string, _ *uint32)                     { a.add(f) }
+func (a *fieldNamer) i64(f string, _ *int64)                      { a.add(f) }
+func (a *fieldNamer) u64(f string, _ *uint64)                     { a.add(f) }
+func (a *fieldNamer) u16(f string, _ *uint16)                     { a.add(f) }
+func (a *fieldNamer) u8(f string, _ *uint8)                       { a.add(f) }
+func (a *fieldNamer) bool32(f string, _ *bool)                    { a.add(f) }
+func (a *fieldNamer) str(f string, _ *String)                     { a.add(f) }
+func (a *fieldNamer) guid(f string, _ *ue.Guid)                   { a.add(f) }
+func (a *fieldNamer) fixed(f string, _ []byte)                    { a.add(f) }
+func (a *fieldNamer) engineVersion(f string, _ *ue.EngineVersion) { a.add(f) }
+func (a *fieldNamer) failed() bool                                { return false }
+func (a *fieldNamer) fail(string, error)                          {}
+func (a *fieldNamer) offset() int64                               { return -1 }
+func (a *fieldNamer) remaining() int64                            { return 0 }
+func (a *fieldNamer) count(f string, n int, _ int64) int {
+	a.add(f)
+	return n
 }
