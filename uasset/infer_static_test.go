@@ -72,3 +72,20 @@ func TestSummaryMemo(t *testing.T) {
 	}
 	t.Logf("%d summary reads compared", n)
 }
+
+// TestPrintableName compares printableName with the rune loop it replaces.
+func TestPrintableName(t *testing.T) {
+	slow := func(s string) bool {
+		for _, c := range s {
+			if c < 0x20 || c == 0xFFFD {
+				return false
+			}
+		}
+		return true
+	}
+	for _, s := range []string{"", "None", "a\x1fb", "\x7f", "Ünïcödé", "abc\xff", "ab\xc3", "日本\x01", "x\uFFFDy", "ok\u00a0", "\t"} {
+		if got, want := printableName(s), slow(s); got != want {
+			t.Errorf("printableName(%q) = %v, want %v", s, got, want)
+		}
+	}
+}
