@@ -2,8 +2,13 @@ package uasset
 
 import (
 	"bytes"
+	"io"
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // BenchmarkHeaderUncooked reads the index (summary, every table and
@@ -62,4 +67,45 @@ func BenchmarkHeaderUncookedRewrite(b *testing.B) {
 		}
 	}
 	b.ReportMetric(float64(len(files))*float64(b.N)/b.Elapsed().Seconds(), "files/s")
+}
+
+// BenchmarkInferCooked opens the cooked packages of the corpus (cooked/
+// and uassetapi/) from memory, as verify does, and infers their engines
+// from the structure and the export data (no property check).
+func BenchmarkInferCooked(b *testing.B) {
+	type pkg struct {
+		data binread.Mem
+		sibs map[string]binread.Mem
+	}
+	var pkgs []pkg
+	for _, dir := range []string{"cooked", "uassetapi"} {
+		for _, p := range corpusPackages(b, dir) {
+			d, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			k := pkg{data: d, sibs: map[string]binread.Mem{}}
+			base := strings.TrimSuffix(p, filepath.Ext(p))
+			for _, ext := range []string{".uexp", ".ubulk"} {
+				if s, err := os.ReadFile(base + ext); err == nil {
+					k.sibs[ext] = s
+				}
+			}
+			pkgs = append(pkgs, k)
+		}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		for _, p := range pkgs {
+			sib := WithSibling(func(ext string) (io.ReaderAt, int64, error) {
+				s, ok := p.sibs[ext]
+				if !ok {
+					return nil, 0, os.ErrNotExist
+				}
+				return s, int64(len(s)), nil
+			})
+			NewFile(p.data, int64(len(p.data)), sib)
+		}
+	}
 }

@@ -142,8 +142,8 @@ func (f *File) narrowByEvidence(cands []string) (kept []string, why string) {
 	}
 	ev := &evidence{out: map[string]string{}}
 	for _, n := range cands {
-		if e, ok := LookupEngine(n); ok {
-			ev.cands = append(ev.cands, e)
+		if es := engineStaticOf(n); es != nil { // cands are names from the table
+			ev.cands = append(ev.cands, engines[es.index])
 		}
 	}
 	p := &prober{f: f}

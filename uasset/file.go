@@ -109,7 +109,12 @@ type File struct {
 	hdrText  *string   // a copy of the longest hdr as text, likewise (headerText)
 	names    *nameMemo // likewise (namememo.go)
 	tables   *tableMemo
-	fileBase string // file name without extension, when known (Open)
+	sums     *summaryMemo
+	secs     *sectionMemo
+	// sumEngine is the index in engines of the candidate release
+	// (inference), or -1.
+	sumEngine int
+	fileBase  string // file name without extension, when known (Open)
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -153,6 +158,8 @@ type options struct {
 	hdrText    *string
 	names      *nameMemo
 	tables     *tableMemo
+	sums       *summaryMemo
+	secs       *sectionMemo
 	companions []string
 }
 
@@ -373,7 +380,13 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
-	f := &File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
+	return new(File).reset(r, size, order, o)
+}
+
+// reset makes f a File as newFile returns it (inference reuses the File
+// of a candidate whose read failed).
+func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
+	*f = File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
 	f.Companions = o.companions
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
@@ -381,6 +394,9 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 	f.hdrText = o.hdrText
 	f.names = o.names
 	f.tables = o.tables
+	f.sums = o.sums
+	f.secs = o.secs
+	f.sumEngine = -1
 	return f
 }
 
@@ -509,31 +525,8 @@ const (
 // error in f.Sections.
 func (f *File) read(v Versions) error {
 	f.Versions = v
-	f.Summary = PackageFileSummary{}
-	f.hdr = f.headBytes()
-	br := f.tryRead(0, "PackageFileSummary", func(br *binread.Reader) {
-		f.Summary = PackageFileSummary{}
-		f.Summary.serialize(loader{br}, &f.Versions)
-	})
-	f.hdr = nil
-	if err := br.Err(); err != nil {
-		return formatErr("summary", err)
-	}
-	f.progress = readSummary
-	f.loadHeader(br.Offset())
-	f.addSection("summary", 0, br.Offset(), 1, nil)
-	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
-	if err := f.checkSummary(); err != nil {
+	if err := f.readSummaryShared(); err != nil {
 		return err
-	}
-	f.progress = readChecked
-	if !f.Summary.Unversioned() && f.Summary.FilterEditorOnly() && f.Versions.UE5 >= VerUE5ImportTypeHierarchies {
-		f.Versions.CookedImportPackageName = f.cookedImportLayout()
-	}
-	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != br.Offset() {
-		// Inference: the engine writes the name map right after the
-		// summary, so this layout is wrong; fail before reading tables.
-		return formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, br.Offset(), f.Summary.NameOffset)
 	}
 	if err := f.readNames(); err != nil {
 		return err
@@ -552,6 +545,44 @@ func (f *File) read(v Versions) error {
 	f.sortSections()
 	f.progress = readAll
 	return nil
+}
+
+// readSummary reads and checks the summary with f.Versions, up to the
+// name map; it returns where the summary ended (when it read).
+func (f *File) readSummary() (end int64, err error) {
+	f.Summary = PackageFileSummary{}
+	f.hdr = f.headBytes()
+	br := f.tryRead(0, "PackageFileSummary", func(br *binread.Reader) {
+		f.Summary = PackageFileSummary{}
+		f.Summary.serialize(loader{br}, &f.Versions)
+	})
+	f.hdr = nil
+	if err := br.Err(); err != nil {
+		return 0, formatErr("summary", err)
+	}
+	end = br.Offset()
+	f.summaryRead(end)
+	if err := f.checkSummary(); err != nil {
+		return end, err
+	}
+	f.progress = readChecked
+	if !f.Summary.Unversioned() && f.Summary.FilterEditorOnly() && f.Versions.UE5 >= VerUE5ImportTypeHierarchies {
+		f.Versions.CookedImportPackageName = f.cookedImportLayout()
+	}
+	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != end {
+		// Inference: the engine writes the name map right after the
+		// summary, so this layout is wrong; fail before reading tables.
+		return end, formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, end, f.Summary.NameOffset)
+	}
+	return end, nil
+}
+
+// summaryRead records the summary read up to end.
+func (f *File) summaryRead(end int64) {
+	f.progress = readSummary
+	f.loadHeader(end)
+	f.addSection("summary", 0, end, 1, nil)
+	f.sers = append(f.sers[:0], sectionRec{name: "summary", off: 0, ser: func(a archive) { f.Summary.serialize(a, &f.Versions) }})
 }
 
 // checkSummary rejects offsets and counts that cannot describe this file.

@@ -7,6 +7,7 @@ import (
 	"io"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -63,6 +64,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	}
 	var results []*result
 	byKey := map[layoutKey]*result{}
+	var spare *File // a File to reuse
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
@@ -75,8 +77,18 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.tables == nil {
 		o.tables = &tableMemo{}
 	}
+	if o.sums == nil {
+		o.sums = &summaryMemo{}
+	}
+	if o.secs == nil {
+		o.secs = &sectionMemo{}
+	}
 	for _, e := range cands {
-		k := layoutKey{e.UE4, e.UE5, e.cookedImportPackageName(), e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
+		es := engineStaticOf(e.Name)
+		if es == nil {
+			continue // not in the table (cands come from it)
+		}
+		k := es.key
 		if res, ok := byKey[k]; ok {
 			res.engines = append(res.engines, e.Name)
 			continue
@@ -84,12 +96,19 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		res := &result{key: k, engines: []string{e.Name}}
 		byKey[k] = res
 		results = append(results, res)
-		f := newFile(r, size, order, o)
+		var f *File
+		if spare != nil {
+			f, spare = spare.reset(r, size, order, o), nil
+		} else {
+			f = newFile(r, size, order, o)
+		}
 		f.strict = true
-		err := f.read(e.versions())
+		f.sumEngine = es.index
+		err := f.read(es.versions)
 		res.progress = f.progress
 		if err != nil {
 			res.err = err
+			spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
 			continue
 		}
 		if err := f.validate(); err != nil {
@@ -169,8 +188,8 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 			break
 		}
 	}
-	if e, found := LookupEngine(choice); found {
-		f.Versions.Custom = e.versions().Custom
+	if es := engineStaticOf(choice); es != nil {
+		f.Versions.Custom = es.versions.Custom
 	}
 	f.Engine = EngineInfo{Version: choice, Source: "detected", Candidates: all}
 	switch {
@@ -215,20 +234,50 @@ func contains(list []string, s string) bool {
 }
 
 func engineIndex(name string) int {
-	for i, e := range engines {
-		if e.Name == name {
-			return i
-		}
+	if es := engineStaticOf(name); es != nil {
+		return es.index
 	}
 	return -1
 }
 
 func sortEngineNames(names []string) {
-	idx := map[string]int{}
-	for i, e := range engines {
-		idx[e.Name] = i
-	}
-	sort.SliceStable(names, func(i, j int) bool { return idx[names[i]] < idx[names[j]] })
+	sort.SliceStable(names, func(i, j int) bool { return engineIndex(names[i]) < engineIndex(names[j]) })
+}
+
+// engineStatic is what inference needs of a release, worked out once.
+type engineStatic struct {
+	index    int // in engines
+	key      layoutKey
+	versions Versions
+}
+
+var engineStatics struct {
+	once   sync.Once
+	byName map[string]*engineStatic
+}
+
+// engineStaticOf returns the release called name, or nil.
+func engineStaticOf(name string) *engineStatic {
+	engineStatics.once.Do(func() {
+		byName := make(map[string]*engineStatic, len(engines))
+		for i, e := range engines {
+			byName[e.Name] = &engineStatic{index: i}
+		}
+		since := -1
+		for i, e := range engines {
+			if e.Name == cookedImportPackageNameSince {
+				since = i
+			}
+		}
+		for i, e := range engines {
+			es := byName[e.Name]
+			// e.versions(), without asking engineIndex (which waits for this)
+			es.versions = Versions{UE4: e.UE4, UE5: e.UE5, CookedImportPackageName: i >= since, Custom: engineCustomVersions(e.Name)}
+			es.key = layoutKey{e.UE4, e.UE5, es.versions.CookedImportPackageName, e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
+		}
+		engineStatics.byName = byName
+	})
+	return engineStatics.byName[name]
 }
 
 // describeCandidates renders "4.19, 4.20 and 4.21".
@@ -264,14 +313,32 @@ func (f *File) validateNames() error {
 		if n.Name.S == "" {
 			return formatErrf("names", "%w: name %d is empty", errInvariant, i)
 		}
-		for _, c := range n.Name.S {
-			if c < 0x20 || c == 0xFFFD {
-				return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
-			}
+		if !printableName(n.Name.S) {
+			return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
 		}
 	}
 	f.names.namesValid(f)
 	return nil
+}
+
+// printableName reports whether s holds no control character and no
+// U+FFFD (what invalid UTF-8 decodes to). ASCII is checked byte by byte.
+func printableName(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= 0x80 {
+			for _, r := range s[i:] {
+				if r < 0x20 || r == 0xFFFD {
+					return false
+				}
+			}
+			return true
+		}
+		if c < 0x20 {
+			return false
+		}
+	}
+	return true
 }
 
 // validate checks the invariants a package written by the engine satisfies:

@@ -136,11 +136,12 @@ func (f *File) readOptionalSections() {
 		}
 	}
 	if s.PreloadDependencyCount > 0 && inHeader(int64(s.PreloadDependencyOffset)) {
-		f.readSection("preload dependencies", int64(s.PreloadDependencyOffset), func(a archive) {
+		f.readSectionShared("preload dependencies", int64(s.PreloadDependencyOffset), s.PreloadDependencyCount, func(a archive) {
 			serializeN(a, "PreloadDependencies", &f.PreloadDependencies, int(s.PreloadDependencyCount), 4, func(a archive, p *PackageIndex) {
 				p.serialize(a, "PreloadDependency")
 			})
-		}, func() int { return len(f.PreloadDependencies) })
+		}, func() int { return len(f.PreloadDependencies) },
+			func() any { return f.PreloadDependencies }, func(v any) { f.PreloadDependencies = v.([]PackageIndex) })
 	}
 	if s.DataResourceOffset > 0 {
 		f.DataResources = &DataResources{}
@@ -250,7 +251,7 @@ func (f *File) readDepends() {
 		// Some writers store an offset without entries; nothing to read.
 		return
 	}
-	f.readSection("depends map", off, func(a archive) {
+	f.readSectionShared("depends map", off, s.ExportCount, func(a archive) {
 		if l, ok := a.(loader); ok {
 			f.DependsMap = readDependsMap(l.r, int(s.ExportCount))
 			return
@@ -258,7 +259,8 @@ func (f *File) readDepends() {
 		serializeN(a, "DependsMap", &f.DependsMap, int(s.ExportCount), 4, func(a archive, d *[]PackageIndex) {
 			serializeSlice(a, "DependsMap.Entry", d, 4, func(a archive, p *PackageIndex) { p.serialize(a, "DependsMap.Index") })
 		})
-	}, func() int { return len(f.DependsMap) })
+	}, func() int { return len(f.DependsMap) },
+		func() any { return f.DependsMap }, func(v any) { f.DependsMap = v.([][]PackageIndex) })
 }
 
 // readDependsMap loads what the serializer above reads (n counted lists

@@ -9,8 +9,8 @@ import (
 
 // TestTableMemo reads every unversioned cooked package of the corpus under
 // every engine layout twice, as inference does (the candidates sharing the
-// name, import and export maps they read alike) and each candidate on its
-// own, and checks that the readings are the same: error, how far the read
+// summary, the name, import and export maps and the sections they read
+// alike) and each candidate on its own, and checks that the readings are the same: error, how far the read
 // got, every table and section.
 func TestTableMemo(t *testing.T) {
 	var packages, readings, served int
@@ -28,11 +28,13 @@ func TestTableMemo(t *testing.T) {
 			if f.BigEndian {
 				order = binary.BigEndian
 			}
-			shared := &options{uexp: f.uexp, uexpSize: f.uexpSize, hdrCache: new([]byte), names: &nameMemo{}, tables: &tableMemo{}}
-			for _, e := range engines {
+			shared := &options{uexp: f.uexp, uexpSize: f.uexpSize, hdrCache: new([]byte), names: &nameMemo{}, tables: &tableMemo{},
+				sums: &summaryMemo{}, secs: &sectionMemo{}}
+			for i, e := range engines {
 				read := func(o *options) (*File, string) {
 					g := newFile(f.r, f.size, order, o)
 					g.strict = true
+					g.sumEngine = i
 					err := g.read(e.versions())
 					if err == nil {
 						err = g.validate()
@@ -56,8 +58,11 @@ func TestTableMemo(t *testing.T) {
 					t.Errorf("%s as %s: read to stage %d (missing .uexp %v) with the memo, %d (%v) without", p, e.Name, a.progress, a.missingUexp, b.progress, b.missingUexp)
 				case !reflect.DeepEqual(a.Names, b.Names) || !reflect.DeepEqual(a.Imports, b.Imports) || !reflect.DeepEqual(a.Exports, b.Exports):
 					t.Errorf("%s as %s: the tables read with the memo differ", p, e.Name)
-				case !reflect.DeepEqual(a.Sections, b.Sections):
+				case !reflect.DeepEqual(a.Sections, b.Sections) || len(a.sers) != len(b.sers):
 					t.Errorf("%s as %s: the sections read with the memo differ", p, e.Name)
+				case !reflect.DeepEqual(a.Summary, b.Summary) || !reflect.DeepEqual(a.DependsMap, b.DependsMap) ||
+					!reflect.DeepEqual(a.PreloadDependencies, b.PreloadDependencies):
+					t.Errorf("%s as %s: the summary or a shared section read with the memo differs", p, e.Name)
 				}
 			}
 		}
