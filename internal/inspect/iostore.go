@@ -337,13 +337,31 @@ type utocContext struct {
 	mu       sync.Mutex
 	packages map[uint64]*zen.Package
 	legacy   map[zen.ObjectIndex]legacyExport
+	// exports holds, for packages already opened whole, what naming an
+	// import from them needs (see importedExports), so that importers do
+	// not read and parse them again.
+	exports     map[uint64][]importedExport
+	exportCount int // entries of all exports slices, bounded by maxImportedExports
 }
+
+// importedExport is what a package import resolves to when it names an
+// export of a package in the same container: that export's public export
+// hash, its package's name, and its name, path and class path.
+type importedExport struct {
+	hash                   uint64
+	pkg, name, path, class string
+}
+
+// maxImportedExports bounds the exports a container's context remembers
+// for naming imports; past it, imports are named by reading the imported
+// package again.
+const maxImportedExports = 1 << 18
 
 type legacyExport struct{ pkg, path string }
 
 func (c *utocContainer) context() *utocContext {
 	c.ctxOnce.Do(func() {
-		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}}
+		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
 			for _, fe := range d.Files() {
@@ -474,6 +492,16 @@ func headerPrefix(f *iostore.File) uint64 {
 	return 64 << 10
 }
 
+// chunkOf returns the chunk of package id when it is in the container (x
+// may be nil: a loose file).
+func (x *utocContext) chunkOf(id uint64) (int, bool) {
+	if x == nil || id == 0 {
+		return 0, false
+	}
+	c, ok := x.pkgChunk[id]
+	return c, ok
+}
+
 // parsePackage reads and parses the package with id (cached).
 func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.mu.Lock()
@@ -511,6 +539,57 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 	x.packages[id] = p
 	x.mu.Unlock()
 	return p, nil
+}
+
+// rememberExports keeps what naming imports from package id needs, taken
+// from the package p opened whole from chunk, whose export map out renders:
+// the name, path and class of every export with a public export hash, and
+// of the first one without (a lookup by hash finds the first match).
+func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out []Object) {
+	if c, ok := x.pkgChunk[id]; !ok || c != chunk || len(out) != len(p.Exports) {
+		return
+	}
+	n, zero := 0, false
+	for i := range p.Exports {
+		if h := p.Exports[i].PublicExportHash; h != 0 || !zero {
+			n++
+			zero = zero || h == 0
+		}
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if _, ok := x.exports[id]; ok || x.exportCount+n > maxImportedExports {
+		return
+	}
+	kept := make([]importedExport, 0, n)
+	zero = false
+	for i := range p.Exports {
+		h := p.Exports[i].PublicExportHash
+		if h == 0 && zero {
+			continue
+		}
+		zero = zero || h == 0
+		o := &out[i]
+		kept = append(kept, importedExport{hash: h, pkg: p.Name, name: o.Name, path: o.Path, class: o.Class})
+	}
+	x.exports[id] = kept
+	x.exportCount += n
+	// The parsed package is no longer needed for naming imports.
+	delete(x.packages, id)
+}
+
+// importedExport finds the export with hash of package id if the package
+// was opened whole before.
+func (x *utocContext) importedExport(id, hash uint64) (e importedExport, known, found bool) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	exports, known := x.exports[id]
+	for _, e := range exports {
+		if e.hash == hash {
+			return e, true, true
+		}
+	}
+	return importedExport{}, known, false
 }
 
 // legacyImport names a UE 4.26/4.27 package import: the global import

@@ -270,6 +270,9 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		o.IsAsset = e.OuterIndex.IsNull() && e.ObjectFlags&0x1 != 0
 		out.Exports = append(out.Exports, o)
 	}
+	if inContainer && zr.byHash == nil && p.Layout > zen.HeaderInitial {
+		zr.ctx.rememberExports(zr.pkgID, zc.chunk, p, out.Exports)
+	}
 	if p.Layout > zen.HeaderInitial {
 		bad := 0
 		for i, e := range p.Exports {
@@ -591,7 +594,17 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		if int(hi) < len(zr.p.ImportedPublicExportHashes) {
 			hash = zr.p.ImportedPublicExportHashes[hi]
 		}
-		if zr.ctx != nil && pkgID != 0 {
+		known := false
+		if zr.ctx != nil && pkgID != 0 && zr.byHash == nil {
+			// A package opened whole before names its exports without
+			// being read again.
+			var e importedExport
+			var found bool
+			if e, known, found = zr.ctx.importedExport(pkgID, hash); found {
+				return Object{Name: e.name, Path: e.path, PackageName: e.pkg, Class: e.class}
+			}
+		}
+		if _, in := zr.ctx.chunkOf(pkgID); in && !known {
 			if ip, err := zr.ctx.parsePackage(pkgID); err == nil {
 				for i, e := range ip.Exports {
 					if e.PublicExportHash == hash {
