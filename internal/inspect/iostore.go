@@ -768,18 +768,26 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		bp := chunkBufs.Get().(*[]byte)
 		defer chunkBufs.Put(bp)
 		buf := *bp
-		for _, fe := range f.DirectoryIndex.Files() {
+		files := f.DirectoryIndex.Files()
+		var pkgFiles []int // the package files, in directory order
+		for k, fe := range files {
 			id := f.ChunkIDs[fe.Chunk]
-			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || !fe.Valid {
-				continue
+			if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && fe.Valid {
+				pkgFiles = append(pkgFiles, k)
 			}
+		}
+		// Checked imported packages first, so that naming their importers'
+		// imports needs no second read of them; reported in directory order.
+		pkgResults = make([]VerifyResult, len(pkgFiles))
+		for _, j := range importsFirst(c, files, pkgFiles) {
+			fe := files[pkgFiles[j]]
 			data, err := f.ReadChunkVerifiedBuf(fe.Chunk, buf)
 			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
 				buf = data
 				*bp = buf
 			}
 			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
-			pkgResults = append(pkgResults, verifyInner(c, fe.Path, fe.Chunk, data, err, opts))
+			pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, err, opts)
 		}
 	}
 	for i := range f.ChunkIDs {
@@ -823,6 +831,67 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		emit(r)
 	}
 	return true
+}
+
+// importsFirst orders the package files pkgFiles (indices into files) so
+// that, as far as the package store tells and but for cycles, a package
+// comes after the packages of the container it imports. It returns indices
+// into pkgFiles; each appears once.
+func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) []int {
+	order := make([]int, 0, len(pkgFiles))
+	if len(pkgFiles) < 2 || c.context().header == nil {
+		for j := range pkgFiles {
+			order = append(order, j)
+		}
+		return order
+	}
+	x := c.context()
+	f := c.f
+	// The package file of each package ID (its first, like pkgChunk).
+	fileOf := make(map[uint64]int, len(pkgFiles))
+	for j, k := range pkgFiles {
+		id := f.ChunkIDs[files[k].Chunk].ID()
+		if _, ok := fileOf[id]; !ok {
+			fileOf[id] = j
+		}
+	}
+	entries := make(map[uint64]*iostore.StoreEntry, len(x.header.PackageIDs))
+	for i, id := range x.header.PackageIDs {
+		if _, ok := entries[id]; !ok && i < len(x.header.StoreEntries) {
+			entries[id] = &x.header.StoreEntries[i]
+		}
+	}
+	// Depth first, without recursion: a frame is a package file and how
+	// many of its imports have been visited.
+	type frame struct{ j, next int }
+	seen := make([]bool, len(pkgFiles))
+	var stack []frame
+	for root := range pkgFiles {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		stack = append(stack[:0], frame{root, 0})
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			var imports []uint64
+			if e := entries[f.ChunkIDs[files[pkgFiles[top.j]].Chunk].ID()]; e != nil {
+				imports = e.ImportedPackages
+			}
+			if top.next < len(imports) {
+				dep, ok := fileOf[imports[top.next]]
+				top.next++
+				if ok && !seen[dep] {
+					seen[dep] = true
+					stack = append(stack, frame{dep, 0})
+				}
+				continue
+			}
+			order = append(order, top.j)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	return order
 }
 
 // maxChunkBuf bounds the package buffer verifyUtoc keeps between packages
