@@ -165,6 +165,16 @@ type utocContainer struct {
 
 	ctxOnce sync.Once
 	ctx     *utocContext
+
+	headerOnce sync.Once
+	header     *iostore.ContainerHeader
+	headerErr  error
+}
+
+// containerHeader reads and parses the container header once.
+func (c *utocContainer) containerHeader() (*iostore.ContainerHeader, error) {
+	c.headerOnce.Do(func() { c.header, c.headerErr = c.f.ContainerHeader() })
+	return c.header, c.headerErr
 }
 
 // openUtocKeys opens a container with the first of the given keys whose
@@ -333,6 +343,9 @@ type utocContext struct {
 	scriptFrom string
 	pkgChunk   map[uint64]int    // package ID → chunk
 	pkgName    map[uint64]string // package ID → package name
+	// entries indexes the package store: header.StoreEntry without its
+	// linear search (made once; read only after).
+	entries map[uint64]*iostore.StoreEntry
 
 	mu       sync.Mutex
 	packages map[uint64]*zen.Package
@@ -375,7 +388,22 @@ func (c *utocContainer) context() *utocContext {
 				}
 			}
 		}
-		x.header, x.headerErr = f.ContainerHeader()
+		x.header, x.headerErr = c.containerHeader()
+		if h := x.header; h != nil {
+			x.entries = make(map[uint64]*iostore.StoreEntry, len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs))
+			// The first entry of an ID wins, the main segment's first,
+			// as in StoreEntry.
+			for i, id := range h.PackageIDs {
+				if _, ok := x.entries[id]; !ok && i < len(h.StoreEntries) {
+					x.entries[id] = &h.StoreEntries[i]
+				}
+			}
+			for i, id := range h.OptionalSegmentPackageIDs {
+				if _, ok := x.entries[id]; !ok && i < len(h.OptionalSegmentStoreEntries) {
+					x.entries[id] = &h.OptionalSegmentStoreEntries[i]
+				}
+			}
+		}
 		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f)
 		c.ctx = x
 	})
@@ -452,6 +480,12 @@ func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, e
 	return s, err
 }
 
+// storeEntry returns the package store entry of package id.
+func (x *utocContext) storeEntry(id uint64) (*iostore.StoreEntry, bool) {
+	e, ok := x.entries[id]
+	return e, ok
+}
+
 // headerVersion returns the zen layout of the container's packages.
 func (x *utocContext) headerVersion() (zen.HeaderVersion, bool) {
 	if x.header != nil {
@@ -474,7 +508,7 @@ func (x *utocContext) zenOptions(id uint64) zen.Options {
 		opts = zen.Options{HeaderVersion: v}
 	}
 	if x.header != nil {
-		if e, ok := x.header.StoreEntry(id); ok {
+		if e, ok := x.storeEntry(id); ok {
 			opts.StoreExportBundleCount = e.ExportBundleCount
 			opts.StoreImportedPackages = e.ImportedPackages
 		}
@@ -605,7 +639,7 @@ func (x *utocContext) legacyImport(pkg uint64, gi zen.ObjectIndex) (legacyExport
 	if x.header == nil {
 		return legacyExport{}, false
 	}
-	entry, ok := x.header.StoreEntry(pkg)
+	entry, ok := x.storeEntry(pkg)
 	if !ok {
 		return legacyExport{}, false
 	}
@@ -855,12 +889,6 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 			fileOf[id] = j
 		}
 	}
-	entries := make(map[uint64]*iostore.StoreEntry, len(x.header.PackageIDs))
-	for i, id := range x.header.PackageIDs {
-		if _, ok := entries[id]; !ok && i < len(x.header.StoreEntries) {
-			entries[id] = &x.header.StoreEntries[i]
-		}
-	}
 	// Depth first, without recursion: a frame is a package file and how
 	// many of its imports have been visited.
 	type frame struct{ j, next int }
@@ -875,7 +903,7 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			var imports []uint64
-			if e := entries[f.ChunkIDs[files[pkgFiles[top.j]].Chunk].ID()]; e != nil {
+			if e, ok := x.storeEntry(f.ChunkIDs[files[pkgFiles[top.j]].Chunk].ID()); ok {
 				imports = e.ImportedPackages
 			}
 			if top.next < len(imports) {
@@ -908,12 +936,21 @@ func checkPackageIDs(c *utocContainer) string {
 	if f.DirectoryIndex == nil {
 		return ""
 	}
-	h, err := f.ContainerHeader()
+	h, err := c.containerHeader()
 	if err != nil {
 		if errors.Is(err, iostore.ErrNotFound) {
 			return ""
 		}
 		return "container header: " + err.Error()
+	}
+	// The IDs with a package store entry (h.StoreEntry, without a linear
+	// search per package).
+	stored := make(map[uint64]bool, len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs))
+	for i, id := range h.PackageIDs {
+		stored[id] = stored[id] || i < len(h.StoreEntries)
+	}
+	for i, id := range h.OptionalSegmentPackageIDs {
+		stored[id] = stored[id] || i < len(h.OptionalSegmentStoreEntries)
 	}
 	var bad []string
 	for _, fe := range f.DirectoryIndex.Files() {
@@ -924,7 +961,7 @@ func checkPackageIDs(c *utocContainer) string {
 		name, ok := iostore.PackageName(fe.Path)
 		if ok && zen.PackageID(name) != id.ID() && !strings.HasSuffix(name, ".o") {
 			bad = append(bad, fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name)))
-		} else if _, ok := h.StoreEntry(id.ID()); !ok {
+		} else if !stored[id.ID()] {
 			bad = append(bad, fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID()))
 		}
 	}

@@ -313,7 +313,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 		d["imported_packages"] = append(d["imported_packages"], p.ImportedPackageNames[i])
 	}
 	if len(d["imported_packages"]) == 0 && zr.ctx != nil && zr.ctx.header != nil {
-		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok {
+		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok {
 			for i := range e.ImportedPackages {
 				n, _ := zr.importedPackage(i)
 				d["imported_packages"] = append(d["imported_packages"], n)
@@ -647,7 +647,7 @@ func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 		return n, zen.PackageID(n)
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
-		if e, ok := zr.ctx.header.StoreEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
+		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
 			pid := e.ImportedPackages[i]
 			if n, ok := zr.ctx.pkgName[pid]; ok {
 				return n, pid
