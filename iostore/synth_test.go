@@ -305,3 +305,18 @@ func TestLazyMetas(t *testing.T) {
 		t.Errorf("MetasErr %v, hash %x", g.MetasErr(), g.Hash(0))
 	}
 }
+
+// TestMethodNamesWithoutLength: method names of length 0 take no bytes, so
+// the file size cannot bound their count; the header is refused before
+// anything is sized by that count (a fuzzed TOC with 2^31 of them made the
+// reader allocate gigabytes).
+func TestMethodNamesWithoutLength(t *testing.T) {
+	toc, _ := buildToc(TocLatest, "../../../", []synthFile{{"Content", "A.uasset", []byte("abc")}})
+	binary.LittleEndian.PutUint32(toc[36:], 1<<31) // CompressionMethodNameCount
+	binary.LittleEndian.PutUint32(toc[40:], 0)     // CompressionMethodNameLength
+	_, err := NewReader(bytes.NewReader(toc), int64(len(toc)))
+	var fe *FormatError
+	if !errors.As(err, &fe) || fe.Offset != 40 || !strings.Contains(err.Error(), "CompressionMethodNameLength is 0") {
+		t.Fatalf("have %v, want a FormatError at offset 40 about the name length", err)
+	}
+}

@@ -146,6 +146,10 @@ func parseHeader(b []byte) (TocHeader, error) {
 		return h, &FormatError{Offset: 32, Msg: fmt.Sprintf("TocCompressedBlockEntrySize %d, want %d", h.TocCompressedBlockEntrySize, blockEntrySize)}
 	case h.CompressionMethodNameLength > maxMethodNameLength:
 		return h, &FormatError{Offset: 40, Msg: fmt.Sprintf("CompressionMethodNameLength %d is implausible", h.CompressionMethodNameLength)}
+	case h.CompressionMethodNameLength == 0 && h.CompressionMethodNameCount > 0:
+		// The names would take no bytes, so the file size could not bound
+		// their count.
+		return h, &FormatError{Offset: 40, Msg: fmt.Sprintf("CompressionMethodNameLength is 0 for %d method names", h.CompressionMethodNameCount)}
 	case h.CompressionBlockSize == 0 && h.TocEntryCount > 0:
 		return h, &FormatError{Offset: 44, Msg: "CompressionBlockSize is 0"}
 	}
