@@ -25,23 +25,7 @@ func (r *msbReader) byteAt(i int) uint32 {
 }
 
 // peek32 returns the next 32 bits, the next bit in bit 31.
-func (r *msbReader) peek32() uint32 {
-	i := r.pos >> 3
-	sh := uint(r.pos & 7)
-	if i >= 0 && i+8 <= len(r.buf) {
-		// The five bytes lie inside buf: one load.
-		var v uint64
-		if r.back {
-			v = binary.LittleEndian.Uint64(r.buf[len(r.buf)-i-8:])
-		} else {
-			v = binary.BigEndian.Uint64(r.buf[i:])
-		}
-		return uint32(v << sh >> 32)
-	}
-	v := uint64(r.byteAt(i))<<32 | uint64(r.byteAt(i+1))<<24 | uint64(r.byteAt(i+2))<<16 |
-		uint64(r.byteAt(i+3))<<8 | uint64(r.byteAt(i+4))
-	return uint32(v >> (8 - sh))
-}
+func (r *msbReader) peek32() uint32 { return uint32(r.peek64() >> 32) }
 
 // peek64 returns the next 64 bits, the next bit in bit 63; at least the
 // top 57 are the stream's (zeros past its end).
