@@ -8,6 +8,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -401,7 +402,8 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 	if vctx.Unversioned && c.mappings == nil {
 		return nil
 	}
-	key := tablesKey(f)
+	kb := keyBufs.Get().(*[]byte)
+	key := tablesKey((*kb)[:0], f)
 	var prior *Prior
 	var err error
 	if vctx.Unversioned {
@@ -409,6 +411,8 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 	} else {
 		prior, err = c.checkEach(f, key, vctx)
 	}
+	*kb = key
+	keyBufs.Put(kb)
 	if err == nil {
 		// Only candidates that pass are kept (they are the ones a
 		// package can be read as), so a checker whose package failed
@@ -425,10 +429,10 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 
 // checkWhole checks an unversioned package, reusing an earlier check with
 // the same tables whose questions vctx answers alike.
-func (c *CandidateChecker) checkWhole(f *uasset.File, key string, vctx *property.Context) (*Prior, error) {
+func (c *CandidateChecker) checkWhole(f *uasset.File, key []byte, vctx *property.Context) (*Prior, error) {
 	c.mu.Lock()
 	for _, m := range c.whole {
-		if m.key == key && m.trace.Holds(vctx) {
+		if m.key == string(key) && m.trace.Holds(vctx) {
 			c.reused += len(m.prior.exports)
 			c.mu.Unlock()
 			return m.prior, m.err
@@ -448,7 +452,7 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, key string, vctx *property
 	if len(c.whole) >= maxCandidateMemo {
 		c.whole = c.whole[1:]
 	}
-	c.whole = append(c.whole, &candidateMemo{key: key, trace: trace, prior: prior, err: err})
+	c.whole = append(c.whole, &candidateMemo{key: string(key), trace: trace, prior: prior, err: err})
 	c.mu.Unlock()
 	return prior, err
 }
@@ -456,17 +460,17 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, key string, vctx *property
 // checkEach checks a versioned package, taking each export's outcome from
 // an earlier candidate with the same tables whose decoding of that export
 // asked questions vctx answers alike, and decoding it otherwise.
-func (c *CandidateChecker) checkEach(f *uasset.File, key string, vctx *property.Context) (*Prior, error) {
+func (c *CandidateChecker) checkEach(f *uasset.File, key []byte, vctx *property.Context) (*Prior, error) {
 	c.mu.Lock()
 	var tm *tablesMemo
 	for _, m := range c.tables {
-		if m.key == key {
+		if m.key == string(key) {
 			tm = m
 			break
 		}
 	}
 	if tm == nil {
-		tm = &tablesMemo{key: key, exports: map[int][]*checkedExport{}}
+		tm = &tablesMemo{key: string(key), exports: map[int][]*checkedExport{}}
 		if len(c.tables) >= maxCandidateMemo {
 			c.tables = c.tables[1:]
 		}
@@ -574,9 +578,10 @@ func checkCandidate(f *uasset.File, decode func(i int) (*checkedExport, error), 
 // decoder's context and the export data depend on: package flags and
 // path, where the header ends, the name map, and the import, export and
 // soft object path tables. Two readings of a package with equal keys give
-// the decoder the same names, objects and bytes.
-func tablesKey(f *uasset.File) string {
-	b := make([]byte, 0, 64+16*len(f.Names)+40*len(f.Imports)+80*len(f.Exports))
+// the decoder the same names, objects and bytes. The key is appended to
+// b (a reused buffer; the memos keep string copies of it).
+func tablesKey(b []byte, f *uasset.File) []byte {
+	b = slices.Grow(b, 64+16*len(f.Names)+40*len(f.Imports)+80*len(f.Exports))
 	u32 := func(v uint32) { b = binary.LittleEndian.AppendUint32(b, v) }
 	u64 := func(v uint64) { b = binary.LittleEndian.AppendUint64(b, v) }
 	str := func(s string) { u32(uint32(len(s))); b = append(b, s...) }
@@ -627,8 +632,11 @@ func tablesKey(f *uasset.File) string {
 		name(sp.AssetName)
 		str(sp.SubPath.S)
 	}
-	return string(b)
+	return b
 }
+
+// keyBufs holds the buffers tablesKey appends to.
+var keyBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // localSchemas returns a lookup of the schemas of the classes and structs
 // the package defines (Blueprint classes, user-defined structs), read from
@@ -700,7 +708,6 @@ func importedSchemas(f *uasset.File, mappings *usmap.File, load Loader, depth in
 	pkgOf := map[string]string{}
 	for i := range f.Imports {
 		im := &f.Imports[i]
-		name := strings.ToLower(f.NameString(im.ObjectName))
 		// Walk to the outermost import: the package.
 		p := uasset.PackageIndex(-int32(i) - 1)
 		for range 32 {
@@ -715,6 +722,9 @@ func importedSchemas(f *uasset.File, mappings *usmap.File, load Loader, depth in
 		}
 		pkg := f.ObjectName(p)
 		if strings.HasPrefix(pkg, "/") && !strings.HasPrefix(pkg, "/Script/") {
+			// Only these names are looked up: lowered here, not for
+			// every import.
+			name := strings.ToLower(f.NameString(im.ObjectName))
 			if _, dup := pkgOf[name]; !dup {
 				pkgOf[name] = pkg
 			}
