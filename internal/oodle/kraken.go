@@ -209,11 +209,26 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			if litlen > len(lits) || litlen > len(out)-dst {
 				return corrupt("literal run past its chunk")
 			}
+			// Short runs write a whole word when at least that much
+			// room is left in the chunk and in the literal stream: the
+			// bytes past the run are rewritten by later runs and matches
+			// before anything reads them (reads only reach bytes before
+			// the write position).
 			if mode == 0 {
-				if dst+int(last) < 0 {
+				from := dst + int(last)
+				if from < 0 {
 					return corrupt("delta literal before the output")
 				}
-				addLits(out, dst, dst+int(last), litlen, lits)
+				if litlen <= 8 && last <= -8 && len(out)-dst >= 8 && len(lits) >= 8 {
+					const hi = 0x8080808080808080
+					x := binary.LittleEndian.Uint64(lits)
+					y := binary.LittleEndian.Uint64(out[from:])
+					binary.LittleEndian.PutUint64(out[dst:], (x&^hi)+(y&^hi)^(x^y)&hi)
+				} else {
+					addLits(out, dst, from, litlen, lits)
+				}
+			} else if litlen <= 16 && len(out)-dst >= 16 && len(lits) >= 16 {
+				*(*[16]byte)(out[dst:]) = *(*[16]byte)(lits)
 			} else {
 				copy(out[dst:dst+litlen], lits[:litlen])
 			}
@@ -253,9 +268,17 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			return corrupt("match past its chunk")
 		}
 		// Short matches are copied here, longer ones or those at a distance
-		// below 4 by copyMatch (as copyMatch would copy them).
+		// below 4 by copyMatch (as copyMatch would copy them). With room
+		// left in the chunk, whole words are copied past the match end
+		// (rewritten later, as for literals); each word is read from
+		// bytes before the one it writes, all final already.
 		from := dst + int(off)
 		switch {
+		case matchlen <= 16 && off <= -16 && len(out)-dst >= 16:
+			*(*[16]byte)(out[dst:]) = *(*[16]byte)(out[from:])
+		case matchlen <= 16 && off <= -8 && len(out)-dst >= 16:
+			*(*[8]byte)(out[dst:]) = *(*[8]byte)(out[from:])
+			*(*[8]byte)(out[dst+8:]) = *(*[8]byte)(out[from+8:])
 		case matchlen >= 8 && matchlen <= 16 && off <= -8:
 			d := out[dst : dst+matchlen]
 			s := out[from : from+matchlen]

@@ -277,7 +277,18 @@ func leviathanRuns(t *leviathanTable, mode int, out []byte, start, end int) erro
 		if matchlen > end-dst {
 			return corrupt("match past its chunk")
 		}
-		copyMatch(out, dst, dst+int(off), matchlen)
+		// With room left in the chunk, short matches copy a whole word
+		// past their end (see krakenRuns).
+		from := dst + int(off)
+		switch {
+		case matchlen <= 16 && off <= -16 && end-dst >= 16:
+			*(*[16]byte)(out[dst:end]) = *(*[16]byte)(out[from:])
+		case matchlen <= 16 && off <= -8 && end-dst >= 16:
+			*(*[8]byte)(out[dst:end]) = *(*[8]byte)(out[from:])
+			*(*[8]byte)(out[dst+8 : end]) = *(*[8]byte)(out[from+8:])
+		default:
+			copyMatch(out, dst, from, matchlen)
+		}
 		dst += matchlen
 		if len(cmds) == 8 {
 			cur = (dst - start) & 7
