@@ -13,6 +13,7 @@ package uasset
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -756,7 +757,10 @@ func (pl *place) String() string {
 	case pl == nil:
 		return ""
 	case pl.export > 0:
-		return fmt.Sprintf("export %d (%s %s)", pl.export, pl.name, pl.f.NameString(pl.f.Exports[pl.export-1].ObjectName))
+		// Concatenated rather than formatted: nothing of pl goes into an
+		// interface, so a place (and the places it lies in) can stay on
+		// the stack of the probe that made it.
+		return "export " + strconv.Itoa(pl.export) + " (" + pl.name + " " + pl.f.NameString(pl.f.Exports[pl.export-1].ObjectName) + ")"
 	}
 	return pl.up.String() + pl.sep + pl.name
 }
