@@ -799,10 +799,21 @@ func (f *File) readExports() error {
 	off := int64(s.ExportOffset)
 	var end int64
 	if m := f.tables.exportMap(); m.matches(f, off, s.ExportCount, l) {
-		f.Exports = slices.Clone(m.entries)
+		if len(m.entries) > 0 && m.entries[0].f.sameSerialRanges(f) {
+			// An entry's back-pointer serves only Open, Data and InUexp
+			// (serialRange), which read the same bytes for both files:
+			// share the entries (nothing writes them) instead of copying
+			// the map for every candidate. infer gives the chosen
+			// candidate its own copy (ownExports).
+			f.Exports = m.entries
+		} else {
+			f.Exports = slices.Clone(m.entries)
+			for i := range f.Exports {
+				f.Exports[i].f = f
+			}
+		}
 		for i := range f.Exports {
 			e := &f.Exports[i]
-			e.f = f
 			if err := f.checkExport(i, e); err != nil {
 				f.Exports = f.Exports[:i]
 				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
@@ -850,6 +861,29 @@ func (f *File) readExports() error {
 		}
 	}})
 	return nil
+}
+
+// sameSerialRanges reports whether serialRange gives the same result for g
+// as for f at every offset and size. It compares only what the candidates
+// of one inference may differ in: they read the same main file and .uexp
+// readers (newFile and reset take them from infer's arguments; readers are
+// not compared, as some are not comparable).
+func (f *File) sameSerialRanges(g *File) bool {
+	return f.Summary.TotalHeaderSize == g.Summary.TotalHeaderSize &&
+		f.Summary.FilterEditorOnly() == g.Summary.FilterEditorOnly() &&
+		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
+}
+
+// ownExports gives f its own copy of an export map it shares with another
+// inference candidate, its entries pointing back to f.
+func (f *File) ownExports() {
+	if len(f.Exports) == 0 || f.Exports[0].f == f {
+		return
+	}
+	f.Exports = slices.Clone(f.Exports)
+	for i := range f.Exports {
+		f.Exports[i].f = f
+	}
 }
 
 func (f *File) checkExport(i int, e *ObjectExport) error {
