@@ -141,6 +141,14 @@ func TestCorpusInference(t *testing.T) {
 			if err == nil && !f.Summary.Unversioned() {
 				continue
 			}
+			if err == nil {
+				for i := range f.Exports {
+					if f.Exports[i].f != f {
+						t.Errorf("%s: export %d points back to another candidate's File (candidates share the remembered export map)", rel, i+1)
+						break
+					}
+				}
+			}
 			total++
 			switch {
 			case err != nil:
