@@ -799,7 +799,7 @@ func (f *File) readExports() error {
 	off := int64(s.ExportOffset)
 	var end int64
 	if m := f.tables.exportMap(); m.matches(f, off, s.ExportCount, l) {
-		if len(m.entries) > 0 && m.entries[0].f.sameSerialRanges(f) {
+		if len(m.entries) > 0 && m.entries[0].f != nil && m.entries[0].f.sameSerialRanges(f) {
 			// An entry's back-pointer serves only Open, Data and InUexp
 			// (serialRange), which read the same bytes for both files:
 			// share the entries (nothing writes them) instead of copying
