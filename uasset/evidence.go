@@ -114,6 +114,64 @@ type evidence struct {
 	cands []Engine
 	// out maps a ruled-out release to the reason (the first found).
 	out map[string]string
+	// applied marks the rules applied already (see rule).
+	applied [numRules]bool
+	// outLog and ruleLog list, in order, the releases ruled out and the
+	// rules applied, so that undo can take back what a probe found in a
+	// stream that turned out not to read exactly.
+	outLog  []string
+	ruleLog []rule
+}
+
+// evidenceMark is a point in the evidence's history to undo to.
+type evidenceMark struct{ out, rules int }
+
+func (ev *evidence) mark() evidenceMark {
+	return evidenceMark{len(ev.outLog), len(ev.ruleLog)}
+}
+
+// undo takes back the evidence found since m: ev is as it was then.
+func (ev *evidence) undo(m evidenceMark) {
+	for _, n := range ev.outLog[m.out:] {
+		delete(ev.out, n)
+	}
+	for _, r := range ev.ruleLog[m.rules:] {
+		ev.applied[r] = false
+	}
+	ev.outLog, ev.ruleLog = ev.outLog[:m.out], ev.ruleLog[:m.rules]
+}
+
+// rule names a naming or value rule: one predicate on releases. Applied
+// a second time a rule rules out nobody new (the releases failing it are
+// out already, and ruleOut keeps the first reason), so each is applied
+// once per package: a data table repeating the same evidence in every
+// row costs one application, not one per row.
+type rule uint8
+
+const (
+	ruleSoftObjectPathName rule = iota
+	ruleStringAssetReferenceName
+	ruleFrameRangeName
+	ruleFloatRange
+	ruleTextWithoutCultureInvariant
+	ruleTextCultureInvariant
+	ruleSmartNameUIDAndGUID
+	ruleSmartNameGUID
+	ruleSoftPathString
+	ruleSoftPathName
+	ruleBookmarkArray
+	numRules
+)
+
+// first reports whether rule r is yet to be applied, and marks it applied:
+// the caller applies it now.
+func (ev *evidence) first(r rule) bool {
+	if ev.applied[r] {
+		return false
+	}
+	ev.applied[r] = true
+	ev.ruleLog = append(ev.ruleLog, r)
+	return true
 }
 
 // allOut reports whether every release in es is ruled out already.
@@ -129,6 +187,7 @@ func (ev *evidence) allOut(es []Engine) bool {
 func (ev *evidence) ruleOut(name, why string) {
 	if _, done := ev.out[name]; !done {
 		ev.out[name] = why
+		ev.outLog = append(ev.outLog, name)
 	}
 }
 
@@ -226,22 +285,19 @@ func (p *prober) probeImports(ev *evidence) {
 func (p *prober) structName(ev *evidence, name string, where *place) {
 	switch name {
 	case "SoftObjectPath", "SoftClassPath":
-		for _, e := range ev.cands {
-			if e.UE4 < verUE4AddedSoftObjectPath {
-				ev.ruleOut(e.Name, where.String()+" names the struct "+name+" (StringAssetReference before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
-			}
+		if ev.first(ruleSoftObjectPathName) {
+			ev.require(func(e Engine) bool { return e.UE4 >= verUE4AddedSoftObjectPath },
+				where, " names the struct "+name+" (StringAssetReference before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
 		}
 	case "StringAssetReference", "StringClassReference":
-		for _, e := range ev.cands {
-			if e.UE4 >= verUE4AddedSoftObjectPath {
-				ev.ruleOut(e.Name, where.String()+" names the struct "+name+" (renamed SoftObjectPath by VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
-			}
+		if ev.first(ruleStringAssetReferenceName) {
+			ev.require(func(e Engine) bool { return e.UE4 < verUE4AddedSoftObjectPath },
+				where, " names the struct "+name+" (renamed SoftObjectPath by VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
 		}
 	case "MovieSceneFrameRange":
-		for _, e := range ev.cands {
-			if e.customVersion(ue.SequencerObjectVersion) < seqFloatToIntConversion {
-				ev.ruleOut(e.Name, where.String()+" names the struct MovieSceneFrameRange (frame-number sequencer ranges, FSequencerObjectVersion FloatToIntConversion, 4.20+)")
-			}
+		if ev.first(ruleFrameRangeName) {
+			ev.require(func(e Engine) bool { return e.customVersion(ue.SequencerObjectVersion) >= seqFloatToIntConversion },
+				where, " names the struct MovieSceneFrameRange (frame-number sequencer ranges, FSequencerObjectVersion FloatToIntConversion, 4.20+)")
 		}
 	}
 }
@@ -518,10 +574,15 @@ func (p *prober) index(r *binread.Reader) {
 // name reads an FName and returns its base; the reader fails when the
 // index is out of range.
 func (p *prober) name(r *binread.Reader) string {
-	i := r.I32("FName.Index")
-	n := r.I32("FName.Number")
+	// Index and Number in one read (a probe's errors are never shown, so
+	// which of the two ran out of bytes does not matter).
+	v := r.U64("FName")
 	if r.Err() != nil {
 		return ""
+	}
+	i, n := int32(v), int32(v>>32)
+	if r.BigEndian() {
+		i, n = int32(v>>32), int32(v)
 	}
 	if i < 0 || int(i) >= len(p.f.Names) || n < 0 {
 		r.Fail("FName", errProbeRange)
@@ -646,12 +707,9 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what *place, class string
 			p.valueEvidence(r, ev, where, typ, structName, valStart, int64(size))
 			if structName != "" {
 				p.structName(ev, structName, where)
-				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" {
-					for _, e := range ev.cands {
-						if e.customVersion(ue.SequencerObjectVersion) >= seqFloatToIntConversion {
-							ev.ruleOut(e.Name, where.String()+" is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
-						}
-					}
+				if class == "MovieScene" && (name == "PlaybackRange" || name == "SelectionRange") && structName == "FloatRange" && ev.first(ruleFloatRange) {
+					ev.require(func(e Engine) bool { return e.customVersion(ue.SequencerObjectVersion) < seqFloatToIntConversion },
+						where, " is a FloatRange (float-time sequencer, before FSequencerObjectVersion FloatToIntConversion, 4.20)")
 				}
 				if depth < maxProbeTagDepth {
 					p.nested(r, ev, what, structName, valStart, int64(size), depth)
@@ -668,25 +726,29 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what *place, class string
 // nested follows a struct value that is itself a tagged stream, when it
 // reads exactly to its end (a natively serialized struct does not).
 func (p *prober) nested(r *binread.Reader, ev *evidence, what *place, structName string, off, size int64, depth int) {
-	b := r.Section(off, size, "Struct")
-	if b == nil || b.Err() != nil {
+	var b binread.Reader
+	r.SectionInto(&b, off, size, "Struct")
+	if b.Err() != nil {
 		return
 	}
-	// Read first without evidence, to keep a binary struct's bytes from
-	// passing for names.
+	// What the stream says counts only when it reads exactly, to keep a
+	// binary struct's bytes from passing for names: evidence found in a
+	// stream that does not is taken back. (The evidence a stream gives
+	// never changes how it reads.)
+	m := ev.mark()
 	var st tagStats
-	if !p.tags(b, nil, what, structName, depth+1, &st) || b.Remaining() != 0 {
-		return
+	if !p.tags(&b, ev, what, structName, depth+1, &st) || b.Remaining() != 0 {
+		ev.undo(m)
 	}
-	b.SeekTo(0, "Struct")
-	p.tags(b, ev, what, structName, depth+1, &st)
 }
 
 // innerStructs reads the inner tag UE4 writes before the elements of an
 // array or set of structs, for its struct name.
 func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what *place, off, size int64, depth int) {
-	b := r.Section(off, size, "Array")
-	if b == nil || b.Err() != nil {
+	var arr binread.Reader
+	b := &arr
+	r.SectionInto(b, off, size, "Array")
+	if b.Err() != nil {
 		return
 	}
 	n := b.I32("Count")
@@ -708,9 +770,9 @@ func (p *prober) innerStructs(r *binread.Reader, ev *evidence, what *place, off,
 	if b.Err() != nil || elemSize < 0 || int64(elemSize) != b.Remaining() {
 		return
 	}
-	arr := &place{up: what, sep: " array ", name: name}
-	p.structName(ev, structName, arr)
-	p.structElements(b, ev, arr, structName, int(n), depth)
+	where := &place{up: what, sep: " array ", name: name}
+	p.structName(ev, structName, where)
+	p.structElements(b, ev, where, structName, int(n), depth)
 }
 
 // structElements follows the elements of an array of structs when every
@@ -720,22 +782,17 @@ func (p *prober) structElements(b *binread.Reader, ev *evidence, what *place, st
 	if depth >= maxProbeTagDepth {
 		return
 	}
-	start := b.Offset()
-	for pass := 0; pass < 2; pass++ {
-		b.SeekTo(start, "Elements")
-		var e *evidence
-		if pass == 1 {
-			e = ev
-		}
-		for range n {
-			var st tagStats
-			if !p.tags(b, e, what, structName, depth+1, &st) {
-				return
-			}
-		}
-		if b.Err() != nil || b.Remaining() != 0 {
+	// As in nested: the evidence counts only when all elements read.
+	m := ev.mark()
+	for range n {
+		var st tagStats
+		if !p.tags(b, ev, what, structName, depth+1, &st) {
+			ev.undo(m)
 			return
 		}
+	}
+	if b.Err() != nil || b.Remaining() != 0 {
+		ev.undo(m)
 	}
 }
 

@@ -54,7 +54,7 @@ func (p *prober) probeImportNames(ev *evidence) {
 		class, _ := f.NameBase(im.ClassName)
 		name, _ := f.NameBase(im.ObjectName)
 		if class == "Package" && name == "/Script/NavigationSystem" && im.OuterIndex.IsNull() {
-			ev.require(since(navigationSystemSince),
+			ev.require(since(navigationSystemSince), nil,
 				"import "+itoa(int64(i+1))+" is the package /Script/NavigationSystem (module split out of Engine in 4.20)")
 			return
 		}
@@ -64,9 +64,9 @@ func (p *prober) probeImportNames(ev *evidence) {
 // tagName applies the rules on property names (ev is not nil): class is the
 // class of the export whose top-level tags these are ("" when nested).
 func (p *prober) tagName(ev *evidence, where *place, class, name, typ string) {
-	if name == "BookmarkArray" && typ == "ArrayProperty" && strings.HasSuffix(class, "WorldSettings") {
+	if name == "BookmarkArray" && typ == "ArrayProperty" && strings.HasSuffix(class, "WorldSettings") && ev.first(ruleBookmarkArray) {
 		ev.require(since(bookmarkArraySince),
-			where.String()+" is a WorldSettings BookmarkArray (replaced BookMarks in 4.21)")
+			where, " is a WorldSettings BookmarkArray (replaced BookMarks in 4.21)")
 	}
 }
 
@@ -103,10 +103,10 @@ func (p *prober) probeNameHashes(ev *evidence) {
 	bug := func(e Engine) bool { return e.Name == wideHashBugRelease }
 	switch {
 	case plain > 0 && signed == 0:
-		ev.require(func(e Engine) bool { return !bug(e) },
+		ev.require(func(e Engine) bool { return !bug(e) }, nil,
 			"the name map hashes wide names with characters 128–255 unextended (4.20 sign-extended them until VER_UE4_FIX_WIDE_STRING_CRC)")
 	case signed > 0 && plain == 0:
-		ev.require(bug,
+		ev.require(bug, nil,
 			"the name map hashes wide names with characters 128–255 sign-extended (4.20 only: VER_UE4_FIX_WIDE_STRING_CRC fixed it in 4.21)")
 	}
 }

@@ -30,12 +30,21 @@ const (
 	textHistoryNone = -1 // ETextHistoryType::None
 )
 
-// require rules out the candidates for which ok is false.
-func (ev *evidence) require(ok func(Engine) bool, why string) {
+// require rules out the candidates for which ok is false, for the reason
+// where (may be nil) followed by why. Candidates ruled out already are
+// skipped (ruleOut keeps the first reason), and the reason is rendered
+// only when it rules out one.
+func (ev *evidence) require(ok func(Engine) bool, where *place, why string) {
+	reason, made := "", false
 	for _, e := range ev.cands {
-		if !ok(e) {
-			ev.ruleOut(e.Name, why)
+		if _, done := ev.out[e.Name]; done || ok(e) {
+			continue
 		}
+		if !made {
+			reason, made = where.String()+why, true
+		}
+		ev.out[e.Name] = reason
+		ev.outLog = append(ev.outLog, e.Name)
 	}
 }
 
@@ -56,54 +65,68 @@ func (p *prober) valueEvidence(r *binread.Reader, ev *evidence, where *place, ty
 // without history, what CultureInvariantTextSerializationKeyStability
 // added.
 func (p *prober) textValue(r *binread.Reader, ev *evidence, where *place, off, size int64) {
-	b := r.Section(off, size, "Text")
-	if b == nil || b.Err() != nil {
+	var b binread.Reader
+	r.SectionInto(&b, off, size, "Text")
+	if b.Err() != nil {
 		return
 	}
 	b.U32("Flags")
 	if b.I8("HistoryType") != textHistoryNone || b.Err() != nil {
 		return
 	}
-	ed := func(e Engine) int32 { return e.customVersion(ue.EditorObjectVersion) }
 	if b.Remaining() == 0 {
-		ev.require(func(e Engine) bool { return ed(e) < edCultureInvariantTextSerializationKeyStability },
-			where.String()+" is a text without history and without bHasCultureInvariantString (FEditorObjectVersion < CultureInvariantTextSerializationKeyStability, before 4.23)")
+		if ev.first(ruleTextWithoutCultureInvariant) {
+			ev.require(func(e Engine) bool {
+				return e.customVersion(ue.EditorObjectVersion) < edCultureInvariantTextSerializationKeyStability
+			}, where, " is a text without history and without bHasCultureInvariantString (FEditorObjectVersion < CultureInvariantTextSerializationKeyStability, before 4.23)")
+		}
 		return
+	}
+	if ev.applied[ruleTextCultureInvariant] {
+		return // what follows can only apply it again
 	}
 	switch b.U32("bHasCultureInvariantString") {
 	case 0:
 	case 1:
-		b.FString("CultureInvariantString")
+		b.SkipFString("CultureInvariantString")
 	default:
 		return
 	}
 	if b.Err() != nil || b.Remaining() != 0 {
 		return
 	}
-	ev.require(func(e Engine) bool { return ed(e) >= edCultureInvariantTextSerializationKeyStability },
-		where.String()+" is a text without history that writes bHasCultureInvariantString (FEditorObjectVersion CultureInvariantTextSerializationKeyStability, 4.23+)")
+	if ev.first(ruleTextCultureInvariant) {
+		ev.require(func(e Engine) bool {
+			return e.customVersion(ue.EditorObjectVersion) >= edCultureInvariantTextSerializationKeyStability
+		}, where, " is a text without history that writes bHasCultureInvariantString (FEditorObjectVersion CultureInvariantTextSerializationKeyStability, 4.23+)")
+	}
 }
 
 // smartName reads an FSmartName value: its DisplayName, then the UID and
 // the GUID the release still writes; the size tells which.
 func (p *prober) smartName(r *binread.Reader, ev *evidence, where *place, off, size int64) {
-	b := r.Section(off, size, "SmartName")
-	if b == nil || b.Err() != nil {
+	var b binread.Reader
+	r.SectionInto(&b, off, size, "SmartName")
+	if b.Err() != nil {
 		return
 	}
-	p.name(b) // DisplayName
+	p.name(&b) // DisplayName
 	if b.Err() != nil {
 		return
 	}
 	ap := func(e Engine) int32 { return e.customVersion(ue.AnimPhysObjectVersion) }
 	switch size {
 	case 8 + 2 + 16:
-		ev.require(func(e Engine) bool { return ap(e) < apRemoveUIDFromSmartNameSerialize },
-			where.String()+" is a SmartName with UID and GUID (FAnimPhysObjectVersion < RemoveUIDFromSmartNameSerialize, before 4.17)")
+		if ev.first(ruleSmartNameUIDAndGUID) {
+			ev.require(func(e Engine) bool { return ap(e) < apRemoveUIDFromSmartNameSerialize },
+				where, " is a SmartName with UID and GUID (FAnimPhysObjectVersion < RemoveUIDFromSmartNameSerialize, before 4.17)")
+		}
 	case 8 + 16:
-		ev.require(func(e Engine) bool {
-			return ap(e) >= apRemoveUIDFromSmartNameSerialize && ap(e) < apSmartNameRefactorForDeterministicCooking
-		}, where.String()+" is a SmartName with a GUID but no UID (FAnimPhysObjectVersion RemoveUIDFromSmartNameSerialize, before SmartNameRefactorForDeterministicCooking: 4.17)")
+		if ev.first(ruleSmartNameGUID) {
+			ev.require(func(e Engine) bool {
+				return ap(e) >= apRemoveUIDFromSmartNameSerialize && ap(e) < apSmartNameRefactorForDeterministicCooking
+			}, where, " is a SmartName with a GUID but no UID (FAnimPhysObjectVersion RemoveUIDFromSmartNameSerialize, before SmartNameRefactorForDeterministicCooking: 4.17)")
+		}
 	}
 	// A SmartName of its name alone (8 bytes) says nothing: MidAir's
 	// montage (corpus, 4.17 by its UField::Next layout) writes one, so
@@ -115,23 +138,31 @@ func (p *prober) smartName(r *binread.Reader, ev *evidence, where *place, off, s
 // VER_UE4_ADDED_SOFT_OBJECT_PATH, an FName and a sub-path FString since
 // (FSoftObjectPath::SerializePath; UAssetAPI SoftObjectPropertyData).
 func (p *prober) softObjectPath(r *binread.Reader, ev *evidence, where *place, off, size int64) {
-	old := r.Section(off, size, "SoftObjectPath")
-	if old == nil || old.Err() != nil {
+	if ev.applied[ruleSoftPathString] && ev.applied[ruleSoftPathName] {
+		return // what follows can only apply them again
+	}
+	var old, cur binread.Reader
+	r.SectionInto(&old, off, size, "SoftObjectPath")
+	if old.Err() != nil {
 		return
 	}
-	old.FString("Path")
+	old.SkipFString("Path")
 	oldFits := old.Err() == nil && old.Remaining() == 0
-	cur := r.Section(off, size, "SoftObjectPath")
-	p.name(cur) // AssetPathName
-	cur.FString("SubPathString")
+	r.SectionInto(&cur, off, size, "SoftObjectPath")
+	p.name(&cur) // AssetPathName
+	cur.SkipFString("SubPathString")
 	curFits := cur.Err() == nil && cur.Remaining() == 0
 	switch {
 	case oldFits && !curFits:
-		ev.require(func(e Engine) bool { return e.UE4 < verUE4AddedSoftObjectPath },
-			where.String()+" is a soft object path written as one string (before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
+		if ev.first(ruleSoftPathString) {
+			ev.require(func(e Engine) bool { return e.UE4 < verUE4AddedSoftObjectPath },
+				where, " is a soft object path written as one string (before VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18)")
+		}
 	case curFits && !oldFits:
-		ev.require(func(e Engine) bool { return e.UE4 >= verUE4AddedSoftObjectPath },
-			where.String()+" is a soft object path written as a name and a string (VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18+)")
+		if ev.first(ruleSoftPathName) {
+			ev.require(func(e Engine) bool { return e.UE4 >= verUE4AddedSoftObjectPath },
+				where, " is a soft object path written as a name and a string (VER_UE4_ADDED_SOFT_OBJECT_PATH, 4.18+)")
+		}
 	}
 }
 
@@ -139,27 +170,22 @@ func (p *prober) softObjectPath(r *binread.Reader, ev *evidence, where *place, o
 // part: the row count, then each row's name and tagged struct. The rows'
 // values count as evidence only when the rows fill the export exactly.
 func (p *prober) dataTableRows(r *binread.Reader, ev *evidence, what *place) {
-	start := r.Offset()
-	for pass := 0; pass < 2; pass++ {
-		r.SeekTo(start, "Rows")
-		var e *evidence
-		if pass == 1 {
-			e = ev
-		}
-		n := r.Count("NumRows", 16) // FName and a None terminator at least
-		if r.Err() != nil {
+	n := r.Count("NumRows", 16) // FName and a None terminator at least
+	if r.Err() != nil {
+		return
+	}
+	// As in nested: the evidence counts only when all rows read.
+	m := ev.mark()
+	for range n {
+		row := p.name(r)
+		var st tagStats
+		where := &place{up: what, sep: " row ", name: row}
+		if r.Err() != nil || !p.tags(r, ev, where, "", 0, &st) {
+			ev.undo(m)
 			return
 		}
-		for range n {
-			row := p.name(r)
-			var st tagStats
-			where := &place{up: what, sep: " row ", name: row}
-			if r.Err() != nil || !p.tags(r, e, where, "", 0, &st) {
-				return
-			}
-		}
-		if r.Err() != nil || r.Remaining() != 0 {
-			return
-		}
+	}
+	if r.Err() != nil || r.Remaining() != 0 {
+		ev.undo(m)
 	}
 }
