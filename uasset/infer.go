@@ -323,9 +323,24 @@ func (f *File) validateNames() error {
 }
 
 // printableName reports whether s holds no control character and no
-// U+FFFD (what invalid UTF-8 decodes to). ASCII is checked byte by byte.
+// U+FFFD (what invalid UTF-8 decodes to). ASCII is checked eight bytes at
+// a time, then byte by byte.
 func printableName(s string) bool {
-	for i := 0; i < len(s); i++ {
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		if w&0x8080808080808080 != 0 {
+			break // not ASCII: the loop below looks at it
+		}
+		// With every byte below 0x80, w-0x20… borrows into a byte's top
+		// bit exactly when some byte is below 0x20 (the lowest such byte
+		// wraps; bytes above it can only borrow from it).
+		if (w-0x2020202020202020)&0x8080808080808080 != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 0x80 {
 			for _, r := range s[i:] {

@@ -83,7 +83,18 @@ func TestPrintableName(t *testing.T) {
 		}
 		return true
 	}
-	for _, s := range []string{"", "None", "a\x1fb", "\x7f", "Ünïcödé", "abc\xff", "ab\xc3", "日本\x01", "x\uFFFDy", "ok\u00a0", "\t"} {
+	cases := []string{"", "None", "a\x1fb", "\x7f", "Ünïcödé", "abc\xff", "ab\xc3", "日本\x01", "x\uFFFDy", "ok\u00a0", "\t",
+		"SixteenBytesLong", "Seventeen_Bytes_1", "EightByt\x00", "\x1fightByte_and_more", "abcdefg\x1fhij", "abcdefgh\x20\x1f", "abcdefgé", "abcdefghijklmnoé\x01"}
+	// Every byte value at every position of a 20-byte name, among ASCII
+	// letters, so that the eight-byte steps meet each.
+	for pos := 0; pos < 20; pos++ {
+		for c := 0; c < 256; c++ {
+			b := []byte("ABCDEFGHIJKLMNOPQRST")
+			b[pos] = byte(c)
+			cases = append(cases, string(b))
+		}
+	}
+	for _, s := range cases {
 		if got, want := printableName(s), slow(s); got != want {
 			t.Errorf("printableName(%q) = %v, want %v", s, got, want)
 		}
