@@ -96,12 +96,19 @@ func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, 
 		}
 		return *p
 	}
-	local := localSchemas(f, ctx)
-	var imported func(string) *usmap.Struct
-	if load != nil && depth < maxLoadDepth {
-		imported = importedSchemas(f, mappings, load, depth, seen)
-	}
+	// The lookups are built when first asked for: only unversioned data
+	// asks, and a context made for tagged properties never does.
+	var (
+		once            sync.Once
+		local, imported func(string) *usmap.Struct
+	)
 	ctx.LocalSchema = func(name string) *usmap.Struct {
+		once.Do(func() {
+			local = localSchemas(f, ctx)
+			if load != nil && depth < maxLoadDepth {
+				imported = importedSchemas(f, mappings, load, depth, seen)
+			}
+		})
 		if local != nil {
 			if s := local(name); s != nil {
 				return s
