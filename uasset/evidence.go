@@ -310,7 +310,12 @@ func (p *prober) probeExports(ev *evidence) {
 	var traits []layoutTraits
 	who := map[layoutTraits][]Engine{}
 	for _, e := range ev.cands {
-		t := traitsOf(e)
+		var t layoutTraits
+		if es := engineStaticOf(e.Name); es != nil {
+			t = es.traits
+		} else {
+			t = traitsOf(e)
+		}
 		if _, ok := who[t]; !ok {
 			traits = append(traits, t)
 		}

@@ -250,6 +250,7 @@ type engineStatic struct {
 	index    int // in engines
 	key      layoutKey
 	versions Versions
+	traits   layoutTraits // what the structural evidence probes test
 }
 
 var engineStatics struct {
@@ -275,6 +276,7 @@ func engineStaticOf(name string) *engineStatic {
 			// e.versions(), without asking engineIndex (which waits for this)
 			es.versions = Versions{UE4: e.UE4, UE5: e.UE5, CookedImportPackageName: i >= since, Custom: engineCustomVersions(e.Name)}
 			es.key = layoutKey{e.UE4, e.UE5, es.versions.CookedImportPackageName, e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
+			es.traits = traitsOf(e)
 		}
 		engineStatics.byName = byName
 	})
