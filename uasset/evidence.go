@@ -670,8 +670,11 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what *place, class string
 			return true
 		}
 		typ := p.name(r)
-		size := r.I32("Size")
-		r.I32("ArrayIndex")
+		sizeIndex := r.U64("Size") // Size and ArrayIndex, as in name
+		size := int32(sizeIndex)
+		if r.BigEndian() {
+			size = int32(sizeIndex >> 32)
+		}
 		var structName, inner string
 		switch typ {
 		case "StructProperty":
