@@ -449,8 +449,20 @@ func (f *inflater) dynamic() bool {
 	}
 	lengths = [maxLit + maxDist]uint8{}
 	for i := 0; i < nlit+ndist; {
-		e := f.decode(&clen)
-		if f.err != nil {
+		// What decode does, inline while the bits are there.
+		if f.nbits < maxCodeLen {
+			f.refill()
+		}
+		var e uint32
+		if f.nbits >= maxCodeLen {
+			e = f.clenTable[f.bits&(1<<clenTableBits-1)]
+			if e&entryBad != 0 {
+				f.fail(nil)
+				return false
+			}
+			f.bits >>= e >> 8 & 15
+			f.nbits -= uint(e >> 8 & 15)
+		} else if e = f.decode(&clen); f.err != nil {
 			return false
 		}
 		sym := e >> 16
@@ -541,10 +553,10 @@ func (f *inflater) codes(lit, dist *huffman) {
 	}
 }
 
-// fastSlack is the output room the fast loop keeps: a whole match, the up
-// to 7 bytes its word copies write beyond it, and the literals decoded
-// before it since the last check.
-const fastSlack = maxMatchLength + 8 + 8
+// fastSlack is the output room the fast loop keeps for the literals it
+// decodes between checks; a match must fit with the up to 7 bytes its
+// word copies write beyond it.
+const fastSlack = 8
 
 // fast decodes symbols while at least 8 bytes of input and fastSlack bytes
 // of output remain, with one refill of the bit buffer before each match
@@ -640,7 +652,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			break
 		}
 		back := int(d>>16) + int(bl&(1<<(d&31)-1)>>(d>>8&15))
-		if back > n {
+		if back > n || length > len(dst)-7-n {
 			break
 		}
 		b = bl >> (d & 63)
