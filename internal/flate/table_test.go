@@ -60,9 +60,9 @@ func TestBuildTables(t *testing.T) {
 			bitsIn := rev | uint64(r.Uint32())<<l // what follows the code
 			e := h.table[bitsIn&(1<<tbits-1)]
 			if e&entrySub != 0 {
-				e = h.table[e>>16+uint32(bitsIn>>tbits)&(1<<(e>>4&15)-1)]
+				e = h.table[e>>16+uint32(bitsIn>>tbits)&(1<<(e>>8&15)-1)]
 			}
-			if want := syms[sym] | uint32(l); e != want {
+			if want := syms[sym] + uint32(l) | uint32(l)<<8; e != want {
 				t.Fatalf("round %d: symbol %d (length %d): entry %#x, want %#x", round, sym, l, e, want)
 			}
 		}
