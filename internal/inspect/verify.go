@@ -270,6 +270,9 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 	}
 	if in.Close != nil {
 		defer in.Close()
+		// The line must not share memory with the files: closing them may
+		// hand their buffers to the next file (see mapfile.OpenWhole).
+		defer res.detach()
 	}
 	p, err := OpenPackage(in, opts)
 	if err != nil {
@@ -281,6 +284,12 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		return res
 	}
 	return ResultFor(p)
+}
+
+// detach gives the line's strings their own memory.
+func (r *VerifyResult) detach() {
+	r.Format, r.Error = strings.Clone(r.Format), strings.Clone(r.Error)
+	r.Engine, r.EngineSource = strings.Clone(r.Engine), strings.Clone(r.EngineSource)
 }
 
 // recoveredError describes a panic recovered while checking a file: a
