@@ -55,7 +55,7 @@ func WalkVerifyFiles(paths []string, yield func(string) bool) error {
 }
 
 // walkVerify is [WalkVerifyFiles] that also hands yield the listing of the
-// folder a file was found in (nil for files named directly).
+// folder a file is in, when it read one (nil: not known).
 func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 	dirs := make([]bool, len(paths))
 	for i, p := range paths {
@@ -68,9 +68,26 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 		}
 		dirs[i] = st.IsDir()
 	}
+	// Files named directly get the listing of their folder when the next
+	// path is in the same folder too (a shell glob): one read of the
+	// folder then answers the companion lookups of all of them.
+	namedDir, named := "", (*dirList)(nil)
 	for i, p := range paths {
 		if !dirs[i] {
-			if !yield(p, nil) {
+			var list *dirList
+			if _, _, ok := SplitContainerPath(p); !ok {
+				parent := filepath.Dir(p)
+				if parent != namedDir && i+1 < len(paths) && !dirs[i+1] && filepath.Dir(paths[i+1]) == parent {
+					namedDir, named = parent, nil
+					if entries, err := os.ReadDir(parent); err == nil {
+						named = newDirList(parent, entries)
+					}
+				}
+				if parent == namedDir {
+					list = named
+				}
+			}
+			if !yield(p, list) {
 				return nil
 			}
 			continue

@@ -83,6 +83,21 @@ func TestDirListAbsent(t *testing.T) {
 	if !slices.Equal(walked, listed) {
 		t.Errorf("VerifyPaths: %+v\nVerifyEach: %+v", listed, walked)
 	}
+	// Files named directly, two in one folder (which is then listed).
+	named := []string{filepath.Join(dir, "A.uasset"), filepath.Join(dir, "B.uasset"), filepath.Join(dir, "sub", "x.uexp")}
+	walked, listed = nil, nil
+	Verify(named, &Options{}, 1, func(r VerifyResult) { walked = append(walked, r) })
+	if err := VerifyPaths(named, &Options{}, 2, func(r VerifyResult) { listed = append(listed, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(walked, listed) || len(listed) != len(named) {
+		t.Errorf("named files: VerifyPaths: %+v\nVerify: %+v", listed, walked)
+	}
+	var lists []*dirList
+	walkVerify(named, func(_ string, l *dirList) bool { lists = append(lists, l); return true })
+	if lists[0] == nil || lists[1] != lists[0] || lists[2] != nil || !lists[0].absent(filepath.Join(dir, "B.uexp")) {
+		t.Errorf("listings of named files: %v", lists)
+	}
 }
 
 type fakeInfo string
