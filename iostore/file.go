@@ -70,8 +70,6 @@ type File struct {
 	mu    sync.Mutex
 	parts map[int]partition
 
-	bufPool sync.Pool // *blockBufs
-
 	idOnce  sync.Once
 	idIndex map[ChunkID]int
 }

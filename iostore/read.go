@@ -367,10 +367,14 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 // stored bytes and the decompressed bytes of a block.
 type blockBufs struct{ raw, plain []byte }
 
-// getBufs takes scratch buffers from the File's pool (reads of many
-// chunks then allocate them once).
+// blockBufPool holds scratch buffers between block-by-block reads, of any
+// File: reads of many chunks, and of container after container, then
+// allocate them once. Nothing read through them outlives the read.
+var blockBufPool sync.Pool // *blockBufs
+
+// getBufs takes scratch buffers from blockBufPool.
 func (f *File) getBufs() *blockBufs {
-	if b, ok := f.bufPool.Get().(*blockBufs); ok {
+	if b, ok := blockBufPool.Get().(*blockBufs); ok {
 		return b
 	}
 	return &blockBufs{}
@@ -381,7 +385,7 @@ func (f *File) putBufs(b *blockBufs) {
 	if cap(b.raw) > maxPooledBlock || cap(b.plain) > maxPooledBlock {
 		return
 	}
-	f.bufPool.Put(b)
+	blockBufPool.Put(b)
 }
 
 // maxPooledBlock bounds the scratch buffers kept between reads (blocks are

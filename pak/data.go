@@ -1,11 +1,11 @@
 package pak
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"hash"
 	"io"
+	"slices"
 	"sync"
 
 	"github.com/upkg/upkg/compression"
@@ -41,19 +41,43 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 }
 
 // Data reads the whole entry (uncompressed, decrypted, hash-checked).
+// Compression blocks are decompressed straight into the result.
 func (e *Entry) Data() ([]byte, error) {
 	rc, err := e.Open()
 	if err != nil {
 		return nil, err
 	}
 	defer rc.Close()
+	r := rc.(*entryReader)
 	// Preallocate only what the stored bytes can plausibly produce; a lying
 	// size then costs only the bytes really decoded.
-	buf := bytes.NewBuffer(make([]byte, 0, min(e.UncompressedSize, max(e.StoredSize(), 1<<20))))
-	if _, err := io.Copy(buf, rc); err != nil {
+	buf := make([]byte, 0, min(e.UncompressedSize, max(e.StoredSize(), 1<<20)))
+	for r.remain > 0 || len(r.buf) > 0 {
+		if e.Compressed() && len(r.buf) == 0 {
+			src, out, err := r.readBlock()
+			if err != nil {
+				return nil, err
+			}
+			buf = slices.Grow(buf, int(out))
+			if err := r.decompress(buf[len(buf):len(buf)+int(out)], src); err != nil {
+				return nil, err
+			}
+			buf = buf[:len(buf)+int(out)]
+			continue
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, int(min(r.remain+int64(len(r.buf)), chunkSize)))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		if err != nil {
+			return nil, err
+		}
+		buf = buf[:len(buf)+n]
+	}
+	if err := r.finish(); err != io.EOF {
 		return nil, err
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // Verify checks the entry's stored bytes against its SHA-1 hash without
@@ -266,8 +290,27 @@ func (r *entryReader) fill() error {
 		r.buf = out
 		return nil
 	}
+	src, out, err := r.readBlock()
+	if err != nil {
+		return err
+	}
+	// The previous block was fully consumed, so its buffer can be reused.
+	r.dst = grow(r.dst, out)
+	if err := r.decompress(r.dst, src); err != nil {
+		return err
+	}
+	r.buf = r.dst
+	return nil
+}
+
+// readBlock reads compression block r.next, hashes and decrypts it, and
+// returns its compressed bytes (in r.raw) and the number of bytes it
+// decompresses to.
+func (r *entryReader) readBlock() (src []byte, out int64, err error) {
+	e := r.e
+	p := e.p
 	if r.next >= len(e.Blocks) {
-		return e.errorf(e.DataOffset(), fmt.Errorf("%d bytes left after the last of %d compression blocks", r.remain, len(e.Blocks)))
+		return nil, 0, e.errorf(e.DataOffset(), fmt.Errorf("%d bytes left after the last of %d compression blocks", r.remain, len(e.Blocks)))
 	}
 	b := e.Blocks[r.next]
 	size := b.End - b.Start
@@ -277,30 +320,32 @@ func (r *entryReader) fill() error {
 	}
 	r.raw = grow(r.raw, stored)
 	if err := readAtFull(p.r, r.raw, b.Start); err != nil {
-		return e.errorf(b.Start, err)
+		return nil, 0, e.errorf(b.Start, err)
 	}
 	if r.h != nil {
 		r.h.Write(r.raw)
 	}
 	if e.Encrypted() {
 		if err := p.decrypt(r.raw, e.IV, b.Start-e.Blocks[0].Start); err != nil {
-			return e.errorf(b.Start, err)
+			return nil, 0, e.errorf(b.Start, err)
 		}
 	}
 	bs := int64(e.CompressionBlockSize)
 	if len(e.Blocks) == 1 || bs == 0 {
 		bs = e.UncompressedSize
 	}
-	out := min(bs, r.remain)
-	// The previous block was fully consumed, so its buffer can be reused.
-	r.dst = grow(r.dst, out)
-	dst := r.dst
-	if err := compression.Decompress(e.CompressionMethod, dst, r.raw[:size]); err != nil {
-		return e.errorf(b.Start, fmt.Errorf("block %d of %d (%s): %w", r.next, len(e.Blocks), e.CompressionMethod, err))
+	return r.raw[:size], min(bs, r.remain), nil
+}
+
+// decompress decompresses block r.next (src, from readBlock) into dst,
+// which has the length readBlock returned, and moves on to the next block.
+func (r *entryReader) decompress(dst, src []byte) error {
+	e := r.e
+	if err := compression.Decompress(e.CompressionMethod, dst, src); err != nil {
+		return e.errorf(e.Blocks[r.next].Start, fmt.Errorf("block %d of %d (%s): %w", r.next, len(e.Blocks), e.CompressionMethod, err))
 	}
 	r.next++
-	r.remain -= out
-	r.buf = dst
+	r.remain -= int64(len(dst))
 	return nil
 }
 

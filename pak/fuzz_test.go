@@ -3,6 +3,7 @@ package pak_test
 import (
 	"bytes"
 	"encoding/binary"
+	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -66,6 +67,16 @@ func readSome(t *testing.T, b []byte, key []byte) {
 		d, err := e.Data()
 		if err == nil && int64(len(d)) != e.UncompressedSize {
 			t.Fatalf("%s: %d bytes, recorded %d", e.Name, len(d), e.UncompressedSize)
+		}
+		// Data reads the way Open's reader does: the same bytes, or an
+		// error for both.
+		var streamed []byte
+		rc, err2 := e.Open()
+		if err2 == nil {
+			streamed, err2 = io.ReadAll(rc)
+		}
+		if (err == nil) != (err2 == nil) || err == nil && !bytes.Equal(d, streamed) {
+			t.Fatalf("%s: Data gave %d bytes, %v; Open %d bytes, %v", e.Name, len(d), err, len(streamed), err2)
 		}
 	}
 	p.Names()

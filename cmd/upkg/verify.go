@@ -93,7 +93,7 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	}
 	// Files are checked as the walk finds them; a progress bar needs their
 	// number first.
-	walk := func(yield func(string) bool) error { return inspect.WalkVerifyFiles(args, yield) }
+	var walk func(yield func(string) bool) error
 	var bar *progressbar.ProgressBar
 	if term.IsTerminal(int(stderr.Fd())) {
 		files, err := inspect.VerifyFiles(args)
@@ -120,7 +120,11 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	var sum inspect.VerifySummary
-	err := inspect.VerifyEach(walk, opts, o.jobs, func(r inspect.VerifyResult) {
+	verify := func(emit func(inspect.VerifyResult)) error { return inspect.VerifyPaths(args, opts, o.jobs, emit) }
+	if walk != nil {
+		verify = func(emit func(inspect.VerifyResult)) error { return inspect.VerifyEach(walk, opts, o.jobs, emit) }
+	}
+	err := verify(func(r inspect.VerifyResult) {
 		sum.Add(r)
 		if bar != nil {
 			bar.Add(1)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/upkg/upkg/internal/osfile"
 )
@@ -22,19 +23,21 @@ func OpenInput(name string, opts *Options) (*Input, error) {
 		return fn(c, inner, opts)
 	}
 	var openWhole osfile.WholeOpener
+	var dir *dirList
 	if opts != nil {
-		openWhole = opts.OpenWhole
+		openWhole, dir = opts.OpenWhole, opts.dir
 	}
-	return openFile(name, openWhole)
+	return openFile(name, openWhole, dir)
 }
 
 // OpenFile opens a package file on disk. Companions are looked up beside it
 // with the same base name.
-func OpenFile(name string) (*Input, error) { return openFile(name, nil) }
+func OpenFile(name string) (*Input, error) { return openFile(name, nil, nil) }
 
 // openFile is OpenFile with the package file and its companions opened
-// by openWhole (nil: osfile.OpenWhole).
-func openFile(name string, openWhole osfile.WholeOpener) (*Input, error) {
+// by openWhole (nil: osfile.OpenWhole). Companions the listing dir of the
+// file's folder (nil: none) does not have are not looked for on disk.
+func openFile(name string, openWhole osfile.WholeOpener, dir *dirList) (*Input, error) {
 	if openWhole == nil {
 		openWhole = osfile.OpenWhole
 	}
@@ -54,11 +57,16 @@ func openFile(name string, openWhole osfile.WholeOpener) (*Input, error) {
 		R:    r,
 		Size: size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
+			name := base + ext
+			if dir.absent(name) {
+				// What opening it would return.
+				return nil, 0, &os.PathError{Op: "open", Path: name, Err: syscall.ENOENT}
+			}
 			switch ext {
 			case ".ubulk", ".uptnl", ".m.ubulk":
-				return bulk.Open(base + ext)
+				return bulk.Open(name)
 			}
-			return companions.Open(base + ext)
+			return companions.Open(name)
 		},
 		Close: func() error {
 			err := companions.Close()

@@ -50,6 +50,9 @@ type Options struct {
 	// [VerifyResult] is used, so renderings no check needs (a zen
 	// package's dependency lists) are skipped.
 	resultOnly bool
+	// dir is set by [VerifyOne] for a file found in a walk: the listing
+	// of its folder, which tells which companions do not exist.
+	dir *dirList
 }
 
 // Input is one package to read: its main file and a way to reach the files

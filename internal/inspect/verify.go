@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -52,6 +51,12 @@ func VerifyFiles(paths []string) ([]string, error) {
 // same order, as the walk finds it; it stops early when yield returns
 // false. The paths are all checked (stat) before the first yield.
 func WalkVerifyFiles(paths []string, yield func(string) bool) error {
+	return walkVerify(paths, func(p string, _ *dirList) bool { return yield(p) })
+}
+
+// walkVerify is [WalkVerifyFiles] that also hands yield the listing of the
+// folder a file is in, when it read one (nil: not known).
+func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 	dirs := make([]bool, len(paths))
 	for i, p := range paths {
 		if _, _, ok := SplitContainerPath(p); ok {
@@ -63,34 +68,143 @@ func WalkVerifyFiles(paths []string, yield func(string) bool) error {
 		}
 		dirs[i] = st.IsDir()
 	}
-	stop := errors.New("stop")
+	// Files named directly get the listing of their folder when the next
+	// path is in the same folder too (a shell glob): one read of the
+	// folder then answers the companion lookups of all of them.
+	namedDir, named := "", (*dirList)(nil)
 	for i, p := range paths {
 		if !dirs[i] {
-			if !yield(p) {
+			var list *dirList
+			if _, _, ok := SplitContainerPath(p); !ok {
+				parent := filepath.Dir(p)
+				if parent != namedDir && i+1 < len(paths) && !dirs[i+1] && filepath.Dir(paths[i+1]) == parent {
+					namedDir, named = parent, nil
+					if entries, err := os.ReadDir(parent); err == nil {
+						named = newDirList(parent, entries)
+					}
+				}
+				if parent == namedDir {
+					list = named
+				}
+			}
+			if !yield(p, list) {
 				return nil
 			}
 			continue
 		}
-		err := filepath.WalkDir(p, func(q string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() || !d.Type().IsRegular() {
-				return nil
-			}
-			if isCandidate(q) && !yield(q) {
-				return stop
-			}
-			return nil
-		})
-		if err == stop {
-			return nil
-		}
+		// As filepath.WalkDir walks: the root is not followed when it is
+		// a symbolic link.
+		st, err := os.Lstat(p)
 		if err != nil {
+			return err
+		}
+		if !st.IsDir() {
+			continue
+		}
+		if more, err := walkVerifyDir(p, yield); err != nil || !more {
 			return err
 		}
 	}
 	return nil
+}
+
+// walkVerifyDir walks the folder dir as filepath.WalkDir does (entries in
+// lexical order, subfolders as they come, symbolic links not followed).
+// It returns false when yield asked to stop.
+func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false, err
+	}
+	list := newDirList(dir, entries)
+	for _, d := range entries {
+		q := filepath.Join(dir, d.Name())
+		if d.IsDir() {
+			if more, err := walkVerifyDir(q, yield); err != nil || !more {
+				return more, err
+			}
+			continue
+		}
+		if !d.Type().IsRegular() {
+			continue
+		}
+		if isCandidate(q) && !yield(q, list) {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+// dirList is the listing of a folder as the walk read it, so that looking
+// for a package's companions (.uexp, .ubulk, ...) need not try to open the
+// many that do not exist.
+type dirList struct {
+	dir   string
+	names []string // the entries' names, sorted ignoring ASCII case
+}
+
+// newDirList returns the listing of dir, or nil when a name in it is not
+// plain ASCII (a case-insensitive file system may fold it in ways a
+// lookup here would not).
+func newDirList(dir string, entries []os.DirEntry) *dirList {
+	l := &dirList{dir: filepath.Clean(dir), names: make([]string, len(entries))}
+	for i, d := range entries {
+		l.names[i] = d.Name()
+		if !isASCII(l.names[i]) {
+			return nil
+		}
+	}
+	sort.Sort(foldNames(l.names))
+	return l
+}
+
+// foldNames sorts names by compareFold (sort.Sort, not a generic sort,
+// which would grow the WebAssembly).
+type foldNames []string
+
+func (n foldNames) Len() int           { return len(n) }
+func (n foldNames) Less(i, j int) bool { return compareFold(n[i], n[j]) < 0 }
+func (n foldNames) Swap(i, j int)      { n[i], n[j] = n[j], n[i] }
+
+// absent reports whether name is surely not in the listed folder: opening
+// it would fail with "no such file". A name the listing has in any case
+// is not absent (it is opened, and the file system decides).
+func (l *dirList) absent(name string) bool {
+	if l == nil || filepath.Dir(name) != l.dir {
+		return false
+	}
+	base := filepath.Base(name)
+	if !isASCII(base) {
+		return false
+	}
+	i := sort.Search(len(l.names), func(i int) bool { return compareFold(l.names[i], base) >= 0 })
+	return i == len(l.names) || compareFold(l.names[i], base) != 0
+}
+
+// compareFold compares ASCII strings as if they were in lower case.
+func compareFold(a, b string) int {
+	for i := 0; i < len(a) && i < len(b); i++ {
+		ca, cb := a[i], b[i]
+		if 'A' <= ca && ca <= 'Z' {
+			ca += 'a' - 'A'
+		}
+		if 'A' <= cb && cb <= 'Z' {
+			cb += 'a' - 'A'
+		}
+		if ca != cb {
+			return int(ca) - int(cb)
+		}
+	}
+	return len(a) - len(b)
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // isCandidate decides whether a file found in a walk is checked.
@@ -128,8 +242,14 @@ func sniffTag(name string) bool {
 // VerifyOne checks one file (or CONTAINER::path) and emits its result lines:
 // one for a package, several for a container.
 func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
+	verifyOne(path, nil, opts, emit)
+}
+
+// verifyOne is [VerifyOne] of a file found in the folder listed by dir
+// (nil: not known).
+func verifyOne(path string, dir *dirList, opts *Options, emit func(VerifyResult)) {
 	o := *opts
-	o.Verify, o.resultOnly = true, true
+	o.Verify, o.resultOnly, o.dir = true, true, dir
 	mu.RLock()
 	vs := append([]Verifier(nil), verifiers...)
 	mu.RUnlock()
@@ -167,6 +287,9 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 	}
 	if in.Close != nil {
 		defer in.Close()
+		// The line must not share memory with the files: closing them may
+		// hand their buffers to the next file (see mapfile.OpenWhole).
+		defer res.detach()
 	}
 	p, err := OpenPackage(in, opts)
 	if err != nil {
@@ -178,6 +301,12 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		return res
 	}
 	return ResultFor(p)
+}
+
+// detach gives the line's strings their own memory.
+func (r *VerifyResult) detach() {
+	r.Format, r.Error = strings.Clone(r.Format), strings.Clone(r.Error)
+	r.Engine, r.EngineSource = strings.Clone(r.Engine), strings.Clone(r.EngineSource)
 }
 
 // recoveredError describes a panic recovered while checking a file: a
@@ -257,11 +386,28 @@ func Verify(files []string, opts *Options, workers int, emit func(VerifyResult))
 // walk goes on. It returns walk's error, after the results of the files
 // found before it.
 func VerifyEach(walk func(yield func(string) bool) error, opts *Options, workers int, emit func(VerifyResult)) error {
+	return verifyEach(func(yield func(string, *dirList) bool) error {
+		return walk(func(p string) bool { return yield(p, nil) })
+	}, opts, workers, emit)
+}
+
+// VerifyPaths is [VerifyEach] over the files [WalkVerifyFiles] finds in
+// paths. The walk's folder listings answer the lookups of companions that
+// do not exist (most packages have no .ubulk, .uptnl, ...) without trying
+// to open them.
+func VerifyPaths(paths []string, opts *Options, workers int, emit func(VerifyResult)) error {
+	return verifyEach(func(yield func(string, *dirList) bool) error {
+		return walkVerify(paths, yield)
+	}, opts, workers, emit)
+}
+
+func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Options, workers int, emit func(VerifyResult)) error {
 	if workers < 1 {
 		workers = 1
 	}
 	type slot struct {
 		path string
+		dir  *dirList
 		done chan struct{}
 		res  []VerifyResult
 	}
@@ -279,15 +425,15 @@ func VerifyEach(walk func(yield func(string) bool) error, opts *Options, workers
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
-				VerifyOne(s.path, opts, func(r VerifyResult) { s.res = append(s.res, r) })
+				verifyOne(s.path, s.dir, opts, func(r VerifyResult) { s.res = append(s.res, r) })
 				close(s.done)
 			}
 		}()
 	}
 	var walkErr error
 	go func() {
-		walkErr = walk(func(p string) bool {
-			s := &slot{path: p, done: make(chan struct{})}
+		walkErr = walk(func(p string, dir *dirList) bool {
+			s := &slot{path: p, dir: dir, done: make(chan struct{})}
 			order <- s
 			jobs <- s
 			return true

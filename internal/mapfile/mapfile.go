@@ -27,10 +27,11 @@ import (
 const MinSize = 64 << 10
 
 // OpenWhole is osfile.OpenWhole that maps files of MinSize to
-// osfile.MaxWhole bytes instead of reading them. closer unmaps: nothing
-// read from r may be used after it is called. Files that cannot be mapped
-// (special files, file systems without mmap) are read as osfile.OpenWhole
-// reads them.
+// osfile.MaxWhole bytes instead of reading them, and reads smaller ones
+// into buffers it reuses. closer unmaps, or hands the buffer back for the
+// next file: nothing read from r may be used after it is called. Files that
+// cannot be mapped (special files, file systems without mmap) are read as
+// osfile.OpenWhole reads them.
 //
 // The descriptor is used through plain system calls rather than an
 // os.File (unless the file is too big to read whole): for the small files
@@ -62,11 +63,37 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 		}
 	}
 	defer syscall.Close(fd)
+	if size < MinSize {
+		// A fresh buffer per file would cost zeroing and, with garbage
+		// collected seldom, page faults on fresh heap: reuse one.
+		bp := smallBufs.Get().(*[]byte)
+		b := (*bp)[:size]
+		if err := preadFull(fd, b); err != nil {
+			smallBufs.Put(bp)
+			return nil, 0, nil, fmt.Errorf("%s: %w", name, pathErr("read", name, err))
+		}
+		return binread.Mem(b), size, &smallBuf{b: bp}, nil
+	}
 	b := make([]byte, size)
 	if err := preadFull(fd, b); err != nil {
 		return nil, 0, nil, fmt.Errorf("%s: %w", name, pathErr("read", name, err))
 	}
 	return binread.Mem(b), size, nil, nil
+}
+
+// smallBufs holds the MinSize buffers files smaller than that are read
+// into.
+var smallBufs = sync.Pool{New: func() any { b := make([]byte, MinSize); return &b }}
+
+// smallBuf hands a buffer of smallBufs back once.
+type smallBuf struct {
+	once sync.Once
+	b    *[]byte
+}
+
+func (s *smallBuf) Close() error {
+	s.once.Do(func() { smallBufs.Put(s.b) })
+	return nil
 }
 
 func openRead(name string) (int, error) {

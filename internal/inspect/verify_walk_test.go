@@ -1,0 +1,110 @@
+package inspect
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/upkg/upkg/internal/corpus"
+)
+
+// TestWalkVerifyLikeWalkDir checks that the verify walk lists the corpus
+// as filepath.WalkDir does.
+func TestWalkVerifyLikeWalkDir(t *testing.T) {
+	dir := corpus.Dir(t)
+	var want []string
+	err := filepath.WalkDir(dir, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		if isCandidate(q) {
+			want = append(want, q)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := VerifyFiles([]string{dir})
+	if err != nil || !slices.Equal(got, want) {
+		t.Fatalf("VerifyFiles: %d files, %v; WalkDir: %d", len(got), err, len(want))
+	}
+}
+
+// TestDirListAbsent checks the companion lookups the walk's listings
+// answer, and that results do not depend on them.
+func TestDirListAbsent(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"A.uasset", "a.UEXP", "B.uasset", "sub/x.uexp"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("not a package"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := newDirList(dir+string(filepath.Separator), entries)
+	for name, want := range map[string]bool{
+		"A.uexp":     false, // listed in another case: the file system decides
+		"A.ubulk":    true,
+		"B.uexp":     true,
+		"sub":        false,
+		"sub/x.uexp": false, // another folder: not known
+		"sub/y.uexp": false,
+		"é.uexp":     false, // not ASCII: not known
+	} {
+		if got := l.absent(filepath.Join(dir, name)); got != want {
+			t.Errorf("absent(%q) = %v, want %v", name, got, want)
+		}
+	}
+	var nilList *dirList
+	if nilList.absent(filepath.Join(dir, "B.uexp")) {
+		t.Error("a nil listing knows nothing")
+	}
+	if newDirList(dir, append(entries[:len(entries):len(entries)], fs.FileInfoToDirEntry(fakeInfo("é")))) != nil {
+		t.Error("a listing with a non-ASCII name is used")
+	}
+	var walked, listed []VerifyResult
+	if err := VerifyEach(func(yield func(string) bool) error { return WalkVerifyFiles([]string{dir}, yield) },
+		&Options{}, 1, func(r VerifyResult) { walked = append(walked, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyPaths([]string{dir}, &Options{}, 2, func(r VerifyResult) { listed = append(listed, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(walked, listed) {
+		t.Errorf("VerifyPaths: %+v\nVerifyEach: %+v", listed, walked)
+	}
+	// Files named directly, two in one folder (which is then listed).
+	named := []string{filepath.Join(dir, "A.uasset"), filepath.Join(dir, "B.uasset"), filepath.Join(dir, "sub", "x.uexp")}
+	walked, listed = nil, nil
+	Verify(named, &Options{}, 1, func(r VerifyResult) { walked = append(walked, r) })
+	if err := VerifyPaths(named, &Options{}, 2, func(r VerifyResult) { listed = append(listed, r) }); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(walked, listed) || len(listed) != len(named) {
+		t.Errorf("named files: VerifyPaths: %+v\nVerify: %+v", listed, walked)
+	}
+	var lists []*dirList
+	walkVerify(named, func(_ string, l *dirList) bool { lists = append(lists, l); return true })
+	if lists[0] == nil || lists[1] != lists[0] || lists[2] != nil || !lists[0].absent(filepath.Join(dir, "B.uexp")) {
+		t.Errorf("listings of named files: %v", lists)
+	}
+}
+
+type fakeInfo string
+
+func (n fakeInfo) Name() string         { return string(n) }
+func (fakeInfo) Size() int64            { return 0 }
+func (fakeInfo) Mode() fs.FileMode      { return 0 }
+func (fakeInfo) ModTime() (t time.Time) { return }
+func (fakeInfo) IsDir() bool            { return false }
+func (fakeInfo) Sys() any               { return nil }
