@@ -352,13 +352,12 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 	return numSyms, nil
 }
 
-// huffLUT maps the next stream bits (least significant first) to an entry
-// holding the symbol (low byte) and its code length (high byte). Only the
-// first 1<<maxLen entries are used, maxLen being the longest code length, so
-// tables of short codes are cheap to build; mask is (1<<maxLen)-1.
+// huffLUT maps the next 11 stream bits (least significant first) to an
+// entry holding the code length (low byte) and the symbol (high byte): the
+// length, which the next lookup waits for, needs no shift, and with all 2048
+// entries filled the index needs no mask but 11 bits.
 type huffLUT struct {
-	e    [2048]uint16
-	mask uint64
+	e [2048]uint16
 }
 
 // buildLUT assigns canonical codes (shorter codes first, symbols of one
@@ -368,6 +367,7 @@ type huffLUT struct {
 // next 1<<l entries places those codes again for l+1 bits, and each code of
 // l+1 bits then takes its one slot there. Slots of longer codes hold
 // leftovers until their codes are placed; a complete code fills them all.
+// Past the longest code the doubling goes on to fill all 2048 entries.
 func (h *huffCodes) buildLUT(lut *huffLUT) error {
 	if h.n > len(h.sym) {
 		return corrupt("Huffman table with more than 256 symbols")
@@ -405,11 +405,13 @@ func (h *huffCodes) buildLUT(lut *huffLUT) error {
 			copy(e[1<<(l-1):1<<l], e[:1<<(l-1)])
 		}
 		for _, k := range byLen[first[l]:first[l+1]] {
-			e[bits.Reverse16(uint16(code))>>5&2047] = uint16(h.sym[k]) | uint16(l)<<8
+			e[bits.Reverse16(uint16(code))>>5&2047] = uint16(h.sym[k])<<8 | uint16(l)
 			code += 1 << (11 - l)
 		}
 	}
-	lut.mask = uint64(1)<<maxLen - 1
+	for l := maxLen + 1; l <= 11; l++ {
+		copy(e[1<<(l-1):1<<l], e[:1<<(l-1)])
+	}
 	return nil
 }
 
@@ -499,7 +501,6 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	// bits), and a symbol takes its bits from that window.
 	var aPos, bPos, cPos uint
 	tab := &lut.e
-	mask := lut.mask & 2047
 	i := 0
 	for len(out)-i >= 15 && int(aPos>>3)+8 <= len(aBuf) && int(bPos>>3)+8 <= len(bBuf) && int(cPos>>3)+8 <= len(cBuf) {
 		aAcc := binary.LittleEndian.Uint64(aBuf[aPos>>3:]) >> (aPos & 7)
@@ -508,66 +509,66 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 		var e uint
 		o := out[i : i+15 : i+15]
 		// Five symbols per stream, unrolled.
-		e = uint(tab[aAcc&mask])
-		o[0] = byte(e)
-		aAcc >>= (e >> 8) & 63
-		aPos += e >> 8
-		e = uint(tab[bAcc&mask])
-		o[1] = byte(e)
-		bAcc >>= (e >> 8) & 63
-		bPos += e >> 8
-		e = uint(tab[cAcc&mask])
-		o[2] = byte(e)
-		cAcc >>= (e >> 8) & 63
-		cPos += e >> 8
-		e = uint(tab[aAcc&mask])
-		o[3] = byte(e)
-		aAcc >>= (e >> 8) & 63
-		aPos += e >> 8
-		e = uint(tab[bAcc&mask])
-		o[4] = byte(e)
-		bAcc >>= (e >> 8) & 63
-		bPos += e >> 8
-		e = uint(tab[cAcc&mask])
-		o[5] = byte(e)
-		cAcc >>= (e >> 8) & 63
-		cPos += e >> 8
-		e = uint(tab[aAcc&mask])
-		o[6] = byte(e)
-		aAcc >>= (e >> 8) & 63
-		aPos += e >> 8
-		e = uint(tab[bAcc&mask])
-		o[7] = byte(e)
-		bAcc >>= (e >> 8) & 63
-		bPos += e >> 8
-		e = uint(tab[cAcc&mask])
-		o[8] = byte(e)
-		cAcc >>= (e >> 8) & 63
-		cPos += e >> 8
-		e = uint(tab[aAcc&mask])
-		o[9] = byte(e)
-		aAcc >>= (e >> 8) & 63
-		aPos += e >> 8
-		e = uint(tab[bAcc&mask])
-		o[10] = byte(e)
-		bAcc >>= (e >> 8) & 63
-		bPos += e >> 8
-		e = uint(tab[cAcc&mask])
-		o[11] = byte(e)
-		cAcc >>= (e >> 8) & 63
-		cPos += e >> 8
-		e = uint(tab[aAcc&mask])
-		o[12] = byte(e)
-		aAcc >>= (e >> 8) & 63
-		aPos += e >> 8
-		e = uint(tab[bAcc&mask])
-		o[13] = byte(e)
-		bAcc >>= (e >> 8) & 63
-		bPos += e >> 8
-		e = uint(tab[cAcc&mask])
-		o[14] = byte(e)
-		cAcc >>= (e >> 8) & 63
-		cPos += e >> 8
+		e = uint(tab[aAcc&2047])
+		o[0] = byte(e >> 8)
+		aAcc >>= e & 63
+		aPos += e & 0xFF
+		e = uint(tab[bAcc&2047])
+		o[1] = byte(e >> 8)
+		bAcc >>= e & 63
+		bPos += e & 0xFF
+		e = uint(tab[cAcc&2047])
+		o[2] = byte(e >> 8)
+		cAcc >>= e & 63
+		cPos += e & 0xFF
+		e = uint(tab[aAcc&2047])
+		o[3] = byte(e >> 8)
+		aAcc >>= e & 63
+		aPos += e & 0xFF
+		e = uint(tab[bAcc&2047])
+		o[4] = byte(e >> 8)
+		bAcc >>= e & 63
+		bPos += e & 0xFF
+		e = uint(tab[cAcc&2047])
+		o[5] = byte(e >> 8)
+		cAcc >>= e & 63
+		cPos += e & 0xFF
+		e = uint(tab[aAcc&2047])
+		o[6] = byte(e >> 8)
+		aAcc >>= e & 63
+		aPos += e & 0xFF
+		e = uint(tab[bAcc&2047])
+		o[7] = byte(e >> 8)
+		bAcc >>= e & 63
+		bPos += e & 0xFF
+		e = uint(tab[cAcc&2047])
+		o[8] = byte(e >> 8)
+		cAcc >>= e & 63
+		cPos += e & 0xFF
+		e = uint(tab[aAcc&2047])
+		o[9] = byte(e >> 8)
+		aAcc >>= e & 63
+		aPos += e & 0xFF
+		e = uint(tab[bAcc&2047])
+		o[10] = byte(e >> 8)
+		bAcc >>= e & 63
+		bPos += e & 0xFF
+		e = uint(tab[cAcc&2047])
+		o[11] = byte(e >> 8)
+		cAcc >>= e & 63
+		cPos += e & 0xFF
+		e = uint(tab[aAcc&2047])
+		o[12] = byte(e >> 8)
+		aAcc >>= e & 63
+		aPos += e & 0xFF
+		e = uint(tab[bAcc&2047])
+		o[13] = byte(e >> 8)
+		bAcc >>= e & 63
+		bPos += e & 0xFF
+		e = uint(tab[cAcc&2047])
+		o[14] = byte(e >> 8)
+		cAcc >>= e & 63
+		cPos += e & 0xFF
 		i += 15
 	}
 	a := lsbReader{buf: aBuf, next: int(aPos >> 3)}
@@ -590,32 +591,32 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 			c.refill()
 		}
 		o := out[i : i+3 : i+3]
-		e := tab[a.acc&mask]
-		o[0] = byte(e)
-		a.skip(uint(e>>8) & 63)
-		e = tab[b.acc&mask]
-		o[1] = byte(e)
-		b.skip(uint(e>>8) & 63)
-		e = tab[c.acc&mask]
-		o[2] = byte(e)
-		c.skip(uint(e>>8) & 63)
+		e := tab[a.acc&2047]
+		o[0] = byte(e >> 8)
+		a.skip(uint(e) & 63)
+		e = tab[b.acc&2047]
+		o[1] = byte(e >> 8)
+		b.skip(uint(e) & 63)
+		e = tab[c.acc&2047]
+		o[2] = byte(e >> 8)
+		c.skip(uint(e) & 63)
 	}
 	if i < len(out) {
 		if a.n < 11 {
 			a.refill()
 		}
-		e := tab[a.acc&mask]
-		out[i] = byte(e)
-		a.skip(uint(e>>8) & 63)
+		e := tab[a.acc&2047]
+		out[i] = byte(e >> 8)
+		a.skip(uint(e) & 63)
 		i++
 	}
 	if i < len(out) {
 		if b.n < 11 {
 			b.refill()
 		}
-		e := tab[b.acc&mask]
-		out[i] = byte(e)
-		b.skip(uint(e>>8) & 63)
+		e := tab[b.acc&2047]
+		out[i] = byte(e >> 8)
+		b.skip(uint(e) & 63)
 	}
 	if a.bytesUsed() != mid || b.bytesUsed()+c.bytesUsed() != len(buf)-mid {
 		return corrupt("Huffman streams do not end where they should")

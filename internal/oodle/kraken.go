@@ -22,13 +22,23 @@ func resize32(s []int32, n int) []int32 {
 
 // readDistance reads a classic Kraken offset whose code byte is v.
 func readDistance(r *msbReader, v uint32) uint32 {
+	d, n := distance(r.peek64(), v)
+	r.pos += int(n)
+	return d
+}
+
+// distance decodes a classic Kraken offset whose code byte is v from the
+// next stream bits w (at least the top 57 valid, as peek64 gives them): a
+// width of 4 to 18 bits, or for v >= 0xF0 4 to 19 bits and 12 more. It
+// returns the offset and the number of bits it takes.
+func distance(w uint64, v uint32) (uint32, uint) {
 	if v < 0xF0 {
-		n := int(v>>4) + 4
-		return ((1<<uint(n)|r.read(n))<<4 + v&0xF) - 248
+		n := uint(v>>4) + 4
+		return ((1<<n|uint32(w>>(64-n)))<<4 + v&0xF) - 248, n
 	}
-	n := int(v-0xF0) + 4
-	hi := (1<<uint(n) | r.read(n)) << 12
-	return 8322816 + hi + r.read(12)
+	n := uint(v-0xF0) + 4
+	hi := (1<<n | uint32(w>>(64-n))) << 12
+	return 8322816 + hi + uint32(w<<n>>52), n + 12
 }
 
 // readLength reads a long length: a unary prefix of n zeros (n <= 12), then
@@ -52,26 +62,65 @@ func (d *decoder) unpackOffsets(src []byte, packedOffs, extra []byte, scale int,
 	b.pos += n
 	numLong := int(b.read(n+1)) - 1
 	t.offs = resize32(t.offs, len(packedOffs))
+	// Offsets alternate between the two streams. While both have eight
+	// bytes left to load, a pair is read from one 64-bit window each; the
+	// rest goes through the readers.
+	offs := t.offs
+	i := 0
 	if scale == 0 {
-		for i, c := range packedOffs {
+		aPos, bPos := a.pos, b.pos
+		for ; i+1 < len(offs) && aPos>>3+8 <= len(src) && bPos>>3+8 <= len(src); i += 2 {
+			w := binary.BigEndian.Uint64(src[aPos>>3:]) << uint(aPos&7)
+			o, n := distance(w, uint32(packedOffs[i]))
+			aPos += int(n)
+			offs[i] = -int32(o)
+			w = binary.LittleEndian.Uint64(src[len(src)-bPos>>3-8:]) << uint(bPos&7)
+			o, n = distance(w, uint32(packedOffs[i+1]))
+			bPos += int(n)
+			offs[i+1] = -int32(o)
+		}
+		a.pos, b.pos = aPos, bPos
+		for ; i < len(offs); i++ {
 			r := &a
 			if i&1 == 1 {
 				r = &b
 			}
-			t.offs[i] = -int32(readDistance(r, uint32(c)))
+			offs[i] = -int32(readDistance(r, uint32(packedOffs[i])))
 		}
 	} else {
-		for i, c := range packedOffs {
+		aPos, bPos := a.pos, b.pos
+		for ; i+1 < len(offs) && aPos>>3+8 <= len(src) && bPos>>3+8 <= len(src); i += 2 {
+			c := packedOffs[i]
+			nb := uint(c >> 3)
+			if nb > 26 {
+				break // reported below
+			}
+			w := binary.BigEndian.Uint64(src[aPos>>3:]) << uint(aPos&7)
+			offs[i] = 8 - int32(uint32(8+c&7)<<nb|uint32(w>>(64-nb)))
+			aPos += int(nb)
+			c = packedOffs[i+1]
+			nb = uint(c >> 3)
+			if nb > 26 {
+				i++
+				break
+			}
+			w = binary.LittleEndian.Uint64(src[len(src)-bPos>>3-8:]) << uint(bPos&7)
+			offs[i+1] = 8 - int32(uint32(8+c&7)<<nb|uint32(w>>(64-nb)))
+			bPos += int(nb)
+		}
+		a.pos, b.pos = aPos, bPos
+		for ; i < len(offs); i++ {
 			r := &a
 			if i&1 == 1 {
 				r = &b
 			}
+			c := packedOffs[i]
 			nb := int(c >> 3)
 			if nb > 26 {
 				return corrupt("offset width above 26 bits")
 			}
 			o := uint32(8+c&7)<<uint(nb) | r.read(nb)
-			t.offs[i] = 8 - int32(o)
+			offs[i] = 8 - int32(o)
 		}
 		if scale != 1 {
 			for i := range t.offs {
