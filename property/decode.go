@@ -67,6 +67,10 @@ type decoder struct {
 	// and its printed form.
 	tagTypes  map[tagTypeKey]internedType
 	treeTypes map[string]internedType
+	// tagCache is a direct-mapped cache in front of tagTypes; its entries
+	// of another tagGen are stale.
+	tagCache [tagSlots]tagSlot
+	tagGen   uint32
 	// names is the name map the caches were filled with.
 	names []string
 	// keyBuf builds treeTypes keys.
@@ -143,6 +147,9 @@ func getDecoder(ctx *Context) *decoder {
 		clear(d.typeNames)
 		clear(d.tagTypes)
 		clear(d.treeTypes)
+		if d.tagGen++; d.tagGen == 0 {
+			clear(d.tagCache[:]) // entries of every generation look current again
+		}
 		clear(d.numbered)
 		clear(d.tailReasons)
 	}

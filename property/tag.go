@@ -109,9 +109,48 @@ type tagTypeNames struct{ name, a, b string }
 // internTagType returns the shared type for k, whose names are ns. Types
 // read with an error are not interned (their names are not the key's).
 func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) internedType {
-	if it, ok := d.tagTypes[k]; ok && !failed {
-		return it
+	if failed {
+		return newTagType(k, ns)
 	}
+	slot := &d.tagCache[k.slot()]
+	if slot.it.t != nil && slot.gen == d.tagGen && slot.k == k {
+		return slot.it
+	}
+	it, ok := d.tagTypes[k]
+	if !ok {
+		it = newTagType(k, ns)
+		if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
+			d.tagTypes = make(map[tagTypeKey]internedType)
+		}
+		d.tagTypes[k] = it
+	}
+	*slot = tagSlot{k: k, gen: d.tagGen, it: it}
+	return it
+}
+
+// tagSlots is the size of a decoder's direct-mapped cache of tag types
+// (see tagSlot), a power of two.
+const tagSlots = 128
+
+// tagSlot is an entry of the decoder's direct-mapped cache in front of
+// tagTypes: most tags find their type there by a multiply and a compare,
+// without hashing the whole key. An entry counts only when its gen is the
+// decoder's tagGen (bumped when the caches are emptied).
+type tagSlot struct {
+	k   tagTypeKey
+	gen uint32
+	it  internedType
+}
+
+// slot returns the index of k's entry in the tag type cache.
+func (k *tagTypeKey) slot() int {
+	h := k.name*0x9E3779B97F4A7C15 ^ k.a*0xBF58476D1CE4E5B9 ^ k.b*0x94D049BB133111EB ^ uint64(k.guid[0])*0xD6E8FEB86659FD93
+	return int(h >> 57) // 7 bits: tagSlots
+}
+
+// newTagType builds the type a tag before UE5.4 says, with its printed
+// form.
+func newTagType(k tagTypeKey, ns tagTypeNames) internedType {
 	t := &Type{Name: ns.name}
 	switch ns.name {
 	case "StructProperty":
@@ -125,15 +164,7 @@ func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) inte
 	if k.value {
 		t.Value = &Type{Name: ns.b}
 	}
-	it := internedType{t, t.String()}
-	if failed {
-		return it
-	}
-	if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
-		d.tagTypes = make(map[tagTypeKey]internedType)
-	}
-	d.tagTypes[k] = it
-	return it
+	return internedType{t, t.String()}
 }
 
 // readNameKey is readName that also returns the name's reference
