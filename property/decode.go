@@ -90,6 +90,8 @@ type decoder struct {
 	bareProp   Property
 	bareStruct Struct
 	bareFields [8]Field
+	// bareFieldDef is the scratch FField definition of a lite decode.
+	bareFieldDef FieldDef
 }
 
 // bare reports that the value being read (at d.depth) is not kept: in a
@@ -181,6 +183,7 @@ func putDecoder(d *decoder) {
 	d.spec = 0
 	d.lite, d.top = false, false
 	d.bareProp, d.bareStruct, d.bareFields = Property{}, Struct{}, [8]Field{}
+	d.bareFieldDef = FieldDef{}
 	// A slab's array stays alive while any of its elements is: a decoder
 	// kept with part of one would keep the whole decoded tree too.
 	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
@@ -542,6 +545,15 @@ func jsonFloat(f float64) any {
 func (d *decoder) name(r *binread.Reader, field string) string {
 	n, _ := d.readName(r, field)
 	return n
+}
+
+// labelRef is objectRef for a reference whose path is only a label: a
+// lite decode that does not keep it leaves the path out.
+func (d *decoder) labelRef(r *binread.Reader, field string) ObjectRef {
+	if d.bare() {
+		return ObjectRef{Index: r.I32(field)}
+	}
+	return d.objectRef(r, field)
 }
 
 func (d *decoder) objectRef(r *binread.Reader, field string) ObjectRef {

@@ -468,7 +468,7 @@ func (d *decoder) metaData(r *binread.Reader) any {
 // FFrameworkObjectVersion RemoveUField_Next carry.
 func (d *decoder) readUFieldNext(r *binread.Reader) {
 	if d.ctx.cvIn(cvFramework, 0, frameworkRemoveUFieldNext, false) {
-		d.objectRef(r, "Field.Next")
+		r.I32("Field.Next") // an object reference, not kept
 	}
 }
 
