@@ -359,6 +359,14 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			r.Skip(int64(tag.Size), "PropertyTag.Value")
 			continue
 		}
+		if sz := tag.Type.scalar; sz > 0 && int64(tag.Size) == int64(sz-1) && d.depth < MaxDepth && (d.budget <= 0 || d.steps < d.budget) &&
+			(tag.Type.Name != "BoolProperty" || !d.ctx.Unversioned) {
+			// A scalar that fills its tag exactly: its reads cannot fail
+			// (the size was checked) nor pass the tag, so they are made
+			// on r itself, without a reader of their own.
+			p.Value = d.value(r, tag.Type, mTag, tag)
+			continue
+		}
 		// The value's reader is taken from d.subs and given back once the
 		// value is read: nested streams take the next ones, and no value
 		// keeps its reader.

@@ -27,6 +27,30 @@ type Type struct {
 	// well-known map properties, not from the tag: some engine versions
 	// stored another (tagged) struct there.
 	structHint bool
+	// scalar is, for the types of tags, 1 + the fixed size of a value
+	// whose reads cannot fail given its bytes (see scalarSize); 0 for the
+	// others.
+	scalar int8
+}
+
+// scalarSize returns 1 + the size of a value of the named type when the
+// value is read by fixed-size reads that cannot fail once the bytes are
+// there (a tagged BoolProperty reads none), else 0.
+func scalarSize(name string) int8 {
+	switch name {
+	case "BoolProperty":
+		return 1
+	case "Int8Property":
+		return 2
+	case "Int16Property", "UInt16Property":
+		return 3
+	case "IntProperty", "UInt32Property", "FloatProperty", "ObjectProperty", "ClassProperty",
+		"WeakObjectProperty", "InterfaceProperty":
+		return 5
+	case "Int64Property", "UInt64Property", "DoubleProperty":
+		return 9
+	}
+	return 0
 }
 
 // String formats the type with its parameters.
@@ -151,7 +175,7 @@ func (k *tagTypeKey) slot() int {
 // newTagType builds the type a tag before UE5.4 says, with its printed
 // form.
 func newTagType(k tagTypeKey, ns tagTypeNames) internedType {
-	t := &Type{Name: ns.name}
+	t := &Type{Name: ns.name, scalar: scalarSize(ns.name)}
 	switch ns.name {
 	case "StructProperty":
 		t.Struct, t.StructGuid = ns.a, k.guid
@@ -212,8 +236,18 @@ func (d *decoder) numberedName(i, n int32) string {
 // readNameRef reads and checks an FName: its name map index and number.
 func (d *decoder) readNameRef(r *binread.Reader, field string) (i, n int32, ok bool) {
 	start := r.Offset()
-	i = r.I32(field)
-	n = r.I32(field)
+	if r.Remaining() >= 8 {
+		// Both halves at once: with the bytes there, the reads cannot fail.
+		v := r.U64(field)
+		if r.BigEndian() {
+			i, n = int32(v>>32), int32(v)
+		} else {
+			i, n = int32(v), int32(v>>32)
+		}
+	} else {
+		i = r.I32(field)
+		n = r.I32(field)
+	}
 	if r.Err() != nil {
 		return 0, 0, false
 	}
@@ -367,6 +401,7 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		nodes = append(nodes, typeNode{ue.FormatName(d.ctx.Names[f.i], f.n), f.c})
 	}
 	t := nodes.toType(0)
+	t.scalar = scalarSize(t.Name)
 	it := internedType{t, t.String()}
 	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
 		d.treeTypes = make(map[string]internedType)
