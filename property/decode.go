@@ -43,6 +43,12 @@ type decoder struct {
 	noFieldFlags bool
 	types        map[*usmap.Type]*Type
 	typeNames    map[*Type]string
+	// schemas and flats remember schema lookups and resolved schema
+	// indices for the rest of one decode (see schema, flatProperty).
+	schemas map[string]*usmap.Struct
+	flats   map[*usmap.Struct]*flatSchema
+	// flatScratch holds a resolved index flatSchema does not keep.
+	flatScratch flatProp
 	// props is the stack tagged collects properties on.
 	props []*Property
 	// propSlab hands out the decoded tree's properties a batch at a time
@@ -174,6 +180,12 @@ func putDecoder(d *decoder) {
 	clear(d.notTagged)
 	d.steps, d.budget = 0, 0
 	d.noFieldFlags = false
+	if len(d.schemas) > 0 {
+		clear(d.schemas)
+	}
+	if len(d.flats) > 0 {
+		clear(d.flats)
+	}
 	clear(d.props)
 	d.props = d.props[:0]
 	for _, s := range d.subs {
