@@ -68,10 +68,10 @@ type decoder struct {
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
 	// tagTypes interns the types of tags before UE5.4 by what the tag
-	// says, and treeTypes those of UE5.4+ tags by the name references of
-	// their type tree: tags of the same type share one immutable *Type
-	// and its printed form.
-	tagTypes  map[tagTypeKey]internedType
+	// says (by name, kept from package to package), and treeTypes those of
+	// UE5.4+ tags by the name references of their type tree: tags of the
+	// same type share one immutable *Type and its printed form.
+	tagTypes  map[tagTypeSpec]internedType
 	treeTypes map[string]internedType
 	// tagCache is a direct-mapped cache in front of tagTypes; its entries
 	// of another tagGen are stale.
@@ -84,7 +84,8 @@ type decoder struct {
 	// numbered holds the names with a number read so far (see
 	// numberedName), by name map index and number.
 	numbered map[uint64]string
-	// tailReasons holds the labels of undecoded class data by class.
+	// tailReasons holds the labels of undecoded class data by class (kept
+	// from package to package).
 	tailReasons map[string]string
 	// lite is set when only the outcome of a decode is wanted (see
 	// [ReadExportLite]): every byte is read and checked as usual, but values
@@ -138,8 +139,8 @@ type internedType struct {
 const maxInterned = 4096
 
 // decoders holds decoders between decodes: their stacks, readers and
-// interned types are reused by the next export (interned types only by
-// one of the same package).
+// interned types are reused by the next export (interned types by name
+// references only by one of the same package).
 var decoders sync.Pool
 
 // getDecoder returns a decoder for one decode under ctx; putDecoder gives
@@ -153,13 +154,11 @@ func getDecoder(ctx *Context) *decoder {
 		// The caches hold the previous package's names and schemas.
 		clear(d.types)
 		clear(d.typeNames)
-		clear(d.tagTypes)
 		clear(d.treeTypes)
 		if d.tagGen++; d.tagGen == 0 {
 			clear(d.tagCache[:]) // entries of every generation look current again
 		}
 		clear(d.numbered)
-		clear(d.tailReasons)
 	}
 	d.ctx, d.names = ctx, ctx.Names
 	d.lite, d.top = false, false

@@ -227,7 +227,7 @@ func (d *decoder) tailReason(class string) string {
 	if d.tailReasons == nil || len(d.tailReasons) >= maxInterned {
 		d.tailReasons = make(map[string]string)
 	}
-	d.tailReasons[class] = s
+	d.tailReasons[strings.Clone(class)] = s // kept past the package
 	return s
 }
 

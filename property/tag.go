@@ -130,6 +130,14 @@ type tagTypeKey struct {
 // tagTypeNames are the names a tagTypeKey refers to.
 type tagTypeNames struct{ name, a, b string }
 
+// tagTypeSpec is a tagTypeKey by the names it refers to, which keys the
+// types a decoder keeps from package to package.
+type tagTypeSpec struct {
+	ns           tagTypeNames
+	inner, value bool
+	guid         ue.Guid
+}
+
 // internTagType returns the shared type for k, whose names are ns. Types
 // read with an error are not interned (their names are not the key's).
 func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) internedType {
@@ -140,13 +148,17 @@ func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) inte
 	if slot.it.t != nil && slot.gen == d.tagGen && slot.k == k {
 		return slot.it
 	}
-	it, ok := d.tagTypes[k]
+	spec := tagTypeSpec{ns, k.inner, k.value, k.guid}
+	it, ok := d.tagTypes[spec]
 	if !ok {
-		it = newTagType(k, ns)
+		// Kept across packages: the names are copied so as not to keep a
+		// package's name map alive (they may share its memory).
+		spec.ns = tagTypeNames{strings.Clone(ns.name), strings.Clone(ns.a), strings.Clone(ns.b)}
+		it = newTagType(k, spec.ns)
 		if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
-			d.tagTypes = make(map[tagTypeKey]internedType)
+			d.tagTypes = make(map[tagTypeSpec]internedType)
 		}
-		d.tagTypes[k] = it
+		d.tagTypes[spec] = it
 	}
 	*slot = tagSlot{k: k, gen: d.tagGen, it: it}
 	return it
