@@ -17,7 +17,7 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 	if m == mTag && tag != nil {
 		size = int64(tag.Size)
 	}
-	nf, known := natives[name]
+	nf, known := t.nativeOf()
 	if tag != nil && tag.Flags != 0 && d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
 		// UE5.4+ tags say whether the struct was written natively.
 		if tag.Flags&TagHasBinaryOrNativeSerialize == 0 {
@@ -129,7 +129,7 @@ func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool
 // including this one. When the struct can be neither decoded natively nor
 // as a property stream, the remaining bytes are kept raw and all is true.
 func (d *decoder) taggedElemStruct(r *binread.Reader, t *Type, n int) (v any, all bool) {
-	if nf, ok := natives[t.Struct]; ok {
+	if nf, ok := t.nativeOf(); ok {
 		return d.native(r, t.Struct, nf, -1), false
 	}
 	start := r.Offset()

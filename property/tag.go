@@ -31,6 +31,25 @@ type Type struct {
 	// whose reads cannot fail given its bytes (see scalarSize); 0 for the
 	// others.
 	scalar int8
+	// native is the struct's native reader when nativeSet (types made
+	// once and shared resolve it when made; see nativeOf).
+	native    nativeFunc
+	nativeSet bool
+}
+
+// nativeOf returns the native reader of t's struct, as natives[t.Struct].
+func (t *Type) nativeOf() (nativeFunc, bool) {
+	if t.nativeSet {
+		return t.native, t.native != nil
+	}
+	nf, ok := natives[t.Struct]
+	return nf, ok
+}
+
+// resolveNative looks t's native reader up once (see nativeOf).
+func (t *Type) resolveNative() {
+	t.native = natives[t.Struct]
+	t.nativeSet = true
 }
 
 // scalarSize returns 1 + the size of a value of the named type when the
@@ -191,6 +210,7 @@ func newTagType(k tagTypeKey, ns tagTypeNames) internedType {
 	switch ns.name {
 	case "StructProperty":
 		t.Struct, t.StructGuid = ns.a, k.guid
+		t.resolveNative()
 	case "ByteProperty", "EnumProperty":
 		t.Enum = ns.a
 	}
@@ -472,6 +492,7 @@ func (ns typeNodes) toType(i int) *Type {
 		if g := ns.param(i, 1); g >= 0 {
 			t.StructGuid = parseGuid(ns[g].name)
 		}
+		t.resolveNative()
 	case "ByteProperty", "EnumProperty":
 		if e := ns.param(i, 0); e >= 0 {
 			t.Enum = ns[e].name
@@ -523,6 +544,9 @@ func fromUsmap(t *usmap.Type) *Type {
 	out := &Type{Name: t.Kind.String(), Struct: t.Struct, Enum: t.Enum}
 	if t.Kind == usmap.UnknownProperty {
 		out.Name = "UnknownProperty"
+	}
+	if out.Name == "StructProperty" {
+		out.resolveNative()
 	}
 	out.Inner = fromUsmap(t.Inner)
 	out.Value = fromUsmap(t.Value)
