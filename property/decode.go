@@ -546,6 +546,10 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		// An unknown property class in a tagged stream: the tag's size lets
 		// decoding go on.
 		n := int64(tag.Size)
+		if d.bare() && n <= r.Remaining() {
+			r.Skip(n, t.Name) // the bytes are there: the read cannot fail
+			return nil
+		}
 		return &Raw{Reason: "unknown property type " + t.Name, Size: n, Data: r.Bytes(n, t.Name)}
 	}
 	r.Failf(t.Name, "unknown property type %q", t.Name)

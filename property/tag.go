@@ -284,15 +284,32 @@ func (d *decoder) readNameRef(r *binread.Reader, field string) (i, n int32, ok b
 		return 0, 0, false
 	}
 	if i < 0 || int(i) >= len(d.ctx.Names) {
-		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
+		r.FailAt(start, field, nameIndexError{i, len(d.ctx.Names)})
 		return 0, 0, false
 	}
 	if n < 0 {
-		r.FailAt(start, field, fmt.Errorf("name number %d", n))
+		r.FailAt(start, field, nameNumberError(n))
 		return 0, 0, false
 	}
 	return i, n, true
 }
+
+// nameIndexError reports an FName index outside the name map. Its text is
+// made only when asked for: speculative reads (see tryTaggedStruct) fail
+// this way often and drop the error.
+type nameIndexError struct {
+	index int32
+	size  int
+}
+
+func (e nameIndexError) Error() string {
+	return fmt.Sprintf("name index %d outside the name map of %d", e.index, e.size)
+}
+
+// nameNumberError reports a negative FName number (see nameIndexError).
+type nameNumberError int32
+
+func (e nameNumberError) Error() string { return fmt.Sprintf("name number %d", int32(e)) }
 
 // maxTypeNameNodes bounds a UE5.4+ type-name tree; real trees have a handful.
 const maxTypeNameNodes = 256
