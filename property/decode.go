@@ -79,8 +79,12 @@ type decoder struct {
 	tagGen   uint32
 	// names is the name map the caches were filled with.
 	names []string
-	// keyBuf builds treeTypes keys.
-	keyBuf []byte
+	// treeByName holds the types of UE5.4+ tags by the names of their type
+	// tree, kept from package to package; nameKeyBuf builds its keys and
+	// keyBuf those of treeTypes.
+	treeByName map[string]internedType
+	nameKeyBuf []byte
+	keyBuf     []byte
 	// numbered holds the names with a number read so far (see
 	// numberedName), by name map index and number.
 	numbered map[uint64]string

@@ -444,14 +444,32 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 	if it, ok := d.treeTypes[string(key)]; ok {
 		return it.t, it.s
 	}
-	var nbuf [16]typeNode
-	nodes := typeNodes(nbuf[:0])
+	// The package's first tag of this type: look the tree up by its names
+	// among the types kept from package to package.
+	nk := d.nameKeyBuf[:0]
 	for _, f := range refs {
-		nodes = append(nodes, typeNode{ue.FormatName(d.ctx.Names[f.i], f.n), f.c})
+		name := ue.FormatName(d.ctx.Names[f.i], f.n)
+		nk = binary.LittleEndian.AppendUint32(nk, uint32(len(name)))
+		nk = append(nk, name...)
+		nk = binary.LittleEndian.AppendUint32(nk, uint32(f.c))
 	}
-	t := nodes.toType(0)
-	t.scalar = scalarSize(t.Name)
-	it := internedType{t, t.String()}
+	d.nameKeyBuf = nk
+	it, ok := d.treeByName[string(nk)]
+	if !ok {
+		var nbuf [16]typeNode
+		nodes := typeNodes(nbuf[:0])
+		for _, f := range refs {
+			// Copied, so as not to keep the package's name map alive.
+			nodes = append(nodes, typeNode{strings.Clone(ue.FormatName(d.ctx.Names[f.i], f.n)), f.c})
+		}
+		t := nodes.toType(0)
+		t.scalar = scalarSize(t.Name)
+		it = internedType{t, t.String()}
+		if d.treeByName == nil || len(d.treeByName) >= maxInterned {
+			d.treeByName = make(map[string]internedType)
+		}
+		d.treeByName[string(nk)] = it
+	}
 	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
 		d.treeTypes = make(map[string]internedType)
 	}
