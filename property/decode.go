@@ -47,6 +47,8 @@ type decoder struct {
 	// indices for the rest of one decode (see schema, flatProperty).
 	schemas map[string]*usmap.Struct
 	flats   map[*usmap.Struct]*flatSchema
+	// freeFlats are flatSchemas of earlier decodes, emptied for reuse.
+	freeFlats []*flatSchema
 	// flatScratch holds a resolved index flatSchema does not keep.
 	flatScratch flatProp
 	// props is the stack tagged collects properties on.
@@ -138,6 +140,13 @@ type internedType struct {
 	s string
 }
 
+// maxFreeFlats and maxFreeFlatProps bound the flatSchemas a decoder
+// keeps for reuse.
+const (
+	maxFreeFlats     = 64
+	maxFreeFlatProps = 512
+)
+
 // maxInterned bounds each interning table of a decoder; a table that
 // fills up is emptied (real packages use a few dozen types).
 const maxInterned = 4096
@@ -187,6 +196,15 @@ func putDecoder(d *decoder) {
 		clear(d.schemas)
 	}
 	if len(d.flats) > 0 {
+		// The resolved indices are kept for the next decode's structs,
+		// emptied (every entry not ok, no references).
+		for _, fs := range d.flats {
+			if len(d.freeFlats) < maxFreeFlats && cap(fs.props) <= maxFreeFlatProps {
+				clear(fs.props[:cap(fs.props)])
+				fs.props = fs.props[:0]
+				d.freeFlats = append(d.freeFlats, fs)
+			}
+		}
 		clear(d.flats)
 	}
 	clear(d.props)

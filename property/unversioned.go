@@ -85,7 +85,13 @@ func (d *decoder) flatOf(s *usmap.Struct) *flatSchema {
 		if d.flats == nil {
 			d.flats = make(map[*usmap.Struct]*flatSchema)
 		}
-		fs = &flatSchema{}
+		if n := len(d.freeFlats); n > 0 {
+			// One of a previous decode, emptied (see putDecoder).
+			fs = d.freeFlats[n-1]
+			d.freeFlats = d.freeFlats[:n-1]
+		} else {
+			fs = &flatSchema{}
+		}
 		d.flats[s] = fs
 	}
 	return fs
@@ -109,7 +115,11 @@ func (d *decoder) flatProperty(s *usmap.Struct, fs *flatSchema, idx int) (*flatP
 		return &d.flatScratch, true
 	}
 	if idx >= len(fs.props) {
-		fs.props = append(fs.props, make([]flatProp, idx+1-len(fs.props))...)
+		if idx < cap(fs.props) {
+			fs.props = fs.props[:idx+1] // emptied when given back
+		} else {
+			fs.props = append(fs.props, make([]flatProp, idx+1-len(fs.props))...)
+		}
 	}
 	fs.props[idx] = e
 	return &fs.props[idx], true
