@@ -70,20 +70,20 @@ type decoder struct {
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
 	// tagTypes interns the types of tags before UE5.4 by what the tag
-	// says (by name, kept from package to package), and treeTypes those of
-	// UE5.4+ tags by the name references of their type tree: tags of the
-	// same type share one immutable *Type and its printed form.
-	tagTypes  map[tagTypeSpec]internedType
-	treeTypes map[string]internedType
+	// says (by name, kept from package to package), and treeByName those
+	// of UE5.4+ tags by the names of their type tree: tags of the same
+	// type share one immutable *Type and its printed form.
+	tagTypes map[tagTypeSpec]internedType
 	// tagCache is a direct-mapped cache in front of tagTypes; its entries
 	// of another tagGen are stale.
 	tagCache [tagSlots]tagSlot
 	tagGen   uint32
+	// treeCache is the same in front of treeByName, by the name
+	// references of the type trees.
+	treeCache [tagSlots]treeSlot
 	// names is the name map the caches were filled with.
 	names []string
-	// treeByName holds the types of UE5.4+ tags by the names of their type
-	// tree, kept from package to package; nameKeyBuf builds its keys and
-	// keyBuf those of treeTypes.
+	// nameKeyBuf builds treeByName keys and keyBuf those of treeCache.
 	treeByName map[string]internedType
 	nameKeyBuf []byte
 	keyBuf     []byte
@@ -167,9 +167,10 @@ func getDecoder(ctx *Context) *decoder {
 		// The caches hold the previous package's names and schemas.
 		clear(d.types)
 		clear(d.typeNames)
-		clear(d.treeTypes)
 		if d.tagGen++; d.tagGen == 0 {
-			clear(d.tagCache[:]) // entries of every generation look current again
+			// Entries of every generation look current again.
+			clear(d.tagCache[:])
+			clear(d.treeCache[:])
 		}
 		clear(d.numbered)
 	}

@@ -441,8 +441,12 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		remaining += int(c) - 1
 	}
 	d.keyBuf = key
-	if it, ok := d.treeTypes[string(key)]; ok {
-		return it.t, it.s
+	var slot *treeSlot
+	if len(key) <= treeSlotKey {
+		slot = &d.treeCache[treeSlotOf(key)]
+		if slot.it.t != nil && slot.gen == d.tagGen && string(slot.key[:slot.n]) == string(key) {
+			return slot.it.t, slot.it.s
+		}
 	}
 	// The package's first tag of this type: look the tree up by its names
 	// among the types kept from package to package.
@@ -470,11 +474,37 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		}
 		d.treeByName[string(nk)] = it
 	}
-	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
-		d.treeTypes = make(map[string]internedType)
+	if slot != nil {
+		slot.n = uint8(copy(slot.key[:], key))
+		slot.gen, slot.it = d.tagGen, it
 	}
-	d.treeTypes[string(key)] = it
 	return it.t, it.s
+}
+
+// treeSlotKey is the longest type-tree key (name references and parameter
+// counts, 12 bytes a node) the direct-mapped tree type cache holds.
+const treeSlotKey = 60
+
+// treeSlot is an entry of the decoder's direct-mapped cache of UE5.4+ tag
+// types by their trees' name references; like tagSlot, it counts only in
+// its generation.
+type treeSlot struct {
+	key [treeSlotKey]byte
+	n   uint8
+	gen uint32
+	it  internedType
+}
+
+// treeSlotOf returns the index of key's entry in the tree type cache.
+func treeSlotOf(key []byte) int {
+	h := uint64(len(key))
+	for len(key) >= 4 {
+		h = (h ^ uint64(binary.LittleEndian.Uint32(key))) * 0x100000001B3
+		key = key[4:]
+	}
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	return int(h >> 57) // 7 bits: tagSlots
 }
 
 // tnode is one node of a UE5.4+ type-name tree.
