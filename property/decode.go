@@ -43,6 +43,14 @@ type decoder struct {
 	noFieldFlags bool
 	types        map[*usmap.Type]*Type
 	typeNames    map[*Type]string
+	// schemas and flats remember schema lookups and resolved schema
+	// indices for the rest of one decode (see schema, flatProperty).
+	schemas map[string]*usmap.Struct
+	flats   map[*usmap.Struct]*flatSchema
+	// freeFlats are flatSchemas of earlier decodes, emptied for reuse.
+	freeFlats []*flatSchema
+	// flatScratch holds a resolved index flatSchema does not keep.
+	flatScratch flatProp
 	// props is the stack tagged collects properties on.
 	props []*Property
 	// propSlab hands out the decoded tree's properties a batch at a time
@@ -62,19 +70,28 @@ type decoder struct {
 	// reused from tag to tag (see taggedOnStack).
 	subs []*binread.Reader
 	// tagTypes interns the types of tags before UE5.4 by what the tag
-	// says, and treeTypes those of UE5.4+ tags by the name references of
-	// their type tree: tags of the same type share one immutable *Type
-	// and its printed form.
-	tagTypes  map[tagTypeKey]internedType
-	treeTypes map[string]internedType
+	// says (by name, kept from package to package), and treeByName those
+	// of UE5.4+ tags by the names of their type tree: tags of the same
+	// type share one immutable *Type and its printed form.
+	tagTypes map[tagTypeSpec]internedType
+	// tagCache is a direct-mapped cache in front of tagTypes; its entries
+	// of another tagGen are stale.
+	tagCache [tagSlots]tagSlot
+	tagGen   uint32
+	// treeCache is the same in front of treeByName, by the name
+	// references of the type trees.
+	treeCache [tagSlots]treeSlot
 	// names is the name map the caches were filled with.
 	names []string
-	// keyBuf builds treeTypes keys.
-	keyBuf []byte
+	// nameKeyBuf builds treeByName keys and keyBuf those of treeCache.
+	treeByName map[string]internedType
+	nameKeyBuf []byte
+	keyBuf     []byte
 	// numbered holds the names with a number read so far (see
 	// numberedName), by name map index and number.
 	numbered map[uint64]string
-	// tailReasons holds the labels of undecoded class data by class.
+	// tailReasons holds the labels of undecoded class data by class (kept
+	// from package to package).
 	tailReasons map[string]string
 	// lite is set when only the outcome of a decode is wanted (see
 	// [ReadExportLite]): every byte is read and checked as usual, but values
@@ -86,6 +103,8 @@ type decoder struct {
 	bareProp   Property
 	bareStruct Struct
 	bareFields [8]Field
+	// bareFieldDef is the scratch FField definition of a lite decode.
+	bareFieldDef FieldDef
 }
 
 // bare reports that the value being read (at d.depth) is not kept: in a
@@ -121,13 +140,20 @@ type internedType struct {
 	s string
 }
 
+// maxFreeFlats and maxFreeFlatProps bound the flatSchemas a decoder
+// keeps for reuse.
+const (
+	maxFreeFlats     = 64
+	maxFreeFlatProps = 512
+)
+
 // maxInterned bounds each interning table of a decoder; a table that
 // fills up is emptied (real packages use a few dozen types).
 const maxInterned = 4096
 
 // decoders holds decoders between decodes: their stacks, readers and
-// interned types are reused by the next export (interned types only by
-// one of the same package).
+// interned types are reused by the next export (interned types by name
+// references only by one of the same package).
 var decoders sync.Pool
 
 // getDecoder returns a decoder for one decode under ctx; putDecoder gives
@@ -141,10 +167,12 @@ func getDecoder(ctx *Context) *decoder {
 		// The caches hold the previous package's names and schemas.
 		clear(d.types)
 		clear(d.typeNames)
-		clear(d.tagTypes)
-		clear(d.treeTypes)
+		if d.tagGen++; d.tagGen == 0 {
+			// Entries of every generation look current again.
+			clear(d.tagCache[:])
+			clear(d.treeCache[:])
+		}
 		clear(d.numbered)
-		clear(d.tailReasons)
 	}
 	d.ctx, d.names = ctx, ctx.Names
 	d.lite, d.top = false, false
@@ -165,6 +193,21 @@ func putDecoder(d *decoder) {
 	clear(d.notTagged)
 	d.steps, d.budget = 0, 0
 	d.noFieldFlags = false
+	if len(d.schemas) > 0 {
+		clear(d.schemas)
+	}
+	if len(d.flats) > 0 {
+		// The resolved indices are kept for the next decode's structs,
+		// emptied (every entry not ok, no references).
+		for _, fs := range d.flats {
+			if len(d.freeFlats) < maxFreeFlats && cap(fs.props) <= maxFreeFlatProps {
+				clear(fs.props[:cap(fs.props)])
+				fs.props = fs.props[:0]
+				d.freeFlats = append(d.freeFlats, fs)
+			}
+		}
+		clear(d.flats)
+	}
 	clear(d.props)
 	d.props = d.props[:0]
 	for _, s := range d.subs {
@@ -174,6 +217,7 @@ func putDecoder(d *decoder) {
 	d.spec = 0
 	d.lite, d.top = false, false
 	d.bareProp, d.bareStruct, d.bareFields = Property{}, Struct{}, [8]Field{}
+	d.bareFieldDef = FieldDef{}
 	// A slab's array stays alive while any of its elements is: a decoder
 	// kept with part of one would keep the whole decoded tree too.
 	d.propSlab, d.structSlab = slab[Property]{}, slab[Struct]{}
@@ -349,6 +393,14 @@ func (d *decoder) taggedOnStack(r *binread.Reader) bool {
 			r.Skip(int64(tag.Size), "PropertyTag.Value")
 			continue
 		}
+		if sz := tag.Type.scalar; sz > 0 && int64(tag.Size) == int64(sz-1) && d.depth < MaxDepth && (d.budget <= 0 || d.steps < d.budget) &&
+			(tag.Type.Name != "BoolProperty" || !d.ctx.Unversioned) {
+			// A scalar that fills its tag exactly: its reads cannot fail
+			// (the size was checked) nor pass the tag, so they are made
+			// on r itself, without a reader of their own.
+			p.Value = d.value(r, tag.Type, mTag, tag)
+			continue
+		}
 		// The value's reader is taken from d.subs and given back once the
 		// value is read: nested streams take the next ones, and no value
 		// keeps its reader.
@@ -517,6 +569,10 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 		// An unknown property class in a tagged stream: the tag's size lets
 		// decoding go on.
 		n := int64(tag.Size)
+		if d.bare() && n <= r.Remaining() {
+			r.Skip(n, t.Name) // the bytes are there: the read cannot fail
+			return nil
+		}
 		return &Raw{Reason: "unknown property type " + t.Name, Size: n, Data: r.Bytes(n, t.Name)}
 	}
 	r.Failf(t.Name, "unknown property type %q", t.Name)
@@ -535,6 +591,15 @@ func jsonFloat(f float64) any {
 func (d *decoder) name(r *binread.Reader, field string) string {
 	n, _ := d.readName(r, field)
 	return n
+}
+
+// labelRef is objectRef for a reference whose path is only a label: a
+// lite decode that does not keep it leaves the path out.
+func (d *decoder) labelRef(r *binread.Reader, field string) ObjectRef {
+	if d.bare() {
+		return ObjectRef{Index: r.I32(field)}
+	}
+	return d.objectRef(r, field)
 }
 
 func (d *decoder) objectRef(r *binread.Reader, field string) ObjectRef {

@@ -227,7 +227,7 @@ func (d *decoder) tailReason(class string) string {
 	if d.tailReasons == nil || len(d.tailReasons) >= maxInterned {
 		d.tailReasons = make(map[string]string)
 	}
-	d.tailReasons[class] = s
+	d.tailReasons[strings.Clone(class)] = s // kept past the package
 	return s
 }
 
@@ -439,27 +439,41 @@ func (d *decoder) enumData(r *binread.Reader) any {
 // package's own metadata.
 func (d *decoder) metaData(r *binread.Reader) any {
 	const editorRootMetaDataSupport = 3
-	readMap := func(field string) []MapEntry {
+	keep := !d.bare() // a lite decode reads the maps without keeping them
+	readMap := func(field, keyField, valueField string) []MapEntry {
 		n := r.Count(field, 12)
+		if !keep {
+			for range n {
+				d.readNameRef(r, keyField)
+				r.SkipFString(valueField)
+			}
+			return nil
+		}
 		out := make([]MapEntry, 0, n)
 		for range n {
-			k := d.name(r, field+".Key")
-			out = append(out, MapEntry{k, r.FString(field + ".Value")})
+			k := d.name(r, keyField)
+			out = append(out, MapEntry{k, r.FString(valueField)})
 		}
 		return out
 	}
 	n := r.Count("MetaData.ObjectMetaDataMap", 8)
-	objs := make([]MapEntry, 0, n)
+	var objs []MapEntry
+	if keep {
+		objs = make([]MapEntry, 0, n)
+	}
 	for range n {
-		o := d.objectRef(r, "MetaData.Object")
-		objs = append(objs, MapEntry{o, readMap("MetaData.Values")})
+		o := d.labelRef(r, "MetaData.Object")
+		m := readMap("MetaData.Values", "MetaData.Values.Key", "MetaData.Values.Value")
+		if keep {
+			objs = append(objs, MapEntry{o, m})
+		}
 		if r.Err() != nil {
 			return nil
 		}
 	}
 	fs := Fields{{"ObjectMetaData", objs}}
 	if d.ctx.cvAtLeast(cvEditor, editorRootMetaDataSupport) {
-		fs = append(fs, Field{"RootMetaData", readMap("MetaData.Root")})
+		fs = append(fs, Field{"RootMetaData", readMap("MetaData.Root", "MetaData.Root.Key", "MetaData.Root.Value")})
 	}
 	return fs
 }
@@ -468,7 +482,7 @@ func (d *decoder) metaData(r *binread.Reader) any {
 // FFrameworkObjectVersion RemoveUField_Next carry.
 func (d *decoder) readUFieldNext(r *binread.Reader) {
 	if d.ctx.cvIn(cvFramework, 0, frameworkRemoveUFieldNext, false) {
-		d.objectRef(r, "Field.Next")
+		r.I32("Field.Next") // an object reference, not kept
 	}
 }
 
@@ -480,6 +494,24 @@ func (d *decoder) levelData(r *binread.Reader) any {
 		r.Skip(4, "Level.TransArrayOwner")
 	}
 	n := r.Count("Level.Actors", 4)
+	if d.bare() {
+		// A lite decode keeps nothing: the same reads, without the paths.
+		r.Skip(int64(n)*4, "Level.Actor") // the count was checked
+		for _, f := range [...]string{"Level.URL.Protocol", "Level.URL.Host", "Level.URL.Map", "Level.URL.Portal"} {
+			r.SkipFString(f)
+		}
+		on := r.Count("Level.URL.Op", 4)
+		for range on {
+			r.SkipFString("Level.URL.Op")
+		}
+		r.I32("Level.URL.Port")
+		r.U32("Level.URL.Valid")
+		r.I32("Level.Model")
+		mn := r.Count("Level.ModelComponents", 4)
+		r.Skip(int64(mn)*4, "Level.ModelComponent") // the count was checked
+		r.I32("Level.LevelScriptActor")
+		return Fields{}
+	}
 	actors := make([]any, 0, n)
 	for range n {
 		actors = append(actors, d.objectRef(r, "Level.Actor"))
@@ -528,24 +560,31 @@ func (d *decoder) dataTable(r *binread.Reader, o *Object) any {
 	if r.Err() != nil {
 		return nil
 	}
-	rows := make([]Row, 0, n)
+	// A lite decode reads the rows without keeping them.
+	keep := !d.bare()
+	var rows []Row
+	if keep {
+		rows = make([]Row, 0, n)
+	}
 	d.push("Rows")
 	defer d.pop()
 	for i := range n {
 		name := d.name(r, "DataTable.RowName")
 		d.push(name)
-		var v any
+		var props []*Property
 		if d.ctx.Unversioned {
-			v = &Struct{Type: rowStruct, Properties: d.unversioned(r, rowStruct)}
+			props = d.unversioned(r, rowStruct)
 		} else {
-			props, done := d.tagged(r)
-			v = &Struct{Type: rowStruct, Properties: props}
+			var done bool
+			props, done = d.tagged(r)
 			if !done {
 				r.Failf("DataTable.Row", "row %d (%s) did not end at its terminator", i, name)
 			}
 		}
 		d.pop()
-		rows = append(rows, Row{name, v})
+		if keep {
+			rows = append(rows, Row{name, &Struct{Type: rowStruct, Properties: props}})
+		}
 		if r.Err() != nil {
 			break
 		}

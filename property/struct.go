@@ -17,7 +17,7 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 	if m == mTag && tag != nil {
 		size = int64(tag.Size)
 	}
-	nf, known := natives[name]
+	nf, known := t.nativeOf()
 	if tag != nil && tag.Flags != 0 && d.ctx.ue5(verUE5PropertyTagCompleteTypeName) {
 		// UE5.4+ tags say whether the struct was written natively.
 		if tag.Flags&TagHasBinaryOrNativeSerialize == 0 {
@@ -129,7 +129,7 @@ func (d *decoder) tryTaggedStruct(r *binread.Reader, name string) (*Struct, bool
 // including this one. When the struct can be neither decoded natively nor
 // as a property stream, the remaining bytes are kept raw and all is true.
 func (d *decoder) taggedElemStruct(r *binread.Reader, t *Type, n int) (v any, all bool) {
-	if nf, ok := natives[t.Struct]; ok {
+	if nf, ok := t.nativeOf(); ok {
 		return d.native(r, t.Struct, nf, -1), false
 	}
 	start := r.Offset()
@@ -364,6 +364,10 @@ var nativeTable = []struct {
 		}
 	}},
 	{"Guid", func(d *decoder, r *binread.Reader, _ int64) any {
+		if d.bare() && r.Remaining() >= 16 {
+			r.Skip(16, "Guid") // the reads cannot fail
+			return nil
+		}
 		return ue.ReadGuid(r, "Guid").String()
 	}},
 	{"DateTime", func(d *decoder, r *binread.Reader, _ int64) any {
@@ -387,6 +391,11 @@ var nativeTable = []struct {
 		return Fields{{"GameplayTags", tags}}
 	}},
 	{"RichCurveKey", func(d *decoder, r *binread.Reader, _ int64) any {
+		const size = 3 + 6*4
+		if d.bare() && r.Remaining() >= size {
+			r.Skip(size, "RichCurveKey") // the reads cannot fail
+			return nil
+		}
 		return Fields{
 			{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
 			{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
@@ -519,6 +528,19 @@ func (d *decoder) propsStruct(r *binread.Reader, name string) *Struct {
 //go:noinline
 func niagaraVariable(extra string) nativeFunc {
 	return func(d *decoder, r *binread.Reader, _ int64) any {
+		if d.bare() {
+			// The same reads, nothing kept.
+			d.readNameRef(r, "NiagaraVariable.Name")
+			d.propsStruct(r, "NiagaraTypeDefinition")
+			switch extra {
+			case "VarData":
+				n := r.Count("NiagaraVariable.VarData", 1)
+				r.Skip(int64(n), "NiagaraVariable.VarData") // the count was checked
+			case "Offset":
+				r.I32("NiagaraVariableWithOffset.Offset")
+			}
+			return nil
+		}
 		fs := Fields{{"Name", d.name(r, "NiagaraVariable.Name")}, {"TypeDef", d.propsStruct(r, "NiagaraTypeDefinition")}}
 		switch extra {
 		case "VarData":
@@ -565,6 +587,9 @@ func fontData(d *decoder, r *binread.Reader, _ int64) any {
 func movieSceneChannel(valueSize int) nativeFunc {
 	const fortniteSerializeFloatChannelShowCurve = 53
 	return func(d *decoder, r *binread.Reader, _ int64) any {
+		if d.bare() {
+			return d.skipMovieSceneChannel(r, valueSize)
+		}
 		fs := Fields{{"PreInfinityExtrap", uint64(r.U8("MovieSceneChannel.PreInfinityExtrap"))},
 			{"PostInfinityExtrap", uint64(r.U8("MovieSceneChannel.PostInfinityExtrap"))}}
 		if es := r.I32("MovieSceneChannel.Times.ElementSize"); r.Err() == nil && es != 4 {
@@ -595,6 +620,39 @@ func movieSceneChannel(valueSize int) nativeFunc {
 		}
 		return fs
 	}
+}
+
+// skipMovieSceneChannel is movieSceneChannel for a value that is not kept:
+// the same reads, nothing built.
+func (d *decoder) skipMovieSceneChannel(r *binread.Reader, valueSize int) any {
+	const fortniteSerializeFloatChannelShowCurve = 53
+	r.U8("MovieSceneChannel.PreInfinityExtrap")
+	r.U8("MovieSceneChannel.PostInfinityExtrap")
+	if es := r.I32("MovieSceneChannel.Times.ElementSize"); r.Err() == nil && es != 4 {
+		r.Failf("MovieSceneChannel.Times.ElementSize", "element size %d, want 4", es)
+		return nil
+	}
+	n := r.Count("MovieSceneChannel.Times", 4)
+	r.Skip(int64(n)*4, "MovieSceneChannel.Time") // the count was checked
+	es := r.I32("MovieSceneChannel.Values.ElementSize")
+	if r.Err() == nil && (es <= 0 || es > 64) {
+		r.Failf("MovieSceneChannel.Values.ElementSize", "element size %d", es)
+		return nil
+	}
+	vn := r.Count("MovieSceneChannel.Values", int64(max(es, 1)))
+	r.Skip(int64(vn)*int64(es), "MovieSceneChannel.Values") // the count was checked
+	if valueSize == 8 {
+		r.F64("MovieSceneChannel.DefaultValue")
+	} else {
+		r.F32("MovieSceneChannel.DefaultValue")
+	}
+	r.U32("MovieSceneChannel.bHasDefaultValue")
+	r.I32("FrameRate.Numerator")
+	r.I32("FrameRate.Denominator")
+	if d.ctx.cvAtLeast(cvFortniteMain, fortniteSerializeFloatChannelShowCurve) {
+		r.U32("MovieSceneChannel.bShowCurve")
+	}
+	return nil
 }
 
 // clothLODData reads FClothLODData: its properties, then the transition
@@ -684,98 +742,157 @@ func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
 
 // expressionInput reads FExpressionInput (editor material inputs) and
 // FMaterialInput<T> (the same plus UseConstant and the constant, when
-// constant is non-nil): [Expression], OutputIndex, InputName (an FName from
+// constants are given): [Expression], OutputIndex, InputName (an FName from
 // FFrameworkObjectVersion PinsStoreFName, an FString before), Mask and
 // MaskR..MaskA, and in cooked data before UE5.2 the ExpressionName. The
 // layout moved between versions; when the tag's size is known the variant
-// that fills it exactly is used.
+// that fills it exactly is used (constants[0] is the default constant).
 //
 //go:noinline
-func expressionInput(constants ...func(*binread.Reader) any) nativeFunc {
+func expressionInput(constants ...materialConstant) nativeFunc {
 	return func(d *decoder, r *binread.Reader, size int64) any {
-		type layout struct {
-			expr, nameStr, exprName bool
-			constant                func(*binread.Reader) any
-		}
-		def := layout{expr: true, nameStr: d.ctx.cvIn(cvFramework, 0, frameworkPinsStoreFName, false),
+		keep := !d.bare() // a lite decode reads the same fields without keeping them
+		def := exprLayout{expr: true, nameStr: d.ctx.cvIn(cvFramework, 0, frameworkPinsStoreFName, false),
 			exprName: d.ctx.FilterEditorOnly && !d.ctx.ue5(verUE5AddSoftObjectPathList)}
 		if len(constants) > 0 {
-			def.constant = constants[0]
-		}
-		read := func(l layout) Fields {
-			var fs Fields
-			if l.expr {
-				fs = append(fs, Field{"Expression", d.objectRef(r, "ExpressionInput.Expression")})
-			}
-			fs = append(fs, Field{"OutputIndex", int64(r.I32("ExpressionInput.OutputIndex"))})
-			if l.nameStr {
-				fs = append(fs, Field{"InputName", r.FString("ExpressionInput.InputName")})
-			} else {
-				fs = append(fs, Field{"InputName", d.name(r, "ExpressionInput.InputName")})
-			}
-			for _, n := range []string{"Mask", "MaskR", "MaskG", "MaskB", "MaskA"} {
-				fs = append(fs, Field{n, int64(r.I32("ExpressionInput." + n))})
-			}
-			if l.exprName {
-				fs = append(fs, Field{"ExpressionName", d.name(r, "ExpressionInput.ExpressionName")})
-			}
-			if l.constant != nil {
-				fs = append(fs, Field{"UseConstant", r.U32("MaterialInput.UseConstant") != 0})
-				fs = append(fs, Field{"Constant", l.constant(r)})
-			}
-			return fs
+			def.constant = &constants[0]
 		}
 		if size < 0 {
-			return read(def)
+			return d.exprInput(r, def, keep)
 		}
 		start := r.Offset()
-		try := []layout{def}
-		for _, expr := range []bool{true, false} {
-			for _, ns := range []bool{false, true} {
-				for _, en := range []bool{false, true} {
+		// The default layout first, then every variant in turn.
+		if fs, ok := d.tryExprInput(r, start, size, def, keep); ok {
+			return fs
+		}
+		for _, expr := range [2]bool{true, false} {
+			for _, ns := range [2]bool{false, true} {
+				for _, en := range [2]bool{false, true} {
+					l := exprLayout{expr, ns, en, nil}
 					if len(constants) == 0 {
-						try = append(try, layout{expr, ns, en, nil})
+						if fs, ok := d.tryExprInput(r, start, size, l, keep); ok {
+							return fs
+						}
 					}
-					for _, c := range constants {
-						try = append(try, layout{expr, ns, en, c})
+					for i := range constants {
+						l.constant = &constants[i]
+						if fs, ok := d.tryExprInput(r, start, size, l, keep); ok {
+							return fs
+						}
 					}
 				}
 			}
 		}
-		for _, l := range try {
-			r.SeekTo(start, "ExpressionInput")
-			fs := read(l)
-			if r.Err() == nil && r.Offset()-start == size {
-				return fs
-			}
-			r.ClearErr()
-		}
 		r.SeekTo(start, "ExpressionInput")
-		return read(def)
+		return d.exprInput(r, def, keep)
 	}
+}
+
+// exprLayout is one layout of FExpressionInput (see expressionInput).
+type exprLayout struct {
+	expr, nameStr, exprName bool
+	constant                *materialConstant
+}
+
+// materialConstant reads the constant of an FMaterialInput<T>, which takes
+// size bytes.
+type materialConstant struct {
+	read func(*binread.Reader) any
+	size int64
+}
+
+// tryExprInput reads layout l at start and reports whether it took exactly
+// size bytes; otherwise the reader's error is cleared.
+func (d *decoder) tryExprInput(r *binread.Reader, start, size int64, l exprLayout, keep bool) (any, bool) {
+	r.SeekTo(start, "ExpressionInput")
+	fs := d.exprInput(r, l, keep)
+	if r.Err() == nil && r.Offset()-start == size {
+		return fs, true
+	}
+	r.ClearErr()
+	return nil, false
+}
+
+// exprMasks are the mask fields of FExpressionInput.
+var exprMasks = [...]struct{ name, field string }{
+	{"Mask", "ExpressionInput.Mask"}, {"MaskR", "ExpressionInput.MaskR"}, {"MaskG", "ExpressionInput.MaskG"},
+	{"MaskB", "ExpressionInput.MaskB"}, {"MaskA", "ExpressionInput.MaskA"},
+}
+
+// exprInput reads FExpressionInput in layout l; when keep is false the
+// fields are read and checked the same way but the value is nil.
+func (d *decoder) exprInput(r *binread.Reader, l exprLayout, keep bool) any {
+	if !keep {
+		if l.expr {
+			r.I32("ExpressionInput.Expression")
+		}
+		r.I32("ExpressionInput.OutputIndex")
+		if l.nameStr {
+			r.SkipFString("ExpressionInput.InputName")
+		} else {
+			d.readNameRef(r, "ExpressionInput.InputName")
+		}
+		for _, m := range exprMasks {
+			r.I32(m.field)
+		}
+		if l.exprName {
+			d.readNameRef(r, "ExpressionInput.ExpressionName")
+		}
+		if c := l.constant; c != nil {
+			r.U32("MaterialInput.UseConstant")
+			if r.Remaining() >= c.size {
+				r.Skip(c.size, "MaterialInput.Constant") // the reads cannot fail
+			} else {
+				c.read(r)
+			}
+		}
+		return nil
+	}
+	var fs Fields
+	if l.expr {
+		fs = append(fs, Field{"Expression", d.objectRef(r, "ExpressionInput.Expression")})
+	}
+	fs = append(fs, Field{"OutputIndex", int64(r.I32("ExpressionInput.OutputIndex"))})
+	if l.nameStr {
+		fs = append(fs, Field{"InputName", r.FString("ExpressionInput.InputName")})
+	} else {
+		fs = append(fs, Field{"InputName", d.name(r, "ExpressionInput.InputName")})
+	}
+	for _, m := range exprMasks {
+		fs = append(fs, Field{m.name, int64(r.I32(m.field))})
+	}
+	if l.exprName {
+		fs = append(fs, Field{"ExpressionName", d.name(r, "ExpressionInput.ExpressionName")})
+	}
+	if c := l.constant; c != nil {
+		fs = append(fs, Field{"UseConstant", r.U32("MaterialInput.UseConstant") != 0})
+		fs = append(fs, Field{"Constant", c.read(r)})
+	}
+	return fs
 }
 
 func f32(r *binread.Reader, n string) any { return jsonFloat(float64(r.F32(n))) }
 
+// The constants of the FMaterialInput<T> types.
 var (
-	constScalar = func(r *binread.Reader) any { return f32(r, "Constant") }
-	constU32    = func(r *binread.Reader) any { return uint64(r.U32("Constant")) }
-	constVec3f  = func(r *binread.Reader) any {
+	constScalar = materialConstant{func(r *binread.Reader) any { return f32(r, "Constant") }, 4}
+	constU32    = materialConstant{func(r *binread.Reader) any { return uint64(r.U32("Constant")) }, 4}
+	constVec3f  = materialConstant{func(r *binread.Reader) any {
 		return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}, {"Z", f32(r, "Z")}}
-	}
-	constVec3d = func(r *binread.Reader) any {
+	}, 12}
+	constVec3d = materialConstant{func(r *binread.Reader) any {
 		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}, {"Z", jsonFloat(r.F64("Z"))}}
-	}
-	constVec2f = func(r *binread.Reader) any { return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}} }
-	constVec2d = func(r *binread.Reader) any {
+	}, 24}
+	constVec2f = materialConstant{func(r *binread.Reader) any { return Fields{{"X", f32(r, "X")}, {"Y", f32(r, "Y")}} }, 8}
+	constVec2d = materialConstant{func(r *binread.Reader) any {
 		return Fields{{"X", jsonFloat(r.F64("X"))}, {"Y", jsonFloat(r.F64("Y"))}}
-	}
-	constColor = func(r *binread.Reader) any {
+	}, 16}
+	constColor = materialConstant{func(r *binread.Reader) any {
 		return Fields{{"B", uint64(r.U8("B"))}, {"G", uint64(r.U8("G"))}, {"R", uint64(r.U8("R"))}, {"A", uint64(r.U8("A"))}}
-	}
-	constLinearColor = func(r *binread.Reader) any {
+	}, 4}
+	constLinearColor = materialConstant{func(r *binread.Reader) any {
 		return Fields{{"R", f32(r, "R")}, {"G", f32(r, "G")}, {"B", f32(r, "B")}, {"A", f32(r, "A")}}
-	}
+	}, 16}
 )
 
 // legacyInstancedStructHeader marks editor data written before

@@ -27,6 +27,49 @@ type Type struct {
 	// well-known map properties, not from the tag: some engine versions
 	// stored another (tagged) struct there.
 	structHint bool
+	// scalar is, for the types of tags, 1 + the fixed size of a value
+	// whose reads cannot fail given its bytes (see scalarSize); 0 for the
+	// others.
+	scalar int8
+	// native is the struct's native reader when nativeSet (types made
+	// once and shared resolve it when made; see nativeOf).
+	native    nativeFunc
+	nativeSet bool
+}
+
+// nativeOf returns the native reader of t's struct, as natives[t.Struct].
+func (t *Type) nativeOf() (nativeFunc, bool) {
+	if t.nativeSet {
+		return t.native, t.native != nil
+	}
+	nf, ok := natives[t.Struct]
+	return nf, ok
+}
+
+// resolveNative looks t's native reader up once (see nativeOf).
+func (t *Type) resolveNative() {
+	t.native = natives[t.Struct]
+	t.nativeSet = true
+}
+
+// scalarSize returns 1 + the size of a value of the named type when the
+// value is read by fixed-size reads that cannot fail once the bytes are
+// there (a tagged BoolProperty reads none), else 0.
+func scalarSize(name string) int8 {
+	switch name {
+	case "BoolProperty":
+		return 1
+	case "Int8Property":
+		return 2
+	case "Int16Property", "UInt16Property":
+		return 3
+	case "IntProperty", "UInt32Property", "FloatProperty", "ObjectProperty", "ClassProperty",
+		"WeakObjectProperty", "InterfaceProperty":
+		return 5
+	case "Int64Property", "UInt64Property", "DoubleProperty":
+		return 9
+	}
+	return 0
 }
 
 // String formats the type with its parameters.
@@ -106,16 +149,68 @@ type tagTypeKey struct {
 // tagTypeNames are the names a tagTypeKey refers to.
 type tagTypeNames struct{ name, a, b string }
 
+// tagTypeSpec is a tagTypeKey by the names it refers to, which keys the
+// types a decoder keeps from package to package.
+type tagTypeSpec struct {
+	ns           tagTypeNames
+	inner, value bool
+	guid         ue.Guid
+}
+
 // internTagType returns the shared type for k, whose names are ns. Types
 // read with an error are not interned (their names are not the key's).
 func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) internedType {
-	if it, ok := d.tagTypes[k]; ok && !failed {
-		return it
+	if failed {
+		return newTagType(k, ns)
 	}
-	t := &Type{Name: ns.name}
+	slot := &d.tagCache[k.slot()]
+	if slot.it.t != nil && slot.gen == d.tagGen && slot.k == k {
+		return slot.it
+	}
+	spec := tagTypeSpec{ns, k.inner, k.value, k.guid}
+	it, ok := d.tagTypes[spec]
+	if !ok {
+		// Kept across packages: the names are copied so as not to keep a
+		// package's name map alive (they may share its memory).
+		spec.ns = tagTypeNames{strings.Clone(ns.name), strings.Clone(ns.a), strings.Clone(ns.b)}
+		it = newTagType(k, spec.ns)
+		if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
+			d.tagTypes = make(map[tagTypeSpec]internedType)
+		}
+		d.tagTypes[spec] = it
+	}
+	*slot = tagSlot{k: k, gen: d.tagGen, it: it}
+	return it
+}
+
+// tagSlots is the size of a decoder's direct-mapped cache of tag types
+// (see tagSlot), a power of two.
+const tagSlots = 128
+
+// tagSlot is an entry of the decoder's direct-mapped cache in front of
+// tagTypes: most tags find their type there by a multiply and a compare,
+// without hashing the whole key. An entry counts only when its gen is the
+// decoder's tagGen (bumped when the caches are emptied).
+type tagSlot struct {
+	k   tagTypeKey
+	gen uint32
+	it  internedType
+}
+
+// slot returns the index of k's entry in the tag type cache.
+func (k *tagTypeKey) slot() int {
+	h := k.name*0x9E3779B97F4A7C15 ^ k.a*0xBF58476D1CE4E5B9 ^ k.b*0x94D049BB133111EB ^ uint64(k.guid[0])*0xD6E8FEB86659FD93
+	return int(h >> 57) // 7 bits: tagSlots
+}
+
+// newTagType builds the type a tag before UE5.4 says, with its printed
+// form.
+func newTagType(k tagTypeKey, ns tagTypeNames) internedType {
+	t := &Type{Name: ns.name, scalar: scalarSize(ns.name)}
 	switch ns.name {
 	case "StructProperty":
 		t.Struct, t.StructGuid = ns.a, k.guid
+		t.resolveNative()
 	case "ByteProperty", "EnumProperty":
 		t.Enum = ns.a
 	}
@@ -125,15 +220,7 @@ func (d *decoder) internTagType(k tagTypeKey, ns tagTypeNames, failed bool) inte
 	if k.value {
 		t.Value = &Type{Name: ns.b}
 	}
-	it := internedType{t, t.String()}
-	if failed {
-		return it
-	}
-	if d.tagTypes == nil || len(d.tagTypes) >= maxInterned {
-		d.tagTypes = make(map[tagTypeKey]internedType)
-	}
-	d.tagTypes[k] = it
-	return it
+	return internedType{t, t.String()}
 }
 
 // readNameKey is readName that also returns the name's reference
@@ -181,21 +268,48 @@ func (d *decoder) numberedName(i, n int32) string {
 // readNameRef reads and checks an FName: its name map index and number.
 func (d *decoder) readNameRef(r *binread.Reader, field string) (i, n int32, ok bool) {
 	start := r.Offset()
-	i = r.I32(field)
-	n = r.I32(field)
+	if r.Remaining() >= 8 {
+		// Both halves at once: with the bytes there, the reads cannot fail.
+		v := r.U64(field)
+		if r.BigEndian() {
+			i, n = int32(v>>32), int32(v)
+		} else {
+			i, n = int32(v), int32(v>>32)
+		}
+	} else {
+		i = r.I32(field)
+		n = r.I32(field)
+	}
 	if r.Err() != nil {
 		return 0, 0, false
 	}
 	if i < 0 || int(i) >= len(d.ctx.Names) {
-		r.FailAt(start, field, fmt.Errorf("name index %d outside the name map of %d", i, len(d.ctx.Names)))
+		r.FailAt(start, field, nameIndexError{i, len(d.ctx.Names)})
 		return 0, 0, false
 	}
 	if n < 0 {
-		r.FailAt(start, field, fmt.Errorf("name number %d", n))
+		r.FailAt(start, field, nameNumberError(n))
 		return 0, 0, false
 	}
 	return i, n, true
 }
+
+// nameIndexError reports an FName index outside the name map. Its text is
+// made only when asked for: speculative reads (see tryTaggedStruct) fail
+// this way often and drop the error.
+type nameIndexError struct {
+	index int32
+	size  int
+}
+
+func (e nameIndexError) Error() string {
+	return fmt.Sprintf("name index %d outside the name map of %d", e.index, e.size)
+}
+
+// nameNumberError reports a negative FName number (see nameIndexError).
+type nameNumberError int32
+
+func (e nameNumberError) Error() string { return fmt.Sprintf("name number %d", int32(e)) }
 
 // maxTypeNameNodes bounds a UE5.4+ type-name tree; real trees have a handful.
 const maxTypeNameNodes = 256
@@ -327,21 +441,70 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		remaining += int(c) - 1
 	}
 	d.keyBuf = key
-	if it, ok := d.treeTypes[string(key)]; ok {
-		return it.t, it.s
+	var slot *treeSlot
+	if len(key) <= treeSlotKey {
+		slot = &d.treeCache[treeSlotOf(key)]
+		if slot.it.t != nil && slot.gen == d.tagGen && string(slot.key[:slot.n]) == string(key) {
+			return slot.it.t, slot.it.s
+		}
 	}
-	var nbuf [16]typeNode
-	nodes := typeNodes(nbuf[:0])
+	// The package's first tag of this type: look the tree up by its names
+	// among the types kept from package to package.
+	nk := d.nameKeyBuf[:0]
 	for _, f := range refs {
-		nodes = append(nodes, typeNode{ue.FormatName(d.ctx.Names[f.i], f.n), f.c})
+		name := ue.FormatName(d.ctx.Names[f.i], f.n)
+		nk = binary.LittleEndian.AppendUint32(nk, uint32(len(name)))
+		nk = append(nk, name...)
+		nk = binary.LittleEndian.AppendUint32(nk, uint32(f.c))
 	}
-	t := nodes.toType(0)
-	it := internedType{t, t.String()}
-	if d.treeTypes == nil || len(d.treeTypes) >= maxInterned {
-		d.treeTypes = make(map[string]internedType)
+	d.nameKeyBuf = nk
+	it, ok := d.treeByName[string(nk)]
+	if !ok {
+		var nbuf [16]typeNode
+		nodes := typeNodes(nbuf[:0])
+		for _, f := range refs {
+			// Copied, so as not to keep the package's name map alive.
+			nodes = append(nodes, typeNode{strings.Clone(ue.FormatName(d.ctx.Names[f.i], f.n)), f.c})
+		}
+		t := nodes.toType(0)
+		t.scalar = scalarSize(t.Name)
+		it = internedType{t, t.String()}
+		if d.treeByName == nil || len(d.treeByName) >= maxInterned {
+			d.treeByName = make(map[string]internedType)
+		}
+		d.treeByName[string(nk)] = it
 	}
-	d.treeTypes[string(key)] = it
+	if slot != nil {
+		slot.n = uint8(copy(slot.key[:], key))
+		slot.gen, slot.it = d.tagGen, it
+	}
 	return it.t, it.s
+}
+
+// treeSlotKey is the longest type-tree key (name references and parameter
+// counts, 12 bytes a node) the direct-mapped tree type cache holds.
+const treeSlotKey = 60
+
+// treeSlot is an entry of the decoder's direct-mapped cache of UE5.4+ tag
+// types by their trees' name references; like tagSlot, it counts only in
+// its generation.
+type treeSlot struct {
+	key [treeSlotKey]byte
+	n   uint8
+	gen uint32
+	it  internedType
+}
+
+// treeSlotOf returns the index of key's entry in the tree type cache.
+func treeSlotOf(key []byte) int {
+	h := uint64(len(key))
+	for len(key) >= 4 {
+		h = (h ^ uint64(binary.LittleEndian.Uint32(key))) * 0x100000001B3
+		key = key[4:]
+	}
+	h ^= h >> 29
+	h *= 0xBF58476D1CE4E5B9
+	return int(h >> 57) // 7 bits: tagSlots
 }
 
 // tnode is one node of a UE5.4+ type-name tree.
@@ -394,6 +557,7 @@ func (ns typeNodes) toType(i int) *Type {
 		if g := ns.param(i, 1); g >= 0 {
 			t.StructGuid = parseGuid(ns[g].name)
 		}
+		t.resolveNative()
 	case "ByteProperty", "EnumProperty":
 		if e := ns.param(i, 0); e >= 0 {
 			t.Enum = ns[e].name
@@ -445,6 +609,9 @@ func fromUsmap(t *usmap.Type) *Type {
 	out := &Type{Name: t.Kind.String(), Struct: t.Struct, Enum: t.Enum}
 	if t.Kind == usmap.UnknownProperty {
 		out.Name = "UnknownProperty"
+	}
+	if out.Name == "StructProperty" {
+		out.resolveNative()
 	}
 	out.Inner = fromUsmap(t.Inner)
 	out.Value = fromUsmap(t.Value)

@@ -92,10 +92,15 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 	case TextNamedFormat:
 		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
 		n := r.Count("Text.Arguments", 5)
-		args := make([]MapEntry, 0, n)
+		var args []MapEntry
+		if !d.bare() {
+			args = make([]MapEntry, 0, n)
+		}
 		for range n {
 			k := d.str(r, "Text.ArgumentName")
-			args = append(args, MapEntry{k, d.formatArgument(r, depth, false)})
+			if v := d.formatArgument(r, depth, false); !d.bare() {
+				args = append(args, MapEntry{k, v})
+			}
 			if r.Err() != nil {
 				break
 			}
@@ -104,9 +109,14 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 	case TextOrderedFormat:
 		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
 		n := r.Count("Text.Arguments", 1)
-		args := make([]any, 0, n)
+		var args []any
+		if !d.bare() {
+			args = make([]any, 0, n)
+		}
 		for range n {
-			args = append(args, d.formatArgument(r, depth, false))
+			if v := d.formatArgument(r, depth, false); !d.bare() {
+				args = append(args, v)
+			}
 			if r.Err() != nil {
 				break
 			}
@@ -115,7 +125,10 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 	case TextArgumentFormat:
 		fs = append(fs, Field{"SourceFormat", d.text(r, depth+1)})
 		n := r.Count("Text.Arguments", 5)
-		args := make([]MapEntry, 0, n)
+		var args []MapEntry
+		if !d.bare() {
+			args = make([]MapEntry, 0, n)
+		}
 		for range n {
 			var k any
 			if d.ctx.ue4(verUE4K2NodeVarReferenceGuids) {
@@ -123,7 +136,9 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 			} else {
 				k = d.text(r, depth+1)
 			}
-			args = append(args, MapEntry{k, d.formatArgument(r, depth, true)})
+			if v := d.formatArgument(r, depth, true); !d.bare() {
+				args = append(args, MapEntry{k, v})
+			}
 			if r.Err() != nil {
 				break
 			}
@@ -176,6 +191,9 @@ func (d *decoder) text(r *binread.Reader, depth int) any {
 // formatArgument reads FFormatArgumentValue, or FFormatArgumentData's value
 // (argData), whose layout differs in old versions.
 func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any {
+	if d.bare() {
+		return d.skipFormatArgument(r, depth, argData)
+	}
 	if argData && d.ctx.cvBelow(cvEditor, editorTextFormatArgumentDataIsVariant) {
 		return Fields{{"Type", "Text"}, {"Value", d.text(r, depth+1)}}
 	}
@@ -202,6 +220,43 @@ func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any
 	}
 	if r.Err() == nil {
 		r.Failf("FormatArgument.Type", "unknown format argument type %d", typ)
+	}
+	return nil
+}
+
+// skipFormatArgument is formatArgument for a value that is not kept: the
+// same reads, nothing built.
+func (d *decoder) skipFormatArgument(r *binread.Reader, depth int, argData bool) any {
+	if argData && d.ctx.cvBelow(cvEditor, editorTextFormatArgumentDataIsVariant) {
+		d.text(r, depth+1)
+		return nil
+	}
+	typ := r.I8("FormatArgument.Type")
+	switch typ {
+	case 0: // Int
+		if argData && d.ctx.cvBelow(cvUE5Release, ue5ReleaseTextFormatArgumentData64bit) {
+			r.I32("FormatArgument.Int")
+		} else {
+			r.I64("FormatArgument.Int")
+		}
+	case 1: // UInt
+		if argData && d.ctx.cvBelow(cvUE5Release, ue5ReleaseTextFormatArgumentData64bit) {
+			r.U32("FormatArgument.UInt")
+		} else {
+			r.U64("FormatArgument.UInt")
+		}
+	case 2:
+		r.F32("FormatArgument.Float")
+	case 3:
+		r.F64("FormatArgument.Double")
+	case 4:
+		d.text(r, depth+1)
+	case 5:
+		r.U8("FormatArgument.Gender")
+	default:
+		if r.Err() == nil {
+			r.Failf("FormatArgument.Type", "unknown format argument type %d", typ)
+		}
 	}
 	return nil
 }

@@ -32,13 +32,97 @@ const maxSuperChain = 64
 
 // schema returns the schema for a struct or class name: the package's own
 // first, then the mappings.
+//
+// The answers are remembered for the rest of the decode (a name is looked
+// up once per export, not once per struct value): during one decode they
+// do not change.
 func (d *decoder) schema(name string) *usmap.Struct {
+	if s, ok := d.schemas[name]; ok {
+		return s
+	}
+	s := d.lookupSchema(name)
+	if d.schemas == nil {
+		d.schemas = make(map[string]*usmap.Struct)
+	}
+	d.schemas[name] = s
+	return s
+}
+
+func (d *decoder) lookupSchema(name string) *usmap.Struct {
 	if d.ctx.LocalSchema != nil {
 		if s := d.ctx.LocalSchema(name); s != nil {
 			return s
 		}
 	}
 	return d.ctx.Mappings.Struct(name)
+}
+
+// flatSchema holds what the properties of one struct's unversioned
+// streams resolve to, by schema index, as found during one decode (see
+// flatProperty).
+type flatSchema struct {
+	props []flatProp
+}
+
+// flatProp is a resolved schema index: the property's name, its decoding
+// type and that type's printed form, and the static array index.
+type flatProp struct {
+	name   string
+	t      *Type
+	tname  string
+	arrIdx int32
+	ok     bool
+}
+
+// maxFlatIndex bounds the schema indices a flatSchema keeps; larger ones
+// (never seen in real schemas) are resolved each time.
+const maxFlatIndex = 1 << 12
+
+// flatOf returns the resolved indices of s for this decode.
+func (d *decoder) flatOf(s *usmap.Struct) *flatSchema {
+	fs := d.flats[s]
+	if fs == nil {
+		if d.flats == nil {
+			d.flats = make(map[*usmap.Struct]*flatSchema)
+		}
+		if n := len(d.freeFlats); n > 0 {
+			// One of a previous decode, emptied (see putDecoder).
+			fs = d.freeFlats[n-1]
+			d.freeFlats = d.freeFlats[:n-1]
+		} else {
+			fs = &flatSchema{}
+		}
+		d.flats[s] = fs
+	}
+	return fs
+}
+
+// flatProperty resolves schema index idx of s (whose flatSchema is fs) as
+// propertyAt does, with the property's type converted, once per struct and
+// decode. The entry may move when fs grows: copy what is needed.
+func (d *decoder) flatProperty(s *usmap.Struct, fs *flatSchema, idx int) (*flatProp, bool) {
+	if idx < len(fs.props) && fs.props[idx].ok {
+		return &fs.props[idx], true
+	}
+	up, arrIdx, ok := d.propertyAt(s, idx)
+	if !ok {
+		return nil, false
+	}
+	t := d.typeOf(up.Type)
+	e := flatProp{name: up.Name, t: t, tname: d.typeName(t), arrIdx: int32(arrIdx), ok: true}
+	if idx >= maxFlatIndex {
+		d.flatScratch = e
+		return &d.flatScratch, true
+	}
+	if idx >= len(fs.props) {
+		if idx < cap(fs.props) {
+			fs.props = fs.props[:idx+1] // emptied when given back
+		} else {
+			fs.props = append(fs.props, make([]flatProp, idx+1-len(fs.props))...)
+		}
+	}
+	fs.props[idx] = e
+	return &fs.props[idx], true
 }
 
 // propertyAt resolves a flat schema index: own properties first, then the
@@ -115,19 +199,21 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 		}
 	}
 	var mask []byte
+	var maskBuf [16]byte // small masks are read here
 	switch {
 	case zeroBits == 0:
 	case zeroBits <= 8:
-		mask = r.Bytes(1, "UnversionedHeader.ZeroMask")
+		mask = d.zeroMask(r, 1, maskBuf[:])
 	case zeroBits <= 16:
-		mask = r.Bytes(2, "UnversionedHeader.ZeroMask")
+		mask = d.zeroMask(r, 2, maskBuf[:])
 	default:
-		mask = r.Bytes(int64((zeroBits+31)/32*4), "UnversionedHeader.ZeroMask")
+		mask = d.zeroMask(r, int64((zeroBits+31)/32*4), maskBuf[:])
 	}
 	if r.Err() != nil {
 		return
 	}
 	idx, zi := 0, 0
+	fs := d.flatOf(s)
 	for _, f := range frags {
 		idx += f.skip
 		for range f.values {
@@ -136,21 +222,21 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 				zero = mask[zi/8]&(1<<(zi%8)) != 0
 				zi++
 			}
-			up, arrIdx, ok := d.propertyAt(s, idx)
+			fp, ok := d.flatProperty(s, fs, idx)
 			if !ok {
 				r.Failf("UnversionedProperties", "%s: schema index %d not in the mappings (the mappings do not match this package)", name, idx)
 				return
 			}
-			t := d.typeOf(up.Type)
+			t, pname := fp.t, fp.name
 			var p *Property
 			if d.keepChildren() {
 				p = d.propSlab.new()
-				*p = Property{Name: up.Name, Type: d.typeName(t), ArrayIndex: int32(arrIdx), Offset: r.Offset()}
+				*p = Property{Name: pname, Type: fp.tname, ArrayIndex: fp.arrIdx, Offset: r.Offset()}
 				d.props = append(d.props, p)
 			} else {
 				p = &d.bareProp // written, never read
 			}
-			d.push(up.Name)
+			d.push(pname)
 			if zero {
 				p.Zero = true
 				if p != &d.bareProp {
@@ -168,6 +254,17 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 			idx++
 		}
 	}
+}
+
+// zeroMask reads the n bytes of an unversioned header's zero mask, into
+// buf when they fit and are there (the read cannot fail then).
+func (d *decoder) zeroMask(r *binread.Reader, n int64, buf []byte) []byte {
+	if n <= int64(len(buf)) && r.Remaining() >= n {
+		b := buf[:n]
+		r.Fixed(b, "UnversionedHeader.ZeroMask")
+		return b
+	}
+	return r.Bytes(n, "UnversionedHeader.ZeroMask")
 }
 
 // zeroValue is the value of a zero-masked property.

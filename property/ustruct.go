@@ -91,7 +91,7 @@ func (d *decoder) readFunction(r *binread.Reader) *FunctionInfo {
 		f.RepOffset = &v
 	}
 	if d.ctx.ue4(verUE4BlueprintEventgraphFastcalls) {
-		f.EventGraphFunction = d.objectRef(r, "Function.EventGraphFunction")
+		f.EventGraphFunction = d.labelRef(r, "Function.EventGraphFunction")
 		f.EventGraphCallOffset = r.I32("Function.EventGraphCallOffset")
 	}
 	return f
@@ -103,20 +103,20 @@ func (d *decoder) readClass(r *binread.Reader) *ClassInfo {
 	n := r.Count("Class.FuncMap", 12)
 	for range n {
 		k := d.name(r, "Class.FuncMap.Name")
-		c.FuncMap = append(c.FuncMap, MapEntry{k, d.objectRef(r, "Class.FuncMap.Function")})
+		c.FuncMap = append(c.FuncMap, MapEntry{k, d.labelRef(r, "Class.FuncMap.Function")})
 	}
 	c.ClassFlags = r.U32("Class.ClassFlags")
-	c.ClassWithin = d.objectRef(r, "Class.ClassWithin")
+	c.ClassWithin = d.labelRef(r, "Class.ClassWithin")
 	c.ClassConfigName = d.name(r, "Class.ClassConfigName")
-	c.ClassGeneratedBy = d.objectRef(r, "Class.ClassGeneratedBy")
+	c.ClassGeneratedBy = d.labelRef(r, "Class.ClassGeneratedBy")
 	in := r.Count("Class.Interfaces", 12)
 	for range in {
 		var it Interface
-		it.Class = d.objectRef(r, "Class.Interface.Class")
+		it.Class = d.labelRef(r, "Class.Interface.Class")
 		if d.ctx.ue4(verUE4NoInterfaceProperty) {
 			it.PointerOffset = r.I32("Class.Interface.PointerOffset")
 		} else {
-			d.objectRef(r, "Class.Interface.PointerProperty")
+			d.labelRef(r, "Class.Interface.PointerProperty")
 		}
 		it.ImplementedByK2 = r.U32("Class.Interface.bImplementedByK2") != 0
 		c.Interfaces = append(c.Interfaces, it)
@@ -126,7 +126,7 @@ func (d *decoder) readClass(r *binread.Reader) *ClassInfo {
 	if d.ctx.ue4(verUE4AddCookedToUClass) {
 		c.Cooked = r.U32("Class.bCooked") != 0
 	}
-	c.ClassDefaultObject = d.objectRef(r, "Class.ClassDefaultObject")
+	c.ClassDefaultObject = d.labelRef(r, "Class.ClassDefaultObject")
 	return c
 }
 
@@ -143,29 +143,40 @@ const (
 // readStructHeader reads a UStruct's serialization after its UObject part.
 func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 	h := &StructHeader{}
+	// A lite decode reads the same fields but keeps no children,
+	// definitions or bytecode: class data is not part of its outcome.
+	keep := !d.bare()
 	d.readUFieldNext(r)
-	h.SuperStruct = d.objectRef(r, "Struct.SuperStruct")
+	h.SuperStruct = d.labelRef(r, "Struct.SuperStruct")
 	if d.ctx.cvIn(cvFramework, 0, frameworkRemoveUFieldNext, false) {
-		c := d.objectRef(r, "Struct.Children")
-		if c.Index != 0 {
+		c := d.labelRef(r, "Struct.Children")
+		if c.Index != 0 && keep {
 			h.Children = append(h.Children, c)
 		}
 	} else {
 		n := r.Count("Struct.Children", 4)
-		h.Children = make([]ObjectRef, 0, n)
-		for range n {
-			h.Children = append(h.Children, d.objectRef(r, "Struct.Child"))
+		if !keep {
+			r.Skip(int64(n)*4, "Struct.Child") // the count was checked
+		} else {
+			h.Children = make([]ObjectRef, 0, n)
+			for range n {
+				h.Children = append(h.Children, d.objectRef(r, "Struct.Child"))
+			}
 		}
 	}
 	if d.ctx.cvAtLeast(cvCore, coreFProperties) {
 		n := r.Count("Struct.ChildProperties", 12)
-		h.Properties = make([]*FieldDef, 0, n)
+		if keep {
+			h.Properties = make([]*FieldDef, 0, n)
+		}
 		for range n {
 			f := d.readField(r, 0)
 			if r.Err() != nil {
 				return h
 			}
-			h.Properties = append(h.Properties, f)
+			if keep {
+				h.Properties = append(h.Properties, f)
+			}
 		}
 	}
 	h.BytecodeSize = r.I32("Struct.BytecodeBufferSize")
@@ -175,7 +186,9 @@ func (d *decoder) readStructHeader(r *binread.Reader) *StructHeader {
 			r.Failf("Struct.SerializedScriptSize", "script of %d bytes, %d left", h.ScriptSize, r.Remaining())
 			return h
 		}
-		if h.ScriptSize > 0 {
+		if h.ScriptSize > 0 && !keep {
+			r.Skip(int64(h.ScriptSize), "Struct.Script") // the size was checked
+		} else if h.ScriptSize > 0 {
 			h.ScriptBytecode = &Raw{Reason: "Kismet bytecode (not decoded)", Size: int64(h.ScriptSize), Data: r.Bytes(int64(h.ScriptSize), "Struct.Script")}
 		}
 	}
@@ -193,7 +206,14 @@ func (d *decoder) readField(r *binread.Reader, depth int) *FieldDef {
 	if r.Err() != nil || typ == "None" {
 		return nil
 	}
-	f := &FieldDef{Type: typ}
+	var f *FieldDef
+	if d.bare() {
+		// Not kept: the definitions are read into one scratch value.
+		f = &d.bareFieldDef
+		*f = FieldDef{}
+	} else {
+		f = &FieldDef{Type: typ}
+	}
 	f.Name = d.name(r, "Field.Name")
 	if !d.noFieldFlags {
 		f.Flags = r.U32("Field.Flags")
@@ -218,16 +238,20 @@ func (d *decoder) readField(r *binread.Reader, depth int) *FieldDef {
 	}
 	switch typ {
 	case "BoolProperty":
-		f.Bool = r.Bytes(6, "BoolProperty")
+		if f == &d.bareFieldDef && r.Remaining() >= 6 {
+			r.Skip(6, "BoolProperty") // the read cannot fail
+		} else {
+			f.Bool = r.Bytes(6, "BoolProperty")
+		}
 	case "ByteProperty", "StructProperty", "InterfaceProperty", "DelegateProperty",
 		"MulticastDelegateProperty", "MulticastInlineDelegateProperty", "MulticastSparseDelegateProperty",
 		"ObjectProperty", "ObjectPtrProperty", "WeakObjectProperty", "LazyObjectProperty", "SoftObjectProperty":
-		f.Ref = d.objectRef(r, typ)
+		f.Ref = d.labelRef(r, typ)
 	case "ClassProperty", "ClassPtrProperty", "SoftClassProperty":
-		f.Ref = d.objectRef(r, typ)
-		f.MetaClass = d.objectRef(r, typ+".MetaClass")
+		f.Ref = d.labelRef(r, typ)
+		f.MetaClass = d.labelRef(r, typ+".MetaClass")
 	case "EnumProperty":
-		f.Ref = d.objectRef(r, "EnumProperty.Enum")
+		f.Ref = d.labelRef(r, "EnumProperty.Enum")
 		f.Inner = d.readField(r, depth+1)
 	case "FieldPathProperty":
 		f.FieldClass = d.name(r, "FieldPathProperty.PropertyClass")
