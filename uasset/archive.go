@@ -208,6 +208,14 @@ func shareText(a archive, n int64) {
 	}
 }
 
+// maxSmallSharedText bounds the copy shareTextUpTo makes: tables of a few
+// strings (thumbnails, gatherable text, metadata) whose extent is known
+// only as the next section's offset. Strings past it are made one by one.
+const maxSmallSharedText = 16 << 10
+
+// shareTextUpTo is shareText of at most maxSmallSharedText bytes.
+func shareTextUpTo(a archive, n int64) { shareText(a, min(n, maxSmallSharedText)) }
+
 // serializeSlice runs one element serializer over a counted array. When
 // loading, the count is checked against the bytes left first and the slice
 // grows by append, so a lying count costs nothing.

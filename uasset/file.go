@@ -541,11 +541,18 @@ func (f *File) read(v Versions) error {
 	}
 	f.progress = readExports
 	f.PackagePath, f.PackagePathSource = f.packagePath()
+	// Room for the optional sections at once, not by doubling.
+	f.Sections = slices.Grow(f.Sections, optionalSectionsRoom)
+	f.sers = slices.Grow(f.sers, optionalSectionsRoom)
 	f.readOptionalSections()
 	f.sortSections()
 	f.progress = readAll
 	return nil
 }
+
+// optionalSectionsRoom is how many sections read makes room for before the
+// optional ones: most packages have fewer.
+const optionalSectionsRoom = 16
 
 // readSummary reads and checks the summary with f.Versions, up to the
 // name map; it returns where the summary ended (when it read).

@@ -45,7 +45,9 @@ func (t *Thumbnail) Data() ([]byte, error) {
 
 func (f *File) readThumbnails() {
 	s := &f.Summary
-	err := f.readSection("thumbnail table", int64(s.ThumbnailTableOffset), func(a archive) {
+	off := int64(s.ThumbnailTableOffset)
+	err := f.readSection("thumbnail table", off, func(a archive) {
+		shareTextUpTo(a, f.nextBoundary(off)-off)
 		serializeSlice(a, "ThumbnailTable", &f.Thumbnails, 12, func(a archive, t *Thumbnail) {
 			a.str("ThumbnailTable.ObjectClassName", &t.ObjectClassName)
 			a.str("ThumbnailTable.ObjectPathWithoutPackageName", &t.ObjectPath)

@@ -249,7 +249,13 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 // sortedSers returns the header section serializers in offset order.
 func (f *File) sortedSers() []sectionRec {
 	recs := append([]sectionRec(nil), f.sers...)
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].off < recs[j].off })
+	// Insertion sort, stable: a few dozen records at most, read nearly in
+	// offset order (and no reflection, unlike sort.SliceStable).
+	for i := 1; i < len(recs); i++ {
+		for j := i; j > 0 && recs[j].off < recs[j-1].off; j-- {
+			recs[j], recs[j-1] = recs[j-1], recs[j]
+		}
+	}
 	return recs
 }
 

@@ -646,6 +646,12 @@ func latin1(b []byte) string {
 }
 
 func isASCII(b []byte) bool {
+	for len(b) >= 8 { // 8 bytes at a time: names and paths are mostly longer
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
 			return false
