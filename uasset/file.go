@@ -165,6 +165,7 @@ type options struct {
 	sums       *summaryMemo
 	secs       *sectionMemo
 	companions []string
+	noBulk     bool // WithoutBulkNotes
 }
 
 // Option configures NewFile.
@@ -200,6 +201,13 @@ func WithUexp(r io.ReaderAt, size int64) Option {
 // is none.
 func WithSibling(fn func(ext string) (io.ReaderAt, int64, error)) Option {
 	return func(o *options) error { o.sibling = fn; return nil }
+}
+
+// WithoutBulkNotes skips looking for the bulk data companions (".ubulk",
+// ".uptnl", ".m.ubulk"), which NewFile only notes in File.Companions: a
+// reader that does not show them (verify) saves a file lookup each.
+func WithoutBulkNotes() Option {
+	return func(o *options) error { o.noBulk = true; return nil }
 }
 
 // WithCandidateCheck adds a test the engine inference applies to each
@@ -278,7 +286,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if o.uexp != nil {
 		o.companions = append(o.companions, ".uexp")
 	}
-	if o.sibling != nil {
+	if o.sibling != nil && !o.noBulk {
 		// Bulk data companions are only noted; their payloads are read by
 		// the exports that reference them.
 		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {

@@ -94,6 +94,11 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	if opts.Engine != "" {
 		uopts = append(uopts, uasset.WithEngine(opts.Engine))
 	}
+	if opts.resultOnly {
+		// The bulk data companions are only listed (Package.Companions),
+		// which a verify line does not show.
+		uopts = append(uopts, uasset.WithoutBulkNotes())
+	}
 	for _, fn := range uassetOptions {
 		uopts = append(uopts, fn(in, opts)...)
 	}
