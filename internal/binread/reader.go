@@ -522,8 +522,12 @@ func (r *Reader) FString(field string) string {
 }
 
 // FStringEnc reads an FString and reports its encoding.
-func (r *Reader) FStringEnc(field string) (string, StrEnc) {
-	b, pos, enc := r.fstringBytes(field)
+func (r *Reader) FStringEnc(field string) (string, StrEnc) { return r.FStringEncSub(field, "") }
+
+// FStringEncSub is FStringEnc of the field named field+sub (joined only in
+// an error).
+func (r *Reader) FStringEncSub(field, sub string) (string, StrEnc) {
+	b, pos, enc := r.fstringBytes(field, sub)
 	switch enc {
 	case StrANSI, StrNoNul:
 		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
@@ -541,15 +545,15 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 // the same errors) without making the string, for callers that do not
 // keep it.
 func (r *Reader) SkipFString(field string) {
-	r.fstringBytes(field)
+	r.fstringBytes(field, "")
 }
 
 // fstringBytes reads an FString's length and bytes: b holds the characters
 // without the terminating NUL, pos is where they start; enc is StrEmpty
 // for an empty string or a failure.
-func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
+func (r *Reader) fstringBytes(field, sub string) (b []byte, pos int64, enc StrEnc) {
 	start := r.off
-	n := r.I32(field)
+	n := r.I32Sub(field, sub)
 	if r.err != nil {
 		return nil, 0, StrEmpty
 	}
@@ -557,15 +561,15 @@ func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
 	case n == 0:
 		return nil, 0, StrEmpty
 	case n == math.MinInt32:
-		r.FailAt(start, field, fmt.Errorf("string length %d", n))
+		r.FailAt(start, field+sub, fmt.Errorf("string length %d", n))
 		return nil, 0, StrEmpty
 	case n > 0:
 		if n > maxFString || int64(n) > r.Remaining() {
-			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
+			r.FailAt(start, field+sub, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
-		b = r.take(int(n), field)
+		b = r.takeSub(int(n), field, sub)
 		if b == nil {
 			return nil, 0, StrEmpty
 		}
@@ -576,11 +580,11 @@ func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
 	default:
 		units := -int64(n)
 		if units > maxFString || units*2 > r.Remaining() {
-			r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
+			r.FailAt(start, field+sub, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
-		b = r.take(int(units*2), field)
+		b = r.takeSub(int(units*2), field, sub)
 		if b == nil {
 			return nil, 0, StrEmpty
 		}
