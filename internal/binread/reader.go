@@ -613,14 +613,29 @@ func (r *Reader) utf16String(b []byte) string {
 	if most := len(b) / 2 * 3; most > len(buf) {
 		out = make([]byte, 0, most)
 	}
-	for i := 0; i+1 < len(b); i += 2 {
+	// ascii masks the bits that must be clear for four units in a row to
+	// be ASCII: the high bytes, and the top bit of the low ones.
+	ascii := uint64(0xFF80FF80FF80FF80)
+	if r.big {
+		ascii = 0x80FF80FF80FF80FF
+	}
+	i := 0
+	for i+1 < len(b) {
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&ascii == 0 {
+			out = append(out, b[i+lo], b[i+2+lo], b[i+4+lo], b[i+6+lo])
+			i += 8
+		}
+		if i+1 >= len(b) {
+			break
+		}
 		c := unit(i)
+		i += 2
 		switch {
 		case c < utf8.RuneSelf:
 			out = append(out, byte(c))
 			continue
-		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
-			c = utf16.DecodeRune(c, unit(i+2))
+		case utf16.IsSurrogate(c) && c < 0xDC00 && i+1 < len(b) && unit(i) >= 0xDC00 && unit(i) < 0xE000:
+			c = utf16.DecodeRune(c, unit(i))
 			i += 2
 		case utf16.IsSurrogate(c):
 			c = utf8.RuneError
