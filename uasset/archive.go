@@ -48,8 +48,9 @@ type String struct {
 	S   string
 	Enc binread.StrEnc
 	// raw keeps the stored bytes (length included) of a string that does not
-	// survive decoding, such as UTF-16 with unpaired surrogates.
-	raw []byte
+	// survive decoding, such as UTF-16 with unpaired surrogates. A pointer:
+	// names and tags are many, such strings rare.
+	raw *[]byte
 }
 
 func (s String) String() string { return s.S }
@@ -72,12 +73,15 @@ func (a loader) str(f string, v *String) {
 	start := a.r.Offset()
 	v.S, v.Enc = a.r.FStringEnc(f)
 	v.raw = nil
-	if (v.Enc == binread.StrUTF16 || v.Enc == binread.StrUTF16NoNul) && a.r.Err() == nil && strings.ContainsRune(v.S, utf8.RuneError) {
+	// (Decoded text is valid UTF-8: U+FFFD is found as its three bytes,
+	// faster than ContainsRune, which also decodes every rune.)
+	if (v.Enc == binread.StrUTF16 || v.Enc == binread.StrUTF16NoNul) && a.r.Err() == nil && strings.Contains(v.S, string(utf8.RuneError)) {
 		// Unpaired surrogates decode to U+FFFD; keep the bytes so that a
 		// rewrite reproduces them.
 		end := a.r.Offset()
 		a.r.SeekTo(start, f)
-		v.raw = a.r.Bytes(end-start, f)
+		b := a.r.Bytes(end-start, f)
+		v.raw = &b
 	}
 }
 func (a loader) guid(f string, v *ue.Guid) { *v = ue.ReadGuid(a.r, f) }
@@ -97,6 +101,11 @@ func (a loader) engineVersion(f string, v *ue.EngineVersion) {
 type saver struct {
 	w    *binwrite.Writer
 	base int64
+	// inPlace, when set, is offered the blobs given to fixed: it reports
+	// whether it accounted for v at absolute offset off itself (see
+	// HeaderRoundTrip), and then has emptied the writer and moved base
+	// past v; otherwise v is written.
+	inPlace func(off int64, v []byte) bool
 }
 
 func newSaver(order binary.ByteOrder, base int64) *saver {
@@ -117,17 +126,22 @@ func (a *saver) u8(_ string, v *uint8)    { a.w.U8(*v) }
 func (a *saver) bool32(_ string, v *bool) { a.w.Bool32(*v) }
 func (a *saver) str(_ string, v *String) {
 	if v.raw != nil {
-		a.w.Raw(v.raw)
+		a.w.Raw(*v.raw)
 		return
 	}
 	a.w.FStringEnc(v.S, v.Enc)
 }
 func (a *saver) guid(_ string, v *ue.Guid) { ue.WriteGuid(a.w, *v) }
-func (a *saver) fixed(_ string, v []byte)  { a.w.Raw(v) }
-func (a *saver) failed() bool              { return false }
-func (a *saver) fail(string, error)        {}
-func (a *saver) offset() int64             { return a.base + int64(a.w.Len()) }
-func (a *saver) remaining() int64          { return 0 }
+func (a *saver) fixed(_ string, v []byte) {
+	if a.inPlace != nil && a.inPlace(a.offset(), v) {
+		return
+	}
+	a.w.Raw(v)
+}
+func (a *saver) failed() bool       { return false }
+func (a *saver) fail(string, error) {}
+func (a *saver) offset() int64      { return a.base + int64(a.w.Len()) }
+func (a *saver) remaining() int64   { return 0 }
 func (a *saver) count(_ string, n int, _ int64) int {
 	a.w.I32(int32(n))
 	return n
@@ -195,6 +209,14 @@ func shareText(a archive, n int64) {
 		l.r.ShareText(n)
 	}
 }
+
+// maxSmallSharedText bounds the copy shareTextUpTo makes: tables of a few
+// strings (thumbnails, gatherable text, metadata) whose extent is known
+// only as the next section's offset. Strings past it are made one by one.
+const maxSmallSharedText = 16 << 10
+
+// shareTextUpTo is shareText of at most maxSmallSharedText bytes.
+func shareTextUpTo(a archive, n int64) { shareText(a, min(n, maxSmallSharedText)) }
 
 // serializeSlice runs one element serializer over a counted array. When
 // loading, the count is checked against the bytes left first and the slice

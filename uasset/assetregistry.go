@@ -42,14 +42,27 @@ type PackageBuildDep struct {
 	Flags       uint32 `json:"flags"`
 }
 
-func (b *BitArray) serialize(a archive, field string) {
-	a.i32(field+".NumBits", &b.NumBits)
+// bitArrayFields names a BitArray's fields, joined once rather than per
+// read (and per word).
+type bitArrayFields struct{ name, numBits, words, word string }
+
+func bitArrayFieldsOf(name string) bitArrayFields {
+	return bitArrayFields{name, name + ".NumBits", name + ".Words", name + ".Word"}
+}
+
+var (
+	importUsedInGameFields      = bitArrayFieldsOf("AssetRegistry.ImportUsedInGame")
+	softPackageUsedInGameFields = bitArrayFieldsOf("AssetRegistry.SoftPackageUsedInGame")
+)
+
+func (b *BitArray) serialize(a archive, fl *bitArrayFields) {
+	a.i32(fl.numBits, &b.NumBits)
 	if b.NumBits < 0 {
-		a.fail(field, errNegativeCount)
+		a.fail(fl.name, errNegativeCount)
 		return
 	}
 	words := int((int64(b.NumBits) + 31) / 32)
-	serializeN(a, field+".Words", &b.Words, words, 4, func(a archive, w *uint32) { a.u32(field+".Word", w) })
+	serializeN(a, fl.words, &b.Words, words, 4, func(a archive, w *uint32) { a.u32(fl.word, w) })
 }
 
 func (f *File) hasDependencyOffset() bool {
@@ -71,8 +84,8 @@ func (d *AssetRegistryData) serializeMain(a archive, withDepOffset bool) {
 }
 
 func (d *AssetRegistryData) serializeDeps(a archive, v *Versions) {
-	d.ImportUsedInGame.serialize(a, "AssetRegistry.ImportUsedInGame")
-	d.SoftPackageUsedInGame.serialize(a, "AssetRegistry.SoftPackageUsedInGame")
+	d.ImportUsedInGame.serialize(a, &importUsedInGameFields)
+	d.SoftPackageUsedInGame.serialize(a, &softPackageUsedInGameFields)
 	if v.UE5 >= VerUE5AssetRegistryPackageBuildDependencies {
 		serializeSlice(a, "AssetRegistry.ExtraPackageDependencies", &d.ExtraPackageDependencies, 12, func(a archive, p *PackageBuildDep) {
 			p.PackageName.serialize(a, "AssetRegistry.ExtraPackageDependency")

@@ -96,10 +96,21 @@ func (e *ObjectExport) serialize(a archive, l exportLayout) {
 	e.ObjectName.serialize(a, "ObjectExport.ObjectName")
 	a.u32("ObjectExport.ObjectFlags", &e.ObjectFlags)
 	if !l.serial64 {
-		size, off := int32(e.SerialSize), int32(e.SerialOffset)
-		a.i32("ObjectExport.SerialSize", &size)
-		a.i32("ObjectExport.SerialOffset", &off)
-		e.SerialSize, e.SerialOffset = int64(size), int64(off)
+		// 32-bit on disk. The reader and the rewrite convert in place;
+		// other archives get int32 variables (which then live on the heap).
+		switch a := a.(type) {
+		case loader:
+			e.SerialSize = int64(a.r.I32("ObjectExport.SerialSize"))
+			e.SerialOffset = int64(a.r.I32("ObjectExport.SerialOffset"))
+		case *saver:
+			a.w.I32(int32(e.SerialSize))
+			a.w.I32(int32(e.SerialOffset))
+		default:
+			size, off := int32(e.SerialSize), int32(e.SerialOffset)
+			a.i32("ObjectExport.SerialSize", &size)
+			a.i32("ObjectExport.SerialOffset", &off)
+			e.SerialSize, e.SerialOffset = int64(size), int64(off)
+		}
 	} else {
 		a.i64("ObjectExport.SerialSize", &e.SerialSize)
 		a.i64("ObjectExport.SerialOffset", &e.SerialOffset)

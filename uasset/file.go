@@ -115,6 +115,10 @@ type File struct {
 	// (inference), or -1.
 	sumEngine int
 	fileBase  string // file name without extension, when known (Open)
+	// hdrReader is the cursor tryRead reads the header buffer with, one per
+	// File instead of one per table; hdrReaderBusy while a read uses it.
+	hdrReader     binread.Reader
+	hdrReaderBusy bool
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -161,6 +165,7 @@ type options struct {
 	sums       *summaryMemo
 	secs       *sectionMemo
 	companions []string
+	noBulk     bool // WithoutBulkNotes
 }
 
 // Option configures NewFile.
@@ -196,6 +201,13 @@ func WithUexp(r io.ReaderAt, size int64) Option {
 // is none.
 func WithSibling(fn func(ext string) (io.ReaderAt, int64, error)) Option {
 	return func(o *options) error { o.sibling = fn; return nil }
+}
+
+// WithoutBulkNotes skips looking for the bulk data companions (".ubulk",
+// ".uptnl", ".m.ubulk"), which NewFile only notes in File.Companions: a
+// reader that does not show them (verify) saves a file lookup each.
+func WithoutBulkNotes() Option {
+	return func(o *options) error { o.noBulk = true; return nil }
 }
 
 // WithCandidateCheck adds a test the engine inference applies to each
@@ -274,7 +286,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	if o.uexp != nil {
 		o.companions = append(o.companions, ".uexp")
 	}
-	if o.sibling != nil {
+	if o.sibling != nil && !o.noBulk {
 		// Bulk data companions are only noted; their payloads are read by
 		// the exports that reference them.
 		for _, ext := range []string{".ubulk", ".uptnl", ".m.ubulk"} {
@@ -482,9 +494,15 @@ func (f *File) headerText() string {
 // tryRead runs fn on a cursor at off: over the header buffer when off lies
 // in it, and again over the file if the buffer ended too early. fn must
 // start its work afresh each time.
-func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *binread.Reader {
+func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) readResult {
 	if f.hdr != nil && off >= 0 && off < int64(len(f.hdr)) {
-		br := binread.FromBytes(f.hdr)
+		var br *binread.Reader
+		if f.hdrReaderBusy {
+			br = new(binread.Reader)
+		} else {
+			br, f.hdrReaderBusy = &f.hdrReader, true
+		}
+		*br = *binread.FromBytes(f.hdr)
 		if f.BigEndian {
 			br.SetOrder(binary.BigEndian)
 		}
@@ -495,8 +513,12 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 		}
 		br.SeekTo(off, field)
 		fn(br)
-		if br.Err() == nil || int64(len(f.hdr)) >= f.size || !errors.Is(br.Err(), io.ErrUnexpectedEOF) && !errors.Is(br.Err(), binread.ErrCount) {
-			return br
+		res := readResult{br.Err(), br.Offset()}
+		if br == &f.hdrReader {
+			f.hdrReader, f.hdrReaderBusy = binread.Reader{}, false // keeps nothing alive
+		}
+		if res.err == nil || int64(len(f.hdr)) >= f.size || !errors.Is(res.err, io.ErrUnexpectedEOF) && !errors.Is(res.err, binread.ErrCount) {
+			return res
 		}
 	}
 	br := f.reader()
@@ -504,8 +526,18 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) *bi
 	if br.Err() == nil {
 		fn(br)
 	}
-	return br
+	return readResult{br.Err(), br.Offset()}
 }
+
+// readResult is how a tryRead ended: its error, and where the cursor
+// stopped (relative to the reader, as binread.Reader.Offset).
+type readResult struct {
+	err error
+	off int64
+}
+
+func (r readResult) Err() error    { return r.err }
+func (r readResult) Offset() int64 { return r.off }
 
 // readStage is a step of read, in order.
 type readStage int
@@ -528,6 +560,11 @@ func (f *File) read(v Versions) error {
 	if err := f.readSummaryShared(); err != nil {
 		return err
 	}
+	if !f.strict {
+		// Every section is read (inference candidates make room only
+		// once they get to the optional ones).
+		f.Sections = slices.Grow(f.Sections, optionalSectionsRoom+4)
+	}
 	if err := f.readNames(); err != nil {
 		return err
 	}
@@ -541,11 +578,18 @@ func (f *File) read(v Versions) error {
 	}
 	f.progress = readExports
 	f.PackagePath, f.PackagePathSource = f.packagePath()
+	// Room for the optional sections at once, not by doubling.
+	f.Sections = slices.Grow(f.Sections, optionalSectionsRoom)
+	f.sers = slices.Grow(f.sers, optionalSectionsRoom)
 	f.readOptionalSections()
 	f.sortSections()
 	f.progress = readAll
 	return nil
 }
+
+// optionalSectionsRoom is how many sections read makes room for before the
+// optional ones: most packages have fewer.
+const optionalSectionsRoom = 16
 
 // readSummary reads and checks the summary with f.Versions, up to the
 // name map; it returns where the summary ended (when it read).

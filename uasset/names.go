@@ -24,10 +24,28 @@ type NameEntry struct {
 const nameEntryMin = 4
 
 func (e *NameEntry) serialize(a archive, v *Versions) {
-	a.str("NameEntry.Name", &e.Name)
-	if v.UE4 >= VerUE4NameHashesSerialized {
-		a.u16("NameEntry.NonCasePreservingHash", &e.NonCasePreservingHash)
-		a.u16("NameEntry.CasePreservingHash", &e.CasePreservingHash)
+	hashes := v.UE4 >= VerUE4NameHashesSerialized
+	// Name maps are the longest tables of a header: the reader and the
+	// rewrite call their archive directly, not through the interface.
+	switch a := a.(type) {
+	case loader:
+		a.str("NameEntry.Name", &e.Name)
+		if hashes {
+			e.NonCasePreservingHash = a.r.U16("NameEntry.NonCasePreservingHash")
+			e.CasePreservingHash = a.r.U16("NameEntry.CasePreservingHash")
+		}
+	case *saver:
+		a.str("NameEntry.Name", &e.Name)
+		if hashes {
+			a.w.U16(e.NonCasePreservingHash)
+			a.w.U16(e.CasePreservingHash)
+		}
+	default:
+		a.str("NameEntry.Name", &e.Name)
+		if hashes {
+			a.u16("NameEntry.NonCasePreservingHash", &e.NonCasePreservingHash)
+			a.u16("NameEntry.CasePreservingHash", &e.CasePreservingHash)
+		}
 	}
 }
 

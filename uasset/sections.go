@@ -24,7 +24,9 @@ func (f *File) readSection(name string, off int64, ser sectionSer, count func() 
 		f.Sections = append(f.Sections, Section{Name: name, Offset: off, Err: err})
 		return err
 	}
-	br := f.tryRead(off, name+" offset", func(br *binread.Reader) { ser(loader{br}) })
+	// off lies inside the file (checked above), so the seek to it cannot
+	// fail: no field name is joined for its error.
+	br := f.tryRead(off, "", func(br *binread.Reader) { ser(loader{br}) })
 	err := br.Err()
 	n := 0
 	if err == nil && count != nil {
@@ -73,7 +75,9 @@ func (f *File) readOptionalSections() {
 		}, func() int { return len(f.SoftObjectPaths) })
 	}
 	if s.GatherableTextDataCount > 0 {
-		f.readSection("gatherable text data", int64(s.GatherableTextDataOffset), func(a archive) {
+		off := int64(s.GatherableTextDataOffset)
+		f.readSection("gatherable text data", off, func(a archive) {
+			shareTextUpTo(a, f.nextBoundary(off)-off)
 			serializeN(a, "GatherableTextData", &f.GatherableTextData, int(s.GatherableTextDataCount), 16, func(a archive, g *GatherableTextData) {
 				g.serialize(a, 0)
 			})
@@ -81,7 +85,11 @@ func (f *File) readOptionalSections() {
 	}
 	if s.MetaDataOffset > 0 {
 		f.MetaData = &MetaData{}
-		f.readSection("metadata", int64(s.MetaDataOffset), func(a archive) { f.MetaData.serialize(a) },
+		off := int64(s.MetaDataOffset)
+		f.readSection("metadata", off, func(a archive) {
+			shareTextUpTo(a, f.nextBoundary(off)-off)
+			f.MetaData.serialize(a)
+		},
 			func() int { return len(f.MetaData.ObjectMetaData) + len(f.MetaData.RootMetaData) })
 	}
 	if s.CellImportCount > 0 {

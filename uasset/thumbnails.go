@@ -45,7 +45,9 @@ func (t *Thumbnail) Data() ([]byte, error) {
 
 func (f *File) readThumbnails() {
 	s := &f.Summary
-	err := f.readSection("thumbnail table", int64(s.ThumbnailTableOffset), func(a archive) {
+	off := int64(s.ThumbnailTableOffset)
+	err := f.readSection("thumbnail table", off, func(a archive) {
+		shareTextUpTo(a, f.nextBoundary(off)-off)
 		serializeSlice(a, "ThumbnailTable", &f.Thumbnails, 12, func(a archive, t *Thumbnail) {
 			a.str("ThumbnailTable.ObjectClassName", &t.ObjectClassName)
 			a.str("ThumbnailTable.ObjectPathWithoutPackageName", &t.ObjectPath)
@@ -74,7 +76,12 @@ func (f *File) readThumbnailHeaders(br *binread.Reader, lo, hi *int64) {
 	for i := range f.Thumbnails {
 		t := &f.Thumbnails[i]
 		t.f = f
-		br.SeekTo(int64(t.FileOffset), fmt.Sprintf("ThumbnailTable[%d].FileOffset", i))
+		if off := int64(t.FileOffset); off < 0 || off > br.Size() {
+			// The seek fails: name the entry (only then, not per entry).
+			br.SeekTo(off, fmt.Sprintf("ThumbnailTable[%d].FileOffset", i))
+		} else {
+			br.SeekTo(off, "")
+		}
 		t.Width = br.I32("ObjectThumbnail.ImageWidth")
 		t.Height = br.I32("ObjectThumbnail.ImageHeight")
 		n := br.Count("ObjectThumbnail.CompressedImageData", 1)
@@ -106,6 +113,10 @@ func (f *File) readThumbnailHeaders(br *binread.Reader, lo, hi *int64) {
 // serializeThumbnailData writes the thumbnail images in file order, each
 // once (entries may share an image).
 func (f *File) serializeThumbnailData(a archive) {
+	if len(f.Thumbnails) == 1 { // the common case: nothing to sort or share
+		f.serializeThumbnail(a, &f.Thumbnails[0])
+		return
+	}
 	idx := make([]int, 0, len(f.Thumbnails))
 	seen := map[int32]bool{}
 	for i := range f.Thumbnails {
@@ -116,15 +127,23 @@ func (f *File) serializeThumbnailData(a archive) {
 	}
 	sort.Slice(idx, func(x, y int) bool { return f.Thumbnails[idx[x]].FileOffset < f.Thumbnails[idx[y]].FileOffset })
 	for _, i := range idx {
-		t := &f.Thumbnails[i]
-		a.i32("ObjectThumbnail.ImageWidth", &t.Width)
-		a.i32("ObjectThumbnail.ImageHeight", &t.Height)
-		a.count("ObjectThumbnail.CompressedImageData", int(t.DataSize), 1)
-		b, err := f.headerBytes(t.DataOffset, t.DataSize)
-		if err != nil {
-			a.fail("ObjectThumbnail.CompressedImageData", err)
+		if !f.serializeThumbnail(a, &f.Thumbnails[i]) {
 			return
 		}
-		a.fixed("ObjectThumbnail.CompressedImageData", b)
 	}
+}
+
+// serializeThumbnail writes one FObjectThumbnail; false when its image
+// bytes could not be had.
+func (f *File) serializeThumbnail(a archive, t *Thumbnail) bool {
+	a.i32("ObjectThumbnail.ImageWidth", &t.Width)
+	a.i32("ObjectThumbnail.ImageHeight", &t.Height)
+	a.count("ObjectThumbnail.CompressedImageData", int(t.DataSize), 1)
+	b, err := f.headerBytes(t.DataOffset, t.DataSize)
+	if err != nil {
+		a.fail("ObjectThumbnail.CompressedImageData", err)
+		return false
+	}
+	a.fixed("ObjectThumbnail.CompressedImageData", b)
+	return true
 }

@@ -175,7 +175,7 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 	// only the sections can differ. Like WriteHeader, every section is
 	// written even after a difference: a later one may fail the rewrite.
 	pos, diff := int64(0), int64(-1)
-	written := func() { // compares the section just written at sv.base
+	written := func() { // compares what was written at sv.base
 		b := sv.w.Bytes()
 		if diff >= 0 || len(b) == 0 {
 			return
@@ -193,6 +193,23 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 			diff = sv.base + int64(i)
 		}
 	}
+	// Blobs the model keeps as the file's own bytes (thumbnail images, raw
+	// sections) equal the file where they are written when they are those
+	// very bytes: then what precedes them is compared, and they are
+	// skipped instead of copied and compared.
+	sv.inPlace = func(off int64, v []byte) bool {
+		if len(v) < minInPlace {
+			return false
+		}
+		orig, err := f.headerBytes(off, int64(len(v)))
+		if err != nil || &orig[0] != &v[0] {
+			return false
+		}
+		written()
+		sv.w.Reset()
+		sv.base = off + int64(len(v))
+		return true
+	}
 	for _, rec := range recs {
 		if rec.off >= end {
 			continue
@@ -209,7 +226,7 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 		sv.base = rec.off
 		rec.ser(sv)
 		written()
-		pos = rec.off + int64(sv.w.Len())
+		pos = sv.base + int64(sv.w.Len())
 	}
 	if pos < end {
 		if _, err := f.headerBytes(pos, end-pos); err != nil {
@@ -232,7 +249,13 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 // sortedSers returns the header section serializers in offset order.
 func (f *File) sortedSers() []sectionRec {
 	recs := append([]sectionRec(nil), f.sers...)
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].off < recs[j].off })
+	// Insertion sort, stable: a few dozen records at most, read nearly in
+	// offset order (and no reflection, unlike sort.SliceStable).
+	for i := 1; i < len(recs); i++ {
+		for j := i; j > 0 && recs[j].off < recs[j-1].off; j-- {
+			recs[j], recs[j-1] = recs[j-1], recs[j]
+		}
+	}
 	return recs
 }
 
@@ -242,7 +265,11 @@ var roundTripSavers = sync.Pool{New: func() any { return &saver{w: binwrite.New(
 // maxPooledRoundTrip bounds the buffer a pooled saver keeps.
 const maxPooledRoundTrip = 1 << 20
 
+// minInPlace is the smallest blob HeaderRoundTrip skips rather than copies.
+const minInPlace = 64
+
 func putRoundTripSaver(sv *saver) {
+	sv.inPlace = nil
 	if sv.w.Cap() <= maxPooledRoundTrip {
 		roundTripSavers.Put(sv)
 	}

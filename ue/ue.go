@@ -95,7 +95,7 @@ func ReadEngineVersion(r *binread.Reader, field string) EngineVersion {
 		v.Patch = r.U16(field + ".Patch")
 		v.Changelist = r.U32(field + ".Changelist")
 	}
-	v.Branch, v.BranchEnc = r.FStringEnc(field + ".Branch")
+	v.Branch, v.BranchEnc = r.FStringEncSub(field, ".Branch")
 	return v
 }
 

@@ -522,8 +522,12 @@ func (r *Reader) FString(field string) string {
 }
 
 // FStringEnc reads an FString and reports its encoding.
-func (r *Reader) FStringEnc(field string) (string, StrEnc) {
-	b, pos, enc := r.fstringBytes(field)
+func (r *Reader) FStringEnc(field string) (string, StrEnc) { return r.FStringEncSub(field, "") }
+
+// FStringEncSub is FStringEnc of the field named field+sub (joined only in
+// an error).
+func (r *Reader) FStringEncSub(field, sub string) (string, StrEnc) {
+	b, pos, enc := r.fstringBytes(field, sub)
 	switch enc {
 	case StrANSI, StrNoNul:
 		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
@@ -541,15 +545,15 @@ func (r *Reader) FStringEnc(field string) (string, StrEnc) {
 // the same errors) without making the string, for callers that do not
 // keep it.
 func (r *Reader) SkipFString(field string) {
-	r.fstringBytes(field)
+	r.fstringBytes(field, "")
 }
 
 // fstringBytes reads an FString's length and bytes: b holds the characters
 // without the terminating NUL, pos is where they start; enc is StrEmpty
 // for an empty string or a failure.
-func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
+func (r *Reader) fstringBytes(field, sub string) (b []byte, pos int64, enc StrEnc) {
 	start := r.off
-	n := r.I32(field)
+	n := r.I32Sub(field, sub)
 	if r.err != nil {
 		return nil, 0, StrEmpty
 	}
@@ -557,15 +561,15 @@ func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
 	case n == 0:
 		return nil, 0, StrEmpty
 	case n == math.MinInt32:
-		r.FailAt(start, field, fmt.Errorf("string length %d", n))
+		r.FailAt(start, field+sub, fmt.Errorf("string length %d", n))
 		return nil, 0, StrEmpty
 	case n > 0:
 		if n > maxFString || int64(n) > r.Remaining() {
-			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
+			r.FailAt(start, field+sub, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
-		b = r.take(int(n), field)
+		b = r.takeSub(int(n), field, sub)
 		if b == nil {
 			return nil, 0, StrEmpty
 		}
@@ -576,11 +580,11 @@ func (r *Reader) fstringBytes(field string) (b []byte, pos int64, enc StrEnc) {
 	default:
 		units := -int64(n)
 		if units > maxFString || units*2 > r.Remaining() {
-			r.FailAt(start, field, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
+			r.FailAt(start, field+sub, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
-		b = r.take(int(units*2), field)
+		b = r.takeSub(int(units*2), field, sub)
 		if b == nil {
 			return nil, 0, StrEmpty
 		}
@@ -609,14 +613,29 @@ func (r *Reader) utf16String(b []byte) string {
 	if most := len(b) / 2 * 3; most > len(buf) {
 		out = make([]byte, 0, most)
 	}
-	for i := 0; i+1 < len(b); i += 2 {
+	// ascii masks the bits that must be clear for four units in a row to
+	// be ASCII: the high bytes, and the top bit of the low ones.
+	ascii := uint64(0xFF80FF80FF80FF80)
+	if r.big {
+		ascii = 0x80FF80FF80FF80FF
+	}
+	i := 0
+	for i+1 < len(b) {
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&ascii == 0 {
+			out = append(out, b[i+lo], b[i+2+lo], b[i+4+lo], b[i+6+lo])
+			i += 8
+		}
+		if i+1 >= len(b) {
+			break
+		}
 		c := unit(i)
+		i += 2
 		switch {
 		case c < utf8.RuneSelf:
 			out = append(out, byte(c))
 			continue
-		case utf16.IsSurrogate(c) && c < 0xDC00 && i+3 < len(b) && unit(i+2) >= 0xDC00 && unit(i+2) < 0xE000:
-			c = utf16.DecodeRune(c, unit(i+2))
+		case utf16.IsSurrogate(c) && c < 0xDC00 && i+1 < len(b) && unit(i) >= 0xDC00 && unit(i) < 0xE000:
+			c = utf16.DecodeRune(c, unit(i))
 			i += 2
 		case utf16.IsSurrogate(c):
 			c = utf8.RuneError
@@ -646,6 +665,12 @@ func latin1(b []byte) string {
 }
 
 func isASCII(b []byte) bool {
+	for len(b) >= 8 { // 8 bytes at a time: names and paths are mostly longer
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
 			return false

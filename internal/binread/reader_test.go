@@ -281,10 +281,16 @@ func TestShareText(t *testing.T) {
 func TestUTF16StringRandom(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	pick := []uint16{0, 'a', 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF}
-	for n := 0; n < 2000; n++ {
+	for n := 0; n < 4000; n++ {
 		units := make([]uint16, rnd.IntN(12))
+		ascii := n >= 2000 // longer strings, mostly ASCII (runs read four units at a time)
+		if ascii {
+			units = make([]uint16, rnd.IntN(40))
+		}
 		for i := range units {
-			if rnd.IntN(2) == 0 {
+			if ascii && rnd.IntN(8) != 0 {
+				units[i] = uint16(rnd.IntN(0x80))
+			} else if rnd.IntN(2) == 0 {
 				units[i] = pick[rnd.IntN(len(pick))]
 			} else {
 				units[i] = uint16(rnd.Uint32())

@@ -131,11 +131,14 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		if enc == binread.StrANSI {
 			nul = 1
 		}
-		if isASCII(s) {
-			// One byte per character already: copy the string.
-			w.I32(int32(len(s) + nul))
-			w.buf = append(w.buf, s...)
-		} else {
+		// Most strings are ASCII, one byte per character already: copy
+		// the string after its length, then check the copy (8 bytes at a
+		// time), and take it back when it was not.
+		at := len(w.buf)
+		w.I32(int32(len(s) + nul))
+		w.buf = append(w.buf, s...)
+		if !isASCII(w.buf[at+4:]) {
+			w.buf = w.buf[:at]
 			w.I32(int32(utf8.RuneCountInString(s) + nul))
 			for _, c := range s {
 				w.U8(uint8(c))
@@ -157,31 +160,44 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		w.Grow(2 * n)
 		at := len(w.buf)
 		b := w.buf[:at+2*n]
-		put := binary.LittleEndian.PutUint16
-		if w.big {
-			put = binary.BigEndian.PutUint16
-		}
 		for _, c := range s {
 			if c >= 0x10000 {
 				r1, r2 := utf16.EncodeRune(c)
-				put(b[at:], uint16(r1))
-				put(b[at+2:], uint16(r2))
+				putUnit(b[at:], uint16(r1), w.big)
+				putUnit(b[at+2:], uint16(r2), w.big)
 				at += 4
 			} else {
-				put(b[at:], uint16(c))
+				putUnit(b[at:], uint16(c), w.big)
 				at += 2
 			}
 		}
 		if enc == binread.StrUTF16 {
-			put(b[at:], 0)
+			putUnit(b[at:], 0, w.big)
 		}
 		w.buf = b
 	}
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= utf8.RuneSelf {
+// putUnit stores one UTF-16 code unit in the writer's byte order (inlined,
+// unlike a call through a PutUint16 function value).
+func putUnit(b []byte, u uint16, big bool) {
+	_ = b[1]
+	if big {
+		b[0], b[1] = byte(u>>8), byte(u)
+	} else {
+		b[0], b[1] = byte(u), byte(u>>8)
+	}
+}
+
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
+	for _, c := range b {
+		if c >= utf8.RuneSelf {
 			return false
 		}
 	}

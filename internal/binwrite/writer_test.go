@@ -38,12 +38,15 @@ func refFStringEnc(w *Writer, s string, enc binread.StrEnc) {
 }
 
 func TestFStringEnc(t *testing.T) {
-	strs := []string{"", "a", "Name", "héllo", "中文", "emoji 😀!", "bad \xff\xfe utf8", "\x00"}
+	strs := []string{"", "a", "Name", "héllo", "中文", "emoji 😀!", "bad \xff\xfe utf8", "\x00",
+		"/Script/CoreUObject.ObjectRedirector", "eight by", "eight byé", "sixteen bytes ok", "sixteen bytes okà", "é at the front of a long one"}
 	encs := []binread.StrEnc{binread.StrANSI, binread.StrNoNul, binread.StrUTF16, binread.StrUTF16NoNul}
 	for _, s := range strs {
 		for _, enc := range encs {
 			for _, big := range []bool{false, true} {
 				have, want := New(), New()
+				have.Raw([]byte("pre")) // strings written after other fields
+				want.Raw([]byte("pre"))
 				if big {
 					have.SetOrder(binary.BigEndian)
 					want.SetOrder(binary.BigEndian)

@@ -56,6 +56,10 @@ type Package struct {
 	Props func(i int) (any, error) `json:"-"`
 	// Raw returns the bytes of a section by name for the hex view.
 	Raw func(section string) ([]byte, error) `json:"-"`
+
+	// counts, when set, are the lengths of Names, Imports and Exports of a
+	// package opened for its verify result only, whose lists are not built.
+	counts *[3]int
 }
 
 // Field is one summary line.

@@ -94,6 +94,11 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	if opts.Engine != "" {
 		uopts = append(uopts, uasset.WithEngine(opts.Engine))
 	}
+	if opts.resultOnly {
+		// The bulk data companions are only listed (Package.Companions),
+		// which a verify line does not show.
+		uopts = append(uopts, uasset.WithoutBulkNotes())
+	}
 	for _, fn := range uassetOptions {
 		uopts = append(uopts, fn(in, opts)...)
 	}
@@ -101,7 +106,12 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
-	p := packageFromUasset(f, in.Name)
+	var p *Package
+	if opts.resultOnly {
+		p = resultPackageFromUasset(f, in.Name)
+	} else {
+		p = packageFromUasset(f, in.Name)
+	}
 	if opts.Verify {
 		rt := headerRoundtrip(f)
 		p.HeaderRoundtrip = &rt
@@ -140,10 +150,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 		p.Warnings = append(p.Warnings, "package path "+f.PackagePath+" guessed from the file name: the package does not record its name")
 	}
 	if p.Engine == "" {
-		p.Engine = fmt.Sprintf("UE4 %d", f.Versions.UE4)
-		if f.Versions.UE5 != 0 {
-			p.Engine += fmt.Sprintf(" / UE5 %d", f.Versions.UE5)
-		}
+		p.Engine = uassetVersionsEngine(f)
 	}
 	fields := s.Fields(&f.Versions)
 	p.Summary = make([]Field, 0, len(fields)+3)
@@ -167,16 +174,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 	for _, c := range s.CustomVersions {
 		p.CustomVersions = append(p.CustomVersions, CustomVersion{Guid: c.Key.String(), Name: c.Name(), Version: c.Version})
 	}
-	for _, sec := range f.Sections {
-		ps := Section{Name: sec.Name, Offset: sec.Offset, Size: sec.Size, Count: sec.Count}
-		if sec.InUexp {
-			ps.File = ".uexp"
-		}
-		if sec.Err != nil {
-			ps.Error = sec.Err.Error()
-		}
-		p.Sections = append(p.Sections, ps)
-	}
+	p.Sections = uassetSections(f)
 	for _, g := range f.HeaderGaps() {
 		name := "unaccounted"
 		if g.Zero {
@@ -297,6 +295,63 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 		}
 	}
 	p.Dump = lazyDump{f}
+	return p
+}
+
+// uassetVersionsEngine names the engine of a package whose version is
+// neither recorded nor inferred by its file versions.
+func uassetVersionsEngine(f *uasset.File) string {
+	e := fmt.Sprintf("UE4 %d", f.Versions.UE4)
+	if f.Versions.UE5 != 0 {
+		e += fmt.Sprintf(" / UE5 %d", f.Versions.UE5)
+	}
+	return e
+}
+
+// uassetSections lists the file's sections in the model's form.
+func uassetSections(f *uasset.File) []Section {
+	var out []Section
+	for _, sec := range f.Sections {
+		ps := Section{Name: sec.Name, Offset: sec.Offset, Size: sec.Size, Count: sec.Count}
+		if sec.InUexp {
+			ps.File = ".uexp"
+		}
+		if sec.Err != nil {
+			ps.Error = sec.Err.Error()
+		}
+		out = append(out, ps)
+	}
+	return out
+}
+
+// resultPackageFromUasset builds what [ResultFor] reads of a package, for
+// verify (Options.resultOnly): the engine, the counts of names, imports and
+// exports, and the sections when one failed to read. The renderings only
+// info, dump and the page show (summary fields, object paths, flag texts,
+// dependency lists, header gaps, thumbnails, asset registry tags) are not
+// built: nothing in them can fail a check. The checks themselves (reading
+// every section, the header rewrite, property decoding) run as for
+// packageFromUasset.
+func resultPackageFromUasset(f *uasset.File, name string) *Package {
+	p := &Package{
+		Path:         name,
+		Format:       "uasset",
+		Engine:       f.Engine.Version,
+		EngineSource: f.Engine.Source,
+		counts:       &[3]int{len(f.Names), len(f.Imports), len(f.Exports)},
+	}
+	if p.Engine == "" {
+		p.Engine = uassetVersionsEngine(f)
+	}
+	for i := range f.Sections {
+		if f.Sections[i].Err != nil {
+			// Sorted as packageFromUasset sorts them (gaps included),
+			// so that the errors are listed in the same order.
+			full := packageFromUasset(f, name)
+			p.Sections = full.Sections
+			break
+		}
+	}
 	return p
 }
 

@@ -336,6 +336,9 @@ func ResultFor(p *Package) VerifyResult {
 		HeaderRoundtrip: p.HeaderRoundtrip,
 		PackageVersion:  p.PackageVersion, LicenseeVersion: p.LicenseeVersion,
 	}
+	if c := p.counts; c != nil {
+		res.Names, res.Imports, res.Exports = c[0], c[1], c[2]
+	}
 	var problems []string
 	for _, s := range p.Sections {
 		if s.Error != "" {
