@@ -110,8 +110,11 @@ const (
 )
 
 type propReader struct {
-	f     *File
-	r     *binread.Reader
+	f *File
+	// r is held by value: a pointer would escape with data (escape
+	// analysis does not tell the fields of *p apart) and cost a heap
+	// Reader per list.
+	r     binread.Reader
 	depth int
 	// budget, when set, bounds the tags read across many attempts (the
 	// class-defaults search), so crafted data cannot make it quadratic.
@@ -191,7 +194,7 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := propReader{f: f, r: &r, data: data, keep: keep}
+		pr := propReader{f: f, r: r, data: data, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -200,7 +203,7 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 			continue
 		}
 		cand.Properties = props
-		cand.PropertiesEnd = r.Offset()
+		cand.PropertiesEnd = pr.r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
 		if keep && cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
@@ -354,7 +357,7 @@ func (p *propReader) fail(field, format string, args ...any) error {
 
 // tag reads one property tag and its value; done is true at None.
 func (p *propReader) tag() (Property, bool, error) {
-	f, r := p.f, p.r
+	f, r := p.f, &p.r
 	prop := Property{Offset: r.Offset()}
 	name := f.readNameRef(r, "PropertyTag.Name")
 	if err := r.Err(); err != nil {
@@ -608,9 +611,8 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		// Nothing here fails; only a nested tagged list is decoded, for
 		// its effect on the search budget and as a check of its own.
 		if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 && !p.fixedStruct(name, len(b)) {
-			sr := binread.FromBytes(b)
-			sr.SetOrder(f.order)
-			sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+			sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget}
+			sub.r.SetOrder(f.order)
 			sub.list()
 		}
 		return nil, nil
@@ -662,10 +664,9 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		return v, nil
 	}
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
-		sr := binread.FromBytes(b)
-		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget, keep: true}
-		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
+		sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget, keep: true}
+		sub.r.SetOrder(f.order)
+		if props, err := sub.list(); err == nil && sub.r.Remaining() == 0 {
 			return props, nil
 		}
 	}
