@@ -44,6 +44,9 @@ type File struct {
 	cNames bool
 	img    io.ReaderAt // the package image the offsets refer to
 	size   int64
+	// pooled is img when decompressChunks built it: Release gives it
+	// back for reuse.
+	pooled []byte
 	order  binary.ByteOrder
 	closer io.Closer
 }
@@ -126,6 +129,19 @@ func (f *File) Close() error {
 	return nil
 }
 
+// Release gives the memory of a decompressed package image back for reuse
+// by later [NewFile] calls, for callers that open many packages in turn.
+// Afterwards f reads as an empty package: object data, [File.Object] and
+// ReadAt fail. It does nothing for packages stored uncompressed.
+func (f *File) Release() {
+	if f.pooled == nil {
+		return
+	}
+	b := f.pooled[:0]
+	f.pooled, f.img, f.size = nil, binread.Mem(nil), 0
+	imagePool.Put(&b)
+}
+
 // NewFile reads a package from r, size bytes long.
 func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var o options
@@ -186,7 +202,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		f.img, f.size = img, isize
+		f.img, f.size, f.pooled = img, isize, img
 		if f.Wrapper != "" {
 			f.Wrapper += ", "
 		}
@@ -198,6 +214,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			return nil, err
 		}
 		f.img = img
+		f.pooled, _ = img.(binread.Mem) // from decompressChunks
 		if f.Wrapper != "" {
 			f.Wrapper += ", "
 		}

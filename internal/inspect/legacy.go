@@ -67,7 +67,13 @@ func openLegacy(in *Input, opts *Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	return legacyPackage(in.Name, f, opts), nil
+	p := legacyPackage(in.Name, f, opts)
+	if opts != nil && opts.resultOnly {
+		// Verification is done with the package image (legacyStats read
+		// every export): the next package may reuse its memory.
+		f.Release()
+	}
+	return p, nil
 }
 
 // legacyDump is what `upkg dump --json` prints for a legacy package.
