@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
@@ -440,7 +441,15 @@ func readCompactString(r *binread.Reader, field string) string {
 			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", binread.ErrCount, n, r.Remaining()))
 			return ""
 		}
-		b := r.Bytes(int64(n), field)
+		var buf [256]byte
+		var b []byte
+		if int(n) <= len(buf) {
+			// Names and most strings: no copy of the bytes on the heap.
+			b = buf[:n]
+			r.Fixed(b, field)
+		} else {
+			b = r.Bytes(int64(n), field)
+		}
 		return latin1String(bytes.TrimRight(b, "\x00"))
 	}
 	units := -int64(n)
@@ -464,21 +473,18 @@ func readCompactString(r *binread.Reader, field string) string {
 // (Mass Effect 3 on Wii U) stores in little-endian order: read big-endian,
 // every ASCII character lands in the high byte.
 func unswapUTF16(s string) string {
-	swapped := false
+	var buf [128]byte
+	out := buf[:0]
 	for _, c := range s {
 		if c < 0x100 || c > 0xFFFF || c&0xFF != 0 {
 			return s
 		}
-		swapped = true
+		out = utf8.AppendRune(out, c>>8)
 	}
-	if !swapped {
+	if len(out) == 0 {
 		return s
 	}
-	rs := []rune(s)
-	for i, c := range rs {
-		rs[i] = c >> 8
-	}
-	return string(rs)
+	return string(out)
 }
 
 func latin1String(b []byte) string {
