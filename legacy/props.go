@@ -509,7 +509,11 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		}
 		if f.ue3() && (len(b) == 8 || len(b) == 4) {
 			idx, num := f.nameIndex(vr, "ByteProperty")
-			if s, ok := f.name(idx, num); ok && vr.Remaining() == 0 {
+			if !p.keep {
+				if f.validName(idx) && vr.Remaining() == 0 {
+					return nil, nil
+				}
+			} else if s, ok := f.name(idx, num); ok && vr.Remaining() == 0 {
 				return s, nil
 			}
 		}
@@ -526,12 +530,19 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		return f.ObjectPath(ref), nil
 	case "NameProperty":
 		idx, num := f.nameIndex(vr, prop.Type)
-		s, ok := f.name(idx, num)
-		if vr.Err() != nil || !ok || vr.Remaining() != 0 {
+		if vr.Err() != nil || !f.validName(idx) || vr.Remaining() != 0 {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("NameProperty %q is not one name", prop.Name)}
 		}
+		if !p.keep {
+			return nil, nil
+		}
+		s, _ := f.name(idx, num)
 		return s, nil
 	case "StrProperty":
+		if !p.keep {
+			// Nothing here fails: the string or hex is only kept.
+			return nil, nil
+		}
 		var s string
 		if f.ue3() {
 			s = vr.FString("StrProperty")
@@ -590,6 +601,10 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 	}
 	return hexValue(b), nil
 }
+
+// validName reports whether idx is an index into the name table (what
+// name checks besides formatting the name).
+func (f *File) validName(idx int32) bool { return idx >= 0 && int(idx) < len(f.Names) }
 
 // validRef reports whether ref points into the tables.
 func (f *File) validRef(ref int32) bool {
