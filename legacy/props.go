@@ -181,12 +181,14 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 		return ErrNoProperties
 	}
 	var firstErr error
-	var r binread.Reader
+	var pr propReader
 	for _, v := range f.headerVariants(i) {
-		r = *binread.FromBytes(data)
+		// The header and the list are read by one reader, pr.r.
+		pr = propReader{f: f, r: *binread.FromBytes(data), data: data, keep: keep}
+		r := &pr.r
 		r.SetOrder(f.order)
 		cand := Object{Export: i, Class: o.Class}
-		f.readObjectHeader(&r, e, v, &cand, keep)
+		f.readObjectHeader(r, e, v, &cand, keep)
 		if r.Err() != nil {
 			if firstErr == nil {
 				firstErr = r.Err()
@@ -194,7 +196,6 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := propReader{f: f, r: r, data: data, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -203,7 +204,7 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 			continue
 		}
 		cand.Properties = props
-		cand.PropertiesEnd = pr.r.Offset()
+		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
 		if keep && cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
@@ -328,6 +329,7 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 // list reads tags until None (and returns nil unless p.keep).
 func (p *propReader) list() ([]Property, error) {
 	var props []Property
+	var prop Property
 	for n := 0; ; n++ {
 		if n >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
@@ -338,7 +340,7 @@ func (p *propReader) list() ([]Property, error) {
 			}
 			*p.budget--
 		}
-		prop, done, err := p.tag()
+		done, err := p.tag(&prop)
 		if err != nil {
 			return props, err
 		}
@@ -355,16 +357,17 @@ func (p *propReader) fail(field, format string, args ...any) error {
 	return &FormatError{Off: p.r.Abs(), Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// tag reads one property tag and its value; done is true at None.
-func (p *propReader) tag() (Property, bool, error) {
+// tag reads one property tag and its value into prop (filled in place:
+// a Property is large to return); done is true at None.
+func (p *propReader) tag(prop *Property) (bool, error) {
 	f, r := p.f, &p.r
-	prop := Property{Offset: r.Offset()}
+	*prop = Property{Offset: r.Offset()}
 	name := f.readNameRef(r, "PropertyTag.Name")
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
 	if name == "None" {
-		return prop, true, nil
+		return true, nil
 	}
 	prop.Name = name
 	var typ int
@@ -373,7 +376,7 @@ func (p *propReader) tag() (Property, bool, error) {
 		info := r.U8("PropertyTag.Info")
 		typ = int(info & infoTypeMask)
 		if typ == 0 {
-			return prop, false, p.fail("PropertyTag.Info", "property %q has type 0", name)
+			return false, p.fail("PropertyTag.Info", "property %q has type 0", name)
 		}
 		prop.Type = ue1TypeNames[typ]
 		if typ == ptString && f.Summary.FileVersion >= verUE2 {
@@ -437,21 +440,21 @@ func (p *propReader) tag() (Property, bool, error) {
 		typ = -1
 	}
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
 	if prop.Size < 0 || int64(prop.Size) > r.Remaining() {
-		return prop, false, p.fail("PropertyTag.Size", "property %q of %d bytes, %d left", name, prop.Size, r.Remaining())
+		return false, p.fail("PropertyTag.Size", "property %q of %d bytes, %d left", name, prop.Size, r.Remaining())
 	}
 	if prop.ArrayIndex < 0 || prop.ArrayIndex > 1<<20 {
-		return prop, false, p.fail("PropertyTag.ArrayIndex", "property %q has array index %d", name, prop.ArrayIndex)
+		return false, p.fail("PropertyTag.ArrayIndex", "property %q has array index %d", name, prop.ArrayIndex)
 	}
 	if prop.Type == "BoolProperty" {
 		prop.Value = boolVal
 		if prop.Size != 0 && f.ue3() && f.Summary.FileVersion >= verRefactoredTags {
-			return prop, false, p.fail("PropertyTag.Size", "bool property %q has size %d", name, prop.Size)
+			return false, p.fail("PropertyTag.Size", "bool property %q has size %d", name, prop.Size)
 		}
 		r.Skip(int64(prop.Size), "PropertyValue")
-		return prop, false, r.Err()
+		return false, r.Err()
 	}
 	start := r.Offset()
 	var val []byte
@@ -464,14 +467,14 @@ func (p *propReader) tag() (Property, bool, error) {
 		val = r.Bytes(int64(prop.Size), "PropertyValue")
 	}
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
-	v, err := p.value(&prop, val, r.Base()+start)
+	v, err := p.value(prop, val, r.Base()+start)
 	if err != nil {
-		return prop, false, err
+		return false, err
 	}
 	prop.Value = v
-	return prop, false, nil
+	return false, nil
 }
 
 // value decodes a property value from its bytes. Errors are returned only
