@@ -193,25 +193,11 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		p.Sections = append(p.Sections, Section{Name: fmt.Sprintf("CompressedChunk[%d]", i), Offset: c.CompressedOffset, Size: int64(c.CompressedSize)})
 	}
 
-	// Sized up front (the tables are already read); empty ones stay nil.
-	p.Names = sized[Name](len(f.Names))
-	p.Imports = sized[Object](len(f.Imports))
-	p.Exports = sized[Object](len(f.Exports))
-	for _, n := range f.Names {
-		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
-	}
 	if opts != nil && opts.resultOnly {
-		// Verification counts the objects; their paths, class paths and
-		// flag strings are renderings no check needs.
-		for i, im := range f.Imports {
-			p.Imports = append(p.Imports, Object{Index: -int32(i) - 1, Name: im.ObjectName, ClassPackage: im.ClassPackage, OuterIndex: im.OuterIndex})
-		}
-		for i, e := range f.Exports {
-			p.Exports = append(p.Exports, Object{
-				Index: int32(i) + 1, Name: e.ObjectName, ClassIndex: e.ClassIndex, OuterIndex: e.OuterIndex,
-				ObjectFlags: uint32(e.ObjectFlags), SerialOffset: e.SerialOffset, SerialSize: e.SerialSize,
-			})
-		}
+		// Verification counts the names and objects; the lists (object
+		// paths, class paths, flag strings) are renderings no check
+		// reads.
+		p.counts = &objectCounts{names: len(f.Names), imports: len(f.Imports), exports: len(f.Exports)}
 	} else {
 		legacyObjects(p, f)
 	}
@@ -261,10 +247,17 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	return p
 }
 
-// legacyObjects fills the import and export lists of p with their object
-// paths. Each path is built once: objects name their outers, supers and
+// legacyObjects fills the name, import and export lists of p, objects with
+// their paths. Each path is built once: objects name their outers, supers and
 // templates, and many share the same few.
 func legacyObjects(p *Package, f *legacy.File) {
+	// Sized up front (the tables are already read); empty ones stay nil.
+	p.Names = sized[Name](len(f.Names))
+	p.Imports = sized[Object](len(f.Imports))
+	p.Exports = sized[Object](len(f.Exports))
+	for _, n := range f.Names {
+		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
+	}
 	paths := newLegacyPaths(f)
 	flags := map[uint64]string{}
 	for i, im := range f.Imports {

@@ -56,7 +56,15 @@ type Package struct {
 	Props func(i int) (any, error) `json:"-"`
 	// Raw returns the bytes of a section by name for the hex view.
 	Raw func(section string) ([]byte, error) `json:"-"`
+
+	// counts, set by an opener under Options.resultOnly instead of
+	// filling Names, Imports and Exports, gives ResultFor their lengths.
+	counts *objectCounts
 }
+
+// objectCounts are the lengths of a package's name, import and export
+// lists.
+type objectCounts struct{ names, imports, exports int }
 
 // Field is one summary line.
 type Field struct {

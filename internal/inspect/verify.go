@@ -207,6 +207,9 @@ func ResultFor(p *Package) VerifyResult {
 		HeaderRoundtrip: p.HeaderRoundtrip,
 		PackageVersion:  p.PackageVersion, LicenseeVersion: p.LicenseeVersion,
 	}
+	if c := p.counts; c != nil {
+		res.Names, res.Imports, res.Exports = c.names, c.imports, c.exports
+	}
 	var problems []string
 	for _, s := range p.Sections {
 		if s.Error != "" {
