@@ -505,11 +505,20 @@ func (f *File) nameIndex(r *binread.Reader, field string) (idx int32, number int
 	if !f.ue3() {
 		return r.CompactIndex(field), 0
 	}
-	idx = r.I32(field)
 	if f.Summary.FileVersion >= verNameNumber {
+		if r.Err() == nil && r.Remaining() >= 8 {
+			// Both halves at once; with 8 bytes left neither read fails.
+			v := r.U64(field)
+			if r.BigEndian() {
+				return int32(v >> 32), int32(v)
+			}
+			return int32(v), int32(v >> 32)
+		}
+		idx = r.I32(field)
 		number = r.I32Sub(field, ".Number")
+		return idx, number
 	}
-	return idx, number
+	return r.I32(field), 0
 }
 
 // readNameRef reads a name reference and resolves it; an index outside the
