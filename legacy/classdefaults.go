@@ -43,9 +43,9 @@ func (f *File) classDefaults(data []byte, keep bool) (props []Property, start in
 			continue
 		}
 		s := r.Offset()
-		pr := &propReader{f: f, r: r, budget: &budget, keep: keep}
+		pr := propReader{f: f, r: *r, budget: &budget, keep: keep}
 		list, err := pr.list()
-		if err == nil && r.Remaining() == 0 {
+		if err == nil && pr.r.Remaining() == 0 {
 			return list, s, true
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
@@ -44,6 +45,9 @@ type File struct {
 	cNames bool
 	img    io.ReaderAt // the package image the offsets refer to
 	size   int64
+	// pooled is img when decompressChunks built it: Release gives it
+	// back for reuse.
+	pooled []byte
 	order  binary.ByteOrder
 	closer io.Closer
 }
@@ -126,6 +130,19 @@ func (f *File) Close() error {
 	return nil
 }
 
+// Release gives the memory of a decompressed package image back for reuse
+// by later [NewFile] calls, for callers that open many packages in turn.
+// Afterwards f reads as an empty package: object data, [File.Object] and
+// ReadAt fail. It does nothing for packages stored uncompressed.
+func (f *File) Release() {
+	if f.pooled == nil {
+		return
+	}
+	b := f.pooled[:0]
+	f.pooled, f.img, f.size = nil, binread.Mem(nil), 0
+	imagePool.Put(&b)
+}
+
 // NewFile reads a package from r, size bytes long.
 func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var o options
@@ -186,7 +203,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		f.img, f.size = img, isize
+		f.img, f.size, f.pooled = img, isize, img
 		if f.Wrapper != "" {
 			f.Wrapper += ", "
 		}
@@ -198,6 +215,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			return nil, err
 		}
 		f.img = img
+		f.pooled, _ = img.(binread.Mem) // from decompressChunks
 		if f.Wrapper != "" {
 			f.Wrapper += ", "
 		}
@@ -423,7 +441,15 @@ func readCompactString(r *binread.Reader, field string) string {
 			r.FailAt(start, field, fmt.Errorf("%w: string of %d bytes, %d left", binread.ErrCount, n, r.Remaining()))
 			return ""
 		}
-		b := r.Bytes(int64(n), field)
+		var buf [256]byte
+		var b []byte
+		if int(n) <= len(buf) {
+			// Names and most strings: no copy of the bytes on the heap.
+			b = buf[:n]
+			r.Fixed(b, field)
+		} else {
+			b = r.Bytes(int64(n), field)
+		}
 		return latin1String(bytes.TrimRight(b, "\x00"))
 	}
 	units := -int64(n)
@@ -447,21 +473,18 @@ func readCompactString(r *binread.Reader, field string) string {
 // (Mass Effect 3 on Wii U) stores in little-endian order: read big-endian,
 // every ASCII character lands in the high byte.
 func unswapUTF16(s string) string {
-	swapped := false
+	var buf [128]byte
+	out := buf[:0]
 	for _, c := range s {
 		if c < 0x100 || c > 0xFFFF || c&0xFF != 0 {
 			return s
 		}
-		swapped = true
+		out = utf8.AppendRune(out, c>>8)
 	}
-	if !swapped {
+	if len(out) == 0 {
 		return s
 	}
-	rs := []rune(s)
-	for i, c := range rs {
-		rs[i] = c >> 8
-	}
-	return string(rs)
+	return string(out)
 }
 
 func latin1String(b []byte) string {
@@ -482,11 +505,20 @@ func (f *File) nameIndex(r *binread.Reader, field string) (idx int32, number int
 	if !f.ue3() {
 		return r.CompactIndex(field), 0
 	}
-	idx = r.I32(field)
 	if f.Summary.FileVersion >= verNameNumber {
+		if r.Err() == nil && r.Remaining() >= 8 {
+			// Both halves at once; with 8 bytes left neither read fails.
+			v := r.U64(field)
+			if r.BigEndian() {
+				return int32(v >> 32), int32(v)
+			}
+			return int32(v), int32(v >> 32)
+		}
+		idx = r.I32(field)
 		number = r.I32Sub(field, ".Number")
+		return idx, number
 	}
-	return idx, number
+	return r.I32(field), 0
 }
 
 // readNameRef reads a name reference and resolves it; an index outside the

@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -411,6 +412,75 @@ func TestCheckObject(t *testing.T) {
 		f.Close()
 	}
 	t.Logf("%d exports", n)
+}
+
+// TestRelease opens the compressed packages of the corpus one after
+// another, releasing each: a package built in a reused image reads the
+// same as one built in fresh memory, and a released File fails cleanly.
+func TestRelease(t *testing.T) {
+	type result struct {
+		size       int64
+		nativeSums int64
+		errs       string
+	}
+	read := func(f *File) result {
+		r := result{size: f.Size()}
+		for i := range f.Exports {
+			n, err := f.CheckObject(i)
+			r.nativeSums += n
+			if err != nil {
+				r.errs += err.Error() + "\n"
+			}
+		}
+		return r
+	}
+	var files []string
+	for _, p := range corpus.Files(t, "legacy_ue123", ".pcc", ".xxx", ".u", ".sfm") {
+		if _, bad := expectedFailure(p); !bad {
+			files = append(files, p)
+		}
+	}
+	// Nothing is released yet: these images are fresh memory.
+	want := map[string]result{}
+	datas := map[string][]byte{}
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f, err := NewFile(bytes.NewReader(data), int64(len(data))); err == nil && f.pooled != nil {
+			want[p], datas[p] = read(f), data
+		}
+	}
+	// Largest images first, so that later ones reuse their memory.
+	slices.Reverse(files)
+	released := 0
+	for _, p := range files {
+		data, ok := datas[p]
+		if !ok {
+			continue
+		}
+		f, err := NewFile(binread.Mem(data), int64(len(data)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := read(f); got != want[p] {
+			t.Errorf("%s: after reusing an image: %+v, fresh %+v", p, got, want[p])
+		}
+		f.Release()
+		released++
+		if len(f.Exports) > 0 {
+			if _, err := f.Object(0); err == nil {
+				t.Errorf("%s: Object(0) of a released File: no error", p)
+			}
+		}
+		if _, err := f.ReadAt(make([]byte, 1), 0); err == nil {
+			t.Errorf("%s: ReadAt of a released File: no error", p)
+		}
+	}
+	if released == 0 {
+		t.Skip("no compressed packages in the corpus")
+	}
 }
 
 // checkObjectAgrees checks that CheckObject reports what Object did.

@@ -106,19 +106,20 @@ func (r *lzmaRange) tree(probs []uint16, bits int) uint32 {
 func (r *lzmaRange) treeFrom(probs []uint16, m, end uint32) uint32 {
 	rng, code := r.rng, r.code
 	for m < end {
+		// Branch-free: literal bits are hard to predict. mask is all ones
+		// for a 1 bit; the updates are the same as in bit.
 		p := &probs[m]
 		v := uint32(*p)
 		bound := (rng >> 11) * v
-		if code < bound {
-			rng = bound
-			*p = uint16(v + (1<<11-v)>>5)
-			m <<= 1
-		} else {
-			rng -= bound
-			code -= bound
-			*p = uint16(v - v>>5)
-			m = m<<1 | 1
+		var b uint32
+		if code >= bound {
+			b = 1
 		}
+		mask := -b
+		rng = bound&^mask | (rng-bound)&mask
+		code -= bound & mask
+		*p = uint16(v + ((1<<11-v)>>5)&^mask - (v>>5)&mask)
+		m = m<<1 | b
 		if rng < 1<<24 {
 			rng <<= 8
 			code = code<<8 | uint32(r.next())
@@ -169,15 +170,13 @@ func (r *lzmaRange) matchedLiteral(probs []uint16, mb uint32) uint32 {
 		v := uint32(*p)
 		bound := (rng >> 11) * v
 		var b uint32
-		if code < bound {
-			rng = bound
-			*p = uint16(v + (1<<11-v)>>5)
-		} else {
-			rng -= bound
-			code -= bound
-			*p = uint16(v - v>>5)
+		if code >= bound {
 			b = 1
 		}
+		mask := -b
+		rng = bound&^mask | (rng-bound)&mask
+		code -= bound & mask
+		*p = uint16(v + ((1<<11-v)>>5)&^mask - (v>>5)&mask)
 		if rng < 1<<24 {
 			rng <<= 8
 			code = code<<8 | uint32(r.next())

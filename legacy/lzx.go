@@ -24,7 +24,11 @@ func init() {
 	compression.Register("LZX", decompressXMemLZX)
 }
 
-var errLZX = errors.New("lzx: corrupt input")
+var (
+	errLZX = errors.New("lzx: corrupt input")
+	// errLZXCode is built once so that sym stays small enough to inline.
+	errLZXCode = fmt.Errorf("%w: invalid Huffman code", errLZX)
+)
 
 const (
 	lzxWindowBits    = 17 // XMemCompress default for UE3 packages
@@ -216,7 +220,7 @@ func (b *lzxBits) sym(t lzxTable) (int, error) {
 	}
 	l := uint(e >> 12)
 	if l == 0 {
-		return 0, fmt.Errorf("%w: invalid Huffman code", errLZX)
+		return 0, errLZXCode
 	}
 	b.drop(l)
 	return int(e & 0xFFF), nil
@@ -364,7 +368,6 @@ func (d *lzxDecoder) readBlockHeader() error {
 // decodeRun decodes n bytes of the current block into the window; direct
 // says the window is the output, which has nothing before its start.
 func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
-	ws := len(d.window)
 	if d.blockType == lzxBlockStored {
 		if d.bits.pos < 0 || n > len(d.bits.src)-d.bits.pos {
 			return 0, fmt.Errorf("%w: stored block past the input", errLZX)
@@ -374,25 +377,49 @@ func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 		d.wpos += n
 		return n, nil
 	}
+	// The window position, the repeated offsets and the bit buffer live
+	// in locals (registers) and go back to d on every return; refill
+	// hands the buffer to fill when fewer bits remain than a read needs.
+	win, wpos := d.window, d.wpos
+	ws := len(win)
+	bs := &d.bits
+	buf, nb := bs.buf, bs.n
+	r0, r1, r2 := d.r0, d.r1, d.r2
+	main, lengths, aligned := d.mainTable, d.lengthTable, d.alignedTable
+	isAligned := d.blockType == lzxBlockAligned
+	var err error
 	done := 0
+loop:
 	for done < n {
-		el, err := d.bits.sym(d.mainTable)
-		if err != nil {
-			return done, err
+		if nb < lzxTableBits {
+			buf, nb = bs.refill(buf, nb)
 		}
+		el, l := lzxSym(main, buf)
+		if l == 0 {
+			err = errLZXCode
+			break loop
+		}
+		buf <<= l
+		nb -= l
 		if el < lzxNumChars {
-			d.window[d.wpos] = byte(el)
-			d.wpos++
+			win[wpos] = byte(el)
+			wpos++
 			done++
 			continue
 		}
 		el -= lzxNumChars
 		length := el & lzxPrimaryLength
 		if length == lzxPrimaryLength {
-			foot, err := d.bits.sym(d.lengthTable)
-			if err != nil {
-				return done, err
+			if nb < lzxTableBits {
+				buf, nb = bs.refill(buf, nb)
 			}
+			foot, l := lzxSym(lengths, buf)
+			if l == 0 {
+				err = errLZXCode
+				break loop
+			}
+			buf <<= l
+			nb -= l
 			length += foot
 		}
 		length += lzxMinMatch
@@ -400,63 +427,76 @@ func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 		var off uint32
 		switch {
 		case slot == 0:
-			off = d.r0
+			off = r0
 		case slot == 1:
-			off = d.r1
-			d.r1 = d.r0
-			d.r0 = off
+			off = r1
+			r1 = r0
+			r0 = off
 		case slot == 2:
-			off = d.r2
-			d.r2 = d.r0
-			d.r0 = off
+			off = r2
+			r2 = r0
+			r0 = off
 		default:
 			extra := uint(lzxExtraBits[slot])
 			off = lzxPositionBase[slot] - 2
-			if d.blockType == lzxBlockAligned {
-				switch {
-				case extra > 3:
-					off += d.bits.bits(extra-3) << 3
-					a, err := d.bits.sym(d.alignedTable)
-					if err != nil {
-						return done, err
+			if isAligned && extra >= 3 {
+				if extra > 3 {
+					if nb < extra-3 {
+						buf, nb = bs.refill(buf, nb)
 					}
-					off += uint32(a)
-				case extra == 3:
-					a, err := d.bits.sym(d.alignedTable)
-					if err != nil {
-						return done, err
-					}
-					off += uint32(a)
-				case extra > 0:
-					off += d.bits.bits(extra)
-				default:
-					off = 1
+					off += uint32(buf>>(64-(extra-3))) << 3
+					buf <<= extra - 3
+					nb -= extra - 3
 				}
-			} else if slot == 3 {
+				if nb < lzxTableBits {
+					buf, nb = bs.refill(buf, nb)
+				}
+				a, l := lzxSym(aligned, buf)
+				if l == 0 {
+					err = errLZXCode
+					break loop
+				}
+				buf <<= l
+				nb -= l
+				off += uint32(a)
+			} else if isAligned && extra == 0 || !isAligned && slot == 3 {
 				off = 1
 			} else {
-				off += d.bits.bits(extra)
+				if nb < extra {
+					buf, nb = bs.refill(buf, nb)
+				}
+				off += uint32(buf >> (64 - extra))
+				buf <<= extra
+				nb -= extra
 			}
-			d.r2, d.r1, d.r0 = d.r1, d.r0, off
+			r2, r1, r0 = r1, r0, off
 		}
-		if d.wpos+length > ws || off == 0 || int(off) > ws {
-			return done, fmt.Errorf("%w: match of %d at distance %d", errLZX, length, off)
+		if wpos+length > ws || off == 0 || int(off) > ws {
+			err = fmt.Errorf("%w: match of %d at distance %d", errLZX, length, off)
+			break loop
 		}
-		src := d.wpos - int(off)
-		if src < 0 {
-			if direct {
-				return done, fmt.Errorf("%w: match at distance %d before the start of the block", errLZX, off)
+		src := wpos - int(off)
+		if src >= 0 {
+			if direct && off >= 8 && wpos+length+8 <= ws {
+				// Eight bytes at a time, past the match's end: in
+				// the output, those bytes are still to be decoded.
+				for k := 0; k < length; k += 8 {
+					binary.LittleEndian.PutUint64(win[wpos+k:], binary.LittleEndian.Uint64(win[src+k:]))
+				}
+			} else {
+				lzxCopy(win, wpos, src, length)
 			}
-			src += ws
-		}
-		if src+length <= d.wpos {
-			// Source and destination do not overlap.
-			copy(d.window[d.wpos:d.wpos+length], d.window[src:src+length])
-			d.wpos += length
+			wpos += length
 		} else {
+			if direct {
+				err = fmt.Errorf("%w: match at distance %d before the start of the block", errLZX, off)
+				break loop
+			}
+			// The match starts in the older data at the window's end.
+			src += ws
 			for k := 0; k < length; k++ {
-				d.window[d.wpos] = d.window[src]
-				d.wpos++
+				win[wpos] = win[src]
+				wpos++
 				src++
 				if src == ws {
 					src = 0
@@ -465,7 +505,54 @@ func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 		}
 		done += length
 	}
-	return done, nil
+	d.wpos = wpos
+	bs.buf, bs.n = buf, nb
+	d.r0, d.r1, d.r2 = r0, r1, r2
+	return done, err
+}
+
+// lzxSym looks up the next code of buf (at least lzxTableBits valid
+// bits) in t: its symbol and length, 0 for an unused code.
+func lzxSym(t lzxTable, buf uint64) (int, uint) {
+	v := uint32(buf >> (64 - lzxTableBits))
+	e := t[v>>lzxSubBits]
+	if e&lzxLink != 0 {
+		e = t[e&0xFFFFFF+v&(1<<lzxSubBits-1)]
+	}
+	return int(e & 0xFFF), uint(e >> 12)
+}
+
+// refill stores the bit buffer of a decoding loop, fills it and returns
+// it.
+func (b *lzxBits) refill(buf uint64, n uint) (uint64, uint) {
+	b.buf, b.n = buf, n
+	b.fill()
+	return b.buf, b.n
+}
+
+// lzxCopy copies a match of length bytes from win[src:] to win[dst:]
+// (src < dst, dst+length <= len(win)) front to back, as a byte loop
+// would: a match closer than its length repeats its start. Eight bytes
+// at a time when the distance allows, without writing past the match.
+func lzxCopy(win []byte, dst, src, length int) {
+	off := dst - src
+	switch {
+	case off >= length && length > 32:
+		copy(win[dst:dst+length], win[src:src+length])
+	case off >= 8:
+		k := 0
+		for ; k+8 <= length; k += 8 {
+			binary.LittleEndian.PutUint64(win[dst+k:], binary.LittleEndian.Uint64(win[src+k:]))
+		}
+		for ; k < length; k++ {
+			win[dst+k] = win[src+k]
+		}
+	default:
+		m := win[src : src+length+off]
+		for k := off; k < len(m); k++ {
+			m[k] = m[k-off]
+		}
+	}
 }
 
 // lzxPool keeps decoders (window, tables and stream buffer) between

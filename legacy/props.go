@@ -110,8 +110,11 @@ const (
 )
 
 type propReader struct {
-	f     *File
-	r     *binread.Reader
+	f *File
+	// r is held by value: a pointer would escape with data (escape
+	// analysis does not tell the fields of *p apart) and cost a heap
+	// Reader per list.
+	r     binread.Reader
 	depth int
 	// budget, when set, bounds the tags read across many attempts (the
 	// class-defaults search), so crafted data cannot make it quadratic.
@@ -178,12 +181,14 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 		return ErrNoProperties
 	}
 	var firstErr error
-	var r binread.Reader
+	var pr propReader
 	for _, v := range f.headerVariants(i) {
-		r = *binread.FromBytes(data)
+		// The header and the list are read by one reader, pr.r.
+		pr = propReader{f: f, r: *binread.FromBytes(data), data: data, keep: keep}
+		r := &pr.r
 		r.SetOrder(f.order)
 		cand := Object{Export: i, Class: o.Class}
-		f.readObjectHeader(&r, e, v, &cand, keep)
+		f.readObjectHeader(r, e, v, &cand, keep)
 		if r.Err() != nil {
 			if firstErr == nil {
 				firstErr = r.Err()
@@ -191,7 +196,6 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 			continue
 		}
 		cand.PropertiesStart = r.Offset()
-		pr := propReader{f: f, r: &r, data: data, keep: keep}
 		props, err := pr.list()
 		if err != nil {
 			if firstErr == nil {
@@ -325,6 +329,7 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 // list reads tags until None (and returns nil unless p.keep).
 func (p *propReader) list() ([]Property, error) {
 	var props []Property
+	var prop Property
 	for n := 0; ; n++ {
 		if n >= maxProps {
 			return props, fmt.Errorf("more than %d properties", maxProps)
@@ -335,7 +340,7 @@ func (p *propReader) list() ([]Property, error) {
 			}
 			*p.budget--
 		}
-		prop, done, err := p.tag()
+		done, err := p.tag(&prop)
 		if err != nil {
 			return props, err
 		}
@@ -352,16 +357,17 @@ func (p *propReader) fail(field, format string, args ...any) error {
 	return &FormatError{Off: p.r.Abs(), Field: field, Msg: fmt.Sprintf(format, args...)}
 }
 
-// tag reads one property tag and its value; done is true at None.
-func (p *propReader) tag() (Property, bool, error) {
-	f, r := p.f, p.r
-	prop := Property{Offset: r.Offset()}
+// tag reads one property tag and its value into prop (filled in place:
+// a Property is large to return); done is true at None.
+func (p *propReader) tag(prop *Property) (bool, error) {
+	f, r := p.f, &p.r
+	*prop = Property{Offset: r.Offset()}
 	name := f.readNameRef(r, "PropertyTag.Name")
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
 	if name == "None" {
-		return prop, true, nil
+		return true, nil
 	}
 	prop.Name = name
 	var typ int
@@ -370,7 +376,7 @@ func (p *propReader) tag() (Property, bool, error) {
 		info := r.U8("PropertyTag.Info")
 		typ = int(info & infoTypeMask)
 		if typ == 0 {
-			return prop, false, p.fail("PropertyTag.Info", "property %q has type 0", name)
+			return false, p.fail("PropertyTag.Info", "property %q has type 0", name)
 		}
 		prop.Type = ue1TypeNames[typ]
 		if typ == ptString && f.Summary.FileVersion >= verUE2 {
@@ -434,21 +440,21 @@ func (p *propReader) tag() (Property, bool, error) {
 		typ = -1
 	}
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
 	if prop.Size < 0 || int64(prop.Size) > r.Remaining() {
-		return prop, false, p.fail("PropertyTag.Size", "property %q of %d bytes, %d left", name, prop.Size, r.Remaining())
+		return false, p.fail("PropertyTag.Size", "property %q of %d bytes, %d left", name, prop.Size, r.Remaining())
 	}
 	if prop.ArrayIndex < 0 || prop.ArrayIndex > 1<<20 {
-		return prop, false, p.fail("PropertyTag.ArrayIndex", "property %q has array index %d", name, prop.ArrayIndex)
+		return false, p.fail("PropertyTag.ArrayIndex", "property %q has array index %d", name, prop.ArrayIndex)
 	}
 	if prop.Type == "BoolProperty" {
 		prop.Value = boolVal
 		if prop.Size != 0 && f.ue3() && f.Summary.FileVersion >= verRefactoredTags {
-			return prop, false, p.fail("PropertyTag.Size", "bool property %q has size %d", name, prop.Size)
+			return false, p.fail("PropertyTag.Size", "bool property %q has size %d", name, prop.Size)
 		}
 		r.Skip(int64(prop.Size), "PropertyValue")
-		return prop, false, r.Err()
+		return false, r.Err()
 	}
 	start := r.Offset()
 	var val []byte
@@ -461,14 +467,14 @@ func (p *propReader) tag() (Property, bool, error) {
 		val = r.Bytes(int64(prop.Size), "PropertyValue")
 	}
 	if err := r.Err(); err != nil {
-		return prop, false, err
+		return false, err
 	}
-	v, err := p.value(&prop, val, r.Base()+start)
+	v, err := p.value(prop, val, r.Base()+start)
 	if err != nil {
-		return prop, false, err
+		return false, err
 	}
 	prop.Value = v
-	return prop, false, nil
+	return false, nil
 }
 
 // value decodes a property value from its bytes. Errors are returned only
@@ -506,7 +512,11 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		}
 		if f.ue3() && (len(b) == 8 || len(b) == 4) {
 			idx, num := f.nameIndex(vr, "ByteProperty")
-			if s, ok := f.name(idx, num); ok && vr.Remaining() == 0 {
+			if !p.keep {
+				if f.validName(idx) && vr.Remaining() == 0 {
+					return nil, nil
+				}
+			} else if s, ok := f.name(idx, num); ok && vr.Remaining() == 0 {
 				return s, nil
 			}
 		}
@@ -523,12 +533,19 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 		return f.ObjectPath(ref), nil
 	case "NameProperty":
 		idx, num := f.nameIndex(vr, prop.Type)
-		s, ok := f.name(idx, num)
-		if vr.Err() != nil || !ok || vr.Remaining() != 0 {
+		if vr.Err() != nil || !f.validName(idx) || vr.Remaining() != 0 {
 			return nil, &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("NameProperty %q is not one name", prop.Name)}
 		}
+		if !p.keep {
+			return nil, nil
+		}
+		s, _ := f.name(idx, num)
 		return s, nil
 	case "StrProperty":
+		if !p.keep {
+			// Nothing here fails: the string or hex is only kept.
+			return nil, nil
+		}
 		var s string
 		if f.ue3() {
 			s = vr.FString("StrProperty")
@@ -588,6 +605,10 @@ func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 	return hexValue(b), nil
 }
 
+// validName reports whether idx is an index into the name table (what
+// name checks besides formatting the name).
+func (f *File) validName(idx int32) bool { return idx >= 0 && int(idx) < len(f.Names) }
+
 // validRef reports whether ref points into the tables.
 func (f *File) validRef(ref int32) bool {
 	switch {
@@ -608,9 +629,8 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		// Nothing here fails; only a nested tagged list is decoded, for
 		// its effect on the search budget and as a check of its own.
 		if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 && !p.fixedStruct(name, len(b)) {
-			sr := binread.FromBytes(b)
-			sr.SetOrder(f.order)
-			sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget}
+			sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget}
+			sub.r.SetOrder(f.order)
 			sub.list()
 		}
 		return nil, nil
@@ -662,10 +682,9 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		return v, nil
 	}
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
-		sr := binread.FromBytes(b)
-		sr.SetOrder(f.order)
-		sub := &propReader{f: f, r: sr, depth: p.depth + 1, budget: p.budget, keep: true}
-		if props, err := sub.list(); err == nil && sr.Remaining() == 0 {
+		sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget, keep: true}
+		sub.r.SetOrder(f.order)
+		if props, err := sub.list(); err == nil && sub.r.Remaining() == 0 {
 			return props, nil
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"unicode/utf16"
 
 	"github.com/upkg/upkg/compression"
@@ -297,7 +298,7 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
 		return nil, 0, "", err
 	}
-	img := make([]byte, end)
+	img := newImage(end)
 	hdr := min(first, size)
 	if _, err := r.ReadAt(img[:hdr], 0); err != nil && err != io.EOF {
 		return nil, 0, "", err
@@ -309,4 +310,20 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 		}
 	}
 	return binread.Mem(img), end, "compressed chunks (" + method + ")", nil
+}
+
+// imagePool keeps the package images of decompressChunks that
+// [File.Release] gave back, so that verifying many compressed packages
+// reuses one buffer instead of faulting in fresh memory for each.
+var imagePool sync.Pool // of *[]byte
+
+// newImage returns n zeroed bytes, reusing a released image when one is
+// large enough.
+func newImage(n int64) []byte {
+	if p, _ := imagePool.Get().(*[]byte); p != nil && int64(cap(*p)) >= n {
+		b := (*p)[:n]
+		clear(b)
+		return b
+	}
+	return make([]byte, n)
 }

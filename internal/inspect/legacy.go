@@ -67,7 +67,13 @@ func openLegacy(in *Input, opts *Options) (*Package, error) {
 	if err != nil {
 		return nil, err
 	}
-	return legacyPackage(in.Name, f, opts), nil
+	p := legacyPackage(in.Name, f, opts)
+	if opts != nil && opts.resultOnly {
+		// Verification is done with the package image (legacyStats read
+		// every export): the next package may reuse its memory.
+		f.Release()
+	}
+	return p, nil
 }
 
 // legacyDump is what `upkg dump --json` prints for a legacy package.
@@ -187,6 +193,64 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		p.Sections = append(p.Sections, Section{Name: fmt.Sprintf("CompressedChunk[%d]", i), Offset: c.CompressedOffset, Size: int64(c.CompressedSize)})
 	}
 
+	if opts != nil && opts.resultOnly {
+		// Verification counts the names and objects; the lists (object
+		// paths, class paths, flag strings) are renderings no check
+		// reads.
+		p.counts = &objectCounts{names: len(f.Names), imports: len(f.Imports), exports: len(f.Exports)}
+	} else {
+		legacyObjects(p, f)
+	}
+	if f.Wrapper != "" {
+		p.Warnings = append(p.Warnings, "read through "+f.Wrapper)
+	}
+
+	p.ExportData = f.Data
+	p.Props = func(i int) (any, error) {
+		if i < 0 || i >= len(f.Exports) {
+			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
+		}
+		o, err := f.Object(i)
+		if errors.Is(err, legacy.ErrNoProperties) {
+			hint := ""
+			if f.Exports[i].ClassIndex == 0 {
+				hint = " (its default properties were not found after the script)"
+				if f.Summary.FileVersion >= 178 {
+					hint = " (UE3 keeps a class's defaults in the export Default__" + f.Exports[i].ObjectName + ")"
+				}
+			}
+			return o, fmt.Errorf("%s (%s): %w%s", f.ExportPath(i), f.ClassName(i), err, hint)
+		}
+		return o, err
+	}
+	p.Raw = func(section string) ([]byte, error) {
+		for _, sec := range p.Sections {
+			if strings.EqualFold(sec.Name, section) {
+				if sec.Size <= 0 || sec.Offset < 0 || sec.Offset+sec.Size > f.Size() {
+					return nil, fmt.Errorf("section %s has no byte range", sec.Name)
+				}
+				b := make([]byte, sec.Size)
+				_, err := f.ReadAt(b, sec.Offset)
+				return b, err
+			}
+		}
+		return nil, fmt.Errorf("no section %q", section)
+	}
+	d := &legacyDump{Wrapper: f.Wrapper, Game: f.Game, PackageName: f.PackageName, Summary: *s, Names: f.Names, Imports: f.Imports, Exports: f.Exports}
+	for _, g := range f.Heritage {
+		d.Heritage = append(d.Heritage, g.String())
+	}
+	p.Dump = d
+	if opts != nil && (opts.Verify || opts.Properties) {
+		p.Properties = legacyStats(f)
+	}
+	return p
+}
+
+// legacyObjects fills the name, import and export lists of p, objects with
+// their paths. Each path is built once: objects name their outers, supers and
+// templates, and many share the same few.
+func legacyObjects(p *Package, f *legacy.File) {
 	// Sized up front (the tables are already read); empty ones stay nil.
 	p.Names = sized[Name](len(f.Names))
 	p.Imports = sized[Object](len(f.Imports))
@@ -194,8 +258,6 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	for _, n := range f.Names {
 		p.Names = append(p.Names, Name{Name: n.Name, Flags: n.Flags})
 	}
-	// Each object's path is built once: objects name their outers, supers
-	// and templates, and many share the same few.
 	paths := newLegacyPaths(f)
 	flags := map[uint64]string{}
 	for i, im := range f.Imports {
@@ -253,50 +315,6 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		}
 		p.Exports = append(p.Exports, o)
 	}
-	if f.Wrapper != "" {
-		p.Warnings = append(p.Warnings, "read through "+f.Wrapper)
-	}
-
-	p.ExportData = f.Data
-	p.Props = func(i int) (any, error) {
-		if i < 0 || i >= len(f.Exports) {
-			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
-		}
-		o, err := f.Object(i)
-		if errors.Is(err, legacy.ErrNoProperties) {
-			hint := ""
-			if f.Exports[i].ClassIndex == 0 {
-				hint = " (its default properties were not found after the script)"
-				if f.Summary.FileVersion >= 178 {
-					hint = " (UE3 keeps a class's defaults in the export Default__" + f.Exports[i].ObjectName + ")"
-				}
-			}
-			return o, fmt.Errorf("%s (%s): %w%s", f.ExportPath(i), f.ClassName(i), err, hint)
-		}
-		return o, err
-	}
-	p.Raw = func(section string) ([]byte, error) {
-		for _, sec := range p.Sections {
-			if strings.EqualFold(sec.Name, section) {
-				if sec.Size <= 0 || sec.Offset < 0 || sec.Offset+sec.Size > f.Size() {
-					return nil, fmt.Errorf("section %s has no byte range", sec.Name)
-				}
-				b := make([]byte, sec.Size)
-				_, err := f.ReadAt(b, sec.Offset)
-				return b, err
-			}
-		}
-		return nil, fmt.Errorf("no section %q", section)
-	}
-	d := &legacyDump{Wrapper: f.Wrapper, Game: f.Game, PackageName: f.PackageName, Summary: *s, Names: f.Names, Imports: f.Imports, Exports: f.Exports}
-	for _, g := range f.Heritage {
-		d.Heritage = append(d.Heritage, g.String())
-	}
-	p.Dump = d
-	if opts != nil && (opts.Verify || opts.Properties) {
-		p.Properties = legacyStats(f)
-	}
-	return p
 }
 
 // maxFailures is how many failing exports a Stats lists by name.

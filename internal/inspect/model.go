@@ -57,10 +57,14 @@ type Package struct {
 	// Raw returns the bytes of a section by name for the hex view.
 	Raw func(section string) ([]byte, error) `json:"-"`
 
-	// counts, when set, are the lengths of Names, Imports and Exports of a
-	// package opened for its verify result only, whose lists are not built.
-	counts *[3]int
+	// counts, set by an opener under Options.resultOnly instead of
+	// filling Names, Imports and Exports, gives ResultFor their lengths.
+	counts *objectCounts
 }
+
+// objectCounts are the lengths of a package's name, import and export
+// lists.
+type objectCounts struct{ names, imports, exports int }
 
 // Field is one summary line.
 type Field struct {

@@ -338,7 +338,7 @@ func resultPackageFromUasset(f *uasset.File, name string) *Package {
 		Format:       "uasset",
 		Engine:       f.Engine.Version,
 		EngineSource: f.Engine.Source,
-		counts:       &[3]int{len(f.Names), len(f.Imports), len(f.Exports)},
+		counts:       &objectCounts{len(f.Names), len(f.Imports), len(f.Exports)},
 	}
 	if p.Engine == "" {
 		p.Engine = uassetVersionsEngine(f)

@@ -337,7 +337,7 @@ func ResultFor(p *Package) VerifyResult {
 		PackageVersion:  p.PackageVersion, LicenseeVersion: p.LicenseeVersion,
 	}
 	if c := p.counts; c != nil {
-		res.Names, res.Imports, res.Exports = c[0], c[1], c[2]
+		res.Names, res.Imports, res.Exports = c.names, c.imports, c.exports
 	}
 	var problems []string
 	for _, s := range p.Sections {
