@@ -361,12 +361,14 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 	// Cell maps (5.6+).
 	if s.CellExportMapOffset > s.CellImportMapOffset {
 		r.SeekTo(int64(s.CellImportMapOffset), "CellImportMap")
+		p.CellImports = table[ObjectIndex](int(s.CellExportMapOffset-s.CellImportMapOffset)/8, 8, len(p.data))
 		for i := 0; i < int(s.CellExportMapOffset-s.CellImportMapOffset)/8; i++ {
 			p.CellImports = append(p.CellImports, ObjectIndex(r.U64("CellImportMap")))
 		}
 	}
 	if s.ExportBundleEntriesOffset > s.CellExportMapOffset {
 		r.SeekTo(int64(s.CellExportMapOffset), "CellExportMap")
+		p.CellExports = table[CellExport](int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize, cellExportEntrySize, len(p.data))
 		for i := 0; i < int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize; i++ {
 			p.CellExports = append(p.CellExports, CellExport{r.U64("CellExport.CookedSerialOffset"), r.U64("CellExport.CookedSerialLayoutSize"), r.U64("CellExport.CookedSerialSize"), ReadMappedName(r, "CellExport.CppClassInfo"), r.U64("CellExport.PublicExportHash")})
 		}
@@ -377,11 +379,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		end = s.DependencyBundleHeadersOffset
 	}
 	r.SeekTo(int64(s.ExportBundleEntriesOffset), "ExportBundleEntries")
+	p.BundleEntries = table[BundleEntry](int(end-s.ExportBundleEntriesOffset)/bundleEntrySize, bundleEntrySize, len(p.data))
 	for i := 0; i < int(end-s.ExportBundleEntriesOffset)/bundleEntrySize; i++ {
 		p.BundleEntries = append(p.BundleEntries, BundleEntry{r.U32("ExportBundleEntry.LocalExportIndex"), r.U32("ExportBundleEntry.CommandType")})
 	}
 	if v >= HeaderNoExportInfo {
 		r.SeekTo(int64(s.DependencyBundleHeadersOffset), "DependencyBundleHeaders")
+		p.DependencyHeaders = table[DependencyBundleHeader](int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize, depHeaderSize, len(p.data))
 		for i := 0; i < int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize; i++ {
 			h := DependencyBundleHeader{FirstEntryIndex: r.I32("DependencyBundleHeader.FirstEntryIndex")}
 			for j := range h.EntryCount {
@@ -390,11 +394,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 			p.DependencyHeaders = append(p.DependencyHeaders, h)
 		}
 		r.SeekTo(int64(s.DependencyBundleEntriesOffset), "DependencyBundleEntries")
+		p.DependencyEntries = table[int32](int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4, 4, len(p.data))
 		for i := 0; i < int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4; i++ {
 			p.DependencyEntries = append(p.DependencyEntries, r.I32("DependencyBundleEntry"))
 		}
 		r.SeekTo(int64(s.ImportedPackageNamesOffset), "ImportedPackageNames")
 		p.ImportedPackageNameHashes = readNameBatch(r, data, "ImportedPackageNames")
+		p.ImportedPackageNames = table[string](len(p.ImportedPackageNameHashes), 1, len(p.data))
 		for _, nm := range p.ImportedPackageNameHashes {
 			num := r.I32("ImportedPackageNames.Number")
 			p.ImportedPackageNames = append(p.ImportedPackageNames, ue.FormatName(nm.Value, num))
@@ -409,6 +415,18 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		return nil, ferr(r)
 	}
 	return p, p.finish(int64(s.HeaderSize))
+}
+
+// table returns room for a table of n records of size bytes each read
+// from a package of dataSize bytes: nil when n is not positive (as
+// appending to nothing leaves it), else capacity for the records the
+// package can hold at most, so a count from a bad header allocates no
+// more than the package's size.
+func table[T any](n, size, dataSize int) []T {
+	if n <= 0 {
+		return nil
+	}
+	return make([]T, 0, min(n, dataSize/size))
 }
 
 // readBulkData reads the bulk data map (5.2+) between the name map and the
@@ -465,6 +483,7 @@ func (p *Package) readBulkData(r *binread.Reader) error {
 func (p *Package) readImportsExports(r *binread.Reader) {
 	s := &p.Summary
 	r.SeekTo(int64(s.ImportMapOffset), "ImportMap")
+	p.ImportMap = table[ObjectIndex](int(s.ExportMapOffset-s.ImportMapOffset)/8, 8, len(p.data))
 	for i := 0; i < int(s.ExportMapOffset-s.ImportMapOffset)/8; i++ {
 		p.ImportMap = append(p.ImportMap, ObjectIndex(r.U64("ImportMap")))
 	}

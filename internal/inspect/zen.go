@@ -153,15 +153,64 @@ type zenResolver struct {
 	importPaths map[zen.ObjectIndex]string
 }
 
-// exportPath is exportPath(zr.p, i, 0), built once per export.
+// exportPath is exportPath(zr.p, i, 0), built once per export. An export
+// whose outer chain ends within the depth bound gets its outer's kept path
+// with its own name appended (what exportPath builds, without joining the
+// chain again); a longer chain or a cycle takes exportPath itself.
 func (zr *zenResolver) exportPath(i int) string {
 	if zr.paths == nil {
 		zr.paths = make([]string, len(zr.p.Exports))
 	}
-	if zr.paths[i] == "" {
-		zr.paths[i] = exportPath(zr.p, i, 0)
+	if zr.paths[i] != "" {
+		return zr.paths[i]
+	}
+	p := zr.p
+	e := &p.Exports[i]
+	o, ok := exportOuter(p, i)
+	switch {
+	case !ok:
+		zr.paths[i] = p.Name + "." + e.Name
+	case exportDepth(p, o) <= maxExportDepth:
+		// exportPath(p, o, 1) is exportPath(p, o, 0) when o's chain
+		// ends within the bound less one.
+		sep := "."
+		if p.Exports[o].OuterIndex.IsNull() {
+			sep = ":"
+		}
+		zr.paths[i] = zr.exportPath(o) + sep + e.Name
+	default:
+		zr.paths[i] = exportPath(p, i, 0)
 	}
 	return zr.paths[i]
+}
+
+// maxExportDepth is the depth bound of exportPath: outers followed past it
+// are cut.
+const maxExportDepth = 64
+
+// exportOuter returns the export that is export i's outer, as exportPath
+// follows it; ok is false when exportPath ends the path at i.
+func exportOuter(p *zen.Package, i int) (int, bool) {
+	outer := p.Exports[i].OuterIndex
+	if outer.IsNull() || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+		return 0, false
+	}
+	return int(outer.Value()), true
+}
+
+// exportDepth counts the outers exportPath follows from export i before
+// the path ends, up to maxExportDepth+1 (a longer chain or a cycle).
+func exportDepth(p *zen.Package, i int) int {
+	n := 0
+	for n <= maxExportDepth {
+		o, ok := exportOuter(p, i)
+		if !ok {
+			break
+		}
+		i = o
+		n++
+	}
+	return n
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -219,20 +268,31 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		Dump:         p,
 		Warnings:     warnings,
 	}
-	out.Summary = zenSummary(p)
+	// A verify line uses none of the renderings (summary, name hashes as
+	// hex, object flag names): only counts, sections and the checks.
+	render := opts == nil || !opts.resultOnly
+	if render {
+		out.Summary = zenSummary(p)
+	}
 	out.Sections = zenSections(p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
 	out.Names = sized[Name](len(p.Names))
 	out.Imports = sized[Object](len(p.ImportMap))
 	out.Exports = sized[Object](len(p.Exports))
-	// The hashes as hex, sliced from one string rather than a string each.
-	hex := make([]byte, 0, 16*len(p.Names))
-	for _, n := range p.Names {
-		hex = hexDigits(hex, n.Hash, 16)
-	}
-	hexs := string(hex)
-	for i, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
+	if render {
+		// The hashes as hex, sliced from one string rather than a string each.
+		hex := make([]byte, 0, 16*len(p.Names))
+		for _, n := range p.Names {
+			hex = hexDigits(hex, n.Hash, 16)
+		}
+		hexs := string(hex)
+		for i, n := range p.Names {
+			out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
+		}
+	} else {
+		for _, n := range p.Names {
+			out.Names = append(out.Names, Name{Name: n.Value})
+		}
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
@@ -257,9 +317,11 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			Name:         e.Name,
 			Path:         zr.exportPath(i),
 			ObjectFlags:  e.ObjectFlags,
-			Flags:        objectFlags(e.ObjectFlags),
 			SerialOffset: p.ExportOffset(i),
 			SerialSize:   int64(e.CookedSerialSize),
+		}
+		if render {
+			o.Flags = objectFlags(e.ObjectFlags)
 		}
 		o.Class = zr.ref(e.ClassIndex)
 		o.Super = zr.ref(e.SuperIndex)
@@ -288,7 +350,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
-	if opts == nil || !opts.resultOnly {
+	if render {
 		out.Dependencies = zr.dependencies(out)
 	}
 	out.ExportData = p.ExportData
@@ -526,7 +588,7 @@ func zenDataShort(p *zen.Package, size int64) string {
 func exportPath(p *zen.Package, i, depth int) string {
 	e := &p.Exports[i]
 	outer := e.OuterIndex
-	if outer.IsNull() || depth > 64 || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+	if outer.IsNull() || depth > maxExportDepth || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
 		return p.Name + "." + e.Name
 	}
 	o := int(outer.Value())
