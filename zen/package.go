@@ -324,6 +324,10 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		vi.FileVersionUE5 = r.I32("VersioningInfo.PackageVersion.FileVersionUE5")
 		vi.LicenseeVersion = r.I32("VersioningInfo.LicenseeVersion")
 		n := r.Count("VersioningInfo.CustomVersions", customVersionSize)
+		if n > 0 {
+			// Count checked n against the bytes left.
+			vi.CustomVersions = make([]CustomVersion, 0, n)
+		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			vi.CustomVersions = append(vi.CustomVersions, CustomVersion{ue.ReadGuid(r, "CustomVersion.Key"), r.I32("CustomVersion.Version")})
 		}
@@ -716,16 +720,17 @@ func (p *Package) CellExportData(i int) ([]byte, error) {
 	if i < 0 || i >= len(p.CellExports) {
 		return nil, fmt.Errorf("zen: cell export %d of %d", i, len(p.CellExports))
 	}
-	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, fmt.Sprintf("cell export %d", i))
+	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, func() string { return fmt.Sprintf("cell export %d", i) })
 }
 
-// slice returns size bytes at off, or an error naming what and where.
-func (p *Package) slice(off int64, size uint64, what string) ([]byte, error) {
+// slice returns size bytes at off, or an error naming what (called only
+// then: exports are sliced far more often than they fail) and where.
+func (p *Package) slice(off int64, size uint64, what func() string) ([]byte, error) {
 	if size > uint64(len(p.data)) || off+int64(size) > int64(len(p.data)) {
 		if off >= int64(len(p.data)) {
-			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what, size, off, len(p.data))}
+			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what(), size, off, len(p.data))}
 		}
-		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what, size, off, int64(len(p.data))-off)}
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what(), size, off, int64(len(p.data))-off)}
 	}
 	return p.data[off : off+int64(size)], nil
 }
@@ -745,7 +750,7 @@ func (p *Package) ExportData(i int) ([]byte, error) {
 	if off < 0 {
 		return nil, fmt.Errorf("zen: export %d (%s) has no serialized data", i, p.Exports[i].Name)
 	}
-	return p.slice(off, p.Exports[i].CookedSerialSize, fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name))
+	return p.slice(off, p.Exports[i].CookedSerialSize, func() string { return fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name) })
 }
 
 // Bytes returns n bytes of the package at off, or an error naming where
@@ -754,7 +759,7 @@ func (p *Package) Bytes(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 {
 		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%d bytes at offset %d", n, off)}
 	}
-	return p.slice(off, uint64(n), "range")
+	return p.slice(off, uint64(n), func() string { return "range" })
 }
 
 // DataRange is the place of one export's (or cell export's) serialized
