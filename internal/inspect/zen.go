@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -148,9 +149,33 @@ type zenResolver struct {
 	pkgID uint64
 	// paths memoizes exportPath of the package's exports.
 	paths []string
-	// importPaths holds the paths of the import map's entries, resolved
-	// once (the export map refers to them again and again).
-	importPaths map[zen.ObjectIndex]string
+	// imports holds the import map's entries, resolved once (the export
+	// map refers to them again and again); importAt finds an entry's last
+	// position when the map is long (see importPath).
+	imports  []Object
+	importAt map[zen.ObjectIndex]int
+}
+
+// maxImportScan is the longest import map importPath searches entry by
+// entry rather than through importAt.
+const maxImportScan = 16
+
+// importPath returns the path resolved for import map entry x (its last
+// occurrence), once the import map is resolved.
+func (zr *zenResolver) importPath(x zen.ObjectIndex) (string, bool) {
+	if zr.importAt != nil {
+		i, ok := zr.importAt[x]
+		if !ok {
+			return "", false
+		}
+		return zr.imports[i].Path, true
+	}
+	for i := len(zr.imports) - 1; i >= 0; i-- {
+		if zr.p.ImportMap[i] == x {
+			return zr.imports[i].Path, true
+		}
+	}
+	return "", false
 }
 
 // exportPath is exportPath(zr.p, i, 0), built once per export. An export
@@ -298,16 +323,22 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
 	}
 	unresolved := 0
-	zr.importPaths = make(map[zen.ObjectIndex]string, len(p.ImportMap))
+	var at map[zen.ObjectIndex]int
+	if len(p.ImportMap) > maxImportScan {
+		at = make(map[zen.ObjectIndex]int, len(p.ImportMap))
+	}
 	for i, x := range p.ImportMap {
 		o := zr.importObject(x)
-		zr.importPaths[x] = o.Path
+		if at != nil {
+			at[x] = i
+		}
 		o.Index = -int32(i) - 1
 		if strings.HasPrefix(o.Name, "<") {
 			unresolved++
 		}
 		out.Imports = append(out.Imports, o)
 	}
+	zr.imports, zr.importAt = out.Imports, at
 	if unresolved > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d imports could not be named", unresolved, len(p.ImportMap)))
 	}
@@ -341,7 +372,10 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			if e.PublicExportHash == 0 {
 				continue
 			}
-			rel := strings.TrimPrefix(zr.exportPath(i), p.Name+".")
+			rel := zr.exportPath(i)
+			if len(rel) > len(p.Name) && rel[len(p.Name)] == '.' && rel[:len(p.Name)] == p.Name {
+				rel = rel[len(p.Name)+1:]
+			}
 			if zen.PublicExportHash(rel) != e.PublicExportHash {
 				bad++
 			}
@@ -424,7 +458,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return fmt.Sprintf("%s (package version %d/%d)", ue5Release(v.FileVersionUE5), v.FileVersionUE4, v.FileVersionUE5)
+		return ue5Release(v.FileVersionUE5) + " (package version " + strconv.FormatInt(int64(v.FileVersionUE4), 10) + "/" + strconv.FormatInt(int64(v.FileVersionUE5), 10) + ")"
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:
@@ -610,7 +644,7 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 		}
 		return fmt.Sprintf("<export %d>", x.Value())
 	}
-	if path, ok := zr.importPaths[x]; ok {
+	if path, ok := zr.importPath(x); ok {
 		return path
 	}
 	return zr.importObject(x).Path

@@ -85,7 +85,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		return o, nil
 	}
 	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
-		p.Warnings = append(p.Warnings, "properties not checked: "+errNeedMappings.Error())
+		p.Warnings = append(p.Warnings, propsNotChecked)
 	} else if opts.Verify || opts.Properties {
 		st := &Stats{}
 		p.Properties = st
@@ -116,9 +116,12 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 // zenLocalSchemas returns the schemas of the classes and structs the zen
 // package defines, read from their exports, for unversioned data.
 func zenLocalSchemas(p *Package, zp *zen.Package, ctx *property.Context) func(string) *usmap.Struct {
-	byName := map[string]int{}
+	var byName map[string]int // made for the first struct class
 	for i := range zp.Exports {
 		if property.IsStructClass(propsLastElem(p.Exports[i].Class)) {
+			if byName == nil {
+				byName = map[string]int{}
+			}
 			byName[strings.ToLower(zp.Exports[i].Name)] = i
 		}
 	}
@@ -148,6 +151,10 @@ func zenLocalSchemas(p *Package, zp *zen.Package, ctx *property.Context) func(st
 		return s
 	}
 }
+
+// propsNotChecked is the warning of a package whose properties need
+// mappings none were given for.
+var propsNotChecked = "properties not checked: " + errNeedMappings.Error()
 
 // errNeedMappings is assetprops.ErrNeedMappings without importing the uasset
 // side: the message users ask for.
