@@ -154,6 +154,9 @@ type zenResolver struct {
 	// position when the map is long (see importPath).
 	imports  []Object
 	importAt map[zen.ObjectIndex]int
+	// importedIDs memoizes the package IDs of ImportedPackageNames (0:
+	// not yet hashed).
+	importedIDs []uint64
 }
 
 // maxImportScan is the longest import map importPath searches entry by
@@ -740,7 +743,13 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 	if i < len(zr.p.ImportedPackageNames) {
 		n := zr.p.ImportedPackageNames[i]
-		return n, zen.PackageID(n)
+		if zr.importedIDs == nil {
+			zr.importedIDs = make([]uint64, len(zr.p.ImportedPackageNames))
+		}
+		if zr.importedIDs[i] == 0 {
+			zr.importedIDs[i] = zen.PackageID(n)
+		}
+		return n, zr.importedIDs[i]
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
 		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
@@ -774,12 +783,7 @@ func scriptPackage(path string) string {
 	return path
 }
 
-func lastElem(path string) string {
-	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
-		return path[i+1:]
-	}
-	return path
-}
+func lastElem(path string) string { return propsLastElem(path) }
 
 // objectFlags renders the common EObjectFlags bits.
 func objectFlags(f uint32) string {

@@ -162,8 +162,12 @@ var errNeedMappings = fmt.Errorf("this package stores unversioned properties (co
 	"their names and types are not in the file; decoding them needs the game's .usmap mappings file (--mappings FILE)")
 
 func propsLastElem(path string) string {
-	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
-		return path[i+1:]
+	// strings.LastIndexAny(path, ".:/") byte by byte: the three are ASCII,
+	// and no byte of a multi-byte UTF-8 sequence (or invalid byte) is.
+	for i := len(path) - 1; i >= 0; i-- {
+		if c := path[i]; c == '.' || c == ':' || c == '/' {
+			return path[i+1:]
+		}
 	}
 	return path
 }
