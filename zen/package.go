@@ -250,6 +250,9 @@ func (p *Package) checkStore(opts Options) error {
 }
 
 func ferr(r *binread.Reader) error {
+	if r.Err() == nil {
+		return nil
+	}
 	var be *binread.Error
 	if errors.As(r.Err(), &be) {
 		return &FormatError{Offset: be.Offset, Msg: be.Field, Err: be.Err}

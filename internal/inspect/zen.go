@@ -754,7 +754,7 @@ func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 	if zr.ctx != nil && zr.ctx.header != nil {
 		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
 			pid := e.ImportedPackages[i]
-			if n, ok := zr.ctx.pkgName[pid]; ok {
+			if n, ok := zr.ctx.packageName(pid); ok {
 				return n, pid
 			}
 			return fmt.Sprintf("<package 0x%016x>", pid), pid
