@@ -145,6 +145,9 @@ type zenResolver struct {
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
+	// hashedFrom is how many names, from the end of the name map, have
+	// their hash in exportHashes (see ownExportName).
+	hashedFrom int
 	// pkgID is the package's ID: its chunk's ID inside a container.
 	pkgID uint64
 	// paths memoizes exportPath of the package's exports.
@@ -716,13 +719,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		if pkgName == "" {
 			pkgName = fmt.Sprintf("<package %d>", pi)
 		}
-		if zr.exportHashes == nil {
-			zr.exportHashes = map[uint64]string{}
-			for _, n := range zr.p.Names {
-				zr.exportHashes[zen.PublicExportHash(n.Value)] = n.Value
-			}
-		}
-		if n, ok := zr.exportHashes[hash]; ok {
+		if n, ok := zr.ownExportName(hash); ok {
 			return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
 		}
 		// The main asset of a package is named after it (and a blueprint's
@@ -737,6 +734,37 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		return Object{Name: label, Path: pkgName + "." + label, PackageName: pkgName}
 	}
 	return Object{Name: "<export>", Path: "<export>"}
+}
+
+// ownExportName returns the last of the package's names whose public export
+// hash is hash. The names are hashed from the end, only as far as a lookup
+// needs (a name found is the last with its hash; a hash not found hashes
+// them all), and each hash is kept for the lookups after.
+func (zr *zenResolver) ownExportName(hash uint64) (string, bool) {
+	if n, ok := zr.exportHashes[hash]; ok {
+		return n, true
+	}
+	names := zr.p.Names
+	if zr.hashedFrom >= len(names) {
+		return "", false
+	}
+	if zr.exportHashes == nil {
+		zr.exportHashes = map[uint64]string{}
+	}
+	for zr.hashedFrom < len(names) {
+		zr.hashedFrom++
+		n := names[len(names)-zr.hashedFrom].Value
+		h := zen.PublicExportHash(n)
+		if _, later := zr.exportHashes[h]; !later {
+			// A later name with the same hash wins, as it would
+			// assigning them in order.
+			zr.exportHashes[h] = n
+		}
+		if h == hash {
+			return zr.exportHashes[h], true
+		}
+	}
+	return "", false
 }
 
 // importedPackage names imported package i and its ID when known.
