@@ -380,6 +380,22 @@ func (s *ScriptObjects) Lookup(x ObjectIndex) (*ScriptObject, bool) {
 	return o, true
 }
 
+// LookupClass is [ScriptObjects.Lookup] that also reports
+// [ScriptObjects.IsClass] of x, finding x once.
+func (s *ScriptObjects) LookupClass(x ObjectIndex) (o *ScriptObject, isClass, ok bool) {
+	if s == nil {
+		return nil, false, false
+	}
+	i, ok := s.find(x)
+	if !ok {
+		return nil, false, false
+	}
+	s.mu.Lock()
+	o = s.resolved(i)
+	s.mu.Unlock()
+	return o, s.classes[i/64]&(1<<(i%64)) != 0, true
+}
+
 // IsClass reports whether x is a class: some class default object names
 // it as its class.
 func (s *ScriptObjects) IsClass(x ObjectIndex) bool {

@@ -308,8 +308,16 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	out.Sections = zenSections(p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
 	out.Names = sized[Name](len(p.Names))
-	out.Imports = sized[Object](len(p.ImportMap))
-	out.Exports = sized[Object](len(p.Exports))
+	// One array holds both (capped so neither grows into the other).
+	if objs := sized[Object](len(p.ImportMap) + len(p.Exports)); objs != nil {
+		ni := len(p.ImportMap)
+		if ni > 0 {
+			out.Imports = objs[:0:ni]
+		}
+		if len(p.Exports) > 0 {
+			out.Exports = objs[ni:ni:cap(objs)]
+		}
+	}
 	if render {
 		// The hashes as hex, sliced from one string rather than a string each.
 		hex := make([]byte, 0, 16*len(p.Names))
@@ -662,7 +670,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	case zen.KindNull:
 		return Object{Name: "None", Path: "None"}
 	case zen.KindScriptImport:
-		if o, ok := zr.script.Lookup(x); ok {
+		if o, isClass, ok := zr.script.LookupClass(x); ok {
 			obj := Object{Name: o.Name, Path: o.Path, PackageName: scriptPackage(o.Path)}
 			switch {
 			case o.OuterIndex.IsNull():
@@ -671,7 +679,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 				if c, ok := zr.script.Lookup(o.CDOClassIndex); ok {
 					obj.Class = c.Path
 				}
-			case zr.script.IsClass(x):
+			case isClass:
 				obj.Class = "/Script/CoreUObject.Class"
 			}
 			obj.ClassPackage = scriptPackage(obj.Class)
