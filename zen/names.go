@@ -182,24 +182,49 @@ func latin1(b []byte) string {
 	return string(r)
 }
 
+// batchFields are the field names a name batch's reads report, joined once
+// for the batches every package has rather than on each read.
+type batchFields struct{ num, strBytes, hashVersion, hashes, headers, strs string }
+
+func newBatchFields(field string) batchFields {
+	return batchFields{field + ".Num", field + ".NumStringBytes", field + ".HashVersion", field + ".Hashes", field + ".Headers", field + ".Strings"}
+}
+
+var (
+	nameMapFields              = newBatchFields("NameMap")
+	importedPackageNamesFields = newBatchFields("ImportedPackageNames")
+)
+
+func batchFieldNames(field string) *batchFields {
+	switch field {
+	case "NameMap":
+		return &nameMapFields
+	case "ImportedPackageNames":
+		return &importedPackageNamesFields
+	}
+	f := newBatchFields(field)
+	return &f
+}
+
 // readNameBatchHead reads a UE5 name batch up to its hashes: the count, the
 // string bytes and the hash algorithm. ok is false for an empty batch and
 // on error (then r's error is set, as reading the rest would set it).
 func readNameBatchHead(r *binread.Reader, field string) (cnt int, strBytes uint32, ok bool) {
+	fn := batchFieldNames(field)
 	start := r.Offset()
-	n := r.U32(field + ".Num")
+	n := r.U32(fn.num)
 	if r.Err() != nil || n == 0 {
 		return 0, 0, false
 	}
 	// Each name costs at least 8 (hash) + 2 (header) bytes.
-	cnt = r.CheckCount(start, int64(n), 10, field+".Num")
+	cnt = r.CheckCount(start, int64(n), 10, fn.num)
 	if r.Err() != nil {
 		return 0, 0, false
 	}
-	strBytes = r.U32(field + ".NumStringBytes")
-	algo := r.U64(field + ".HashVersion")
+	strBytes = r.U32(fn.strBytes)
+	algo := r.U64(fn.hashVersion)
 	if r.Err() == nil && algo != HashAlgorithmID {
-		r.Failf(field+".HashVersion", "name hash algorithm 0x%x, want 0x%x", algo, uint64(HashAlgorithmID))
+		r.Failf(fn.hashVersion, "name hash algorithm 0x%x, want 0x%x", algo, uint64(HashAlgorithmID))
 		return 0, 0, false
 	}
 	if r.Err() != nil {
@@ -207,8 +232,8 @@ func readNameBatchHead(r *binread.Reader, field string) (cnt int, strBytes uint3
 	}
 	if int64(cnt)*10 > r.Remaining() {
 		// Cut short: fail as reading them would.
-		r.Bytes(int64(cnt)*8, field+".Hashes")
-		r.Bytes(int64(cnt)*2, field+".Headers")
+		r.Bytes(int64(cnt)*8, fn.hashes)
+		r.Bytes(int64(cnt)*2, fn.headers)
 		return 0, 0, false
 	}
 	return cnt, strBytes, true
@@ -229,21 +254,22 @@ type lazyNames struct {
 // from its start) in place, checking what [ReadNameBatch] checks but the
 // hashes.
 func readLazyNames(r *binread.Reader, data []byte, field string) lazyNames {
+	fn := batchFieldNames(field)
 	cnt, strBytes, ok := readNameBatchHead(r, field)
 	if !ok {
 		return lazyNames{}
 	}
 	at := r.Offset()
-	r.Skip(int64(cnt)*10, field+".Headers")
+	r.Skip(int64(cnt)*10, fn.headers)
 	if r.Err() != nil {
 		return lazyNames{}
 	}
 	if int64(strBytes) > r.Remaining() {
-		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
+		r.Failf(fn.strBytes, "%d string bytes, %d left", strBytes, r.Remaining())
 		return lazyNames{}
 	}
 	strAt := r.Offset()
-	r.Skip(int64(strBytes), field+".Strings")
+	r.Skip(int64(strBytes), fn.strs)
 	if r.Err() != nil {
 		return lazyNames{}
 	}
@@ -258,14 +284,14 @@ func readLazyNames(r *binread.Reader, data []byte, field string) lazyNames {
 		h := binary.BigEndian.Uint16(b.headers[2*i:])
 		used, err := nameSize(h&0x8000 != 0, int(h&0x7FFF), len(b.strs)-pos)
 		if err != nil {
-			r.Failf(field+".Strings", "name %d: %v", i, err)
+			r.Failf(fn.strs, "name %d: %v", i, err)
 			return lazyNames{}
 		}
 		b.off[i] = uint32(pos)
 		pos += used
 	}
 	if pos != len(b.strs) {
-		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(b.strs))
+		r.Failf(fn.strs, "names use %d of %d string bytes", pos, len(b.strs))
 		return lazyNames{}
 	}
 	return b
@@ -315,6 +341,7 @@ func ReadNameBatch(r *binread.Reader, field string) []Name { return readNameBatc
 // bytes in place from data when r reads data from its start (data nil:
 // they are copied out of r).
 func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
+	fn := batchFieldNames(field)
 	cnt, strBytes, ok := readNameBatchHead(r, field)
 	if !ok {
 		return nil
@@ -323,23 +350,23 @@ func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
 	var tbl []byte
 	if data != nil {
 		tbl = data[r.Offset() : r.Offset()+int64(cnt)*10]
-		r.Skip(int64(cnt)*10, field+".Headers")
+		r.Skip(int64(cnt)*10, fn.headers)
 	} else {
-		tbl = r.Bytes(int64(cnt)*10, field+".Headers")
+		tbl = r.Bytes(int64(cnt)*10, fn.headers)
 	}
 	if r.Err() != nil {
 		return nil
 	}
 	if int64(strBytes) > r.Remaining() {
-		r.Failf(field+".NumStringBytes", "%d string bytes, %d left", strBytes, r.Remaining())
+		r.Failf(fn.strBytes, "%d string bytes, %d left", strBytes, r.Remaining())
 		return nil
 	}
 	var strs []byte
 	if data != nil {
 		strs = data[r.Offset() : r.Offset()+int64(strBytes)]
-		r.Skip(int64(strBytes), field+".Strings")
+		r.Skip(int64(strBytes), fn.strs)
 	} else {
-		strs = r.Bytes(int64(strBytes), field+".Strings")
+		strs = r.Bytes(int64(strBytes), fn.strs)
 	}
 	if r.Err() != nil {
 		return nil
@@ -368,7 +395,7 @@ func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
 		}
 		s, used, err := decodeName(strs[pos:], wide, l)
 		if err != nil {
-			r.Failf(field+".Strings", "name %d: %v", i, err)
+			r.Failf(fn.strs, "name %d: %v", i, err)
 			return nil
 		}
 		pos += used
@@ -376,7 +403,7 @@ func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
 		n.HashOK = n.Hash == NameHash(s)
 	}
 	if pos != len(strs) {
-		r.Failf(field+".Strings", "names use %d of %d string bytes", pos, len(strs))
+		r.Failf(fn.strs, "names use %d of %d string bytes", pos, len(strs))
 		return nil
 	}
 	return names

@@ -88,8 +88,9 @@ type ScriptObjects struct {
 	otherClasses map[ObjectIndex]bool
 
 	mu sync.Mutex
-	// objs[i] is object i once resolved; see memoPath.
-	objs []*scriptObject
+	// objs[i] is object i once resolved; see memoPath. A map: a session
+	// resolves a few hundred of the tens of thousands of objects.
+	objs map[int]*scriptObject
 }
 
 // scriptObject is a resolved object with its pathMemo state.
@@ -252,7 +253,6 @@ func (s *ScriptObjects) index() error {
 			s.otherClasses[c] = true
 		}
 	}
-	s.objs = make([]*scriptObject, n)
 	return nil
 }
 
@@ -298,6 +298,9 @@ func (s *ScriptObjects) outer(i int) int {
 func (s *ScriptObjects) object(i int) *scriptObject {
 	if o := s.objs[i]; o != nil {
 		return o
+	}
+	if s.objs == nil {
+		s.objs = map[int]*scriptObject{}
 	}
 	o := &scriptObject{ScriptObject: s.entry(i)}
 	o.Name = s.names.resolve(o.ObjectName)
@@ -378,6 +381,22 @@ func (s *ScriptObjects) Lookup(x ObjectIndex) (*ScriptObject, bool) {
 	o := s.resolved(i)
 	s.mu.Unlock()
 	return o, true
+}
+
+// LookupClass is [ScriptObjects.Lookup] that also reports
+// [ScriptObjects.IsClass] of x, finding x once.
+func (s *ScriptObjects) LookupClass(x ObjectIndex) (o *ScriptObject, isClass, ok bool) {
+	if s == nil {
+		return nil, false, false
+	}
+	i, ok := s.find(x)
+	if !ok {
+		return nil, false, false
+	}
+	s.mu.Lock()
+	o = s.resolved(i)
+	s.mu.Unlock()
+	return o, s.classes[i/64]&(1<<(i%64)) != 0, true
 }
 
 // IsClass reports whether x is a class: some class default object names

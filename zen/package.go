@@ -250,6 +250,9 @@ func (p *Package) checkStore(opts Options) error {
 }
 
 func ferr(r *binread.Reader) error {
+	if r.Err() == nil {
+		return nil
+	}
 	var be *binread.Error
 	if errors.As(r.Err(), &be) {
 		return &FormatError{Offset: be.Offset, Msg: be.Field, Err: be.Err}
@@ -324,6 +327,10 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		vi.FileVersionUE5 = r.I32("VersioningInfo.PackageVersion.FileVersionUE5")
 		vi.LicenseeVersion = r.I32("VersioningInfo.LicenseeVersion")
 		n := r.Count("VersioningInfo.CustomVersions", customVersionSize)
+		if n > 0 {
+			// Count checked n against the bytes left.
+			vi.CustomVersions = make([]CustomVersion, 0, n)
+		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			vi.CustomVersions = append(vi.CustomVersions, CustomVersion{ue.ReadGuid(r, "CustomVersion.Key"), r.I32("CustomVersion.Version")})
 		}
@@ -361,12 +368,14 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 	// Cell maps (5.6+).
 	if s.CellExportMapOffset > s.CellImportMapOffset {
 		r.SeekTo(int64(s.CellImportMapOffset), "CellImportMap")
+		p.CellImports = table[ObjectIndex](int(s.CellExportMapOffset-s.CellImportMapOffset)/8, 8, len(p.data))
 		for i := 0; i < int(s.CellExportMapOffset-s.CellImportMapOffset)/8; i++ {
 			p.CellImports = append(p.CellImports, ObjectIndex(r.U64("CellImportMap")))
 		}
 	}
 	if s.ExportBundleEntriesOffset > s.CellExportMapOffset {
 		r.SeekTo(int64(s.CellExportMapOffset), "CellExportMap")
+		p.CellExports = table[CellExport](int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize, cellExportEntrySize, len(p.data))
 		for i := 0; i < int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize; i++ {
 			p.CellExports = append(p.CellExports, CellExport{r.U64("CellExport.CookedSerialOffset"), r.U64("CellExport.CookedSerialLayoutSize"), r.U64("CellExport.CookedSerialSize"), ReadMappedName(r, "CellExport.CppClassInfo"), r.U64("CellExport.PublicExportHash")})
 		}
@@ -377,11 +386,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		end = s.DependencyBundleHeadersOffset
 	}
 	r.SeekTo(int64(s.ExportBundleEntriesOffset), "ExportBundleEntries")
+	p.BundleEntries = table[BundleEntry](int(end-s.ExportBundleEntriesOffset)/bundleEntrySize, bundleEntrySize, len(p.data))
 	for i := 0; i < int(end-s.ExportBundleEntriesOffset)/bundleEntrySize; i++ {
 		p.BundleEntries = append(p.BundleEntries, BundleEntry{r.U32("ExportBundleEntry.LocalExportIndex"), r.U32("ExportBundleEntry.CommandType")})
 	}
 	if v >= HeaderNoExportInfo {
 		r.SeekTo(int64(s.DependencyBundleHeadersOffset), "DependencyBundleHeaders")
+		p.DependencyHeaders = table[DependencyBundleHeader](int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize, depHeaderSize, len(p.data))
 		for i := 0; i < int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize; i++ {
 			h := DependencyBundleHeader{FirstEntryIndex: r.I32("DependencyBundleHeader.FirstEntryIndex")}
 			for j := range h.EntryCount {
@@ -390,11 +401,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 			p.DependencyHeaders = append(p.DependencyHeaders, h)
 		}
 		r.SeekTo(int64(s.DependencyBundleEntriesOffset), "DependencyBundleEntries")
+		p.DependencyEntries = table[int32](int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4, 4, len(p.data))
 		for i := 0; i < int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4; i++ {
 			p.DependencyEntries = append(p.DependencyEntries, r.I32("DependencyBundleEntry"))
 		}
 		r.SeekTo(int64(s.ImportedPackageNamesOffset), "ImportedPackageNames")
 		p.ImportedPackageNameHashes = readNameBatch(r, data, "ImportedPackageNames")
+		p.ImportedPackageNames = table[string](len(p.ImportedPackageNameHashes), 1, len(p.data))
 		for _, nm := range p.ImportedPackageNameHashes {
 			num := r.I32("ImportedPackageNames.Number")
 			p.ImportedPackageNames = append(p.ImportedPackageNames, ue.FormatName(nm.Value, num))
@@ -409,6 +422,18 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		return nil, ferr(r)
 	}
 	return p, p.finish(int64(s.HeaderSize))
+}
+
+// table returns room for a table of n records of size bytes each read
+// from a package of dataSize bytes: nil when n is not positive (as
+// appending to nothing leaves it), else capacity for the records the
+// package can hold at most, so a count from a bad header allocates no
+// more than the package's size.
+func table[T any](n, size, dataSize int) []T {
+	if n <= 0 {
+		return nil
+	}
+	return make([]T, 0, min(n, dataSize/size))
 }
 
 // readBulkData reads the bulk data map (5.2+) between the name map and the
@@ -465,6 +490,7 @@ func (p *Package) readBulkData(r *binread.Reader) error {
 func (p *Package) readImportsExports(r *binread.Reader) {
 	s := &p.Summary
 	r.SeekTo(int64(s.ImportMapOffset), "ImportMap")
+	p.ImportMap = table[ObjectIndex](int(s.ExportMapOffset-s.ImportMapOffset)/8, 8, len(p.data))
 	for i := 0; i < int(s.ExportMapOffset-s.ImportMapOffset)/8; i++ {
 		p.ImportMap = append(p.ImportMap, ObjectIndex(r.U64("ImportMap")))
 	}
@@ -697,16 +723,17 @@ func (p *Package) CellExportData(i int) ([]byte, error) {
 	if i < 0 || i >= len(p.CellExports) {
 		return nil, fmt.Errorf("zen: cell export %d of %d", i, len(p.CellExports))
 	}
-	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, fmt.Sprintf("cell export %d", i))
+	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, func() string { return fmt.Sprintf("cell export %d", i) })
 }
 
-// slice returns size bytes at off, or an error naming what and where.
-func (p *Package) slice(off int64, size uint64, what string) ([]byte, error) {
+// slice returns size bytes at off, or an error naming what (called only
+// then: exports are sliced far more often than they fail) and where.
+func (p *Package) slice(off int64, size uint64, what func() string) ([]byte, error) {
 	if size > uint64(len(p.data)) || off+int64(size) > int64(len(p.data)) {
 		if off >= int64(len(p.data)) {
-			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what, size, off, len(p.data))}
+			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what(), size, off, len(p.data))}
 		}
-		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what, size, off, int64(len(p.data))-off)}
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what(), size, off, int64(len(p.data))-off)}
 	}
 	return p.data[off : off+int64(size)], nil
 }
@@ -726,7 +753,7 @@ func (p *Package) ExportData(i int) ([]byte, error) {
 	if off < 0 {
 		return nil, fmt.Errorf("zen: export %d (%s) has no serialized data", i, p.Exports[i].Name)
 	}
-	return p.slice(off, p.Exports[i].CookedSerialSize, fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name))
+	return p.slice(off, p.Exports[i].CookedSerialSize, func() string { return fmt.Sprintf("export %d (%s)", i, p.Exports[i].Name) })
 }
 
 // Bytes returns n bytes of the package at off, or an error naming where
@@ -735,7 +762,7 @@ func (p *Package) Bytes(off, n int64) ([]byte, error) {
 	if off < 0 || n < 0 {
 		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%d bytes at offset %d", n, off)}
 	}
-	return p.slice(off, uint64(n), "range")
+	return p.slice(off, uint64(n), func() string { return "range" })
 }
 
 // DataRange is the place of one export's (or cell export's) serialized

@@ -341,8 +341,12 @@ type utocContext struct {
 	script     *zen.ScriptObjects
 	scriptErr  error
 	scriptFrom string
-	pkgChunk   map[uint64]int    // package ID → chunk
-	pkgName    map[uint64]string // package ID → package name
+	pkgChunk   map[uint64]int // package ID → chunk
+	// pkgName maps package IDs to package names, made when first asked
+	// for (see packageName): only packages without imported package
+	// names (UE 5.0–5.2) need it.
+	pkgNameOnce sync.Once
+	pkgName     map[uint64]string
 	// entries indexes the package store: header.StoreEntry without its
 	// linear search (made once; read only after).
 	entries map[uint64]*iostore.StoreEntry
@@ -374,7 +378,7 @@ type legacyExport struct{ pkg, path string }
 
 func (c *utocContainer) context() *utocContext {
 	c.ctxOnce.Do(func() {
-		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, pkgName: map[uint64]string{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
+		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
 			for _, fe := range d.Files() {
@@ -383,9 +387,6 @@ func (c *utocContainer) context() *utocContext {
 					continue
 				}
 				x.pkgChunk[id.ID()] = fe.Chunk
-				if n, ok := iostore.PackageName(fe.Path); ok {
-					x.pkgName[id.ID()] = n
-				}
 			}
 		}
 		x.header, x.headerErr = c.containerHeader()
@@ -478,6 +479,30 @@ func globalCache(path string, st os.FileInfo, load func() (*zen.ScriptObjects, e
 	}
 	globals[path] = globalEntry{st.Size(), st.ModTime().UnixNano(), s, err}
 	return s, err
+}
+
+// packageName returns the name of the container's package id, from its
+// path in the directory index.
+func (x *utocContext) packageName(id uint64) (string, bool) {
+	x.pkgNameOnce.Do(func() {
+		x.pkgName = map[uint64]string{}
+		f := x.c.f
+		d := f.DirectoryIndex
+		if d == nil {
+			return
+		}
+		for _, fe := range d.Files() {
+			id := f.ChunkIDs[fe.Chunk]
+			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
+				continue
+			}
+			if n, ok := iostore.PackageName(fe.Path); ok {
+				x.pkgName[id.ID()] = n
+			}
+		}
+	})
+	n, ok := x.pkgName[id]
+	return n, ok
 }
 
 // storeEntry returns the package store entry of package id.

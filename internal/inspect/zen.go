@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -144,24 +145,103 @@ type zenResolver struct {
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
+	// hashedFrom is how many names, from the end of the name map, have
+	// their hash in exportHashes (see ownExportName).
+	hashedFrom int
 	// pkgID is the package's ID: its chunk's ID inside a container.
 	pkgID uint64
 	// paths memoizes exportPath of the package's exports.
 	paths []string
-	// importPaths holds the paths of the import map's entries, resolved
-	// once (the export map refers to them again and again).
-	importPaths map[zen.ObjectIndex]string
+	// imports holds the import map's entries, resolved once (the export
+	// map refers to them again and again); importAt finds an entry's last
+	// position when the map is long (see importPath).
+	imports  []Object
+	importAt map[zen.ObjectIndex]int
+	// importedIDs memoizes the package IDs of ImportedPackageNames (0:
+	// not yet hashed).
+	importedIDs []uint64
 }
 
-// exportPath is exportPath(zr.p, i, 0), built once per export.
+// maxImportScan is the longest import map importPath searches entry by
+// entry rather than through importAt.
+const maxImportScan = 16
+
+// importPath returns the path resolved for import map entry x (its last
+// occurrence), once the import map is resolved.
+func (zr *zenResolver) importPath(x zen.ObjectIndex) (string, bool) {
+	if zr.importAt != nil {
+		i, ok := zr.importAt[x]
+		if !ok {
+			return "", false
+		}
+		return zr.imports[i].Path, true
+	}
+	for i := len(zr.imports) - 1; i >= 0; i-- {
+		if zr.p.ImportMap[i] == x {
+			return zr.imports[i].Path, true
+		}
+	}
+	return "", false
+}
+
+// exportPath is exportPath(zr.p, i, 0), built once per export. An export
+// whose outer chain ends within the depth bound gets its outer's kept path
+// with its own name appended (what exportPath builds, without joining the
+// chain again); a longer chain or a cycle takes exportPath itself.
 func (zr *zenResolver) exportPath(i int) string {
 	if zr.paths == nil {
 		zr.paths = make([]string, len(zr.p.Exports))
 	}
-	if zr.paths[i] == "" {
-		zr.paths[i] = exportPath(zr.p, i, 0)
+	if zr.paths[i] != "" {
+		return zr.paths[i]
+	}
+	p := zr.p
+	e := &p.Exports[i]
+	o, ok := exportOuter(p, i)
+	switch {
+	case !ok:
+		zr.paths[i] = p.Name + "." + e.Name
+	case exportDepth(p, o) <= maxExportDepth:
+		// exportPath(p, o, 1) is exportPath(p, o, 0) when o's chain
+		// ends within the bound less one.
+		sep := "."
+		if p.Exports[o].OuterIndex.IsNull() {
+			sep = ":"
+		}
+		zr.paths[i] = zr.exportPath(o) + sep + e.Name
+	default:
+		zr.paths[i] = exportPath(p, i, 0)
 	}
 	return zr.paths[i]
+}
+
+// maxExportDepth is the depth bound of exportPath: outers followed past it
+// are cut.
+const maxExportDepth = 64
+
+// exportOuter returns the export that is export i's outer, as exportPath
+// follows it; ok is false when exportPath ends the path at i.
+func exportOuter(p *zen.Package, i int) (int, bool) {
+	outer := p.Exports[i].OuterIndex
+	if outer.IsNull() || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+		return 0, false
+	}
+	return int(outer.Value()), true
+}
+
+// exportDepth counts the outers exportPath follows from export i before
+// the path ends, up to maxExportDepth+1 (a longer chain or a cycle).
+func exportDepth(p *zen.Package, i int) int {
+	n := 0
+	for n <= maxExportDepth {
+		o, ok := exportOuter(p, i)
+		if !ok {
+			break
+		}
+		i = o
+		n++
+	}
+	return n
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
@@ -219,35 +299,60 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		Dump:         p,
 		Warnings:     warnings,
 	}
-	out.Summary = zenSummary(p)
+	// A verify line uses none of the renderings (summary, name hashes as
+	// hex, object flag names): only counts, sections and the checks.
+	render := opts == nil || !opts.resultOnly
+	if render {
+		out.Summary = zenSummary(p)
+	}
 	out.Sections = zenSections(p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
 	out.Names = sized[Name](len(p.Names))
-	out.Imports = sized[Object](len(p.ImportMap))
-	out.Exports = sized[Object](len(p.Exports))
-	// The hashes as hex, sliced from one string rather than a string each.
-	hex := make([]byte, 0, 16*len(p.Names))
-	for _, n := range p.Names {
-		hex = hexDigits(hex, n.Hash, 16)
+	// One array holds both (capped so neither grows into the other).
+	if objs := sized[Object](len(p.ImportMap) + len(p.Exports)); objs != nil {
+		ni := len(p.ImportMap)
+		if ni > 0 {
+			out.Imports = objs[:0:ni]
+		}
+		if len(p.Exports) > 0 {
+			out.Exports = objs[ni:ni:cap(objs)]
+		}
 	}
-	hexs := string(hex)
-	for i, n := range p.Names {
-		out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
+	if render {
+		// The hashes as hex, sliced from one string rather than a string each.
+		hex := make([]byte, 0, 16*len(p.Names))
+		for _, n := range p.Names {
+			hex = hexDigits(hex, n.Hash, 16)
+		}
+		hexs := string(hex)
+		for i, n := range p.Names {
+			out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
+		}
+	} else {
+		for _, n := range p.Names {
+			out.Names = append(out.Names, Name{Name: n.Value})
+		}
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
 	}
 	unresolved := 0
-	zr.importPaths = make(map[zen.ObjectIndex]string, len(p.ImportMap))
+	var at map[zen.ObjectIndex]int
+	if len(p.ImportMap) > maxImportScan {
+		at = make(map[zen.ObjectIndex]int, len(p.ImportMap))
+	}
 	for i, x := range p.ImportMap {
 		o := zr.importObject(x)
-		zr.importPaths[x] = o.Path
+		if at != nil {
+			at[x] = i
+		}
 		o.Index = -int32(i) - 1
 		if strings.HasPrefix(o.Name, "<") {
 			unresolved++
 		}
 		out.Imports = append(out.Imports, o)
 	}
+	zr.imports, zr.importAt = out.Imports, at
 	if unresolved > 0 {
 		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d imports could not be named", unresolved, len(p.ImportMap)))
 	}
@@ -257,9 +362,11 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			Name:         e.Name,
 			Path:         zr.exportPath(i),
 			ObjectFlags:  e.ObjectFlags,
-			Flags:        objectFlags(e.ObjectFlags),
 			SerialOffset: p.ExportOffset(i),
 			SerialSize:   int64(e.CookedSerialSize),
+		}
+		if render {
+			o.Flags = objectFlags(e.ObjectFlags)
 		}
 		o.Class = zr.ref(e.ClassIndex)
 		o.Super = zr.ref(e.SuperIndex)
@@ -279,7 +386,10 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			if e.PublicExportHash == 0 {
 				continue
 			}
-			rel := strings.TrimPrefix(zr.exportPath(i), p.Name+".")
+			rel := zr.exportPath(i)
+			if len(rel) > len(p.Name) && rel[len(p.Name)] == '.' && rel[:len(p.Name)] == p.Name {
+				rel = rel[len(p.Name)+1:]
+			}
 			if zen.PublicExportHash(rel) != e.PublicExportHash {
 				bad++
 			}
@@ -288,7 +398,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			out.Warnings = append(out.Warnings, fmt.Sprintf("%d public export hashes do not match the hash of the export path", bad))
 		}
 	}
-	if opts == nil || !opts.resultOnly {
+	if render {
 		out.Dependencies = zr.dependencies(out)
 	}
 	out.ExportData = p.ExportData
@@ -362,7 +472,7 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return fmt.Sprintf("%s (package version %d/%d)", ue5Release(v.FileVersionUE5), v.FileVersionUE4, v.FileVersionUE5)
+		return ue5Release(v.FileVersionUE5) + " (package version " + strconv.FormatInt(int64(v.FileVersionUE4), 10) + "/" + strconv.FormatInt(int64(v.FileVersionUE5), 10) + ")"
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:
@@ -526,7 +636,7 @@ func zenDataShort(p *zen.Package, size int64) string {
 func exportPath(p *zen.Package, i, depth int) string {
 	e := &p.Exports[i]
 	outer := e.OuterIndex
-	if outer.IsNull() || depth > 64 || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+	if outer.IsNull() || depth > maxExportDepth || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
 		return p.Name + "." + e.Name
 	}
 	o := int(outer.Value())
@@ -548,7 +658,7 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 		}
 		return fmt.Sprintf("<export %d>", x.Value())
 	}
-	if path, ok := zr.importPaths[x]; ok {
+	if path, ok := zr.importPath(x); ok {
 		return path
 	}
 	return zr.importObject(x).Path
@@ -560,7 +670,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	case zen.KindNull:
 		return Object{Name: "None", Path: "None"}
 	case zen.KindScriptImport:
-		if o, ok := zr.script.Lookup(x); ok {
+		if o, isClass, ok := zr.script.LookupClass(x); ok {
 			obj := Object{Name: o.Name, Path: o.Path, PackageName: scriptPackage(o.Path)}
 			switch {
 			case o.OuterIndex.IsNull():
@@ -569,7 +679,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 				if c, ok := zr.script.Lookup(o.CDOClassIndex); ok {
 					obj.Class = c.Path
 				}
-			case zr.script.IsClass(x):
+			case isClass:
 				obj.Class = "/Script/CoreUObject.Class"
 			}
 			obj.ClassPackage = scriptPackage(obj.Class)
@@ -617,13 +727,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		if pkgName == "" {
 			pkgName = fmt.Sprintf("<package %d>", pi)
 		}
-		if zr.exportHashes == nil {
-			zr.exportHashes = map[uint64]string{}
-			for _, n := range zr.p.Names {
-				zr.exportHashes[zen.PublicExportHash(n.Value)] = n.Value
-			}
-		}
-		if n, ok := zr.exportHashes[hash]; ok {
+		if n, ok := zr.ownExportName(hash); ok {
 			return Object{Name: n, Path: pkgName + "." + n, PackageName: pkgName}
 		}
 		// The main asset of a package is named after it (and a blueprint's
@@ -640,16 +744,53 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	return Object{Name: "<export>", Path: "<export>"}
 }
 
+// ownExportName returns the last of the package's names whose public export
+// hash is hash. The names are hashed from the end, only as far as a lookup
+// needs (a name found is the last with its hash; a hash not found hashes
+// them all), and each hash is kept for the lookups after.
+func (zr *zenResolver) ownExportName(hash uint64) (string, bool) {
+	if n, ok := zr.exportHashes[hash]; ok {
+		return n, true
+	}
+	names := zr.p.Names
+	if zr.hashedFrom >= len(names) {
+		return "", false
+	}
+	if zr.exportHashes == nil {
+		zr.exportHashes = map[uint64]string{}
+	}
+	for zr.hashedFrom < len(names) {
+		zr.hashedFrom++
+		n := names[len(names)-zr.hashedFrom].Value
+		h := zen.PublicExportHash(n)
+		if _, later := zr.exportHashes[h]; !later {
+			// A later name with the same hash wins, as it would
+			// assigning them in order.
+			zr.exportHashes[h] = n
+		}
+		if h == hash {
+			return zr.exportHashes[h], true
+		}
+	}
+	return "", false
+}
+
 // importedPackage names imported package i and its ID when known.
 func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 	if i < len(zr.p.ImportedPackageNames) {
 		n := zr.p.ImportedPackageNames[i]
-		return n, zen.PackageID(n)
+		if zr.importedIDs == nil {
+			zr.importedIDs = make([]uint64, len(zr.p.ImportedPackageNames))
+		}
+		if zr.importedIDs[i] == 0 {
+			zr.importedIDs[i] = zen.PackageID(n)
+		}
+		return n, zr.importedIDs[i]
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
 		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
 			pid := e.ImportedPackages[i]
-			if n, ok := zr.ctx.pkgName[pid]; ok {
+			if n, ok := zr.ctx.packageName(pid); ok {
 				return n, pid
 			}
 			return fmt.Sprintf("<package 0x%016x>", pid), pid
@@ -678,12 +819,7 @@ func scriptPackage(path string) string {
 	return path
 }
 
-func lastElem(path string) string {
-	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
-		return path[i+1:]
-	}
-	return path
-}
+func lastElem(path string) string { return propsLastElem(path) }
 
 // objectFlags renders the common EObjectFlags bits.
 func objectFlags(f uint32) string {

@@ -85,7 +85,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		return o, nil
 	}
 	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
-		p.Warnings = append(p.Warnings, "properties not checked: "+errNeedMappings.Error())
+		p.Warnings = append(p.Warnings, propsNotChecked)
 	} else if opts.Verify || opts.Properties {
 		st := &Stats{}
 		p.Properties = st
@@ -116,9 +116,12 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 // zenLocalSchemas returns the schemas of the classes and structs the zen
 // package defines, read from their exports, for unversioned data.
 func zenLocalSchemas(p *Package, zp *zen.Package, ctx *property.Context) func(string) *usmap.Struct {
-	byName := map[string]int{}
+	var byName map[string]int // made for the first struct class
 	for i := range zp.Exports {
 		if property.IsStructClass(propsLastElem(p.Exports[i].Class)) {
+			if byName == nil {
+				byName = map[string]int{}
+			}
 			byName[strings.ToLower(zp.Exports[i].Name)] = i
 		}
 	}
@@ -149,14 +152,22 @@ func zenLocalSchemas(p *Package, zp *zen.Package, ctx *property.Context) func(st
 	}
 }
 
+// propsNotChecked is the warning of a package whose properties need
+// mappings none were given for.
+var propsNotChecked = "properties not checked: " + errNeedMappings.Error()
+
 // errNeedMappings is assetprops.ErrNeedMappings without importing the uasset
 // side: the message users ask for.
 var errNeedMappings = fmt.Errorf("this package stores unversioned properties (cooked with PKG_UnversionedProperties): " +
 	"their names and types are not in the file; decoding them needs the game's .usmap mappings file (--mappings FILE)")
 
 func propsLastElem(path string) string {
-	if i := strings.LastIndexAny(path, ".:/"); i >= 0 {
-		return path[i+1:]
+	// strings.LastIndexAny(path, ".:/") byte by byte: the three are ASCII,
+	// and no byte of a multi-byte UTF-8 sequence (or invalid byte) is.
+	for i := len(path) - 1; i >= 0; i-- {
+		if c := path[i]; c == '.' || c == ':' || c == '/' {
+			return path[i+1:]
+		}
 	}
 	return path
 }
