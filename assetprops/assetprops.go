@@ -154,12 +154,13 @@ func ExportInfo(f *uasset.File, i int) property.Export {
 
 // Decode decodes export i (0-based) of f.
 func Decode(f *uasset.File, ctx *property.Context, i int) (*property.Object, error) {
-	return decode(f, ctx, i, false)
+	return decode(f, ctx, i, nil)
 }
 
-// decode is Decode; lite decodes only the outcome (see
-// [property.ReadExportLite]), for callers that only count.
-func decode(f *uasset.File, ctx *property.Context, i int, lite bool) (*property.Object, error) {
+// decode is Decode; with lite set it decodes only the outcome into lite
+// (see [property.ReadExportLiteInto]) and returns it, for callers that
+// only count.
+func decode(f *uasset.File, ctx *property.Context, i int, lite *property.Object) (*property.Object, error) {
 	if i < 0 || i >= len(f.Exports) {
 		return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
 	}
@@ -170,8 +171,9 @@ func decode(f *uasset.File, ctx *property.Context, i int, lite bool) (*property.
 	if err != nil {
 		return nil, fmt.Errorf("export %d: %w: %w", i, errNoData, err)
 	}
-	if lite {
-		return property.ReadExportLite(ctx, data, ExportInfo(f, i)), nil
+	if lite != nil {
+		property.ReadExportLiteInto(ctx, data, ExportInfo(f, i), lite)
+		return lite, nil
 	}
 	return property.ReadExport(ctx, data, ExportInfo(f, i)), nil
 }
@@ -251,8 +253,11 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 		return nil, st, ErrNeedMappings
 	}
 	var objs []*property.Object
+	var scratch *property.Object // one Object for every lite decode
 	if keep {
 		objs = make([]*property.Object, len(f.Exports))
+	} else {
+		scratch = new(property.Object)
 	}
 	for i := range f.Exports {
 		st.Exports++
@@ -261,7 +266,7 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 			x, known = prior.outcome(i, ctx)
 		}
 		if !known {
-			o, err := decode(f, ctx, i, !keep)
+			o, err := decode(f, ctx, i, scratch)
 			if err != nil && errors.Is(err, errNoData) {
 				st.NoData++
 				st.BytesUnaccounted += f.Exports[i].SerialSize
@@ -525,7 +530,8 @@ func (c *CandidateChecker) load(f *uasset.File) Loader {
 // decodeChecked decodes export i of f under ctx, whose questions go to
 // trace.
 func decodeChecked(f *uasset.File, ctx *property.Context, i int, trace *property.VersionTrace) (*checkedExport, error) {
-	o, err := decode(f, ctx, i, true) // only the outcome and issues are kept
+	var lite property.Object
+	o, err := decode(f, ctx, i, &lite) // only the outcome and issues are kept
 
 	if err != nil {
 		return nil, err

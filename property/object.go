@@ -102,17 +102,31 @@ func ReadExport(ctx *Context, data []byte, ex Export) *Object {
 // immediate values), and struct members, elements, strings, texts, sparse
 // class data and class data are left out or empty.
 func ReadExportLite(ctx *Context, data []byte, ex Export) *Object {
-	d := getDecoder(ctx)
-	d.lite = true
-	o := d.readExport(data, ex)
-	putDecoder(d)
+	o := new(Object)
+	ReadExportLiteInto(ctx, data, ex, o)
 	return o
 }
 
+// ReadExportLiteInto is [ReadExportLite] decoding into o, whatever o held
+// before, for callers that look at each outcome before the next decode and
+// so can reuse one Object for all of them.
+func ReadExportLiteInto(ctx *Context, data []byte, ex Export, o *Object) {
+	d := getDecoder(ctx)
+	d.lite = true
+	d.readExportInto(data, ex, o)
+	putDecoder(d)
+}
+
 func (d *decoder) readExport(data []byte, ex Export) *Object {
+	o := new(Object)
+	d.readExportInto(data, ex, o)
+	return o
+}
+
+func (d *decoder) readExportInto(data []byte, ex Export, o *Object) {
 	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
-	o := &Object{Size: int64(len(data)), Properties: []*Property{}}
+	*o = Object{Size: int64(len(data)), Properties: []*Property{}}
 	d.root = *binread.FromBytes(data)
 	r := &d.root
 	propsEnd := int64(-1)
@@ -139,7 +153,7 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	if fn, own := ownSerializer(ex.Class); own {
 		d.push(ex.Class)
 		d.readOwnSerialize(r, o, ex, fn)
-		return o
+		return
 	}
 	d.push(ex.Class)
 	ok := false
@@ -182,7 +196,7 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 	if !ok {
 		o.finish(d)
 		o.Unaccounted = int64(len(data)) - o.PropertiesEnd
-		return o
+		return
 	}
 	// The object GUID of non-CDO objects (UObject::Serialize).
 	if ex.ObjectFlags&rfClassDefaultObject == 0 && r.Remaining() >= 4 {
@@ -208,7 +222,6 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: data[r.Offset():]}
 	}
 	o.finish(d)
-	return o
 }
 
 // classDataReadsProperties reports the classes whose class data depends on

@@ -111,3 +111,35 @@ func TestDecoderReuse(t *testing.T) {
 		})
 	}
 }
+
+// TestReadExportLiteInto decodes into an Object left over from other
+// decodes: nothing of them may remain.
+func TestReadExportLiteInto(t *testing.T) {
+	s := newStream()
+	off := s.tag4("N", "NameProperty")
+	s.U8(0)
+	m := s.Len()
+	s.numberedName("Foo", 3)
+	s.patch(off, m)
+	s.name("None")
+	good := s.Bytes()
+	bad := good[:len(good)-3] // the terminator cut short
+	ctx := &Context{FileVersionUE4: 522, Names: s.names, FilterEditorOnly: true}
+	ex := Export{Class: "Thing"}
+	var o Object
+	for _, data := range [][]byte{bad, good, append(slices.Clone(good), 1, 2, 3, 4, 5), bad, good} {
+		want := ReadExportLite(ctx, data, ex)
+		ReadExportLiteInto(ctx, data, ex, &o)
+		a, err := json.Marshal(want)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := json.Marshal(&o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(a) != string(b) {
+			t.Errorf("into a used Object:\n%s\nwant\n%s", b, a)
+		}
+	}
+}

@@ -55,6 +55,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
 	// decode decodes export i; lite decodes only the outcome (see
 	// property.ReadExportLite), which is all the statistics use.
+	var liteObj property.Object // one Object for every lite decode, used before the next
 	decode := func(i int, lite bool) (*property.Object, error) {
 		if i < 0 || i >= len(zp.Exports) {
 			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
@@ -73,7 +74,8 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
 		ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
 		if lite {
-			return property.ReadExportLite(ctx, data, ex), nil
+			property.ReadExportLiteInto(ctx, data, ex, &liteObj)
+			return &liteObj, nil
 		}
 		return property.ReadExport(ctx, data, ex), nil
 	}
