@@ -102,6 +102,7 @@ type decoder struct {
 	// keep; nothing reads them.
 	bareProp   Property
 	bareStruct Struct
+	bareRaw    Raw
 	bareFields [8]Field
 	// bareFieldDef is the scratch FField definition of a lite decode.
 	bareFieldDef FieldDef
@@ -216,7 +217,7 @@ func putDecoder(d *decoder) {
 	d.root = binread.Reader{}
 	d.spec = 0
 	d.lite, d.top = false, false
-	d.bareProp, d.bareStruct, d.bareFields = Property{}, Struct{}, [8]Field{}
+	d.bareProp, d.bareStruct, d.bareRaw, d.bareFields = Property{}, Struct{}, Raw{}, [8]Field{}
 	d.bareFieldDef = FieldDef{}
 	// A slab's array stays alive while any of its elements is: a decoder
 	// kept with part of one would keep the whole decoded tree too.
@@ -510,6 +511,10 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	case "Utf8StrProperty":
 		return kept(d, d.utf8String(r, t.Name))
 	case "NameProperty":
+		if d.bare() {
+			d.readNameRef(r, t.Name) // the same reads and checks, no name made
+			return nil
+		}
 		n, _ := d.readName(r, t.Name)
 		return kept(d, n)
 	case "TextProperty":
@@ -1043,6 +1048,10 @@ func (d *decoder) elem(r *binread.Reader, t *Type, size int64) (any, bool) {
 			}
 			r.SeekTo(start, "StructProperty")
 			d.countNative("")
+			if d.bare() {
+				r.Skip(size, "StructProperty") // checked above: cannot fail
+				return &d.bareRaw, false
+			}
 			v := &Raw{Reason: "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)", Size: size, Data: rawBytes(r, size)}
 			r.Skip(size, "StructProperty")
 			return v, false

@@ -24,7 +24,7 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 			known = false
 		} else if !known {
 			d.countNative(name)
-			return &Raw{Struct: name, Reason: "native struct without a decoder", Size: size, Data: r.Bytes(size, "StructProperty")}
+			return d.rawStruct(r, name, "native struct without a decoder", size)
 		}
 	}
 	if d.ctx.Unversioned {
@@ -65,7 +65,7 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 		}
 		r.SeekTo(start, "StructProperty")
 		d.countNative(name)
-		return &Raw{Struct: name, Reason: "native struct without a decoder", Size: size, Data: r.Bytes(size, "StructProperty")}
+		return d.rawStruct(r, name, "native struct without a decoder", size)
 	}
 	props, _ := d.tagged(r)
 	return d.newStruct(Struct{Type: name, Properties: props})
@@ -143,7 +143,19 @@ func (d *decoder) taggedElemStruct(r *binread.Reader, t *Type, n int) (v any, al
 	if t.Struct == "" {
 		reason = "struct of unrecorded type (tagged maps and sets before UE5.4 do not name it)"
 	}
-	return &Raw{Struct: t.Struct, Reason: reason, Size: rest, Data: r.Bytes(rest, "StructProperty")}, true
+	return d.rawStruct(r, t.Struct, reason, rest), true
+}
+
+// rawStruct reads the next size bytes of r as a raw struct value, as
+// r.Bytes reads them; a lite decode that does not keep the value skips
+// them (when they are there, the only case where Bytes succeeds) instead
+// of copying them.
+func (d *decoder) rawStruct(r *binread.Reader, name, reason string, size int64) any {
+	if d.bare() && r.Err() == nil && size >= 0 && size <= r.Remaining() {
+		r.Skip(size, "StructProperty")
+		return &d.bareRaw
+	}
+	return &Raw{Struct: name, Reason: reason, Size: size, Data: r.Bytes(size, "StructProperty")}
 }
 
 // nativeFunc reads a natively serialized struct. size is the byte size when
@@ -975,6 +987,21 @@ func (d *decoder) softObjectPath(r *binread.Reader) SoftObjectPath {
 			return SoftObjectPath{}
 		}
 		return d.ctx.SoftObjectPaths[i]
+	}
+	if d.bare() {
+		// The same reads without the path, which is not kept.
+		if d.ctx.ue5(verUE5SoftObjectPathRemoveAssetFNames) {
+			d.readNameRef(r, "SoftObjectPath.PackageName")
+			d.readNameRef(r, "SoftObjectPath.AssetName")
+		} else {
+			d.readNameRef(r, "SoftObjectPath.AssetPathName")
+		}
+		if d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteSoftObjectPathUtf8SubPaths) {
+			sizedString(r, "SoftObjectPath.SubPathString")
+		} else {
+			r.SkipFString("SoftObjectPath.SubPathString")
+		}
+		return SoftObjectPath{}
 	}
 	var s SoftObjectPath
 	if d.ctx.ue5(verUE5SoftObjectPathRemoveAssetFNames) {
