@@ -116,6 +116,15 @@ func (r *Reader) Section(off, n int64, field string) *Reader {
 // SectionInto is [Reader.Section] setting up s (whatever it held before)
 // instead of a new Reader, for decoders that reuse their readers.
 func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
+	if r.whole && off >= 0 && n >= 0 && off <= r.size && n <= r.size-off {
+		// The common case, field by field: assigning a whole Reader
+		// copies it through the runtime.
+		s.r, s.base, s.size, s.off, s.err = r.r, r.base+off, n, 0, nil
+		s.order, s.big = r.order, r.big
+		s.win, s.winOff, s.whole = r.win[off:off+n], 0, true
+		s.text, s.textOff = "", 0
+		return
+	}
 	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big}
 	if off < 0 || n < 0 || off > r.size || n > r.size-off {
 		s.size = 0

@@ -7,6 +7,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"testing"
 	"unicode/utf16"
 )
@@ -313,6 +314,36 @@ func TestUTF16StringRandom(t *testing.T) {
 			if got := r.utf16String(b); got != want {
 				t.Fatalf("units %x big %v: got %q, want %q", units, big, got, want)
 			}
+		}
+	}
+}
+
+// TestSectionIntoUsed sets up a Reader that held another range (with an
+// error, a window, a text copy and big-endian order) and compares it with a
+// fresh one over the same range: nothing of the old state may remain.
+func TestSectionIntoUsed(t *testing.T) {
+	data := []byte("0123456789abcdefghijklmnopqrstuvwxyz")
+	for _, whole := range []bool{true, false} {
+		var r *Reader
+		if whole {
+			r = FromBytes(data)
+		} else {
+			r = New(bytes.NewReader(data), int64(len(data)))
+		}
+		used := FromBytes(data)
+		used.SetOrder(binary.BigEndian)
+		used.U32("x")
+		used.ShareText(8)
+		used.Skip(100, "past the end")
+		for _, c := range [][2]int64{{4, 8}, {0, 0}, {36, 0}, {30, 10}, {-1, 2}} {
+			var fresh Reader
+			r.SectionInto(&fresh, c[0], c[1], "Section")
+			r.SectionInto(used, c[0], c[1], "Section")
+			if !reflect.DeepEqual(&fresh, used) {
+				t.Errorf("whole=%v range %v: used reader %+v, fresh %+v", whole, c, used, &fresh)
+			}
+			used.U16("y")
+			used.SetOrder(binary.BigEndian)
 		}
 	}
 }
