@@ -169,6 +169,19 @@ func (c *ScriptObjectsCache) Parse(data []byte) (*ScriptObjects, error) {
 	return s, nil
 }
 
+// Cached returns the table parsed last when same, called with the bytes
+// it was parsed from (which it must not modify), reports that the chunk at
+// hand holds them too: a caller can compare a chunk as it reads it, block
+// by block, without holding a copy of it.
+func (c *ScriptObjectsCache) Cached(same func(data []byte) bool) (*ScriptObjects, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s == nil || !same(c.data) {
+		return nil, false
+	}
+	return c.s, true
+}
+
 // readEntries takes the entries in place (r reads data from its start).
 func (s *ScriptObjects) readEntries(r *binread.Reader, data []byte) {
 	n := r.Count("ScriptObjects.Num", scriptObjectSize)
