@@ -733,6 +733,55 @@ type zenChunk struct {
 	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
+	// objs is the object array taken from objectPool for a package being
+	// verified, given back once its result line is made.
+	objs *[]Object
+	used int // how many of objs' elements the package may have set
+}
+
+// objectPool holds the import and export arrays of packages verified
+// one after another (a verify line keeps none of their objects).
+var objectPool sync.Pool // *[]Object
+
+// maxPooledObjects bounds the arrays kept in objectPool.
+const maxPooledObjects = 1 << 14
+
+// objects returns an empty array with room for n objects (nil when n is
+// zero), from objectPool when one there is big enough.
+func (z *zenChunk) objects(n int) []Object {
+	if n <= 0 {
+		return nil
+	}
+	if z.objs != nil {
+		// Opened again before release: the array may still be in use.
+		return make([]Object, 0, n)
+	}
+	if p, ok := objectPool.Get().(*[]Object); ok {
+		z.objs = p
+	} else {
+		z.objs = new([]Object)
+	}
+	if cap(*z.objs) < n {
+		*z.objs = make([]Object, 0, n)
+	}
+	z.used = n
+	return (*z.objs)[:0]
+}
+
+// release gives the object array back to objectPool, cleared (past the
+// part used, it is still clear); nothing may use the package's objects
+// afterwards.
+func (z *zenChunk) release() {
+	p := z.objs
+	if p == nil {
+		return
+	}
+	z.objs = nil
+	if cap(*p) > maxPooledObjects {
+		return
+	}
+	clear((*p)[:z.used])
+	objectPool.Put(p)
 }
 
 // resolve finds the file for an inner path: a container path, or a package
@@ -1025,16 +1074,20 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		res.Error = err.Error()
 		return res
 	}
-	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}, Size: int64(len(data))}
+	zc := &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}
+	in := &Input{Name: name, R: zc, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
+		zc.release()
 		res.Error = err.Error()
 		return res
 	}
 	if pkg.Path == "" {
 		pkg.Path = name
 	}
-	return ResultFor(pkg)
+	res = ResultFor(pkg)
+	zc.release()
+	return res
 }
 
 // tocEngine names the engine versions that write a TOC version.

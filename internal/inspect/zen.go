@@ -307,9 +307,21 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	}
 	out.Sections = zenSections(p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
-	out.Names = sized[Name](len(p.Names))
-	// One array holds both (capped so neither grows into the other).
-	if objs := sized[Object](len(p.ImportMap) + len(p.Exports)); objs != nil {
+	// A verify line needs only the number of names.
+	if render {
+		out.Names = sized[Name](len(p.Names))
+	} else {
+		out.counts = &objectCounts{names: len(p.Names), imports: len(p.ImportMap), exports: len(p.Exports)}
+	}
+	// One array holds both (capped so neither grows into the other); a
+	// container's package verified takes it from a pool (see zenChunk).
+	var objs []Object
+	if n := len(p.ImportMap) + len(p.Exports); inContainer && !render {
+		objs = zc.objects(n)
+	} else {
+		objs = sized[Object](n)
+	}
+	if objs != nil {
 		ni := len(p.ImportMap)
 		if ni > 0 {
 			out.Imports = objs[:0:ni]
@@ -327,10 +339,6 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		hexs := string(hex)
 		for i, n := range p.Names {
 			out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
-		}
-	} else {
-		for _, n := range p.Names {
-			out.Names = append(out.Names, Name{Name: n.Value})
 		}
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {

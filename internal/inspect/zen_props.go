@@ -174,9 +174,11 @@ func propsLastElem(path string) string {
 
 // zenContext builds the decoder context of a zen package.
 func zenContext(p *Package, zp *zen.Package) *property.Context {
-	names := make([]string, len(p.Names))
-	for i := range p.Names {
-		names[i] = p.Names[i].Name
+	// The package's names (out.Names holds the same values, but a verify
+	// run does not fill it).
+	names := make([]string, len(zp.Names))
+	for i := range zp.Names {
+		names[i] = zp.Names[i].Value
 	}
 	ctx := &property.Context{
 		FileVersionUE4:   522,
