@@ -733,55 +733,100 @@ type zenChunk struct {
 	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
-	// objs is the object array taken from objectPool for a package being
+	// scratch holds the arrays taken from scratchPool for a package being
 	// verified, given back once its result line is made.
-	objs *[]Object
-	used int // how many of objs' elements the package may have set
+	scratch *zenScratch
+	opens   int // packages opened from the chunk (getScratch calls)
 }
 
-// objectPool holds the import and export arrays of packages verified
-// one after another (a verify line keeps none of their objects).
-var objectPool sync.Pool // *[]Object
+// zenScratch holds the per-package arrays a verify line keeps nothing of:
+// the import and export objects, the sections and the names given to the
+// property decoder. Past the parts used, each array is clear.
+type zenScratch struct {
+	objs              []Object
+	secs              []Section
+	names             []string
+	nObjs, nSecs, nNm int // the parts used
+}
 
-// maxPooledObjects bounds the arrays kept in objectPool.
+// scratchPool holds the arrays of packages verified one after another.
+var scratchPool sync.Pool // *zenScratch
+
+// maxPooledObjects bounds the arrays kept in scratchPool (objects; names
+// are kept up to four times as many).
 const maxPooledObjects = 1 << 14
 
+// getScratch takes the package's scratch arrays from scratchPool; nil
+// when the package took them before (they may still be in use).
+func (z *zenChunk) getScratch() *zenScratch {
+	z.opens++
+	if z.scratch != nil || z.opens > 1 {
+		return nil
+	}
+	if s, ok := scratchPool.Get().(*zenScratch); ok {
+		z.scratch = s
+	} else {
+		z.scratch = &zenScratch{}
+	}
+	return z.scratch
+}
+
 // objects returns an empty array with room for n objects (nil when n is
-// zero), from objectPool when one there is big enough.
-func (z *zenChunk) objects(n int) []Object {
+// zero), s's when it is not nil.
+func (s *zenScratch) objects(n int) []Object {
 	if n <= 0 {
 		return nil
 	}
-	if z.objs != nil {
-		// Opened again before release: the array may still be in use.
+	if s == nil {
 		return make([]Object, 0, n)
 	}
-	if p, ok := objectPool.Get().(*[]Object); ok {
-		z.objs = p
-	} else {
-		z.objs = new([]Object)
+	if cap(s.objs) < n {
+		s.objs = make([]Object, 0, n)
 	}
-	if cap(*z.objs) < n {
-		*z.objs = make([]Object, 0, n)
-	}
-	z.used = n
-	return (*z.objs)[:0]
+	s.nObjs = n
+	return s.objs[:0]
 }
 
-// release gives the object array back to objectPool, cleared (past the
-// part used, it is still clear); nothing may use the package's objects
-// afterwards.
+// sections returns an empty array with room for n sections.
+func (s *zenScratch) sections(n int) []Section {
+	if s == nil {
+		return make([]Section, 0, n)
+	}
+	if cap(s.secs) < n {
+		s.secs = make([]Section, 0, n)
+	}
+	s.nSecs = cap(s.secs) // appends may use all of it
+	return s.secs[:0]
+}
+
+// nameList returns an array of n names.
+func (s *zenScratch) nameList(n int) []string {
+	if s == nil {
+		return make([]string, n)
+	}
+	if cap(s.names) < n {
+		s.names = make([]string, n)
+	}
+	s.nNm = n
+	return s.names[:n]
+}
+
+// release gives the scratch arrays back to scratchPool, cleared; nothing
+// may use the package's objects, sections or names afterwards.
 func (z *zenChunk) release() {
-	p := z.objs
-	if p == nil {
+	s := z.scratch
+	if s == nil {
 		return
 	}
-	z.objs = nil
-	if cap(*p) > maxPooledObjects {
+	z.scratch = nil
+	if cap(s.objs) > maxPooledObjects || cap(s.names) > 4*maxPooledObjects {
 		return
 	}
-	clear((*p)[:z.used])
-	objectPool.Put(p)
+	clear(s.objs[:s.nObjs])
+	clear(s.secs[:s.nSecs])
+	clear(s.names[:s.nNm])
+	s.nObjs, s.nSecs, s.nNm = 0, 0, 0
+	scratchPool.Put(s)
 }
 
 // resolve finds the file for an inner path: a container path, or a package

@@ -305,7 +305,13 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	if render {
 		out.Summary = zenSummary(p)
 	}
-	out.Sections = zenSections(p, int64(len(data)))
+	// A container's package being verified takes its arrays from a pool
+	// (see zenChunk); nil: allocated.
+	var sc *zenScratch
+	if inContainer && !render {
+		sc = zc.getScratch()
+	}
+	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
 	// A verify line needs only the number of names.
 	if render {
@@ -313,15 +319,8 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	} else {
 		out.counts = &objectCounts{names: len(p.Names), imports: len(p.ImportMap), exports: len(p.Exports)}
 	}
-	// One array holds both (capped so neither grows into the other); a
-	// container's package verified takes it from a pool (see zenChunk).
-	var objs []Object
-	if n := len(p.ImportMap) + len(p.Exports); inContainer && !render {
-		objs = zc.objects(n)
-	} else {
-		objs = sized[Object](n)
-	}
-	if objs != nil {
+	// One array holds both (capped so neither grows into the other).
+	if objs := sc.objects(len(p.ImportMap) + len(p.Exports)); objs != nil {
 		ni := len(p.ImportMap)
 		if ni > 0 {
 			out.Imports = objs[:0:ni]
@@ -558,9 +557,16 @@ func zenSummary(p *zen.Package) []Field {
 }
 
 func zenSections(p *zen.Package, size int64) []Section {
+	return zenSectionsInto(make([]Section, 0, zenSectionRoom), p, size)
+}
+
+// zenSectionRoom is room for every section and the name-hash note openZen
+// may add.
+const zenSectionRoom = 16
+
+// zenSectionsInto is [zenSections] appending to out.
+func zenSectionsInto(out []Section, p *zen.Package, size int64) []Section {
 	s := &p.Summary
-	// Room for every section and the name-hash note openZen may add.
-	out := make([]Section, 0, 16)
 	add := func(name string, from, to int32, count int) {
 		if from >= 0 && to >= from {
 			out = append(out, Section{Name: name, Offset: int64(from), Size: int64(to - from), Count: count})
