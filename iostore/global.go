@@ -3,6 +3,7 @@ package iostore
 import (
 	"bytes"
 	"fmt"
+	"math"
 
 	"github.com/upkg/upkg/zen"
 )
@@ -26,6 +27,19 @@ func (f *File) ScriptObjects() (*zen.ScriptObjects, error) { return f.ScriptObje
 // through c (nil: parsed afresh), so that containers with the same chunk
 // share it.
 func (f *File) ScriptObjectsCached(c *zen.ScriptObjectsCache) (*zen.ScriptObjects, error) {
+	return f.scriptObjects(c, false)
+}
+
+// ScriptObjectsInPlace is [File.ScriptObjectsCached] that parses a UE5
+// table in place when its chunk is stored whole, uncompressed and
+// unencrypted, in a partition held in memory (see [File.ChunkInPlace]):
+// the table then refers to f's memory, so f must stay open as long as the
+// table is used (a caller may close f in a cleanup of the table).
+func (f *File) ScriptObjectsInPlace(c *zen.ScriptObjectsCache) (*zen.ScriptObjects, error) {
+	return f.scriptObjects(c, true)
+}
+
+func (f *File) scriptObjects(c *zen.ScriptObjectsCache, inPlace bool) (*zen.ScriptObjects, error) {
 	if !UsesUE4ChunkTypes(f.Header.Version) {
 		i, ok := f.FindChunk(0, 0, ChunkScriptObjects)
 		if !ok {
@@ -41,9 +55,15 @@ func (f *File) ScriptObjectsCached(c *zen.ScriptObjectsCache) (*zen.ScriptObject
 			}
 			parse = c.Parse
 		}
-		data, err := f.ReadChunk(i)
-		if err != nil {
-			return nil, err
+		data, ok := []byte(nil), false
+		if inPlace {
+			data, ok = f.ChunkInPlace(i)
+		}
+		if !ok {
+			var err error
+			if data, err = f.ReadChunk(i); err != nil {
+				return nil, err
+			}
 		}
 		s, err := parse(data)
 		if err != nil {
@@ -88,4 +108,29 @@ func (f *File) chunkEquals(i int, want []byte) bool {
 		pos += len(p)
 	})
 	return err == nil && same && pos == len(want)
+}
+
+// ChunkInPlace returns the bytes of chunk i in place, as [File.ReadChunk]
+// reads them, when they are one run of stored (uncompressed, unencrypted,
+// unsigned) blocks in a partition held in memory ([binread.Mem], such as a
+// mapped file); ok is false otherwise. The bytes are f's: they must not be
+// modified, nor used once f is closed.
+func (f *File) ChunkInPlace(i int) (data []byte, ok bool) {
+	if i < 0 || i >= len(f.ChunkIDs) || f.loadBlocks() != nil {
+		return nil, false
+	}
+	ol := f.OffsetLength(i)
+	bs := uint64(f.Header.CompressionBlockSize)
+	if ol.Length == 0 || bs == 0 || ol.Offset+ol.Length < ol.Offset {
+		return nil, false
+	}
+	first, last := ol.Offset/bs, (ol.Offset+ol.Length-1)/bs
+	if last >= uint64(f.NumBlocks()) {
+		return nil, false
+	}
+	run := f.storedRun(int(first), int(last), ol.Offset%bs, ol.Length, math.MaxUint64)
+	if run.blocks == 0 || run.n != ol.Length {
+		return nil, false
+	}
+	return f.storedInMem(run)
 }

@@ -17,12 +17,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/zen"
 )
@@ -159,6 +161,8 @@ type utocContainer struct {
 	path string
 	f    *iostore.File
 	fsys *iostore.FS
+	// openWhole is Options.OpenWhole: the opener of the partitions.
+	openWhole osfile.WholeOpener
 
 	entriesOnce sync.Once
 	entries     []ContainerEntry
@@ -227,7 +231,11 @@ func openUtoc(p string, opts *Options) (*utocContainer, error) {
 		f.Close()
 		return nil, err
 	}
-	return &utocContainer{path: p, f: f, fsys: fsys}, nil
+	c := &utocContainer{path: p, f: f, fsys: fsys}
+	if opts != nil {
+		c.openWhole = opts.OpenWhole
+	}
+	return c, nil
 }
 
 func (c *utocContainer) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
@@ -405,7 +413,7 @@ func (c *utocContainer) context() *utocContext {
 				}
 			}
 		}
-		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f)
+		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f, c.openWhole)
 		c.ctx = x
 	})
 	return c.ctx
@@ -414,7 +422,12 @@ func (c *utocContainer) context() *utocContext {
 // findGlobal loads the script objects of the global container: p itself
 // when it is one, else global.utoc in p's folder or up to two folders above
 // (CUE4Parse's fixtures keep one global.utoc above the variant folders).
-func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
+//
+// With openWhole set (verify maps files; its readers recover from memory
+// faults), a global.utoc found beside p is opened through it and its table
+// parsed in place when it can be: the container is then closed only once
+// the table is no longer used.
+func findGlobal(p string, f *iostore.File, openWhole osfile.WholeOpener) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
 		// Through the cache: the containers beside it need the same table.
 		if st, err := os.Stat(p); err == nil {
@@ -429,6 +442,9 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 		g := filepath.Clean(filepath.Join(dir, "global.utoc"))
 		if st, err := os.Stat(g); err == nil {
 			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
+				if openWhole != nil {
+					return globalInPlace(g, openWhole)
+				}
 				gf, err := iostore.Open(g)
 				if err != nil {
 					return nil, err
@@ -441,6 +457,23 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 		dir = filepath.Dir(dir)
 	}
 	return nil, "", zen.ErrNoGlobal
+}
+
+// globalInPlace loads the script objects of global container g opened
+// through openWhole, in place when they can be: g is closed once the table
+// is unreachable (the table may refer to g's memory until then).
+func globalInPlace(g string, openWhole osfile.WholeOpener) (*zen.ScriptObjects, error) {
+	gf, err := iostore.Open(g, iostore.WithPartitionOpener(openWhole))
+	if err != nil {
+		return nil, err
+	}
+	s, err := gf.ScriptObjectsInPlace(&scriptObjectsCache)
+	if err != nil {
+		gf.Close()
+		return nil, err
+	}
+	runtime.AddCleanup(s, func(gf *iostore.File) { gf.Close() }, gf)
+	return s, nil
 }
 
 // globals caches the script objects of recently used global containers:

@@ -105,7 +105,7 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 			return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
 		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
-			s, _, err := findGlobal(g, nil)
+			s, _, err := findGlobal(g, nil, nil)
 			if errors.Is(err, zen.ErrNoGlobal) {
 				f, err := iostore.Open(g)
 				if err != nil {
@@ -131,7 +131,7 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if st, err := os.Stat(name); err != nil || st.IsDir() {
 		return nil, zen.ErrNoGlobal
 	}
-	s, _, err := findGlobal(name, nil)
+	s, _, err := findGlobal(name, nil, nil)
 	return s, err
 }
 
