@@ -15,8 +15,11 @@ import (
 // FS is an io/fs view of a container's directory index. Files read through
 // it are decompressed and checked against the TOC's chunk hash.
 type FS struct {
-	f     *File
-	files map[string]int // path → chunk
+	f *File
+	// files maps path → chunk, built on first use (see fileMap): a
+	// container verified chunk by chunk never needs it.
+	filesOnce sync.Once
+	files     map[string]int
 
 	dirOnce sync.Once
 	dirs    map[string][]fs.DirEntry
@@ -28,28 +31,37 @@ func (f *File) FS() (*FS, error) {
 	if f.DirectoryIndexErr != nil {
 		return nil, f.DirectoryIndexErr
 	}
-	fsys := &FS{f: f, files: map[string]int{}}
-	if f.DirectoryIndex != nil {
-		fsys.files = make(map[string]int, f.DirectoryIndex.NumFiles())
-		for _, fe := range f.DirectoryIndex.Files() {
+	return &FS{f: f}, nil
+}
+
+// fileMap returns the map of paths to chunks.
+func (fsys *FS) fileMap() map[string]int {
+	fsys.filesOnce.Do(func() {
+		d := fsys.f.DirectoryIndex
+		if d == nil {
+			fsys.files = map[string]int{}
+			return
+		}
+		fsys.files = make(map[string]int, d.NumFiles())
+		for _, fe := range d.Files() {
 			if fe.Valid {
 				fsys.files[fe.Path] = fe.Chunk
 			}
 		}
-	}
-	return fsys, nil
+	})
+	return fsys.files
 }
 
 // Chunk returns the TOC entry index of the file at name.
 func (fsys *FS) Chunk(name string) (int, bool) {
-	i, ok := fsys.files[name]
+	i, ok := fsys.fileMap()[name]
 	return i, ok
 }
 
 func (fsys *FS) buildDirs() {
 	fsys.dirs = map[string][]fs.DirEntry{".": nil}
 	seen := map[string]bool{".": true}
-	for p, chunk := range fsys.files {
+	for p, chunk := range fsys.fileMap() {
 		dir := path.Dir(p)
 		fsys.dirs[dir] = append(fsys.dirs[dir], &dirEntry{info: fileInfo{name: path.Base(p), size: int64(fsys.f.OffsetLength(chunk).Length)}})
 		for d := dir; !seen[d]; d = path.Dir(d) {
@@ -71,7 +83,7 @@ func (fsys *FS) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	if chunk, ok := fsys.files[name]; ok {
+	if chunk, ok := fsys.fileMap()[name]; ok {
 		return &chunkFile{fsys: fsys, chunk: chunk, info: fileInfo{name: path.Base(name), size: int64(fsys.f.OffsetLength(chunk).Length)}, name: name}, nil
 	}
 	fsys.dirOnce.Do(fsys.buildDirs)
@@ -86,7 +98,7 @@ func (fsys *FS) ReadFile(name string) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrInvalid}
 	}
-	chunk, ok := fsys.files[name]
+	chunk, ok := fsys.fileMap()[name]
 	if !ok {
 		return nil, &fs.PathError{Op: "read", Path: name, Err: fs.ErrNotExist}
 	}
@@ -101,7 +113,7 @@ func (fsys *FS) ReadDir(name string) ([]fs.DirEntry, error) {
 	fsys.dirOnce.Do(fsys.buildDirs)
 	list, ok := fsys.dirs[name]
 	if !ok {
-		if _, isFile := fsys.files[name]; isFile {
+		if _, isFile := fsys.fileMap()[name]; isFile {
 			return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
 		}
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}

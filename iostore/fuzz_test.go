@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -49,8 +50,13 @@ func FuzzTOC(f *testing.F) {
 	f.Add(big)
 	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
 	f.Fuzz(func(t *testing.T, data []byte) {
+		// Half the inputs read their data in place (a partition in memory).
+		var part io.ReaderAt = bytes.NewReader(cas)
+		if len(data)%2 == 1 {
+			part = binread.Mem(cas)
+		}
 		tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
-			return bytes.NewReader(cas), int64(len(cas)), nil
+			return part, int64(len(cas)), nil
 		}))
 		if err != nil {
 			return
@@ -64,6 +70,11 @@ func FuzzTOC(f *testing.F) {
 			tf.LookupPerfectHash(tf.ChunkIDs[i])
 			if tf.OffsetLength(i).Length < 1<<22 {
 				tf.VerifyChunk(i)
+				if got, ok := tf.ChunkInPlace(i); ok {
+					if want, err := tf.ReadChunk(i); err != nil || !bytes.Equal(got, want) {
+						t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
+					}
+				}
 			}
 		}
 		if fsys, err := tf.FS(); err == nil {

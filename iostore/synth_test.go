@@ -248,6 +248,10 @@ func TestStoredRuns(t *testing.T) {
 		if r := f.storedRun(0, 5, 0, uint64(len(data)), 0x100); r.blocks != 1 {
 			t.Errorf("run cut at 0x100 bytes: %+v", r)
 		}
+		// In place only when one run of a partition in memory holds it.
+		if got, ok := f.ChunkInPlace(0); ok != (tc.mem && partSize == 0) || ok && (!bytes.Equal(got, data) || &got[0] != &cas[f.Block(0).Offset]) {
+			t.Errorf("partition size %#x, in memory %v: ChunkInPlace gave %d bytes, %v", partSize, tc.mem, len(got), ok)
+		}
 		if err := f.VerifyChunk(0); err != nil {
 			t.Errorf("partition size %#x: VerifyChunk: %v", partSize, err)
 		}

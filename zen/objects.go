@@ -79,9 +79,12 @@ type ScriptObjects struct {
 	// entries holds the TArray<FScriptObjectEntry>'s elements as stored.
 	entries []byte
 	// slots is an open-addressing table of the objects by global index:
-	// object index + 1, 0 for a free slot. seed keys its hash.
-	slots []int32
-	seed  maphash.Seed
+	// object index + 1, 0 for a free slot. A global index x goes first to
+	// slot (x^seed)*mul >> shift: multiply-shift hashing with a random odd
+	// multiplier, so that no table can be crafted to collide.
+	slots     []int32
+	seed, mul uint64
+	shift     uint8
 	// classes has bit i set when object i is some class default object's
 	// class; otherClasses holds such class indices of no object.
 	classes      []uint64
@@ -166,6 +169,19 @@ func (c *ScriptObjectsCache) Parse(data []byte) (*ScriptObjects, error) {
 	return s, nil
 }
 
+// Cached returns the table parsed last when same, called with the bytes
+// it was parsed from (which it must not modify), reports that the chunk at
+// hand holds them too: a caller can compare a chunk as it reads it, block
+// by block, without holding a copy of it.
+func (c *ScriptObjectsCache) Cached(same func(data []byte) bool) (*ScriptObjects, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.s == nil || !same(c.data) {
+		return nil, false
+	}
+	return c.s, true
+}
+
 // readEntries takes the entries in place (r reads data from its start).
 func (s *ScriptObjects) readEntries(r *binread.Reader, data []byte) {
 	n := r.Count("ScriptObjects.Num", scriptObjectSize)
@@ -218,16 +234,23 @@ func (s *ScriptObjects) index() error {
 			return fmt.Errorf("zen: script object %d: name index %d outside %d global names", i, x, names)
 		}
 	}
-	size := 16
+	size, bits := 16, uint8(4)
 	for size < 2*n {
 		size *= 2
+		bits++
 	}
 	s.slots = make([]int32, size)
-	s.seed = maphash.MakeSeed()
+	// Written before it is read: a fresh page first read maps the zero
+	// page, and the write after it faults again (with a TLB flush).
+	clear(s.slots)
+	seed := maphash.MakeSeed()
+	s.seed = maphash.Comparable(seed, uint64(0))
+	s.mul = maphash.Comparable(seed, uint64(1)) | 1
+	s.shift = 64 - bits
 	mask := uint64(size - 1)
 	for i := range n {
 		x := s.globalIndex(i)
-		h := maphash.Comparable(s.seed, x) & mask
+		h := s.slot(x)
 		for {
 			v := s.slots[h]
 			if v == 0 || s.globalIndex(int(v-1)) == x {
@@ -256,13 +279,18 @@ func (s *ScriptObjects) index() error {
 	return nil
 }
 
+// slot returns the first slot of global index x.
+func (s *ScriptObjects) slot(x ObjectIndex) uint64 {
+	return ((uint64(x) ^ s.seed) * s.mul) >> s.shift
+}
+
 // find returns the index of the (last) object with global index x.
 func (s *ScriptObjects) find(x ObjectIndex) (int, bool) {
 	if len(s.slots) == 0 {
 		return 0, false
 	}
 	mask := uint64(len(s.slots) - 1)
-	for h := maphash.Comparable(s.seed, x) & mask; ; h = (h + 1) & mask {
+	for h := s.slot(x); ; h = (h + 1) & mask {
 		v := s.slots[h]
 		if v == 0 {
 			return 0, false

@@ -17,12 +17,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"sync"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/zen"
 )
@@ -159,6 +161,8 @@ type utocContainer struct {
 	path string
 	f    *iostore.File
 	fsys *iostore.FS
+	// openWhole is Options.OpenWhole: the opener of the partitions.
+	openWhole osfile.WholeOpener
 
 	entriesOnce sync.Once
 	entries     []ContainerEntry
@@ -227,7 +231,11 @@ func openUtoc(p string, opts *Options) (*utocContainer, error) {
 		f.Close()
 		return nil, err
 	}
-	return &utocContainer{path: p, f: f, fsys: fsys}, nil
+	c := &utocContainer{path: p, f: f, fsys: fsys}
+	if opts != nil {
+		c.openWhole = opts.OpenWhole
+	}
+	return c, nil
 }
 
 func (c *utocContainer) Open(name string) (fs.File, error) { return c.fsys.Open(name) }
@@ -405,7 +413,7 @@ func (c *utocContainer) context() *utocContext {
 				}
 			}
 		}
-		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f)
+		x.script, x.scriptFrom, x.scriptErr = findGlobal(c.path, f, c.openWhole)
 		c.ctx = x
 	})
 	return c.ctx
@@ -414,7 +422,12 @@ func (c *utocContainer) context() *utocContext {
 // findGlobal loads the script objects of the global container: p itself
 // when it is one, else global.utoc in p's folder or up to two folders above
 // (CUE4Parse's fixtures keep one global.utoc above the variant folders).
-func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
+//
+// With openWhole set (verify maps files; its readers recover from memory
+// faults), a global.utoc found beside p is opened through it and its table
+// parsed in place when it can be: the container is then closed only once
+// the table is no longer used.
+func findGlobal(p string, f *iostore.File, openWhole osfile.WholeOpener) (*zen.ScriptObjects, string, error) {
 	if f != nil && f.IsGlobal() {
 		// Through the cache: the containers beside it need the same table.
 		if st, err := os.Stat(p); err == nil {
@@ -429,6 +442,9 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 		g := filepath.Clean(filepath.Join(dir, "global.utoc"))
 		if st, err := os.Stat(g); err == nil {
 			s, err := globalCache(g, st, func() (*zen.ScriptObjects, error) {
+				if openWhole != nil {
+					return globalInPlace(g, openWhole)
+				}
 				gf, err := iostore.Open(g)
 				if err != nil {
 					return nil, err
@@ -441,6 +457,23 @@ func findGlobal(p string, f *iostore.File) (*zen.ScriptObjects, string, error) {
 		dir = filepath.Dir(dir)
 	}
 	return nil, "", zen.ErrNoGlobal
+}
+
+// globalInPlace loads the script objects of global container g opened
+// through openWhole, in place when they can be: g is closed once the table
+// is unreachable (the table may refer to g's memory until then).
+func globalInPlace(g string, openWhole osfile.WholeOpener) (*zen.ScriptObjects, error) {
+	gf, err := iostore.Open(g, iostore.WithPartitionOpener(openWhole))
+	if err != nil {
+		return nil, err
+	}
+	s, err := gf.ScriptObjectsInPlace(&scriptObjectsCache)
+	if err != nil {
+		gf.Close()
+		return nil, err
+	}
+	runtime.AddCleanup(s, func(gf *iostore.File) { gf.Close() }, gf)
+	return s, nil
 }
 
 // globals caches the script objects of recently used global containers:
@@ -733,6 +766,100 @@ type zenChunk struct {
 	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
+	// scratch holds the arrays taken from scratchPool for a package being
+	// verified, given back once its result line is made.
+	scratch *zenScratch
+	opens   int // packages opened from the chunk (getScratch calls)
+}
+
+// zenScratch holds the per-package arrays a verify line keeps nothing of:
+// the import and export objects, the sections and the names given to the
+// property decoder. Past the parts used, each array is clear.
+type zenScratch struct {
+	objs              []Object
+	secs              []Section
+	names             []string
+	nObjs, nSecs, nNm int // the parts used
+}
+
+// scratchPool holds the arrays of packages verified one after another.
+var scratchPool sync.Pool // *zenScratch
+
+// maxPooledObjects bounds the arrays kept in scratchPool (objects; names
+// are kept up to four times as many).
+const maxPooledObjects = 1 << 14
+
+// getScratch takes the package's scratch arrays from scratchPool; nil
+// when the package took them before (they may still be in use).
+func (z *zenChunk) getScratch() *zenScratch {
+	z.opens++
+	if z.scratch != nil || z.opens > 1 {
+		return nil
+	}
+	if s, ok := scratchPool.Get().(*zenScratch); ok {
+		z.scratch = s
+	} else {
+		z.scratch = &zenScratch{}
+	}
+	return z.scratch
+}
+
+// objects returns an empty array with room for n objects (nil when n is
+// zero), s's when it is not nil.
+func (s *zenScratch) objects(n int) []Object {
+	if n <= 0 {
+		return nil
+	}
+	if s == nil {
+		return make([]Object, 0, n)
+	}
+	if cap(s.objs) < n {
+		s.objs = make([]Object, 0, n)
+	}
+	s.nObjs = n
+	return s.objs[:0]
+}
+
+// sections returns an empty array with room for n sections.
+func (s *zenScratch) sections(n int) []Section {
+	if s == nil {
+		return make([]Section, 0, n)
+	}
+	if cap(s.secs) < n {
+		s.secs = make([]Section, 0, n)
+	}
+	s.nSecs = cap(s.secs) // appends may use all of it
+	return s.secs[:0]
+}
+
+// nameList returns an array of n names.
+func (s *zenScratch) nameList(n int) []string {
+	if s == nil {
+		return make([]string, n)
+	}
+	if cap(s.names) < n {
+		s.names = make([]string, n)
+	}
+	s.nNm = n
+	return s.names[:n]
+}
+
+// release gives the scratch arrays back to scratchPool, cleared; nothing
+// may use the package's objects, sections or names afterwards.
+func (z *zenChunk) release() {
+	s := z.scratch
+	if s == nil {
+		return
+	}
+	z.scratch = nil
+	if cap(s.objs) > maxPooledObjects || cap(s.names) > 4*maxPooledObjects {
+		return
+	}
+	clear(s.objs[:s.nObjs])
+	clear(s.secs[:s.nSecs])
+	clear(s.names[:s.nNm])
+	s.nObjs, s.nSecs, s.nNm = 0, 0, 0
+	scratchPool.Put(s)
 }
 
 // resolve finds the file for an inner path: a container path, or a package
@@ -1025,16 +1152,20 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		res.Error = err.Error()
 		return res
 	}
-	in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}, Size: int64(len(data))}
+	zc := &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}
+	in := &Input{Name: name, R: zc, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
+		zc.release()
 		res.Error = err.Error()
 		return res
 	}
 	if pkg.Path == "" {
 		pkg.Path = name
 	}
-	return ResultFor(pkg)
+	res = ResultFor(pkg)
+	zc.release()
+	return res
 }
 
 // tocEngine names the engine versions that write a TOC version.

@@ -105,7 +105,7 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 			return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
 		}
 		if strings.EqualFold(filepath.Ext(g), ".utoc") {
-			s, _, err := findGlobal(g, nil)
+			s, _, err := findGlobal(g, nil, nil)
 			if errors.Is(err, zen.ErrNoGlobal) {
 				f, err := iostore.Open(g)
 				if err != nil {
@@ -131,7 +131,7 @@ func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if st, err := os.Stat(name); err != nil || st.IsDir() {
 		return nil, zen.ErrNoGlobal
 	}
-	s, _, err := findGlobal(name, nil)
+	s, _, err := findGlobal(name, nil, nil)
 	return s, err
 }
 
@@ -305,11 +305,22 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	if render {
 		out.Summary = zenSummary(p)
 	}
-	out.Sections = zenSections(p, int64(len(data)))
+	// A container's package being verified takes its arrays from a pool
+	// (see zenChunk); nil: allocated.
+	var sc *zenScratch
+	if inContainer && !render {
+		sc = zc.getScratch()
+	}
+	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
-	out.Names = sized[Name](len(p.Names))
+	// A verify line needs only the number of names.
+	if render {
+		out.Names = sized[Name](len(p.Names))
+	} else {
+		out.counts = &objectCounts{names: len(p.Names), imports: len(p.ImportMap), exports: len(p.Exports)}
+	}
 	// One array holds both (capped so neither grows into the other).
-	if objs := sized[Object](len(p.ImportMap) + len(p.Exports)); objs != nil {
+	if objs := sc.objects(len(p.ImportMap) + len(p.Exports)); objs != nil {
 		ni := len(p.ImportMap)
 		if ni > 0 {
 			out.Imports = objs[:0:ni]
@@ -327,10 +338,6 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		hexs := string(hex)
 		for i, n := range p.Names {
 			out.Names = append(out.Names, Name{Name: n.Value, Hash: hexs[16*i : 16*i+16]})
-		}
-	} else {
-		for _, n := range p.Names {
-			out.Names = append(out.Names, Name{Name: n.Value})
 		}
 	}
 	if ok, bad := p.NameHashes(); bad > 0 {
@@ -550,9 +557,16 @@ func zenSummary(p *zen.Package) []Field {
 }
 
 func zenSections(p *zen.Package, size int64) []Section {
+	return zenSectionsInto(make([]Section, 0, zenSectionRoom), p, size)
+}
+
+// zenSectionRoom is room for every section and the name-hash note openZen
+// may add.
+const zenSectionRoom = 16
+
+// zenSectionsInto is [zenSections] appending to out.
+func zenSectionsInto(out []Section, p *zen.Package, size int64) []Section {
 	s := &p.Summary
-	// Room for every section and the name-hash note openZen may add.
-	out := make([]Section, 0, 16)
 	add := func(name string, from, to int32, count int) {
 		if from >= 0 && to >= from {
 			out = append(out, Section{Name: name, Offset: int64(from), Size: int64(to - from), Count: count})

@@ -50,7 +50,11 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		return p, nil
 	}
 	m, merr := loadMappings(opts)
-	ctx := zenContext(p, zp)
+	var names []string
+	if zc, ok := in.R.(*zenChunk); ok && zc.scratch != nil && zc.opens == 1 && opts != nil && opts.resultOnly {
+		names = zc.scratch.nameList(len(zp.Names)) // verifying a container's package
+	}
+	ctx := zenContextNames(p, zp, names)
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
 	// decode decodes export i; lite decodes only the outcome (see
@@ -176,9 +180,19 @@ func propsLastElem(path string) string {
 
 // zenContext builds the decoder context of a zen package.
 func zenContext(p *Package, zp *zen.Package) *property.Context {
-	names := make([]string, len(p.Names))
-	for i := range p.Names {
-		names[i] = p.Names[i].Name
+	return zenContextNames(p, zp, nil)
+}
+
+// zenContextNames is [zenContext] that puts the names in names when it is
+// not nil (then of the length of zp.Names).
+func zenContextNames(p *Package, zp *zen.Package, names []string) *property.Context {
+	// The package's names (out.Names holds the same values, but a verify
+	// run does not fill it).
+	if names == nil {
+		names = make([]string, len(zp.Names))
+	}
+	for i := range zp.Names {
+		names[i] = zp.Names[i].Value
 	}
 	ctx := &property.Context{
 		FileVersionUE4:   522,
