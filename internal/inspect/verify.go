@@ -116,23 +116,38 @@ func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) 
 	if err != nil {
 		return false, err
 	}
-	list := newDirList(dir, entries)
+	var list *dirList
+	listed := false
 	for _, d := range entries {
-		q := filepath.Join(dir, d.Name())
+		q := joinName(dir, d.Name())
 		if d.IsDir() {
 			if more, err := walkVerifyDir(q, yield); err != nil || !more {
 				return more, err
 			}
 			continue
 		}
-		if !d.Type().IsRegular() {
+		if !d.Type().IsRegular() || !isCandidate(q) {
 			continue
 		}
-		if isCandidate(q) && !yield(q, list) {
+		if !listed {
+			// Only folders with packages need a listing.
+			list, listed = newDirList(dir, entries), true
+		}
+		if !yield(q, list) {
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// joinName is filepath.Join(dir, name) for a name read from the folder dir
+// (one element, never "." or ".."): when dir is clean and not a root or
+// ".", the join is a concatenation.
+func joinName(dir, name string) string {
+	if dir == "" || dir == "." || os.IsPathSeparator(dir[len(dir)-1]) || filepath.Clean(dir) != dir {
+		return filepath.Join(dir, name)
+	}
+	return dir + string(filepath.Separator) + name
 }
 
 // dirList is the listing of a folder as the walk read it, so that looking
@@ -209,11 +224,15 @@ func isASCII(s string) bool {
 
 // isCandidate decides whether a file found in a walk is checked.
 func isCandidate(name string) bool {
-	lower := strings.ToLower(name)
-	if strings.HasSuffix(lower, ".m.ubulk") {
-		return false
+	ext, ok := lowerExt(name)
+	if !ok {
+		lower := strings.ToLower(name)
+		if strings.HasSuffix(lower, ".m.ubulk") {
+			return false
+		}
+		ext = filepath.Ext(lower)
 	}
-	ext := filepath.Ext(lower)
+	// (A ".m.ubulk" has the extension ".ubulk", a companion's.)
 	if companionExts[ext] {
 		return false
 	}
@@ -221,6 +240,32 @@ func isCandidate(name string) bool {
 		return true
 	}
 	return sniffTag(name)
+}
+
+// lowerExt returns filepath.Ext(strings.ToLower(name)) without lowering
+// the whole path, when the extension is short plain ASCII (ok false: use
+// strings.ToLower).
+func lowerExt(name string) (string, bool) {
+	ext := filepath.Ext(name)
+	if len(ext) > 8 {
+		return "", false
+	}
+	upper := false
+	for i := 0; i < len(ext); i++ {
+		c := ext[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	// A non-ASCII letter before the extension may lower to ASCII (the
+	// Kelvin sign lowers to "k") or change length, but never to a "." or
+	// a separator: the extension of the lowered path is the lowered
+	// extension, once the extension itself is ASCII.
+	if !upper {
+		return ext, true
+	}
+	return strings.ToLower(ext), true
 }
 
 // sniffTag reports whether the file starts with the package tag.

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,3 +109,50 @@ func (fakeInfo) Mode() fs.FileMode      { return 0 }
 func (fakeInfo) ModTime() (t time.Time) { return }
 func (fakeInfo) IsDir() bool            { return false }
 func (fakeInfo) Sys() any               { return nil }
+
+// BenchmarkWalkCorpus is the verify walk of the whole shared corpus alone:
+// listing folders, choosing candidates, listings for companion lookups.
+func BenchmarkWalkCorpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	n := 0
+	for b.Loop() {
+		n = 0
+		if err := walkVerify([]string{dir}, func(string, *dirList) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n), "files")
+}
+
+// TestIsCandidateExt checks the extension rules of isCandidate against
+// lowering the whole path, on names in every case (and ones whose
+// lowering is not plain ASCII).
+func TestIsCandidateExt(t *testing.T) {
+	dir := t.TempDir()
+	for _, base := range []string{
+		"A.uasset", "A.UASSET", "a.UExp", "a.m.ubulk", "a.M.UBULK", "a.ubulk", "a.Utoc", "a.ucas",
+		"Map.UT2", "x.u\u212Ax", "\u212A.ukx", "x.\u0130", "x.uasset\u212A", "noext", "a.b.c", "a.verylongext",
+		"a.usmap", "a.sig", "a.PAK", "a.txt",
+	} {
+		name := filepath.Join(dir, base)
+		// Not a package inside: the sniff says no, so only the
+		// extension rules decide.
+		if err := os.WriteFile(name, []byte("text"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lower := strings.ToLower(name)
+		ext := filepath.Ext(lower)
+		want := !strings.HasSuffix(lower, ".m.ubulk") && !companionExts[ext] && packageExts[ext]
+		if got := isCandidate(name); got != want {
+			t.Errorf("isCandidate(%q) = %v, want %v", base, got, want)
+		}
+	}
+	if got := joinName("/", "a"); got != "/a" {
+		t.Errorf("joinName(/, a) = %q", got)
+	}
+	for _, dir := range []string{".", "", "a/", "a//b", "./a", "../x", "/x/y"} {
+		if got, want := joinName(dir, "n"), filepath.Join(dir, "n"); got != want {
+			t.Errorf("joinName(%q, n) = %q, want %q", dir, got, want)
+		}
+	}
+}
