@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -79,7 +80,9 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 				parent := filepath.Dir(p)
 				if parent != namedDir && i+1 < len(paths) && !dirs[i+1] && filepath.Dir(paths[i+1]) == parent {
 					namedDir, named = parent, nil
-					if entries, err := os.ReadDir(parent); err == nil {
+					var r dirReader
+					if fd, entries, err := r.read(-1, parent, parent, 0); err == nil {
+						closeDir(fd)
 						named = newDirList(parent, entries)
 					}
 				}
@@ -112,21 +115,29 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 // lexical order, subfolders as they come, symbolic links not followed).
 // It returns false when yield asked to stop.
 func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) {
-	entries, err := os.ReadDir(dir)
+	var r dirReader
+	return r.walk(-1, dir, dir, 0, yield)
+}
+
+// walk is walkVerifyDir of the folder dir, which is name in the folder
+// open as parent (-1: not open).
+func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(string, *dirList) bool) (bool, error) {
+	fd, entries, err := r.read(parent, name, dir, depth)
 	if err != nil {
 		return false, err
 	}
+	defer closeDir(fd)
 	var list *dirList
 	listed := false
 	for _, d := range entries {
-		q := joinName(dir, d.Name())
-		if d.IsDir() {
-			if more, err := walkVerifyDir(q, yield); err != nil || !more {
+		q := joinName(dir, d.name)
+		if d.typ.IsDir() {
+			if more, err := r.walk(fd, d.name, q, depth+1, yield); err != nil || !more {
 				return more, err
 			}
 			continue
 		}
-		if !d.Type().IsRegular() || !isCandidate(q) {
+		if !d.typ.IsRegular() || !isCandidate(q) {
 			continue
 		}
 		if !listed {
@@ -139,6 +150,20 @@ func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) 
 	}
 	return true, nil
 }
+
+// dirEntry is a folder entry as the walk reads it.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode // type bits only
+}
+
+// dirEntries sorts entries by name (sort.Sort, not a generic sort, which
+// would grow the WebAssembly).
+type dirEntries []dirEntry
+
+func (d dirEntries) Len() int           { return len(d) }
+func (d dirEntries) Less(i, j int) bool { return d[i].name < d[j].name }
+func (d dirEntries) Swap(i, j int)      { d[i], d[j] = d[j], d[i] }
 
 // joinName is filepath.Join(dir, name) for a name read from the folder dir
 // (one element, never "." or ".."): when dir is clean and not a root or
@@ -161,10 +186,10 @@ type dirList struct {
 // newDirList returns the listing of dir, or nil when a name in it is not
 // plain ASCII (a case-insensitive file system may fold it in ways a
 // lookup here would not).
-func newDirList(dir string, entries []os.DirEntry) *dirList {
+func newDirList(dir string, entries []dirEntry) *dirList {
 	l := &dirList{dir: filepath.Clean(dir), names: make([]string, len(entries))}
 	for i, d := range entries {
-		l.names[i] = d.Name()
+		l.names[i] = d.name
 		if !isASCII(l.names[i]) {
 			return nil
 		}

@@ -48,10 +48,12 @@ func TestDirListAbsent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	entries, err := os.ReadDir(dir)
+	var r dirReader
+	fd, entries, err := r.read(-1, dir, dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeDir(fd)
 	l := newDirList(dir+string(filepath.Separator), entries)
 	for name, want := range map[string]bool{
 		"A.uexp":     false, // listed in another case: the file system decides
@@ -70,7 +72,7 @@ func TestDirListAbsent(t *testing.T) {
 	if nilList.absent(filepath.Join(dir, "B.uexp")) {
 		t.Error("a nil listing knows nothing")
 	}
-	if newDirList(dir, append(entries[:len(entries):len(entries)], fs.FileInfoToDirEntry(fakeInfo("é")))) != nil {
+	if newDirList(dir, append(entries[:len(entries):len(entries)], dirEntry{name: "é"})) != nil {
 		t.Error("a listing with a non-ASCII name is used")
 	}
 	var walked, listed []VerifyResult
@@ -154,5 +156,55 @@ func TestIsCandidateExt(t *testing.T) {
 		if got, want := joinName(dir, "n"), filepath.Join(dir, "n"); got != want {
 			t.Errorf("joinName(%q, n) = %q, want %q", dir, got, want)
 		}
+	}
+}
+
+// TestWalkVerifyTree walks a tree with symbolic links (never followed),
+// names in both cases and a folder deeper than the walk keeps descriptors
+// for, as filepath.WalkDir does.
+func TestWalkVerifyTree(t *testing.T) {
+	dir := t.TempDir()
+	deep := "d"
+	for range maxHeldDirs + 6 {
+		deep = filepath.Join(deep, "d")
+	}
+	for _, name := range []string{"a/B.UASSET", "a/a.uasset", "a/a.uexp", "a/x.bin", "b/c.umap", filepath.Join(deep, "z.uasset"), "Z.pak"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("not a package"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"linkdir": "a", "a/link.uasset": "a.uasset", "b/dangling.uasset": "nothing"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symbolic links:", err)
+		}
+	}
+	for _, root := range []string{dir, dir + string(filepath.Separator), filepath.Join(dir, "a")} {
+		var want []string
+		err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return err
+			}
+			if isCandidate(q) {
+				want = append(want, q)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := VerifyFiles([]string{root})
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("%s: VerifyFiles %q, %v; WalkDir %q", root, got, err, want)
+		}
+	}
+	if got, err := VerifyFiles([]string{filepath.Join(dir, "linkdir")}); err != nil || len(got) != 0 {
+		t.Errorf("a root that is a symbolic link is not followed: %q, %v", got, err)
+	}
+	if _, err := VerifyFiles([]string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing root walked")
 	}
 }
