@@ -34,8 +34,10 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 		return nil, err
 	}
 	er := &entryReader{e: e, remain: e.UncompressedSize}
-	// An entry Verify found intact is not hashed again: the same stored
-	// bytes would give the same sum.
+	// An entry Verify found intact is not hashed again: reading it hashes
+	// the same stored bytes (the index checks make its compression blocks
+	// exactly hold UncompressedSize bytes, and stored data without them
+	// CompressedSize == UncompressedSize bytes), which gave the same sum.
 	if ok && !want.IsZero() && !e.hashVerified() {
 		er.h, er.want = sha1.New(), want
 	}
