@@ -137,7 +137,15 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 			}
 			continue
 		}
-		if !d.typ.IsRegular() || !isCandidate(q) {
+		if !d.typ.IsRegular() {
+			continue
+		}
+		if sniff, ok := candidateByExt(q); sniff {
+			var b [4]byte
+			if !r.readHead(fd, d.name, q, b[:]) || !isPackageTag(b) {
+				continue
+			}
+		} else if !ok {
 			continue
 		}
 		if !listed {
@@ -150,6 +158,10 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 	}
 	return true, nil
 }
+
+// maxHeldDirs is how deep the walk keeps folder descriptors open to open
+// subfolders relative to them; deeper folders are opened by path.
+const maxHeldDirs = 64
 
 // dirEntry is a folder entry as the walk reads it.
 type dirEntry struct {
@@ -249,22 +261,32 @@ func isASCII(s string) bool {
 
 // isCandidate decides whether a file found in a walk is checked.
 func isCandidate(name string) bool {
+	sniff, ok := candidateByExt(name)
+	if sniff {
+		return sniffTag(name)
+	}
+	return ok
+}
+
+// candidateByExt is isCandidate by the name's extension: ok when it is
+// one, sniff when the file's first bytes decide.
+func candidateByExt(name string) (sniff, ok bool) {
 	ext, ok := lowerExt(name)
 	if !ok {
 		lower := strings.ToLower(name)
 		if strings.HasSuffix(lower, ".m.ubulk") {
-			return false
+			return false, false
 		}
 		ext = filepath.Ext(lower)
 	}
 	// (A ".m.ubulk" has the extension ".ubulk", a companion's.)
 	if companionExts[ext] {
-		return false
+		return false, false
 	}
 	if packageExts[ext] {
-		return true
+		return false, true
 	}
-	return sniffTag(name)
+	return true, false
 }
 
 // lowerExt returns filepath.Ext(strings.ToLower(name)) without lowering
@@ -295,15 +317,23 @@ func lowerExt(name string) (string, bool) {
 
 // sniffTag reports whether the file starts with the package tag.
 func sniffTag(name string) bool {
+	var b [4]byte
+	return readHead(name, b[:]) && isPackageTag(b)
+}
+
+// readHead reads the first len(b) bytes of the file name.
+func readHead(name string, b []byte) bool {
 	f, err := os.Open(name)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	var b [4]byte
-	if _, err := io.ReadFull(f, b[:]); err != nil {
-		return false
-	}
+	_, err = io.ReadFull(f, b)
+	return err == nil
+}
+
+// isPackageTag reports whether b is the package tag in either byte order.
+func isPackageTag(b [4]byte) bool {
 	le := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 	be := uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24
 	return le == packageTag || be == packageTag

@@ -20,10 +20,6 @@ type dirReader struct {
 	buf []byte
 }
 
-// maxHeldDirs is how deep the walk keeps folder descriptors open to open
-// subfolders relative to them; deeper folders are opened by path.
-const maxHeldDirs = 64
-
 // read lists the folder path, which is name in the folder open as parent
 // (parent < 0: not known, open path). It returns the folder's descriptor
 // for the subfolders (-1 when closed; close it with closeDir).
@@ -140,4 +136,36 @@ func closeDir(fd int) {
 	if fd >= 0 {
 		syscall.Close(fd)
 	}
+}
+
+// readHead reads the first len(b) bytes of the file path, which is name
+// in the folder open as dir (-1: not open).
+func (r *dirReader) readHead(dir int, name, path string, b []byte) bool {
+	var fd int
+	var err error
+	for {
+		if dir >= 0 {
+			fd, err = syscall.Openat(dir, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		} else {
+			fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		}
+		if err != syscall.EINTR {
+			break
+		}
+	}
+	if err != nil {
+		return false
+	}
+	defer syscall.Close(fd)
+	for off := 0; off < len(b); {
+		n, err := syscall.Pread(fd, b[off:], int64(off))
+		if err == syscall.EINTR {
+			continue
+		}
+		if err != nil || n <= 0 {
+			return false
+		}
+		off += n
+	}
+	return true
 }

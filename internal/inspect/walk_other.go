@@ -23,3 +23,6 @@ func (r *dirReader) read(parent int, name, path string, depth int) (int, []dirEn
 }
 
 func closeDir(int) {}
+
+// readHead reads the first len(b) bytes of the file path.
+func (r *dirReader) readHead(_ int, _, path string, b []byte) bool { return readHead(path, b) }
