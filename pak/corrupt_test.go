@@ -156,3 +156,35 @@ func TestUnsupportedCompression(t *testing.T) {
 		t.Errorf("%v", err)
 	}
 }
+
+// TestDataAfterVerify reads entries Verify checked (Data then skips the
+// second hash): the bytes are the same as without Verify.
+func TestDataAfterVerify(t *testing.T) {
+	files := []paktest.File{
+		{Path: "a/stored.bin", Data: bytes.Repeat([]byte("stored data "), 50)},
+		{Path: "a/zlib.bin", Data: bytes.Repeat([]byte("zlib data "), 500), Compress: true, BlockSize: 1024},
+		{Path: "a/aes.bin", Data: bytes.Repeat([]byte("aes data "), 50), Encrypt: true},
+	}
+	for _, version := range []int{8, 11} {
+		b, err := paktest.Build(paktest.Options{Version: version, Mount: "../../../G/", Key: testKey}, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)), pak.WithKey(testKey))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			e, ok := p.Lookup("G/" + f.Path)
+			if !ok {
+				t.Fatalf("v%d: %s missing", version, f.Path)
+			}
+			if err := e.Verify(); err != nil {
+				t.Errorf("v%d: %s: Verify: %v", version, f.Path, err)
+			}
+			if d, err := e.Data(); err != nil || !bytes.Equal(d, f.Data) {
+				t.Errorf("v%d: %s: Data after Verify: %d bytes, %v", version, f.Path, len(d), err)
+			}
+		}
+	}
+}

@@ -34,7 +34,11 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 		return nil, err
 	}
 	er := &entryReader{e: e, remain: e.UncompressedSize}
-	if ok && !want.IsZero() {
+	// An entry Verify found intact is not hashed again: reading it hashes
+	// the same stored bytes (the index checks make its compression blocks
+	// exactly hold UncompressedSize bytes, and stored data without them
+	// CompressedSize == UncompressedSize bytes), which gave the same sum.
+	if ok && !want.IsZero() && !e.hashVerified() {
 		er.h, er.want = sha1.New(), want
 	}
 	return er, nil
@@ -82,7 +86,8 @@ func (e *Entry) Data() ([]byte, error) {
 
 // Verify checks the entry's stored bytes against its SHA-1 hash without
 // decompressing them (nothing to check for an entry whose hash is all
-// zero), and from version 11 its path against the path hash index.
+// zero), and from version 11 its path against the path hash index. Once
+// it succeeds, [Entry.Open] and [Entry.Data] do not hash the entry again.
 func (e *Entry) Verify() error {
 	if e.Deleted() {
 		return nil
@@ -121,7 +126,18 @@ func (e *Entry) Verify() error {
 	if got := ue.SHAHash(h.Sum(nil)); got != want {
 		return e.errorf(e.DataOffset(), fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, want, got))
 	}
+	e.p.mu.Lock()
+	e.hashOK = true
+	e.p.mu.Unlock()
 	return nil
+}
+
+// hashVerified reports whether [Entry.Verify] found the stored bytes
+// matching the entry's hash.
+func (e *Entry) hashVerified() bool {
+	e.p.mu.Lock()
+	defer e.p.mu.Unlock()
+	return e.hashOK
 }
 
 // storedRanges are the byte ranges the entry's hash covers (UnrealPak

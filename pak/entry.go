@@ -53,6 +53,7 @@ type Entry struct {
 
 	hasHash     bool
 	hasPathHash bool
+	hashOK      bool  // Verify checked the stored bytes (guarded by p.mu)
 	headerSize  int64 // size of the FPakEntry that precedes the data
 	p           *Reader
 }

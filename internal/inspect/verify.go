@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -79,7 +80,9 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 				parent := filepath.Dir(p)
 				if parent != namedDir && i+1 < len(paths) && !dirs[i+1] && filepath.Dir(paths[i+1]) == parent {
 					namedDir, named = parent, nil
-					if entries, err := os.ReadDir(parent); err == nil {
+					var r dirReader
+					if fd, entries, err := r.read(-1, parent, parent, 0); err == nil {
+						closeDir(fd)
 						named = newDirList(parent, entries)
 					}
 				}
@@ -112,27 +115,76 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 // lexical order, subfolders as they come, symbolic links not followed).
 // It returns false when yield asked to stop.
 func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) {
-	entries, err := os.ReadDir(dir)
+	var r dirReader
+	return r.walk(-1, dir, dir, 0, yield)
+}
+
+// walk is walkVerifyDir of the folder dir, which is name in the folder
+// open as parent (-1: not open).
+func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(string, *dirList) bool) (bool, error) {
+	fd, entries, err := r.read(parent, name, dir, depth)
 	if err != nil {
 		return false, err
 	}
-	list := newDirList(dir, entries)
+	defer closeDir(fd)
+	var list *dirList
+	listed := false
 	for _, d := range entries {
-		q := filepath.Join(dir, d.Name())
-		if d.IsDir() {
-			if more, err := walkVerifyDir(q, yield); err != nil || !more {
+		q := joinName(dir, d.name)
+		if d.typ.IsDir() {
+			if more, err := r.walk(fd, d.name, q, depth+1, yield); err != nil || !more {
 				return more, err
 			}
 			continue
 		}
-		if !d.Type().IsRegular() {
+		if !d.typ.IsRegular() {
 			continue
 		}
-		if isCandidate(q) && !yield(q, list) {
+		if sniff, ok := candidateByExt(q); sniff {
+			var b [4]byte
+			if !r.readHead(fd, d.name, q, b[:]) || !isPackageTag(b) {
+				continue
+			}
+		} else if !ok {
+			continue
+		}
+		if !listed {
+			// Only folders with packages need a listing.
+			list, listed = newDirList(dir, entries), true
+		}
+		if !yield(q, list) {
 			return false, nil
 		}
 	}
 	return true, nil
+}
+
+// maxHeldDirs is how deep the walk keeps folder descriptors open to open
+// subfolders relative to them; deeper folders are opened by path.
+const maxHeldDirs = 64
+
+// dirEntry is a folder entry as the walk reads it.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode // type bits only
+}
+
+// dirEntries sorts entries by name (sort.Sort, not a generic sort, which
+// would grow the WebAssembly).
+type dirEntries []dirEntry
+
+func (d dirEntries) Len() int           { return len(d) }
+func (d dirEntries) Less(i, j int) bool { return d[i].name < d[j].name }
+func (d dirEntries) Swap(i, j int)      { d[i], d[j] = d[j], d[i] }
+
+// joinName is filepath.Join(dir, name) for a name read from the folder dir
+// (one element, never "." or ".."): when dir is clean and not a root or
+// ".", the join is a concatenation.
+func joinName(dir, name string) string {
+	if dir == "" || dir == "." || os.IsPathSeparator(dir[len(dir)-1]) || filepath.Clean(dir) != dir {
+		return filepath.Join(dir, name)
+	}
+	return dir + string(filepath.Separator) + name
 }
 
 // dirList is the listing of a folder as the walk read it, so that looking
@@ -146,10 +198,10 @@ type dirList struct {
 // newDirList returns the listing of dir, or nil when a name in it is not
 // plain ASCII (a case-insensitive file system may fold it in ways a
 // lookup here would not).
-func newDirList(dir string, entries []os.DirEntry) *dirList {
+func newDirList(dir string, entries []dirEntry) *dirList {
 	l := &dirList{dir: filepath.Clean(dir), names: make([]string, len(entries))}
 	for i, d := range entries {
-		l.names[i] = d.Name()
+		l.names[i] = d.name
 		if !isASCII(l.names[i]) {
 			return nil
 		}
@@ -209,31 +261,79 @@ func isASCII(s string) bool {
 
 // isCandidate decides whether a file found in a walk is checked.
 func isCandidate(name string) bool {
-	lower := strings.ToLower(name)
-	if strings.HasSuffix(lower, ".m.ubulk") {
-		return false
+	sniff, ok := candidateByExt(name)
+	if sniff {
+		return sniffTag(name)
 	}
-	ext := filepath.Ext(lower)
+	return ok
+}
+
+// candidateByExt is isCandidate by the name's extension: ok when it is
+// one, sniff when the file's first bytes decide.
+func candidateByExt(name string) (sniff, ok bool) {
+	ext, ok := lowerExt(name)
+	if !ok {
+		lower := strings.ToLower(name)
+		if strings.HasSuffix(lower, ".m.ubulk") {
+			return false, false
+		}
+		ext = filepath.Ext(lower)
+	}
+	// (A ".m.ubulk" has the extension ".ubulk", a companion's.)
 	if companionExts[ext] {
-		return false
+		return false, false
 	}
 	if packageExts[ext] {
-		return true
+		return false, true
 	}
-	return sniffTag(name)
+	return true, false
+}
+
+// lowerExt returns filepath.Ext(strings.ToLower(name)) without lowering
+// the whole path, when the extension is short plain ASCII (ok false: use
+// strings.ToLower).
+func lowerExt(name string) (string, bool) {
+	ext := filepath.Ext(name)
+	if len(ext) > 8 {
+		return "", false
+	}
+	upper := false
+	for i := 0; i < len(ext); i++ {
+		c := ext[i]
+		if c >= 0x80 {
+			return "", false
+		}
+		upper = upper || 'A' <= c && c <= 'Z'
+	}
+	// A non-ASCII letter before the extension may lower to ASCII (the
+	// Kelvin sign lowers to "k") or change length, but never to a "." or
+	// a separator: the extension of the lowered path is the lowered
+	// extension, once the extension itself is ASCII.
+	if !upper {
+		return ext, true
+	}
+	return strings.ToLower(ext), true
 }
 
 // sniffTag reports whether the file starts with the package tag.
 func sniffTag(name string) bool {
+	var b [4]byte
+	return readHead(name, b[:]) && isPackageTag(b)
+}
+
+// readHead reads the first len(b) bytes of the file name.
+func readHead(name string, b []byte) bool {
 	f, err := os.Open(name)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
-	var b [4]byte
-	if _, err := io.ReadFull(f, b[:]); err != nil {
-		return false
-	}
+	_, err = io.ReadFull(f, b)
+	return err == nil
+}
+
+// isPackageTag reports whether b is the package tag in either byte order.
+func isPackageTag(b [4]byte) bool {
 	le := uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 	be := uint32(b[3]) | uint32(b[2])<<8 | uint32(b[1])<<16 | uint32(b[0])<<24
 	return le == packageTag || be == packageTag

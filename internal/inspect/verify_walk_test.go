@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -47,10 +48,12 @@ func TestDirListAbsent(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	entries, err := os.ReadDir(dir)
+	var r dirReader
+	fd, entries, err := r.read(-1, dir, dir, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
+	closeDir(fd)
 	l := newDirList(dir+string(filepath.Separator), entries)
 	for name, want := range map[string]bool{
 		"A.uexp":     false, // listed in another case: the file system decides
@@ -69,7 +72,7 @@ func TestDirListAbsent(t *testing.T) {
 	if nilList.absent(filepath.Join(dir, "B.uexp")) {
 		t.Error("a nil listing knows nothing")
 	}
-	if newDirList(dir, append(entries[:len(entries):len(entries)], fs.FileInfoToDirEntry(fakeInfo("é")))) != nil {
+	if newDirList(dir, append(entries[:len(entries):len(entries)], dirEntry{name: "é"})) != nil {
 		t.Error("a listing with a non-ASCII name is used")
 	}
 	var walked, listed []VerifyResult
@@ -108,3 +111,113 @@ func (fakeInfo) Mode() fs.FileMode      { return 0 }
 func (fakeInfo) ModTime() (t time.Time) { return }
 func (fakeInfo) IsDir() bool            { return false }
 func (fakeInfo) Sys() any               { return nil }
+
+// BenchmarkWalkCorpus is the verify walk of the whole shared corpus alone:
+// listing folders, choosing candidates, listings for companion lookups.
+func BenchmarkWalkCorpus(b *testing.B) {
+	dir := corpus.Dir(b)
+	n := 0
+	for b.Loop() {
+		n = 0
+		if err := walkVerify([]string{dir}, func(string, *dirList) bool { n++; return true }); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(n), "files")
+}
+
+// TestIsCandidateExt checks the extension rules of isCandidate against
+// lowering the whole path, on names in every case (and ones whose
+// lowering is not plain ASCII).
+func TestIsCandidateExt(t *testing.T) {
+	dir := t.TempDir()
+	for _, base := range []string{
+		"A.uasset", "A.UASSET", "a.UExp", "a.m.ubulk", "a.M.UBULK", "a.ubulk", "a.Utoc", "a.ucas",
+		"Map.UT2", "x.u\u212Ax", "\u212A.ukx", "x.\u0130", "x.uasset\u212A", "noext", "a.b.c", "a.verylongext",
+		"a.usmap", "a.sig", "a.PAK", "a.txt",
+	} {
+		name := filepath.Join(dir, base)
+		// Not a package inside: the sniff says no, so only the
+		// extension rules decide.
+		if err := os.WriteFile(name, []byte("text"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lower := strings.ToLower(name)
+		ext := filepath.Ext(lower)
+		want := !strings.HasSuffix(lower, ".m.ubulk") && !companionExts[ext] && packageExts[ext]
+		if got := isCandidate(name); got != want {
+			t.Errorf("isCandidate(%q) = %v, want %v", base, got, want)
+		}
+	}
+	if got := joinName("/", "a"); got != "/a" {
+		t.Errorf("joinName(/, a) = %q", got)
+	}
+	for _, dir := range []string{".", "", "a/", "a//b", "./a", "../x", "/x/y"} {
+		if got, want := joinName(dir, "n"), filepath.Join(dir, "n"); got != want {
+			t.Errorf("joinName(%q, n) = %q, want %q", dir, got, want)
+		}
+	}
+}
+
+// TestWalkVerifyTree walks a tree with symbolic links (never followed),
+// names in both cases and a folder deeper than the walk keeps descriptors
+// for, as filepath.WalkDir does.
+func TestWalkVerifyTree(t *testing.T) {
+	dir := t.TempDir()
+	deep := "d"
+	for range maxHeldDirs + 6 {
+		deep = filepath.Join(deep, "d")
+	}
+	for _, name := range []string{"a/B.UASSET", "a/a.uasset", "a/a.uexp", "a/x.bin", "b/c.umap", filepath.Join(deep, "z.uasset"), "Z.pak"} {
+		p := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("not a package"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Files sniffed for the package tag (either byte order), near and deep.
+	for _, name := range []string{"a/tagged.dat", "a/be.dat", filepath.Join(deep, "tagged.bin"), "a/short.dat"} {
+		b := []byte{0xC1, 0x83, 0x2A, 0x9E, 0}
+		switch filepath.Base(name) {
+		case "be.dat":
+			b = []byte{0x9E, 0x2A, 0x83, 0xC1}
+		case "short.dat":
+			b = b[:3]
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for link, target := range map[string]string{"linkdir": "a", "a/link.uasset": "a.uasset", "b/dangling.uasset": "nothing"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Skip("no symbolic links:", err)
+		}
+	}
+	for _, root := range []string{dir, dir + string(filepath.Separator), filepath.Join(dir, "a")} {
+		var want []string
+		err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !d.Type().IsRegular() {
+				return err
+			}
+			if isCandidate(q) {
+				want = append(want, q)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := VerifyFiles([]string{root})
+		if err != nil || !slices.Equal(got, want) || len(want) < 3 {
+			t.Errorf("%s: VerifyFiles %q, %v; WalkDir %q", root, got, err, want)
+		}
+	}
+	if got, err := VerifyFiles([]string{filepath.Join(dir, "linkdir")}); err != nil || len(got) != 0 {
+		t.Errorf("a root that is a symbolic link is not followed: %q, %v", got, err)
+	}
+	if _, err := VerifyFiles([]string{filepath.Join(dir, "missing")}); err == nil {
+		t.Error("a missing root walked")
+	}
+}
