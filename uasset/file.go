@@ -757,12 +757,17 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		f.Imports = slices.Clone(m.entries)
-		for i := range f.Imports {
-			if err := f.checkImport(i, &f.Imports[i]); err != nil {
-				f.Imports = f.Imports[:i]
-				return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+		// Shared (nothing writes the entries); infer gives the chosen
+		// candidate its own copy (ownImports).
+		f.Imports = m.entries
+		if !m.checkedFor(f) {
+			for i := range f.Imports {
+				if err := f.checkImport(i, &f.Imports[i]); err != nil {
+					f.Imports = f.Imports[:i]
+					return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+				}
 			}
+			m.passed(f)
 		}
 		end = m.end
 	} else {
@@ -796,6 +801,7 @@ func (f *File) readImports() error {
 		}
 		end = br.Offset()
 		m.put(f, off, s.ImportCount, l, f.Imports, starts, end)
+		m.passed(f)
 	}
 	f.addSection("imports", off, end-off, len(f.Imports), nil)
 	f.sers = append(f.sers, sectionRec{name: "imports", off: off, ser: func(a archive) {
@@ -856,12 +862,19 @@ func (f *File) readExports() error {
 				f.Exports[i].f = f
 			}
 		}
-		for i := range f.Exports {
-			e := &f.Exports[i]
-			if err := f.checkExport(i, e); err != nil {
-				f.Exports = f.Exports[:i]
-				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+		if m.checkedFor(f) {
+			if m.missingUexp {
+				f.missingUexp = true
 			}
+		} else {
+			for i := range f.Exports {
+				e := &f.Exports[i]
+				if err := f.checkExport(i, e); err != nil {
+					f.Exports = f.Exports[:i]
+					return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+				}
+			}
+			m.passed(f)
 		}
 		end = m.end
 	} else {
@@ -896,6 +909,7 @@ func (f *File) readExports() error {
 		}
 		end = br.Offset()
 		m.put(f, off, s.ExportCount, l, f.Exports, starts, end)
+		m.passed(f)
 	}
 	f.addSection("exports", off, end-off, len(f.Exports), nil)
 	f.sers = append(f.sers, sectionRec{name: "exports", off: off, ser: func(a archive) {
@@ -916,6 +930,14 @@ func (f *File) sameSerialRanges(g *File) bool {
 	return f.Summary.TotalHeaderSize == g.Summary.TotalHeaderSize &&
 		f.Summary.FilterEditorOnly() == g.Summary.FilterEditorOnly() &&
 		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
+}
+
+// ownImports gives f its own copy of an import map it may share with
+// other inference candidates.
+func (f *File) ownImports() {
+	if f.tables != nil && len(f.Imports) > 0 {
+		f.Imports = slices.Clone(f.Imports)
+	}
 }
 
 // ownExports gives f its own copy of an export map it shares with another

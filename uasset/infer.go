@@ -188,6 +188,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 			break
 		}
 	}
+	f.ownImports()
 	f.ownExports()
 	if es := engineStaticOf(choice); es != nil {
 		f.Versions.Custom = es.versions.Custom
