@@ -616,7 +616,8 @@ func (f *File) readSummary() (end int64, err error) {
 	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != end {
 		// Inference: the engine writes the name map right after the
 		// summary, so this layout is wrong; fail before reading tables.
-		return end, formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, end, f.Summary.NameOffset)
+		// (Its text is made only when asked for: most candidates' errors are dropped.)
+		return end, &FormatError{Section: "summary", Err: binread.NewLazyError(errInvariant, "summary ends at 0x%x but the name map starts at 0x%x", end, int64(f.Summary.NameOffset))}
 	}
 	return end, nil
 }

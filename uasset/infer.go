@@ -78,7 +78,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		o.tables = &tableMemo{}
 	}
 	if o.sums == nil {
-		o.sums = &summaryMemo{}
+		o.sums = &summaryMemo{entries: make([]summaryEntry, 0, 4)} // most packages: a few distinct summary reads
 	}
 	if o.secs == nil {
 		o.secs = &sectionMemo{}
