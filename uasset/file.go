@@ -100,7 +100,10 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
-	strict      bool // inference: fail early on layout invariants
+	// sharedImports: Imports are an inference memo's entries, which other
+	// candidates may hold too (ownImports copies them).
+	sharedImports bool
+	strict        bool // inference: fail early on layout invariants
 	// progress is how far read got (readSummary … readAll); inference
 	// reports the error of the candidate that got furthest.
 	progress readStage
@@ -760,7 +763,7 @@ func (f *File) readImports() error {
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
 		// Shared (nothing writes the entries); infer gives the chosen
 		// candidate its own copy (ownImports).
-		f.Imports = m.entries
+		f.Imports, f.sharedImports = m.entries, true
 		if !m.checkedFor(f) {
 			for i := range f.Imports {
 				if err := f.checkImport(i, &f.Imports[i]); err != nil {
@@ -933,11 +936,11 @@ func (f *File) sameSerialRanges(g *File) bool {
 		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
 }
 
-// ownImports gives f its own copy of an import map it may share with
-// other inference candidates.
+// ownImports gives f its own copy of an import map it shares with other
+// inference candidates.
 func (f *File) ownImports() {
-	if f.tables != nil && len(f.Imports) > 0 {
-		f.Imports = slices.Clone(f.Imports)
+	if f.sharedImports {
+		f.Imports, f.sharedImports = slices.Clone(f.Imports), false
 	}
 }
 

@@ -33,6 +33,10 @@ type mapMemo[E any, L comparable] struct {
 	checked     bool
 	ctx         checkContext
 	missingUexp bool
+	// spansOK: the entries' serial ranges passed validate's checks
+	// (after the header, back to back) with TotalHeaderSize spansHeader.
+	spansOK     bool
+	spansHeader int32
 }
 
 // checkContext is all that checkImport and checkExport consult of a File
@@ -95,4 +99,27 @@ func (t *tableMemo) exportMap() *mapMemo[ObjectExport, exportLayout] {
 		return nil
 	}
 	return &t.exports
+}
+
+// sharesExports reports whether f's export map is the remembered entries
+// themselves (shared, not a copy); t may be nil.
+func (t *tableMemo) sharesExports(f *File) bool {
+	if t == nil || !t.exports.ok || len(f.Exports) == 0 {
+		return false
+	}
+	e := t.exports.entries
+	return len(e) == len(f.Exports) && &e[0] == &f.Exports[0]
+}
+
+// spansPassed reports whether f's export map is the remembered one and its
+// serial ranges passed validate's checks with f's TotalHeaderSize.
+func (t *tableMemo) spansPassed(f *File) bool {
+	return t.sharesExports(f) && t.exports.spansOK && t.exports.spansHeader == f.Summary.TotalHeaderSize
+}
+
+// spansPass notes that f's export serial ranges passed validate's checks.
+func (t *tableMemo) spansPass(f *File) {
+	if t.sharesExports(f) {
+		t.exports.spansOK, t.exports.spansHeader = true, f.Summary.TotalHeaderSize
+	}
 }
