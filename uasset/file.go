@@ -100,7 +100,10 @@ type File struct {
 	sers     []sectionRec // serializers of the header sections, for the rewrite
 
 	missingUexp bool
-	strict      bool // inference: fail early on layout invariants
+	// sharedImports: Imports are an inference memo's entries, which other
+	// candidates may hold too (ownImports copies them).
+	sharedImports bool
+	strict        bool // inference: fail early on layout invariants
 	// progress is how far read got (readSummary … readAll); inference
 	// reports the error of the candidate that got furthest.
 	progress readStage
@@ -616,7 +619,8 @@ func (f *File) readSummary() (end int64, err error) {
 	if f.strict && f.Summary.NameCount > 0 && int64(f.Summary.NameOffset) != end {
 		// Inference: the engine writes the name map right after the
 		// summary, so this layout is wrong; fail before reading tables.
-		return end, formatErrf("summary", "%w: summary ends at 0x%x but the name map starts at 0x%x", errInvariant, end, f.Summary.NameOffset)
+		// (Its text is made only when asked for: most candidates' errors are dropped.)
+		return end, &FormatError{Section: "summary", Err: binread.NewLazyError(errInvariant, "summary ends at 0x%x but the name map starts at 0x%x", end, int64(f.Summary.NameOffset))}
 	}
 	return end, nil
 }
@@ -757,12 +761,17 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		f.Imports = slices.Clone(m.entries)
-		for i := range f.Imports {
-			if err := f.checkImport(i, &f.Imports[i]); err != nil {
-				f.Imports = f.Imports[:i]
-				return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+		// Shared (nothing writes the entries); infer gives the chosen
+		// candidate its own copy (ownImports).
+		f.Imports, f.sharedImports = m.entries, true
+		if !m.checkedFor(f) {
+			for i := range f.Imports {
+				if err := f.checkImport(i, &f.Imports[i]); err != nil {
+					f.Imports = f.Imports[:i]
+					return formatErr("imports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ImportMap[%d]", i), Err: err})
+				}
 			}
+			m.passed(f)
 		}
 		end = m.end
 	} else {
@@ -796,6 +805,7 @@ func (f *File) readImports() error {
 		}
 		end = br.Offset()
 		m.put(f, off, s.ImportCount, l, f.Imports, starts, end)
+		m.passed(f)
 	}
 	f.addSection("imports", off, end-off, len(f.Imports), nil)
 	f.sers = append(f.sers, sectionRec{name: "imports", off: off, ser: func(a archive) {
@@ -856,12 +866,19 @@ func (f *File) readExports() error {
 				f.Exports[i].f = f
 			}
 		}
-		for i := range f.Exports {
-			e := &f.Exports[i]
-			if err := f.checkExport(i, e); err != nil {
-				f.Exports = f.Exports[:i]
-				return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+		if m.checkedFor(f) {
+			if m.missingUexp {
+				f.missingUexp = true
 			}
+		} else {
+			for i := range f.Exports {
+				e := &f.Exports[i]
+				if err := f.checkExport(i, e); err != nil {
+					f.Exports = f.Exports[:i]
+					return formatErr("exports", &binread.Error{Offset: m.starts[i], Field: fmt.Sprintf("ExportMap[%d]", i), Err: err})
+				}
+			}
+			m.passed(f)
 		}
 		end = m.end
 	} else {
@@ -896,6 +913,7 @@ func (f *File) readExports() error {
 		}
 		end = br.Offset()
 		m.put(f, off, s.ExportCount, l, f.Exports, starts, end)
+		m.passed(f)
 	}
 	f.addSection("exports", off, end-off, len(f.Exports), nil)
 	f.sers = append(f.sers, sectionRec{name: "exports", off: off, ser: func(a archive) {
@@ -916,6 +934,14 @@ func (f *File) sameSerialRanges(g *File) bool {
 	return f.Summary.TotalHeaderSize == g.Summary.TotalHeaderSize &&
 		f.Summary.FilterEditorOnly() == g.Summary.FilterEditorOnly() &&
 		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
+}
+
+// ownImports gives f its own copy of an import map it shares with other
+// inference candidates.
+func (f *File) ownImports() {
+	if f.sharedImports {
+		f.Imports, f.sharedImports = slices.Clone(f.Imports), false
+	}
 }
 
 // ownExports gives f its own copy of an export map it shares with another

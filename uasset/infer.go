@@ -78,7 +78,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		o.tables = &tableMemo{}
 	}
 	if o.sums == nil {
-		o.sums = &summaryMemo{}
+		o.sums = &summaryMemo{entries: make([]summaryEntry, 0, 4)} // most packages: a few distinct summary reads
 	}
 	if o.secs == nil {
 		o.secs = &sectionMemo{}
@@ -188,6 +188,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 			break
 		}
 	}
+	f.ownImports()
 	f.ownExports()
 	if es := engineStaticOf(choice); es != nil {
 		f.Versions.Custom = es.versions.Custom
@@ -401,6 +402,9 @@ func (f *File) validate() error {
 	if err := f.validateTiling(); err != nil {
 		return err
 	}
+	if f.tables.spansPassed(f) {
+		return nil // these very entries passed with this TotalHeaderSize
+	}
 	type span struct{ off, size int64 }
 	spans := make([]span, 0, len(f.Exports))
 	for _, e := range f.Exports {
@@ -417,6 +421,7 @@ func (f *File) validate() error {
 			return formatErrf("exports", "%w: export data not contiguous: 0x%x after a range ending at 0x%x", errInvariant, sp.off, spans[i-1].off+spans[i-1].size)
 		}
 	}
+	f.tables.spansPass(f)
 	return nil
 }
 

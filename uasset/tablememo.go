@@ -6,8 +6,11 @@ package uasset
 // (importLayout, exportLayout), so a map of the same file read at the same
 // offset, with the same count, byte order and entry layout, holds the same
 // entries. Each candidate still checks the entries against its own
-// summary and name map (checkImport, checkExport) and gets its own copy.
-// Only maps read whole without error are kept. The memo holds the entries
+// summary and name map (checkImport, checkExport), unless the checks
+// passed already with everything they consult the same (checkContext);
+// candidates share the entries, and infer gives the chosen one its own
+// copy (ownImports, ownExports). Only maps read whole without error are
+// kept. The memo holds the entries
 // of the candidate that read them (not a copy): a File does not change its
 // maps after reading them, and the memo lives only while NewFile infers.
 type tableMemo struct {
@@ -25,6 +28,49 @@ type mapMemo[E any, L comparable] struct {
 	entries   []E
 	starts    []int64 // where each entry starts (for errors)
 	end       int64   // where the map ended
+	// checked: every entry passed checkImport or checkExport in a File
+	// whose checkContext was ctx; missingUexp is what checkExport left.
+	checked     bool
+	ctx         checkContext
+	missingUexp bool
+	// spansOK: the entries' serial ranges passed validate's checks
+	// (after the header, back to back) with TotalHeaderSize spansHeader.
+	spansOK     bool
+	spansHeader int32
+}
+
+// checkContext is all that checkImport and checkExport consult of a File
+// besides the entry and its index: two Files with equal contexts pass or
+// fail the checks of an entry alike (and mark the .uexp missing alike).
+type checkContext struct {
+	names                    int
+	importCount, exportCount int32
+	totalHeaderSize          int32
+	filterEditorOnly         bool
+	size                     int64
+	uexp                     bool
+	uexpSize                 int64
+}
+
+func (f *File) checkContext() checkContext {
+	s := &f.Summary
+	return checkContext{names: len(f.Names), importCount: s.ImportCount, exportCount: s.ExportCount,
+		totalHeaderSize: s.TotalHeaderSize, filterEditorOnly: s.FilterEditorOnly(),
+		size: f.size, uexp: f.uexp != nil, uexpSize: f.uexpSize}
+}
+
+// checkedFor reports whether the entries passed the checks in a File with
+// f's context; m may be nil.
+func (m *mapMemo[E, L]) checkedFor(f *File) bool {
+	return m != nil && m.checked && m.ctx == f.checkContext()
+}
+
+// passed notes that every entry passed the checks in f; m may be nil.
+func (m *mapMemo[E, L]) passed(f *File) {
+	if m == nil {
+		return
+	}
+	m.checked, m.ctx, m.missingUexp = true, f.checkContext(), f.missingUexp
 }
 
 // matches reports whether a map read at offset with count entries of
@@ -53,4 +99,27 @@ func (t *tableMemo) exportMap() *mapMemo[ObjectExport, exportLayout] {
 		return nil
 	}
 	return &t.exports
+}
+
+// sharesExports reports whether f's export map is the remembered entries
+// themselves (shared, not a copy); t may be nil.
+func (t *tableMemo) sharesExports(f *File) bool {
+	if t == nil || !t.exports.ok || len(f.Exports) == 0 {
+		return false
+	}
+	e := t.exports.entries
+	return len(e) == len(f.Exports) && &e[0] == &f.Exports[0]
+}
+
+// spansPassed reports whether f's export map is the remembered one and its
+// serial ranges passed validate's checks with f's TotalHeaderSize.
+func (t *tableMemo) spansPassed(f *File) bool {
+	return t.sharesExports(f) && t.exports.spansOK && t.exports.spansHeader == f.Summary.TotalHeaderSize
+}
+
+// spansPass notes that f's export serial ranges passed validate's checks.
+func (t *tableMemo) spansPass(f *File) {
+	if t.sharesExports(f) {
+		t.exports.spansOK, t.exports.spansHeader = true, f.Summary.TotalHeaderSize
+	}
 }

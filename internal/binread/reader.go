@@ -390,7 +390,7 @@ func (r *Reader) Bool32(field string) bool {
 	start := r.off
 	v := r.U32(field)
 	if v > 1 {
-		r.FailAt(start, field, fmt.Errorf("bool value %d is neither 0 nor 1", v))
+		r.FailAt(start, field, NewLazyError(nil, "bool value %d is neither 0 nor 1", int64(v)))
 		return false
 	}
 	return v == 1
@@ -401,7 +401,7 @@ func (r *Reader) Bool8(field string) bool {
 	start := r.off
 	v := r.U8(field)
 	if v > 1 {
-		r.FailAt(start, field, fmt.Errorf("bool value %d is neither 0 nor 1", v))
+		r.FailAt(start, field, NewLazyError(nil, "bool value %d is neither 0 nor 1", int64(v)))
 		return false
 	}
 	return v == 1
@@ -418,7 +418,7 @@ func (r *Reader) Bytes(n int64, field string) []byte {
 		return nil
 	}
 	if n > r.Remaining() {
-		r.fail(field, fmt.Errorf("%w: %d bytes wanted, %d left", io.ErrUnexpectedEOF, n, r.Remaining()))
+		r.fail(field, NewLazyError(io.ErrUnexpectedEOF, "%d bytes wanted, %d left", n, r.Remaining()))
 		return nil
 	}
 	out := make([]byte, n)
@@ -466,14 +466,14 @@ func (r *Reader) CheckCount(start, n, minElemSize int64, field string) int {
 		return 0
 	}
 	if n < 0 {
-		r.FailAt(start, field, fmt.Errorf("%w: count %d", ErrNegative, n))
+		r.FailAt(start, field, NewLazyError(ErrNegative, "count %d", n))
 		return 0
 	}
 	if minElemSize < 1 {
 		minElemSize = 1
 	}
 	if n > r.Remaining()/minElemSize {
-		r.FailAt(start, field, fmt.Errorf("%w: count %d of at least %d bytes each, %d bytes left", ErrCount, n, minElemSize, r.Remaining()))
+		r.FailAt(start, field, NewLazyError(ErrCount, "count %d of at least %d bytes each, %d bytes left", n, minElemSize, r.Remaining()))
 		return 0
 	}
 	return int(n)
@@ -570,11 +570,11 @@ func (r *Reader) fstringBytes(field, sub string) (b []byte, pos int64, enc StrEn
 	case n == 0:
 		return nil, 0, StrEmpty
 	case n == math.MinInt32:
-		r.FailAt(start, field+sub, fmt.Errorf("string length %d", n))
+		r.FailAt(start, field+sub, NewLazyError(nil, "string length %d", int64(n)))
 		return nil, 0, StrEmpty
 	case n > 0:
 		if n > maxFString || int64(n) > r.Remaining() {
-			r.FailAt(start, field+sub, fmt.Errorf("%w: string of %d bytes, %d left", ErrCount, n, r.Remaining()))
+			r.FailAt(start, field+sub, NewLazyError(ErrCount, "string of %d bytes, %d left", int64(n), r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
@@ -589,7 +589,7 @@ func (r *Reader) fstringBytes(field, sub string) (b []byte, pos int64, enc StrEn
 	default:
 		units := -int64(n)
 		if units > maxFString || units*2 > r.Remaining() {
-			r.FailAt(start, field+sub, fmt.Errorf("%w: UTF-16 string of %d units, %d bytes left", ErrCount, units, r.Remaining()))
+			r.FailAt(start, field+sub, NewLazyError(ErrCount, "UTF-16 string of %d units, %d bytes left", units, r.Remaining()))
 			return nil, 0, StrEmpty
 		}
 		pos = r.off
