@@ -647,7 +647,11 @@ func (r *Reader) utf16String(b []byte) string {
 			c = utf16.DecodeRune(c, unit(i))
 			i += 2
 		case utf16.IsSurrogate(c):
-			c = utf8.RuneError
+			// An unpaired surrogate stays what it is, in its three-byte
+			// generalized UTF-8 form (WTF-8), so that writing the string
+			// back gives the same code unit (binwrite.FStringEnc).
+			out = append(out, 0xE0|byte(c>>12), 0x80|byte(c>>6)&0x3F, 0x80|byte(c)&0x3F)
+			continue
 		}
 		out = utf8.AppendRune(out, c)
 	}

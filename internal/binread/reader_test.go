@@ -10,6 +10,7 @@ import (
 	"reflect"
 	"testing"
 	"unicode/utf16"
+	"unicode/utf8"
 )
 
 func le32(v int32) []byte { return binary.LittleEndian.AppendUint32(nil, uint32(v)) }
@@ -193,15 +194,16 @@ func TestMem(t *testing.T) {
 	}
 }
 
-// TestUTF16String compares the in-place decoder with utf16.Decode on
-// pairs, unpaired surrogates at every position, and both byte orders.
+// TestUTF16String compares the in-place decoder with wtf16Decode (utf16.Decode
+// keeping unpaired surrogates) on pairs, unpaired surrogates at every
+// position, and both byte orders.
 func TestUTF16String(t *testing.T) {
 	cases := [][]uint16{
 		{}, {'a'}, {'h', 0xE9, 0x4E2D}, {0xD83D, 0xDE00}, {0xD83D}, {0xDE00}, {'x', 0xD83D},
 		{0xD83D, 'x'}, {0xDE00, 0xD83D}, {0xD83D, 0xD83D, 0xDE00}, {0xFFFF, 0xDBFF, 0xDFFF},
 	}
 	for _, u := range cases {
-		want := string(utf16.Decode(u))
+		want := wtf16Decode(u)
 		for _, big := range []bool{false, true} {
 			b := make([]byte, 2*len(u))
 			for i, c := range u {
@@ -276,9 +278,9 @@ func TestShareText(t *testing.T) {
 	}
 }
 
-// TestUTF16StringRandom compares the decoder with string(utf16.Decode(units)) on
-// random units drawn mostly from the awkward ranges (surrogates, ASCII,
-// Latin-1), in both byte orders.
+// TestUTF16StringRandom compares the decoder with wtf16Decode on random
+// units drawn mostly from the awkward ranges (surrogates, ASCII, Latin-1), in
+// both byte orders.
 func TestUTF16StringRandom(t *testing.T) {
 	rnd := rand.New(rand.NewPCG(1, 2))
 	pick := []uint16{0, 'a', 0x7F, 0x80, 0xE9, 0x7FF, 0x800, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF}
@@ -297,7 +299,7 @@ func TestUTF16StringRandom(t *testing.T) {
 				units[i] = uint16(rnd.Uint32())
 			}
 		}
-		want := string(utf16.Decode(units))
+		want := wtf16Decode(units)
 		for _, big := range []bool{false, true} {
 			b := make([]byte, 0, 2*len(units))
 			for _, u := range units {
@@ -316,6 +318,26 @@ func TestUTF16StringRandom(t *testing.T) {
 			}
 		}
 	}
+}
+
+// wtf16Decode is string(utf16.Decode(units)) except that an unpaired
+// surrogate becomes its three-byte generalized UTF-8 form, not U+FFFD.
+func wtf16Decode(units []uint16) string {
+	var out []byte
+	for i := 0; i < len(units); i++ {
+		c := rune(units[i])
+		if utf16.IsSurrogate(c) {
+			if c < 0xDC00 && i+1 < len(units) && units[i+1] >= 0xDC00 && units[i+1] < 0xE000 {
+				out = utf8.AppendRune(out, utf16.DecodeRune(c, rune(units[i+1])))
+				i++
+				continue
+			}
+			out = append(out, 0xE0|byte(c>>12), 0x80|byte(c>>6)&0x3F, 0x80|byte(c)&0x3F)
+			continue
+		}
+		out = utf8.AppendRune(out, c)
+	}
+	return string(out)
 }
 
 // TestSectionIntoUsed sets up a Reader that held another range (with an

@@ -149,8 +149,13 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		}
 	default:
 		n := 0
-		for _, c := range s {
-			n += utf16.RuneLen(c)
+		for i := 0; i < len(s); {
+			c, size := wtf8Rune(s, i)
+			n++ // a unit, or two for c >= 0x10000 (as below)
+			if c >= 0x10000 {
+				n++
+			}
+			i += size
 		}
 		if enc == binread.StrUTF16 {
 			n++
@@ -160,7 +165,9 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		w.Grow(2 * n)
 		at := len(w.buf)
 		b := w.buf[:at+2*n]
-		for _, c := range s {
+		for i := 0; i < len(s); {
+			c, size := wtf8Rune(s, i)
+			i += size
 			if c >= 0x10000 {
 				r1, r2 := utf16.EncodeRune(c)
 				putUnit(b[at:], uint16(r1), w.big)
@@ -176,6 +183,17 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		}
 		w.buf = b
 	}
+}
+
+// wtf8Rune decodes the character at s[i] as range does, except that an
+// unpaired UTF-16 surrogate in its three-byte generalized UTF-8 form (how
+// binread keeps one) is that surrogate, not three U+FFFD.
+func wtf8Rune(s string, i int) (rune, int) {
+	c, size := utf8.DecodeRuneInString(s[i:])
+	if c == utf8.RuneError && size == 1 && s[i] == 0xED && i+2 < len(s) && s[i+1]&0xE0 == 0xA0 && s[i+2]&0xC0 == 0x80 {
+		return 0xD000 | rune(s[i+1]&0x3F)<<6 | rune(s[i+2]&0x3F), 3
+	}
+	return c, size
 }
 
 // putUnit stores one UTF-16 code unit in the writer's byte order (inlined,

@@ -3,6 +3,7 @@ package binwrite
 import (
 	"bytes"
 	"encoding/binary"
+	"math/rand/v2"
 	"testing"
 	"unicode/utf16"
 
@@ -56,6 +57,50 @@ func TestFStringEnc(t *testing.T) {
 				if !bytes.Equal(have.Bytes(), want.Bytes()) {
 					t.Errorf("%q enc %d big %v: have % x, want % x", s, enc, big, have.Bytes(), want.Bytes())
 				}
+			}
+		}
+	}
+}
+
+// TestFStringUTF16RoundTrip reads UTF-16 FStrings of random units (unpaired
+// surrogates included) and writes them back: the bytes must be the same.
+func TestFStringUTF16RoundTrip(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(3, 4))
+	pick := []uint16{'a', 0x7F, 0x80, 0xE9, 0x800, 0xD800, 0xDBFF, 0xDC00, 0xDFFF, 0xE000, 0xFFFD, 0xFFFF}
+	for n := 0; n < 3000; n++ {
+		units := make([]uint16, 1+rnd.IntN(16))
+		for i := range units {
+			if rnd.IntN(2) == 0 {
+				units[i] = pick[rnd.IntN(len(pick))]
+			} else {
+				units[i] = uint16(1 + rnd.IntN(0xFFFF))
+			}
+		}
+		for _, big := range []bool{false, true} {
+			orig := New()
+			if big {
+				orig.SetOrder(binary.BigEndian)
+			}
+			orig.I32(-int32(len(units) + 1))
+			for _, u := range units {
+				orig.U16(u)
+			}
+			orig.U16(0)
+			r := binread.FromBytes(orig.Bytes())
+			if big {
+				r.SetOrder(binary.BigEndian)
+			}
+			s, enc := r.FStringEnc("s")
+			if r.Err() != nil {
+				t.Fatal(r.Err())
+			}
+			w := New()
+			if big {
+				w.SetOrder(binary.BigEndian)
+			}
+			w.FStringEnc(s, enc)
+			if !bytes.Equal(w.Bytes(), orig.Bytes()) {
+				t.Fatalf("units %x big %v: wrote % x, read % x", units, big, w.Bytes(), orig.Bytes())
 			}
 		}
 	}
