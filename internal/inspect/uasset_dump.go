@@ -87,16 +87,7 @@ func newUassetDump(f *uasset.File) *uassetDump {
 		MetaData:              f.MetaData,
 		Trailer:               f.Trailer,
 	}
-	for _, s := range f.Sections {
-		ps := Section{Name: s.Name, Offset: s.Offset, Size: s.Size, Count: s.Count}
-		if s.InUexp {
-			ps.File = ".uexp"
-		}
-		if s.Err != nil {
-			ps.Error = s.Err.Error()
-		}
-		d.Sections = append(d.Sections, ps)
-	}
+	d.Sections = uassetSections(f)
 	for i, im := range f.Imports {
 		idx := uasset.ImportIndex(i)
 		d.Imports = append(d.Imports, dumpImport{Index: int32(idx), ObjectImport: im,

@@ -16,19 +16,7 @@ import (
 // as filepath.WalkDir does.
 func TestWalkVerifyLikeWalkDir(t *testing.T) {
 	dir := corpus.Dir(t)
-	var want []string
-	err := filepath.WalkDir(dir, func(q string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !d.Type().IsRegular() {
-			return err
-		}
-		if isCandidate(q) {
-			want = append(want, q)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := walkDirCandidates(t, dir)
 	got, err := VerifyFiles([]string{dir})
 	if err != nil || !slices.Equal(got, want) {
 		t.Fatalf("VerifyFiles: %d files, %v; WalkDir: %d", len(got), err, len(want))
@@ -196,19 +184,7 @@ func TestWalkVerifyTree(t *testing.T) {
 		}
 	}
 	for _, root := range []string{dir, dir + string(filepath.Separator), filepath.Join(dir, "a")} {
-		var want []string
-		err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !d.Type().IsRegular() {
-				return err
-			}
-			if isCandidate(q) {
-				want = append(want, q)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := walkDirCandidates(t, root)
 		got, err := VerifyFiles([]string{root})
 		if err != nil || !slices.Equal(got, want) || len(want) < 3 {
 			t.Errorf("%s: VerifyFiles %q, %v; WalkDir %q", root, got, err, want)
@@ -220,4 +196,24 @@ func TestWalkVerifyTree(t *testing.T) {
 	if _, err := VerifyFiles([]string{filepath.Join(dir, "missing")}); err == nil {
 		t.Error("a missing root walked")
 	}
+}
+
+// walkDirCandidates lists the files under root that verify checks, the
+// reference way: filepath.WalkDir and isCandidate.
+func walkDirCandidates(t *testing.T, root string) []string {
+	t.Helper()
+	var want []string
+	err := filepath.WalkDir(root, func(q string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !d.Type().IsRegular() {
+			return err
+		}
+		if isCandidate(q) {
+			want = append(want, q)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
 }
