@@ -521,7 +521,10 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 	// candidate engines) does not leave the other workers idle: only result
 	// lines (a few hundred bytes each) wait.
 	order := make(chan *slot, verifyWindow*workers)
-	jobs := make(chan *slot)
+	// jobs is as wide, so that the walk runs ahead whenever it gets a
+	// processor: unbuffered, every worker waited for the walk to find its
+	// next file (16% of each worker's time on the corpus; 3% now).
+	jobs := make(chan *slot, verifyWindow*workers)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
