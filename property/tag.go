@@ -54,20 +54,18 @@ func (t *Type) resolveNative() {
 
 // scalarSize returns 1 + the size of a value of the named type when the
 // value is read by fixed-size reads that cannot fail once the bytes are
-// there (a tagged BoolProperty reads none), else 0.
+// there (a tagged BoolProperty reads none), else 0. The sizes are
+// fixedSize's; names and enums (looked up in the name map) and lazy object
+// pointers are read by readers that can fail.
 func scalarSize(name string) int8 {
 	switch name {
 	case "BoolProperty":
 		return 1
-	case "Int8Property":
-		return 2
-	case "Int16Property", "UInt16Property":
-		return 3
-	case "IntProperty", "UInt32Property", "FloatProperty", "ObjectProperty", "ClassProperty",
-		"WeakObjectProperty", "InterfaceProperty":
-		return 5
-	case "Int64Property", "UInt64Property", "DoubleProperty":
-		return 9
+	case "NameProperty", "EnumProperty", "LazyObjectProperty":
+		return 0
+	}
+	if n := fixedSize(&Type{Name: name}); n > 0 {
+		return int8(n + 1)
 	}
 	return 0
 }
