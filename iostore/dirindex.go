@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // invalidHandle marks "no entry" in directory index links (~0u).
@@ -204,7 +205,7 @@ func (r *dirReader) fstring(what string) (string, error) {
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; {
 			case c >= utf8.RuneSelf || c < 0x20:
-				l := latin1(s)
+				l := binread.Latin1([]byte(s))
 				r.elem = validElem(l)
 				return l, nil
 			case c == '/' || c == '\\':
@@ -260,14 +261,6 @@ func specialBytes(x uint64) uint64 {
 	const lo, hi = 0x0101010101010101, 0x8080808080808080
 	slash, back := x^(lo*'/'), x^(lo*'\\')
 	return (x | (x-lo*0x20)&^x | (slash-lo)&^slash | (back-lo)&^back) & hi
-}
-
-func latin1(s string) string {
-	var sb strings.Builder
-	for i := 0; i < len(s); i++ {
-		sb.WriteRune(rune(s[i]))
-	}
-	return sb.String()
 }
 
 // parseDirectoryIndex decodes and validates a (decrypted) directory index;

@@ -284,7 +284,7 @@ func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
 		if len(b) > 0 && b[len(b)-1] == 0 {
 			b = b[:len(b)-1]
 		}
-		if isASCII(b) || p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
+		if binread.IsASCII(b) || p.Footer.Version >= VersionUtf8PakDirectory && utf8.Valid(b) {
 			return string(b), nil
 		}
 		rs := make([]rune, len(b))
@@ -685,13 +685,4 @@ func (p *Reader) Names() []string {
 	}
 	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	return out
-}
-
-func isASCII(b []byte) bool {
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -27,15 +27,6 @@ type Name struct {
 	Wide   bool   `json:"wide,omitempty"` // stored as UTF-16
 }
 
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
-}
-
 func asciiLower(s string) []byte {
 	b := []byte(s)
 	for i, c := range b {
@@ -59,7 +50,7 @@ func utf16LE(s string) []byte {
 // name, over its bytes when it is ASCII and over its UTF-16LE code units
 // otherwise.
 func NameHash(s string) uint64 {
-	if isASCII(s) {
+	if binread.IsASCIIString(s) {
 		return asciiNameHash(s)
 	}
 	return city.Hash64(utf16LE(strings.ToLower(s)))
@@ -96,7 +87,7 @@ func PackageID(name string) uint64 {
 // '.' and ':' turned into '/' when slash is set, built on the stack for
 // short strings; ok is false for other strings.
 func asciiPathHash(s string, slash bool) (uint64, bool) {
-	if !isASCII(s) {
+	if !binread.IsASCIIString(s) {
 		return 0, false
 	}
 	var buf [256]byte
@@ -118,7 +109,7 @@ func asciiPathHash(s string, slash bool) (uint64, bool) {
 }
 
 func lowerName(s string) string {
-	if isASCII(s) {
+	if binread.IsASCIIString(s) {
 		return string(asciiLower(s))
 	}
 	return strings.ToLower(s)
@@ -162,24 +153,13 @@ func decodeName(data []byte, wide bool, n int) (string, int, error) {
 		return "", 0, err
 	}
 	if !wide {
-		return latin1(data[:n]), n, nil
+		return binread.Latin1(data[:n]), n, nil
 	}
 	u := make([]uint16, n)
 	for i := range u {
 		u[i] = binary.LittleEndian.Uint16(data[2*i:])
 	}
 	return string(utf16.Decode(u)), used, nil
-}
-
-func latin1(b []byte) string {
-	if isASCII(string(b)) {
-		return string(b)
-	}
-	r := make([]rune, len(b))
-	for i, c := range b {
-		r[i] = rune(c)
-	}
-	return string(r)
 }
 
 // batchFields are the field names a name batch's reads report, joined once

@@ -244,7 +244,7 @@ func TestASCIILowerInto(t *testing.T) {
 				b[at] = byte(c)
 				s := string(b)
 				lower, ascii := asciiLowerInto(nil, s)
-				if ascii != isASCII(s) {
+				if ascii != binread.IsASCIIString(s) {
 					t.Fatalf("%q: ascii %v", s, ascii)
 				}
 				if ascii && string(lower) != string(asciiLower(s)) {

@@ -539,11 +539,11 @@ func (r *Reader) FStringEncSub(field, sub string) (string, StrEnc) {
 	b, pos, enc := r.fstringBytes(field, sub)
 	switch enc {
 	case StrANSI, StrNoNul:
-		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && isASCII(b) {
+		if r.text != "" && pos >= r.textOff && pos-r.textOff+int64(len(b)) <= int64(len(r.text)) && IsASCII(b) {
 			t := pos - r.textOff
 			return r.text[t : t+int64(len(b))], enc
 		}
-		return latin1(b), enc
+		return Latin1(b), enc
 	case StrUTF16, StrUTF16NoNul:
 		return r.utf16String(b), enc
 	}
@@ -658,10 +658,11 @@ func (r *Reader) utf16String(b []byte) string {
 	return string(out)
 }
 
-// latin1 converts ANSI bytes to a Go string. Pure ASCII (the common case) is
-// returned without re-encoding.
-func latin1(b []byte) string {
-	if isASCII(b) {
+// Latin1 converts ANSI bytes to a Go string: each byte is the code point
+// of the same value. Pure ASCII (the common case) is returned without
+// re-encoding.
+func Latin1(b []byte) string {
+	if IsASCII(b) {
 		return string(b)
 	}
 	// Each byte is the code point of the same value: one UTF-8 byte below
@@ -677,7 +678,8 @@ func latin1(b []byte) string {
 	return string(out)
 }
 
-func isASCII(b []byte) bool {
+// IsASCII reports whether every byte of b is below 0x80.
+func IsASCII(b []byte) bool {
 	for len(b) >= 8 { // 8 bytes at a time: names and paths are mostly longer
 		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
 			return false
@@ -686,6 +688,16 @@ func isASCII(b []byte) bool {
 	}
 	for _, c := range b {
 		if c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// IsASCIIString is [IsASCII] of a string.
+func IsASCIIString(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
 			return false
 		}
 	}

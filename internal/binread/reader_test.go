@@ -255,7 +255,7 @@ func TestLatin1(t *testing.T) {
 	for i, c := range b {
 		r[i] = rune(c)
 	}
-	if got, want := latin1(b), string(r); got != want {
+	if got, want := Latin1(b), string(r); got != want {
 		t.Errorf("latin1 = %q, want %q", got, want)
 	}
 }

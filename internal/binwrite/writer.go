@@ -137,7 +137,7 @@ func (w *Writer) FStringEnc(s string, enc binread.StrEnc) {
 		at := len(w.buf)
 		w.I32(int32(len(s) + nul))
 		w.buf = append(w.buf, s...)
-		if !isASCII(w.buf[at+4:]) {
+		if !binread.IsASCII(w.buf[at+4:]) {
 			w.buf = w.buf[:at]
 			w.I32(int32(utf8.RuneCountInString(s) + nul))
 			for _, c := range s {
@@ -205,19 +205,4 @@ func putUnit(b []byte, u uint16, big bool) {
 	} else {
 		b[0], b[1] = byte(u), byte(u>>8)
 	}
-}
-
-func isASCII(b []byte) bool {
-	for len(b) >= 8 {
-		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
-			return false
-		}
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c >= utf8.RuneSelf {
-			return false
-		}
-	}
-	return true
 }

@@ -11,6 +11,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // companionExts are files read together with a package or container, never
@@ -202,7 +204,7 @@ func newDirList(dir string, entries []dirEntry) *dirList {
 	l := &dirList{dir: filepath.Clean(dir), names: make([]string, len(entries))}
 	for i, d := range entries {
 		l.names[i] = d.name
-		if !isASCII(l.names[i]) {
+		if !binread.IsASCIIString(l.names[i]) {
 			return nil
 		}
 	}
@@ -226,7 +228,7 @@ func (l *dirList) absent(name string) bool {
 		return false
 	}
 	base := filepath.Base(name)
-	if !isASCII(base) {
+	if !binread.IsASCIIString(base) {
 		return false
 	}
 	i := sort.Search(len(l.names), func(i int) bool { return compareFold(l.names[i], base) >= 0 })
@@ -248,15 +250,6 @@ func compareFold(a, b string) int {
 		}
 	}
 	return len(a) - len(b)
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 // isCandidate decides whether a file found in a walk is checked.
