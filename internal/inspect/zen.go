@@ -167,21 +167,33 @@ type zenResolver struct {
 const maxImportScan = 16
 
 // importPath returns the path resolved for import map entry x (its last
-// occurrence), once the import map is resolved.
+// occurrence), once zr.imports is set.
 func (zr *zenResolver) importPath(x zen.ObjectIndex) (string, bool) {
 	if zr.importAt != nil {
 		i, ok := zr.importAt[x]
 		if !ok {
 			return "", false
 		}
-		return zr.imports[i].Path, true
+		return zr.importEntry(i).Path, true
 	}
 	for i := len(zr.imports) - 1; i >= 0; i-- {
 		if zr.p.ImportMap[i] == x {
-			return zr.imports[i].Path, true
+			return zr.importEntry(i).Path, true
 		}
 	}
 	return "", false
+}
+
+// importEntry returns import map entry i resolved, resolving it first when
+// it is not yet (a verify line resolves only the entries decoding asks
+// for: see openZenResolver). A resolved entry's Index is never 0.
+func (zr *zenResolver) importEntry(i int) *Object {
+	o := &zr.imports[i]
+	if o.Index == 0 {
+		*o = zr.importObject(zr.p.ImportMap[i])
+		o.Index = -int32(i) - 1
+	}
+	return o
 }
 
 // exportPath is exportPath(zr.p, i, 0), built once per export. An export
@@ -245,8 +257,22 @@ func exportDepth(p *zen.Package, i int) int {
 }
 
 func openZen(in *Input, opts *Options) (*Package, error) {
+	p, _, err := openZenResolver(in, opts)
+	return p, err
+}
+
+// openZenResolver is [openZen] that also returns the package's resolver.
+//
+// For a verify line (Options.resultOnly) the imports are named only as
+// decoding asks for them: the classes of the exports and the objects
+// property values refer to (through the resolver's importEntry). Every
+// other import stays an empty Object: the line shows only their number,
+// and naming them feeds nothing but warnings, which it does not show.
+// The exports keep their names, paths and classes; their super, template
+// and outer references are left out.
+func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if in.Size > maxZenSize {
-		return nil, fmt.Errorf("%s: zen package of %d bytes is larger than %d", in.Name, in.Size, maxZenSize)
+		return nil, nil, fmt.Errorf("%s: zen package of %d bytes is larger than %d", in.Name, in.Size, maxZenSize)
 	}
 	zc, inContainer := in.R.(*zenChunk)
 	var data []byte
@@ -260,7 +286,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			if err == nil || err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
-			return nil, fmt.Errorf("%s: %w", in.Name, err)
+			return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
 	}
 	zr := &zenResolver{}
@@ -281,7 +307,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	}
 	p, err := zen.Parse(data, zopts)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", in.Name, err)
+		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
 	}
 	zr.p = p
 	if zr.pkgID == 0 {
@@ -343,26 +369,31 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	if ok, bad := p.NameHashes(); bad > 0 {
 		out.Sections = append(out.Sections, Section{Name: "NameMap hashes", Count: ok + bad, Error: fmt.Sprintf("%d of %d name hashes do not match CityHash64 of the lower-case name", bad, ok+bad)})
 	}
-	unresolved := 0
 	var at map[zen.ObjectIndex]int
 	if len(p.ImportMap) > maxImportScan {
 		at = make(map[zen.ObjectIndex]int, len(p.ImportMap))
-	}
-	for i, x := range p.ImportMap {
-		o := zr.importObject(x)
-		if at != nil {
+		for i, x := range p.ImportMap {
 			at[x] = i
 		}
-		o.Index = -int32(i) - 1
-		if strings.HasPrefix(o.Name, "<") {
-			unresolved++
+	}
+	if render {
+		unresolved := 0
+		for i, x := range p.ImportMap {
+			o := zr.importObject(x)
+			o.Index = -int32(i) - 1
+			if strings.HasPrefix(o.Name, "<") {
+				unresolved++
+			}
+			out.Imports = append(out.Imports, o)
 		}
-		out.Imports = append(out.Imports, o)
+		if unresolved > 0 {
+			out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d imports could not be named", unresolved, len(p.ImportMap)))
+		}
+	} else if n := len(p.ImportMap); n > 0 {
+		// Empty entries, named when asked for (importEntry).
+		out.Imports = append(out.Imports, make([]Object, n)...)
 	}
 	zr.imports, zr.importAt = out.Imports, at
-	if unresolved > 0 {
-		out.Warnings = append(out.Warnings, fmt.Sprintf("%d of %d imports could not be named", unresolved, len(p.ImportMap)))
-	}
 	for i, e := range p.Exports {
 		o := Object{
 			Index:        int32(i) + 1,
@@ -376,10 +407,12 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 			o.Flags = objectFlags(e.ObjectFlags)
 		}
 		o.Class = zr.ref(e.ClassIndex)
-		o.Super = zr.ref(e.SuperIndex)
-		o.Template = zr.ref(e.TemplateIndex)
-		if !e.OuterIndex.IsNull() {
-			o.Outer = zr.ref(e.OuterIndex)
+		if render {
+			o.Super = zr.ref(e.SuperIndex)
+			o.Template = zr.ref(e.TemplateIndex)
+			if !e.OuterIndex.IsNull() {
+				o.Outer = zr.ref(e.OuterIndex)
+			}
 		}
 		o.IsAsset = e.OuterIndex.IsNull() && e.ObjectFlags&0x1 != 0
 		out.Exports = append(out.Exports, o)
@@ -417,7 +450,7 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 		}
 		return nil, fmt.Errorf("no section %q", section)
 	}
-	return out, nil
+	return out, zr, nil
 }
 
 // dependencies renders the package's dependency data: imported packages,

@@ -41,7 +41,7 @@ const (
 )
 
 func openZenProps(in *Input, opts *Options) (*Package, error) {
-	p, err := openZen(in, opts)
+	p, zr, err := openZenResolver(in, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -54,7 +54,7 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	if zc, ok := in.R.(*zenChunk); ok && zc.scratch != nil && zc.opens == 1 && opts != nil && opts.resultOnly {
 		names = zc.scratch.nameList(len(zp.Names)) // verifying a container's package
 	}
-	ctx := zenContextNames(p, zp, names)
+	ctx := zenContextNames(p, zp, names, zr)
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
 	// decode decodes export i; lite decodes only the outcome (see
@@ -180,12 +180,14 @@ func propsLastElem(path string) string {
 
 // zenContext builds the decoder context of a zen package.
 func zenContext(p *Package, zp *zen.Package) *property.Context {
-	return zenContextNames(p, zp, nil)
+	return zenContextNames(p, zp, nil, nil)
 }
 
 // zenContextNames is [zenContext] that puts the names in names when it is
-// not nil (then of the length of zp.Names).
-func zenContextNames(p *Package, zp *zen.Package, names []string) *property.Context {
+// not nil (then of the length of zp.Names), and names imports through zr
+// when it is not nil (the imports of a verify line are named when asked
+// for: see openZenResolver).
+func zenContextNames(p *Package, zp *zen.Package, names []string, zr *zenResolver) *property.Context {
 	// The package's names (out.Names holds the same values, but a verify
 	// run does not fill it).
 	if names == nil {
@@ -236,6 +238,9 @@ func zenContextNames(p *Package, zp *zen.Package, names []string) *property.Cont
 	ctx.Object = func(i int32) string {
 		switch {
 		case i < 0 && int(-i-1) < len(imports):
+			if zr != nil && len(zr.imports) == len(imports) {
+				return zr.importEntry(int(-i - 1)).Path
+			}
 			return imports[-i-1].Path
 		case i > 0 && int(i-1) < len(exports):
 			return exports[i-1].Path
