@@ -21,7 +21,8 @@ func (d *decoder) readOwnSerialize(r *binread.Reader, o *Object, ex Export, fn f
 		o.ClassData = d.tryClassData(r, func(r *binread.Reader) any { return fn(d, r) })
 	}
 	if rest := r.Remaining(); rest > 0 {
-		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: r.Bytes(rest, "ClassData")}
+		o.tail = Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: r.Bytes(rest, "ClassData")}
+		o.Tail = &o.tail
 	}
 	o.Complete = true
 	o.finish(d)

@@ -70,6 +70,12 @@ type Object struct {
 	// Unaccounted counts bytes neither decoded nor labelled (after a failure).
 	Unaccounted int64 `json:"unaccounted,omitempty"`
 	Size        int64 `json:"size"`
+
+	// tail, serializationControl and overrideOperation hold what Tail,
+	// SerializationControl and OverrideOperation point at, so that an
+	// Object takes one allocation (and a reused one none).
+	tail                                    Raw
+	serializationControl, overrideOperation uint8
 }
 
 // Err summarizes why the object is not complete, or returns nil.
@@ -171,11 +177,11 @@ func (d *decoder) readExportInto(data []byte, ex Export, o *Object) {
 		}
 	} else {
 		if ctx.ue5(verUE5PropertyTagExtension) {
-			c := r.U8("SerializationControl")
-			o.SerializationControl = &c
-			if c&0x02 != 0 {
-				op := r.U8("OverridableOperation")
-				o.OverrideOperation = &op
+			o.serializationControl = r.U8("SerializationControl")
+			o.SerializationControl = &o.serializationControl
+			if o.serializationControl&0x02 != 0 {
+				o.overrideOperation = r.U8("OverridableOperation")
+				o.OverrideOperation = &o.overrideOperation
 			}
 		}
 		var props []*Property
@@ -219,7 +225,8 @@ func (d *decoder) readExportInto(data []byte, ex Export, o *Object) {
 		r.ClearErr()
 	}
 	if rest := r.Remaining(); rest > 0 {
-		o.Tail = &Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: data[r.Offset():]}
+		o.tail = Raw{Reason: d.tailReason(ex.Class), Size: rest, Data: data[r.Offset():]}
+		o.Tail = &o.tail
 	}
 	o.finish(d)
 }

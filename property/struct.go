@@ -368,6 +368,10 @@ var nativeTable = []struct {
 	{"MovieSceneFloatChannel", movieSceneChannel(4)},
 	{"MovieSceneDoubleChannel", movieSceneChannel(8)},
 	{"MovieSceneFrameRange", func(d *decoder, r *binread.Reader, _ int64) any {
+		if d.bare() && r.Remaining() >= 10 {
+			r.Skip(10, "MovieSceneFrameRange") // the reads cannot fail
+			return nil
+		}
 		return Fields{
 			{"LowerBoundType", uint64(r.U8("MovieSceneFrameRange.LowerBound.Type"))},
 			{"LowerBoundValue", int64(r.I32("MovieSceneFrameRange.LowerBound.Value"))},
@@ -694,6 +698,10 @@ var timeWarpVariantStructs = [...]string{
 // property-serialized struct).
 func timeWarpVariant(d *decoder, r *binread.Reader, _ int64) any {
 	if r.U32("MovieSceneTimeWarpVariant.bIsLiteral") != 0 {
+		if d.bare() && r.Remaining() >= 8 {
+			r.Skip(8, "MovieSceneTimeWarpVariant.PlayRate") // the read cannot fail
+			return nil
+		}
 		return Fields{{"Type", "FixedPlayRate"}, {"PlayRate", jsonFloat(r.F64("MovieSceneTimeWarpVariant.PlayRate"))}}
 	}
 	t := r.U8("MovieSceneTimeWarpVariant.Type")
@@ -741,7 +749,14 @@ func midiEvent(d *decoder, r *binread.Reader, _ int64) any {
 	return fs
 }
 
+// fontCharacterSize is the size of FFontCharacter.
+const fontCharacterSize = 21
+
 func fontCharacter(d *decoder, r *binread.Reader, _ int64) any {
+	if d.bare() && r.Remaining() >= fontCharacterSize {
+		r.Skip(fontCharacterSize, "FontCharacter") // the reads cannot fail
+		return nil
+	}
 	return Fields{
 		{"StartU", int64(r.I32("FontCharacter.StartU"))},
 		{"StartV", int64(r.I32("FontCharacter.StartV"))},
