@@ -742,7 +742,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 	base := strings.TrimSuffix(p, path.Ext(p))
 	in := &Input{
 		Name: container + ContainerSep + p,
-		R:    &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk},
+		R:    &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk},
 		Size: int64(len(data)),
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			if i, ok := c.fsys.Chunk(base + ext); ok {
@@ -762,7 +762,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 // zenChunk is the ReaderAt of a package read from a container: the zen
 // opener recognises it and resolves names through the container.
 type zenChunk struct {
-	*bytes.Reader
+	bytes.Reader
 	data  []byte // what Reader reads, parsed in place (never modified)
 	c     *utocContainer
 	chunk int
@@ -780,6 +780,12 @@ type zenScratch struct {
 	secs              []Section
 	names             []string
 	nObjs, nSecs, nNm int // the parts used
+	// The export paths and what builds them (see zenResolver.fillPaths):
+	// paths is clear past nPaths; spans and pathBuf hold nothing kept.
+	paths   []string
+	nPaths  int
+	spans   [][2]int
+	pathBuf []byte
 }
 
 // scratchPool holds the arrays of packages verified one after another.
@@ -788,6 +794,9 @@ var scratchPool sync.Pool // *zenScratch
 // maxPooledObjects bounds the arrays kept in scratchPool (objects; names
 // are kept up to four times as many).
 const maxPooledObjects = 1 << 14
+
+// maxPooledPathBytes bounds the path buffer kept in scratchPool.
+const maxPooledPathBytes = 1 << 20
 
 // getScratch takes the package's scratch arrays from scratchPool; nil
 // when the package took them before (they may still be in use).
@@ -844,6 +853,47 @@ func (s *zenScratch) nameList(n int) []string {
 	return s.names[:n]
 }
 
+// pathList returns an array of n paths.
+func (s *zenScratch) pathList(n int) []string {
+	if s == nil {
+		return make([]string, n)
+	}
+	if cap(s.paths) < n {
+		s.paths = make([]string, n)
+	}
+	s.nPaths = n
+	return s.paths[:n]
+}
+
+// spanList returns an array of n zero spans.
+func (s *zenScratch) spanList(n int) [][2]int {
+	if s == nil {
+		return make([][2]int, n)
+	}
+	if cap(s.spans) < n {
+		s.spans = make([][2]int, n)
+	}
+	sp := s.spans[:n]
+	clear(sp)
+	return sp
+}
+
+// pathBytes returns an empty buffer for building paths.
+func (s *zenScratch) pathBytes() []byte {
+	if s == nil {
+		return nil
+	}
+	return s.pathBuf[:0]
+}
+
+// keepPathBytes keeps buf, grown by appending to pathBytes, for the next
+// package.
+func (s *zenScratch) keepPathBytes(buf []byte) {
+	if s != nil {
+		s.pathBuf = buf
+	}
+}
+
 // release gives the scratch arrays back to scratchPool, cleared; nothing
 // may use the package's objects, sections or names afterwards.
 func (z *zenChunk) release() {
@@ -852,13 +902,14 @@ func (z *zenChunk) release() {
 		return
 	}
 	z.scratch = nil
-	if cap(s.objs) > maxPooledObjects || cap(s.names) > 4*maxPooledObjects {
+	if cap(s.objs) > maxPooledObjects || cap(s.names) > 4*maxPooledObjects || cap(s.paths) > maxPooledObjects || cap(s.pathBuf) > maxPooledPathBytes {
 		return
 	}
 	clear(s.objs[:s.nObjs])
 	clear(s.secs[:s.nSecs])
 	clear(s.names[:s.nNm])
-	s.nObjs, s.nSecs, s.nNm = 0, 0, 0
+	clear(s.paths[:s.nPaths])
+	s.nObjs, s.nSecs, s.nNm, s.nPaths = 0, 0, 0, 0
 	scratchPool.Put(s)
 }
 
@@ -1152,7 +1203,7 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		res.Error = err.Error()
 		return res
 	}
-	zc := &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: chunk}
+	zc := &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk}
 	in := &Input{Name: name, R: zc, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {

@@ -160,6 +160,9 @@ type zenResolver struct {
 	// importedIDs memoizes the package IDs of ImportedPackageNames (0:
 	// not yet hashed).
 	importedIDs []uint64
+	// sc holds the arrays of a container's package being verified (nil:
+	// they are allocated).
+	sc *zenScratch
 }
 
 // maxImportScan is the longest import map importPath searches entry by
@@ -196,35 +199,67 @@ func (zr *zenResolver) importEntry(i int) *Object {
 	return o
 }
 
-// exportPath is exportPath(zr.p, i, 0), built once per export. An export
-// whose outer chain ends within the depth bound gets its outer's kept path
-// with its own name appended (what exportPath builds, without joining the
-// chain again); a longer chain or a cycle takes exportPath itself.
+// exportPath is exportPath(zr.p, i, 0), built for every export at the
+// first call (see fillPaths).
 func (zr *zenResolver) exportPath(i int) string {
 	if zr.paths == nil {
-		zr.paths = make([]string, len(zr.p.Exports))
+		zr.fillPaths()
 	}
-	if zr.paths[i] != "" {
-		return zr.paths[i]
+	return zr.paths[i]
+}
+
+// fillPaths sets zr.paths[i] to exportPath(zr.p, i, 0) for every export i:
+// slices of one string rather than a string each. An export whose outer
+// chain ends within the depth bound gets its outer's path with its own name
+// appended (what exportPath builds, without joining the chain again); a
+// longer chain or a cycle takes exportPath itself.
+func (zr *zenResolver) fillPaths() {
+	n := len(zr.p.Exports)
+	zr.paths = zr.sc.pathList(n)
+	spans := zr.sc.spanList(n)
+	buf := zr.sc.pathBytes()
+	for i := range n {
+		buf = zr.pathSpan(i, spans, buf)
+	}
+	all := string(buf)
+	for i, sp := range spans {
+		zr.paths[i] = all[sp[0]:sp[1]]
+	}
+	zr.sc.keepPathBytes(buf)
+}
+
+// pathSpan appends export i's path to buf unless spans[i] (its place in
+// buf; end 0 before) says it is there.
+func (zr *zenResolver) pathSpan(i int, spans [][2]int, buf []byte) []byte {
+	if spans[i][1] != 0 {
+		return buf
 	}
 	p := zr.p
-	e := &p.Exports[i]
 	o, ok := exportOuter(p, i)
+	start := len(buf)
 	switch {
 	case !ok:
-		zr.paths[i] = p.Name + "." + e.Name
+		buf = append(buf, p.Name...)
+		buf = append(buf, '.')
 	case exportDepth(p, o) <= maxExportDepth:
 		// exportPath(p, o, 1) is exportPath(p, o, 0) when o's chain
 		// ends within the bound less one.
-		sep := "."
+		buf = zr.pathSpan(o, spans, buf)
+		start = len(buf)
+		buf = append(buf, buf[spans[o][0]:spans[o][1]]...)
 		if p.Exports[o].OuterIndex.IsNull() {
-			sep = ":"
+			buf = append(buf, ':')
+		} else {
+			buf = append(buf, '.')
 		}
-		zr.paths[i] = zr.exportPath(o) + sep + e.Name
 	default:
-		zr.paths[i] = exportPath(p, i, 0)
+		buf = append(buf, exportPath(p, i, 0)...)
+		spans[i] = [2]int{start, len(buf)}
+		return buf
 	}
-	return zr.paths[i]
+	buf = append(buf, p.Exports[i].Name...)
+	spans[i] = [2]int{start, len(buf)}
+	return buf
 }
 
 // maxExportDepth is the depth bound of exportPath: outers followed past it
@@ -337,6 +372,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if inContainer && !render {
 		sc = zc.getScratch()
 	}
+	zr.sc = sc
 	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, int64(len(data)))
 	// Sized up front (the tables are already read); empty ones stay nil.
 	// A verify line needs only the number of names.

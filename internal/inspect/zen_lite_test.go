@@ -51,7 +51,7 @@ func TestCorpusZenLite(t *testing.T) {
 			}
 			name := c.path + ContainerSep + fe.Path
 			for _, o := range opts {
-				in := &Input{Name: name, R: &zenChunk{Reader: bytes.NewReader(data), data: data, c: c, chunk: fe.Chunk}, Size: int64(len(data))}
+				in := &Input{Name: name, R: &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: fe.Chunk}, Size: int64(len(data))}
 				pkg, err := openZen(in, o)
 				if err != nil {
 					continue

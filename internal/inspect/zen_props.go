@@ -57,47 +57,24 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	ctx := zenContextNames(p, zp, names, zr)
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
-	// decode decodes export i; lite decodes only the outcome (see
-	// property.ReadExportLite), which is all the statistics use.
-	var liteObj property.Object // one Object for every lite decode, used before the next
-	decode := func(i int, lite bool) (*property.Object, error) {
-		if i < 0 || i >= len(zp.Exports) {
-			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
+	z := &zenDecode{p: p, zp: zp, ctx: ctx, merr: merr}
+	if opts == nil || !opts.resultOnly {
+		p.Props = func(i int) (any, error) {
+			o, err := z.decode(i, false)
+			if err != nil {
+				return nil, err
+			}
+			return o, nil
 		}
-		if merr != nil {
-			return nil, merr
-		}
-		if ctx.Unversioned && ctx.Mappings == nil {
-			return nil, errNeedMappings
-		}
-		data, err := zp.ExportData(i)
-		if err != nil {
-			return nil, fmt.Errorf("export %d data: %w", i, err)
-		}
-		e := &zp.Exports[i]
-		ex := property.Export{Class: propsLastElem(p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
-		ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
-		if lite {
-			property.ReadExportLiteInto(ctx, data, ex, &liteObj)
-			return &liteObj, nil
-		}
-		return property.ReadExport(ctx, data, ex), nil
-	}
-	p.Props = func(i int) (any, error) {
-		o, err := decode(i, false)
-		if err != nil {
-			return nil, err
-		}
-		return o, nil
 	}
 	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
 		p.Warnings = append(p.Warnings, propsNotChecked)
 	} else if opts.Verify || opts.Properties {
-		st := &Stats{}
+		st := &z.stats
 		p.Properties = st
 		for i := range zp.Exports {
 			st.ExportsWithProperties++
-			o, err := decode(i, true)
+			o, err := z.decode(i, true)
 			switch {
 			case err != nil:
 				st.Failed++
@@ -117,6 +94,45 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 		}
 	}
 	return p, nil
+}
+
+// zenDecode decodes the exports of a zen package (one allocation for what
+// a package's decodes share).
+type zenDecode struct {
+	p    *Package
+	zp   *zen.Package
+	ctx  *property.Context
+	merr error // from loading the mappings
+	// lite is the Object of every lite decode, used before the next.
+	lite  property.Object
+	stats Stats
+}
+
+// decode decodes export i; lite decodes only the outcome (see
+// property.ReadExportLite), which is all the statistics use.
+func (z *zenDecode) decode(i int, lite bool) (*property.Object, error) {
+	zp := z.zp
+	if i < 0 || i >= len(zp.Exports) {
+		return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(zp.Exports))
+	}
+	if z.merr != nil {
+		return nil, z.merr
+	}
+	if z.ctx.Unversioned && z.ctx.Mappings == nil {
+		return nil, errNeedMappings
+	}
+	data, err := zp.ExportData(i)
+	if err != nil {
+		return nil, fmt.Errorf("export %d data: %w", i, err)
+	}
+	e := &zp.Exports[i]
+	ex := property.Export{Class: propsLastElem(z.p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
+	ex.ClassIsBlueprint = strings.HasSuffix(ex.Class, "_C")
+	if lite {
+		property.ReadExportLiteInto(z.ctx, data, ex, &z.lite)
+		return &z.lite, nil
+	}
+	return property.ReadExport(z.ctx, data, ex), nil
 }
 
 // zenLocalSchemas returns the schemas of the classes and structs the zen
