@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"os"
+	"reflect"
 	"slices"
 	"testing"
 
@@ -13,6 +14,7 @@ import (
 // FuzzZenSummary parses arbitrary zen packages in every layout: no panic,
 // and a package that parses is consistent.
 func FuzzZenSummary(f *testing.F) {
+	var reuseFrom [][]byte // UE5 packages whose tables a reusing parse refills
 	for _, p := range retocZenFiles(f) {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -21,10 +23,14 @@ func FuzzZenSummary(f *testing.F) {
 		if len(b) < 8<<10 {
 			f.Add(b)
 		}
+		if pk, err := Parse(b, Options{Auto: true}); err == nil && pk.Layout > HeaderInitial && len(reuseFrom) < 2 {
+			reuseFrom = append(reuseFrom, b)
+		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, opts := range []Options{{Auto: true}, {HeaderVersion: HeaderPreInitial}, {HeaderVersion: HeaderLocalizedPackages}, {HeaderVersion: HeaderNoExportInfo}} {
 			p, err := Parse(data, opts)
+			checkReuse(t, data, opts, p, err, reuseFrom)
 			if err != nil {
 				continue
 			}
@@ -48,6 +54,70 @@ func FuzzZenSummary(f *testing.F) {
 			}
 		}
 	})
+}
+
+// checkReuse parses data with opts again, reusing packages parsed from
+// each of from, and fails unless that gives what parsing afresh gave (p
+// and err).
+func checkReuse(t *testing.T, data []byte, opts Options, p *Package, err error, from [][]byte) {
+	t.Helper()
+	for _, b := range from {
+		prev, perr := Parse(b, Options{Auto: true})
+		if perr != nil {
+			t.Fatal(perr)
+		}
+		o := opts
+		o.Reuse = prev
+		q, qerr := Parse(data, o)
+		if fmt.Sprint(err) != fmt.Sprint(qerr) {
+			t.Fatalf("reusing a package: error %v, afresh %v", qerr, err)
+		}
+		if err != nil {
+			continue
+		}
+		want, got := *p, *q
+		want.spare, got.spare = spareTables{}, spareTables{}
+		if !reflect.DeepEqual(want, got) {
+			t.Fatalf("reusing a package: %+v, afresh %+v", got, want)
+		}
+	}
+}
+
+// TestParseReuse parses every small sample reusing the packages of the
+// others: the same packages as parsed afresh.
+func TestParseReuse(t *testing.T) {
+	var all, ue5 [][]byte
+	for _, p := range retocZenFiles(t) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pk, err := Parse(b, Options{Auto: true}); err == nil && pk.Layout > HeaderInitial {
+			ue5 = append(ue5, b)
+		}
+		all = append(all, b)
+	}
+	if len(ue5) == 0 {
+		t.Skip("no UE5 samples")
+	}
+	for _, b := range all {
+		for _, opts := range []Options{{Auto: true}, {HeaderVersion: HeaderNoExportInfo}, {HeaderVersion: HeaderSoftPackageReferencesOffset}} {
+			p, err := Parse(b, opts)
+			checkReuse(t, b, opts, p, err, ue5)
+			// And a chain: each parse reusing the one before.
+			if err == nil {
+				o := opts
+				o.Reuse = p
+				for _, c := range ue5 {
+					q, err := Parse(c, Options{Auto: true, Reuse: o.Reuse})
+					if err != nil {
+						t.Fatal(err)
+					}
+					o.Reuse = q
+				}
+			}
+		}
+	}
 }
 
 // FuzzNameBatch reads arbitrary UE4 split name batches.

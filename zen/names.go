@@ -321,6 +321,12 @@ func ReadNameBatch(r *binread.Reader, field string) []Name { return readNameBatc
 // bytes in place from data when r reads data from its start (data nil:
 // they are copied out of r).
 func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
+	return readNameBatchInto(r, data, field, nil)
+}
+
+// readNameBatchInto is readNameBatch reusing spare's memory for the names
+// when it is large enough.
+func readNameBatchInto(r *binread.Reader, data []byte, field string, spare []Name) []Name {
 	fn := batchFieldNames(field)
 	cnt, strBytes, ok := readNameBatchHead(r, field)
 	if !ok {
@@ -352,7 +358,7 @@ func readNameBatch(r *binread.Reader, data []byte, field string) []Name {
 		return nil
 	}
 	hashes, headers := tbl[:cnt*8], tbl[cnt*8:]
-	names := make([]Name, cnt)
+	names := spareSlice(spare, cnt)
 	// ASCII names (nearly all) are slices of one string of the batch's
 	// bytes rather than a string each.
 	all := string(strs)

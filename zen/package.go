@@ -178,6 +178,84 @@ type Package struct {
 	// exportOffsets are the offsets of each export's data in data (-1 for
 	// exports without a Serialize command).
 	exportOffsets []int64
+	// spare holds the tables of a package parsed before into this one
+	// (see Options.Reuse), whose memory the parse reuses.
+	spare spareTables
+}
+
+// spareTables are the tables of a package a parse may reuse: every one
+// that nearly every UE5 package has.
+type spareTables struct {
+	names, importedPackageNameHashes []Name
+	importedPublicExportHashes       []uint64
+	importMap                        []ObjectIndex
+	exports                          []Export
+	bundleEntries                    []BundleEntry
+	dependencyHeaders                []DependencyBundleHeader
+	dependencyEntries                []int32
+	importedPackageNames             []string
+	exportOffsets                    []int64
+	customVersions                   []CustomVersion
+	versioning                       *VersioningInfo
+}
+
+// larger returns whichever of a and b has the larger capacity.
+func larger[T any](a, b []T) []T {
+	if cap(a) >= cap(b) {
+		return a
+	}
+	return b
+}
+
+// reset empties p for a parse of data in layout v, keeping its tables (or
+// the spare ones, when larger) as spares; a nil p gives a new package.
+func (p *Package) reset(v HeaderVersion, data []byte) *Package {
+	if p == nil {
+		return &Package{Layout: v, data: data}
+	}
+	o := &p.spare
+	sp := spareTables{
+		names:                      larger(p.Names, o.names),
+		importedPackageNameHashes:  larger(p.ImportedPackageNameHashes, o.importedPackageNameHashes),
+		importedPublicExportHashes: larger(p.ImportedPublicExportHashes, o.importedPublicExportHashes),
+		importMap:                  larger(p.ImportMap, o.importMap),
+		exports:                    larger(p.Exports, o.exports),
+		bundleEntries:              larger(p.BundleEntries, o.bundleEntries),
+		dependencyHeaders:          larger(p.DependencyHeaders, o.dependencyHeaders),
+		dependencyEntries:          larger(p.DependencyEntries, o.dependencyEntries),
+		importedPackageNames:       larger(p.ImportedPackageNames, o.importedPackageNames),
+		exportOffsets:              larger(p.exportOffsets, o.exportOffsets),
+		versioning:                 o.versioning,
+		customVersions:             o.customVersions,
+	}
+	if vi := p.Versioning; vi != nil {
+		sp.versioning = vi
+		sp.customVersions = larger(vi.CustomVersions, sp.customVersions)
+	}
+	*p = Package{Layout: v, data: data, spare: sp}
+	return p
+}
+
+// spareTable is table reusing spare's memory when it is large enough (a
+// nil spare never is: table gives an empty table, not a nil one, for a
+// positive n that the data cannot hold).
+func spareTable[T any](spare []T, n, size, dataSize int) []T {
+	if n <= 0 {
+		return nil
+	}
+	if c := min(n, dataSize/size); spare != nil && cap(spare) >= c {
+		return spare[:0]
+	}
+	return table[T](n, size, dataSize)
+}
+
+// spareSlice returns spare[:n] when spare holds n elements (its elements
+// are not cleared), else make([]T, n).
+func spareSlice[T any](spare []T, n int) []T {
+	if spare != nil && cap(spare) >= n {
+		return spare[:n]
+	}
+	return make([]T, n)
 }
 
 // Options selects the layout of a zen package.
@@ -192,6 +270,11 @@ type Options struct {
 	// packages and name the packages of 5.0–5.2 external arcs.
 	StoreExportBundleCount int32
 	StoreImportedPackages  []uint64
+	// Reuse, when not nil, is a package an earlier Parse returned that is
+	// no longer used, nor anything of it but its strings: Parse may refill
+	// it, reusing the memory of its tables, and return it. (Verifying many
+	// packages one after another this way saves allocating each one's.)
+	Reuse *Package
 }
 
 // FormatError reports a malformed zen package.
@@ -217,7 +300,7 @@ var ErrNotZen = errors.New("zen: not a zen package (no summary layout fits)")
 // Parse reads a zen package from its bytes (header and export data).
 func Parse(data []byte, opts Options) (*Package, error) {
 	if !opts.Auto {
-		p, err := parse(data, opts.HeaderVersion)
+		p, err := parse(data, opts.HeaderVersion, opts.Reuse)
 		if err != nil {
 			return nil, err
 		}
@@ -225,7 +308,7 @@ func Parse(data []byte, opts Options) (*Package, error) {
 	}
 	var firstErr error
 	for _, v := range []HeaderVersion{HeaderSoftPackageReferencesOffset, HeaderNoExportInfo, HeaderOptionalSegmentPackages, HeaderInitial} {
-		p, err := parse(data, v)
+		p, err := parse(data, v, opts.Reuse)
 		if err == nil {
 			return p, p.checkStore(opts)
 		}
@@ -273,12 +356,12 @@ func checkOffsets(lo, hi int64, names []string, offs ...int32) error {
 	return nil
 }
 
-func parse(data []byte, v HeaderVersion) (*Package, error) {
+func parse(data []byte, v HeaderVersion, reuse *Package) (*Package, error) {
 	if v <= HeaderInitial {
 		return parseUE4(data, v)
 	}
 	r := binread.FromBytes(data)
-	p := &Package{Layout: v, data: data}
+	p := reuse.reset(v, data)
 	s := &p.Summary
 	*s = Summary{NameMapNamesOffset: -1, NameMapNamesSize: -1, NameMapHashesOffset: -1, NameMapHashesSize: -1, GraphDataOffset: -1, GraphDataSize: -1,
 		DependencyBundleHeadersOffset: -1, DependencyBundleEntriesOffset: -1, ImportedPackageNamesOffset: -1, CellImportMapOffset: -1, CellExportMapOffset: -1}
@@ -321,7 +404,12 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 	hr.SeekTo(r.Offset(), "ZenPackageHeader")
 	r = hr
 	if s.HasVersioningInfo == 1 {
-		vi := &VersioningInfo{}
+		vi := p.spare.versioning
+		if vi == nil {
+			vi = &VersioningInfo{}
+		} else {
+			*vi = VersioningInfo{}
+		}
 		vi.ZenVersion = r.U32("VersioningInfo.ZenVersion")
 		vi.FileVersionUE4 = r.I32("VersioningInfo.PackageVersion.FileVersionUE4")
 		vi.FileVersionUE5 = r.I32("VersioningInfo.PackageVersion.FileVersionUE5")
@@ -329,7 +417,7 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		n := r.Count("VersioningInfo.CustomVersions", customVersionSize)
 		if n > 0 {
 			// Count checked n against the bytes left.
-			vi.CustomVersions = make([]CustomVersion, 0, n)
+			vi.CustomVersions = spareSlice(p.spare.customVersions, n)[:0]
 		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			vi.CustomVersions = append(vi.CustomVersions, CustomVersion{ue.ReadGuid(r, "CustomVersion.Key"), r.I32("CustomVersion.Version")})
@@ -348,7 +436,7 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		s.CellImportMapOffset, s.CellExportMapOffset = s.ExportBundleEntriesOffset, s.ExportBundleEntriesOffset
 	}
 	p.NameMapOffset = r.Offset()
-	p.Names = readNameBatch(r, data, "NameMap")
+	p.Names = readNameBatchInto(r, data, "NameMap", p.spare.names)
 	if r.Err() != nil {
 		return nil, ferr(r)
 	}
@@ -360,7 +448,7 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 	// Imported public export hashes.
 	n := (s.ImportMapOffset - s.ImportedPublicExportHashesOffset) / 8
 	r.SeekTo(int64(s.ImportedPublicExportHashesOffset), "ImportedPublicExportHashes")
-	p.ImportedPublicExportHashes = make([]uint64, n)
+	p.ImportedPublicExportHashes = spareSlice(p.spare.importedPublicExportHashes, int(n))
 	for i := range p.ImportedPublicExportHashes {
 		p.ImportedPublicExportHashes[i] = r.U64("ImportedPublicExportHashes")
 	}
@@ -386,13 +474,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 		end = s.DependencyBundleHeadersOffset
 	}
 	r.SeekTo(int64(s.ExportBundleEntriesOffset), "ExportBundleEntries")
-	p.BundleEntries = table[BundleEntry](int(end-s.ExportBundleEntriesOffset)/bundleEntrySize, bundleEntrySize, len(p.data))
+	p.BundleEntries = spareTable(p.spare.bundleEntries, int(end-s.ExportBundleEntriesOffset)/bundleEntrySize, bundleEntrySize, len(p.data))
 	for i := 0; i < int(end-s.ExportBundleEntriesOffset)/bundleEntrySize; i++ {
 		p.BundleEntries = append(p.BundleEntries, BundleEntry{r.U32("ExportBundleEntry.LocalExportIndex"), r.U32("ExportBundleEntry.CommandType")})
 	}
 	if v >= HeaderNoExportInfo {
 		r.SeekTo(int64(s.DependencyBundleHeadersOffset), "DependencyBundleHeaders")
-		p.DependencyHeaders = table[DependencyBundleHeader](int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize, depHeaderSize, len(p.data))
+		p.DependencyHeaders = spareTable(p.spare.dependencyHeaders, int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize, depHeaderSize, len(p.data))
 		for i := 0; i < int(s.DependencyBundleEntriesOffset-s.DependencyBundleHeadersOffset)/depHeaderSize; i++ {
 			h := DependencyBundleHeader{FirstEntryIndex: r.I32("DependencyBundleHeader.FirstEntryIndex")}
 			for j := range h.EntryCount {
@@ -401,13 +489,13 @@ func parse(data []byte, v HeaderVersion) (*Package, error) {
 			p.DependencyHeaders = append(p.DependencyHeaders, h)
 		}
 		r.SeekTo(int64(s.DependencyBundleEntriesOffset), "DependencyBundleEntries")
-		p.DependencyEntries = table[int32](int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4, 4, len(p.data))
+		p.DependencyEntries = spareTable(p.spare.dependencyEntries, int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4, 4, len(p.data))
 		for i := 0; i < int(s.ImportedPackageNamesOffset-s.DependencyBundleEntriesOffset)/4; i++ {
 			p.DependencyEntries = append(p.DependencyEntries, r.I32("DependencyBundleEntry"))
 		}
 		r.SeekTo(int64(s.ImportedPackageNamesOffset), "ImportedPackageNames")
-		p.ImportedPackageNameHashes = readNameBatch(r, data, "ImportedPackageNames")
-		p.ImportedPackageNames = table[string](len(p.ImportedPackageNameHashes), 1, len(p.data))
+		p.ImportedPackageNameHashes = readNameBatchInto(r, data, "ImportedPackageNames", p.spare.importedPackageNameHashes)
+		p.ImportedPackageNames = spareTable(p.spare.importedPackageNames, len(p.ImportedPackageNameHashes), 1, len(p.data))
 		for _, nm := range p.ImportedPackageNameHashes {
 			num := r.I32("ImportedPackageNames.Number")
 			p.ImportedPackageNames = append(p.ImportedPackageNames, ue.FormatName(nm.Value, num))
@@ -490,13 +578,13 @@ func (p *Package) readBulkData(r *binread.Reader) error {
 func (p *Package) readImportsExports(r *binread.Reader) {
 	s := &p.Summary
 	r.SeekTo(int64(s.ImportMapOffset), "ImportMap")
-	p.ImportMap = table[ObjectIndex](int(s.ExportMapOffset-s.ImportMapOffset)/8, 8, len(p.data))
+	p.ImportMap = spareTable(p.spare.importMap, int(s.ExportMapOffset-s.ImportMapOffset)/8, 8, len(p.data))
 	for i := 0; i < int(s.ExportMapOffset-s.ImportMapOffset)/8; i++ {
 		p.ImportMap = append(p.ImportMap, ObjectIndex(r.U64("ImportMap")))
 	}
 	r.SeekTo(int64(s.ExportMapOffset), "ExportMap")
 	n := int(s.CellImportMapOffset-s.ExportMapOffset) / exportEntrySize
-	p.Exports = make([]Export, 0, n)
+	p.Exports = spareSlice(p.spare.exports, n)[:0]
 	for i := 0; i < n && r.Err() == nil; i++ {
 		e := Export{
 			CookedSerialOffset: r.U64("ExportMapEntry.CookedSerialOffset"),
@@ -682,7 +770,7 @@ const maxDataOffset = 1 << 40
 // Offsets are kept for data the package bytes do not hold (a header read
 // without its export data); ExportData reports those.
 func (p *Package) placeExports(headerSize int64) error {
-	p.exportOffsets = make([]int64, len(p.Exports))
+	p.exportOffsets = spareSlice(p.spare.exportOffsets, len(p.Exports))
 	for i := range p.exportOffsets {
 		p.exportOffsets[i] = -1
 	}

@@ -786,6 +786,9 @@ type zenScratch struct {
 	nPaths  int
 	spans   [][2]int
 	pathBuf []byte
+	// pkg is the zen package parsed last, whose tables the next parse
+	// reuses (zen.Options.Reuse).
+	pkg *zen.Package
 }
 
 // scratchPool holds the arrays of packages verified one after another.
@@ -910,6 +913,9 @@ func (z *zenChunk) release() {
 	clear(s.names[:s.nNm])
 	clear(s.paths[:s.nPaths])
 	s.nObjs, s.nSecs, s.nNm, s.nPaths = 0, 0, 0, 0
+	if p := s.pkg; p != nil && (len(p.Names) > 4*maxPooledObjects || len(p.Exports)+len(p.ImportMap) > maxPooledObjects) {
+		s.pkg = nil
+	}
 	scratchPool.Put(s)
 }
 

@@ -340,9 +340,21 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	} else if !errors.Is(err, zen.ErrNoGlobal) {
 		warnings = append(warnings, "script imports: "+err.Error())
 	}
+	// A container's package being verified takes its arrays from a pool
+	// (see zenChunk); nil: allocated.
+	var sc *zenScratch
+	if inContainer && opts != nil && opts.resultOnly {
+		sc = zc.getScratch()
+	}
+	if sc != nil {
+		zopts.Reuse, sc.pkg = sc.pkg, nil
+	}
 	p, err := zen.Parse(data, zopts)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
+	if sc != nil {
+		sc.pkg = p
 	}
 	zr.p = p
 	if zr.pkgID == 0 {
@@ -365,12 +377,6 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	render := opts == nil || !opts.resultOnly
 	if render {
 		out.Summary = zenSummary(p)
-	}
-	// A container's package being verified takes its arrays from a pool
-	// (see zenChunk); nil: allocated.
-	var sc *zenScratch
-	if inContainer && !render {
-		sc = zc.getScratch()
 	}
 	zr.sc = sc
 	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, int64(len(data)))
