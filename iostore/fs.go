@@ -243,27 +243,34 @@ func (d *dirFile) ReadDir(n int) ([]fs.DirEntry, error) {
 // "/Engine/X", ".../Plugins/.../P/Content/X.uasset" → "/P/X". ok is false
 // for paths outside a Content folder.
 func PackageName(p string) (string, bool) {
-	parts := strings.Split(p, "/")
-	ci := -1
-	for i, s := range parts {
-		if strings.EqualFold(s, "Content") {
-			ci = i
-			break
+	// Element by element (without splitting p): ci is the index of the
+	// element at start, prev the element before it.
+	start, ci, prev := 0, 0, ""
+	for {
+		end := strings.IndexByte(p[start:], '/')
+		elem := p[start:]
+		if end >= 0 {
+			elem = p[start : start+end]
 		}
+		if strings.EqualFold(elem, "Content") {
+			// The first Content element: not the first nor the last.
+			if ci < 1 || end < 0 {
+				return "", false
+			}
+			root := prev
+			switch {
+			case ci == 1 && strings.EqualFold(prev, "Engine"):
+				root = "Engine"
+			case ci == 1:
+				root = "Game"
+			}
+			rest := p[start+end+1:]
+			rest = rest[:len(rest)-len(path.Ext(rest))]
+			return "/" + root + "/" + rest, true
+		}
+		if end < 0 {
+			return "", false
+		}
+		start, ci, prev = start+end+1, ci+1, elem
 	}
-	if ci < 1 || ci == len(parts)-1 {
-		return "", false
-	}
-	root := parts[ci-1]
-	switch {
-	case ci == 1 && strings.EqualFold(parts[0], "Engine"):
-		root = "Engine"
-	case ci == 1:
-		root = "Game"
-	}
-	rest := strings.Join(parts[ci+1:], "/")
-	if ext := path.Ext(rest); ext != "" {
-		rest = strings.TrimSuffix(rest, ext)
-	}
-	return "/" + root + "/" + rest, true
 }

@@ -1,6 +1,8 @@
 package iostore
 
 import (
+	"path"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -24,6 +26,57 @@ func TestFS(t *testing.T) {
 	if err := fstest.TestFS(fsys, some...); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// packageNameBySplit is PackageName as it was first written, splitting
+// the path: the reference for TestPackageNameSplit.
+func packageNameBySplit(p string) (string, bool) {
+	parts := strings.Split(p, "/")
+	ci := -1
+	for i, s := range parts {
+		if strings.EqualFold(s, "Content") {
+			ci = i
+			break
+		}
+	}
+	if ci < 1 || ci == len(parts)-1 {
+		return "", false
+	}
+	root := parts[ci-1]
+	switch {
+	case ci == 1 && strings.EqualFold(parts[0], "Engine"):
+		root = "Engine"
+	case ci == 1:
+		root = "Game"
+	}
+	rest := strings.Join(parts[ci+1:], "/")
+	if ext := path.Ext(rest); ext != "" {
+		rest = strings.TrimSuffix(rest, ext)
+	}
+	return "/" + root + "/" + rest, true
+}
+
+func TestPackageNameSplit(t *testing.T) {
+	elems := []string{"", "Content", "content", "CONTENT", "Engine", "engine", "Game", "Plugins", "P", "a.b", "X.uasset", ".umap", "x.", "Contents", "Conten"}
+	var walk func(p string, depth int)
+	walk = func(p string, depth int) {
+		got, gotOK := PackageName(p)
+		want, wantOK := packageNameBySplit(p)
+		if got != want || gotOK != wantOK {
+			t.Fatalf("PackageName(%q) = %q, %v; by splitting %q, %v", p, got, gotOK, want, wantOK)
+		}
+		if depth == 4 {
+			return
+		}
+		for _, e := range elems {
+			if depth == 0 {
+				walk(e, 1)
+			} else {
+				walk(p+"/"+e, depth+1)
+			}
+		}
+	}
+	walk("", 0)
 }
 
 func TestPackageName(t *testing.T) {
