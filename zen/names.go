@@ -502,7 +502,17 @@ func (m MappedName) Resolve(names []Name) (string, bool) {
 	if m.Number == 0 {
 		return names[m.Index].Value, true
 	}
-	return names[m.Index].Value + "_" + strconv.FormatUint(uint64(m.Number-1), 10), true
+	// Joined on the stack when short: one allocation, for the string.
+	v := names[m.Index].Value
+	var buf [64]byte
+	b := buf[:0]
+	if len(v)+11 > len(buf) {
+		b = make([]byte, 0, len(v)+11)
+	}
+	b = append(b, v...)
+	b = append(b, '_')
+	b = strconv.AppendUint(b, uint64(m.Number-1), 10)
+	return string(b), true
 }
 
 // PublicExportHash is FPackageObjectIndex::GenerateExportHash (UE5): the

@@ -770,6 +770,8 @@ type zenChunk struct {
 	// verified, given back once its result line is made.
 	scratch *zenScratch
 	opens   int // packages opened from the chunk (getScratch calls)
+	// in is verifyInner's Input of the chunk (made with it).
+	in Input
 }
 
 // zenScratch holds the per-package arrays a verify line keeps nothing of:
@@ -1210,7 +1212,8 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 		return res
 	}
 	zc := &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk}
-	in := &Input{Name: name, R: zc, Size: int64(len(data))}
+	in := &zc.in
+	*in = Input{Name: name, R: zc, Size: int64(len(data))}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
 		zc.release()

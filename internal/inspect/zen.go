@@ -17,6 +17,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/iostore"
@@ -364,7 +365,13 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		zr.byHash = newScriptGuess(p)
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
 	}
-	out := &Package{
+	// The package and its counts, made together.
+	pc := &struct {
+		Package
+		counts objectCounts
+	}{}
+	out := &pc.Package
+	*out = Package{
 		Path:         in.Name,
 		Format:       "zen",
 		Engine:       zenEngine(p),
@@ -385,7 +392,8 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if render {
 		out.Names = sized[Name](len(p.Names))
 	} else {
-		out.counts = &objectCounts{names: len(p.Names), imports: len(p.ImportMap), exports: len(p.Exports)}
+		pc.counts = objectCounts{names: len(p.Names), imports: len(p.ImportMap), exports: len(p.Exports)}
+		out.counts = &pc.counts
 	}
 	// One array holds both (capped so neither grows into the other).
 	if objs := sc.objects(len(p.ImportMap) + len(p.Exports)); objs != nil {
@@ -483,14 +491,17 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if render {
 		out.Dependencies = zr.dependencies(out)
 	}
-	out.ExportData = p.ExportData
-	out.Raw = func(section string) ([]byte, error) {
-		for _, s := range out.Sections {
-			if s.Name == section && s.Offset >= 0 && s.Offset+s.Size <= int64(len(data)) {
-				return data[s.Offset : s.Offset+s.Size], nil
+	if render {
+		// A verify line reads no data through the package.
+		out.ExportData = p.ExportData
+		out.Raw = func(section string) ([]byte, error) {
+			for _, s := range out.Sections {
+				if s.Name == section && s.Offset >= 0 && s.Offset+s.Size <= int64(len(data)) {
+					return data[s.Offset : s.Offset+s.Size], nil
+				}
 			}
+			return nil, fmt.Errorf("no section %q", section)
 		}
-		return nil, fmt.Errorf("no section %q", section)
 	}
 	return out, zr, nil
 }
@@ -551,10 +562,24 @@ func (zr *zenResolver) dependencies(out *Package) map[string][]string {
 	return d
 }
 
+// zenEngineMemo holds the last versioned engine string zenEngine made:
+// the packages of a container share their versions.
+var zenEngineMemo atomic.Pointer[zenEngineVersions]
+
+type zenEngineVersions struct {
+	ue4, ue5 int32
+	s        string
+}
+
 // zenEngine names the engine versions of a layout.
 func zenEngine(p *zen.Package) string {
 	if v := p.Versioning; v != nil && v.FileVersionUE5 > 0 {
-		return ue5Release(v.FileVersionUE5) + " (package version " + strconv.FormatInt(int64(v.FileVersionUE4), 10) + "/" + strconv.FormatInt(int64(v.FileVersionUE5), 10) + ")"
+		if m := zenEngineMemo.Load(); m != nil && m.ue4 == v.FileVersionUE4 && m.ue5 == v.FileVersionUE5 {
+			return m.s
+		}
+		s := ue5Release(v.FileVersionUE5) + " (package version " + strconv.FormatInt(int64(v.FileVersionUE4), 10) + "/" + strconv.FormatInt(int64(v.FileVersionUE5), 10) + ")"
+		zenEngineMemo.Store(&zenEngineVersions{v.FileVersionUE4, v.FileVersionUE5, s})
+		return s
 	}
 	switch p.Layout {
 	case zen.HeaderPreInitial:

@@ -54,10 +54,12 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	if zc, ok := in.R.(*zenChunk); ok && zc.scratch != nil && zc.opens == 1 && opts != nil && opts.resultOnly {
 		names = zc.scratch.nameList(len(zp.Names)) // verifying a container's package
 	}
-	ctx := zenContextNames(p, zp, names, zr)
+	z := &zenDecode{p: p, zp: zp, merr: merr}
+	ctx := &z.context
+	fillZenContext(ctx, p, zp, names, zr)
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
-	z := &zenDecode{p: p, zp: zp, ctx: ctx, merr: merr}
+	z.ctx = ctx
 	if opts == nil || !opts.resultOnly {
 		p.Props = func(i int) (any, error) {
 			o, err := z.decode(i, false)
@@ -101,8 +103,10 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 type zenDecode struct {
 	p    *Package
 	zp   *zen.Package
-	ctx  *property.Context
-	merr error // from loading the mappings
+	ctx  *property.Context // &context
+	merr error             // from loading the mappings
+	// context is the decoder context (made with the rest).
+	context property.Context
 	// lite is the Object of every lite decode, used before the next.
 	lite  property.Object
 	stats Stats
@@ -204,6 +208,13 @@ func zenContext(p *Package, zp *zen.Package) *property.Context {
 // when it is not nil (the imports of a verify line are named when asked
 // for: see openZenResolver).
 func zenContextNames(p *Package, zp *zen.Package, names []string, zr *zenResolver) *property.Context {
+	ctx := &property.Context{}
+	fillZenContext(ctx, p, zp, names, zr)
+	return ctx
+}
+
+// fillZenContext sets *ctx to [zenContextNames]'s context.
+func fillZenContext(ctx *property.Context, p *Package, zp *zen.Package, names []string, zr *zenResolver) {
 	// The package's names (out.Names holds the same values, but a verify
 	// run does not fill it).
 	if names == nil {
@@ -212,7 +223,7 @@ func zenContextNames(p *Package, zp *zen.Package, names []string, zr *zenResolve
 	for i := range zp.Names {
 		names[i] = zp.Names[i].Value
 	}
-	ctx := &property.Context{
+	*ctx = property.Context{
 		FileVersionUE4:   522,
 		FileVersionUE5:   zenUnversionedUE5,
 		Names:            names,
@@ -234,20 +245,14 @@ func zenContextNames(p *Package, zp *zen.Package, names []string, zr *zenResolve
 		// Without versioning info the header layout dates the package.
 		// The sub-sequence warp counter (FReleaseObjectVersion 42, from
 		// 4.27, dropped in 5.5) is the one layout the decoder then needs.
-		release := int32(math.MaxInt32)
+		ctx.CustomVersion = releaseCurrent
 		switch {
 		case zp.Layout < zen.HeaderInitial:
-			ctx.FileVersionUE5, release = 0, 38 // 4.26
+			ctx.FileVersionUE5, ctx.CustomVersion = 0, release38 // 4.26
 		case zp.Layout == zen.HeaderInitial:
-			ctx.FileVersionUE5, release = 0, 43 // 4.27
+			ctx.FileVersionUE5, ctx.CustomVersion = 0, release43 // 4.27
 		case zp.Layout >= zen.HeaderSoftPackageReferences:
 			ctx.FileVersionUE5 = zenUnversionedUE55
-		}
-		ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
-			if key == releaseObjectVersion {
-				return release, true
-			}
-			return 0, false
 		}
 	}
 	imports, exports := p.Imports, p.Exports
@@ -263,5 +268,22 @@ func zenContextNames(p *Package, zp *zen.Package, names []string, zr *zenResolve
 		}
 		return ""
 	}
-	return ctx
 }
+
+// releaseOnly returns the custom versions of a zen package without
+// versioning info: only FReleaseObjectVersion, at release.
+func releaseOnly(release int32) func(ue.Guid) (int32, bool) {
+	return func(key ue.Guid) (int32, bool) {
+		if key == releaseObjectVersion {
+			return release, true
+		}
+		return 0, false
+	}
+}
+
+// The custom versions of zen packages without versioning info, made once.
+var (
+	release38      = releaseOnly(38)
+	release43      = releaseOnly(43)
+	releaseCurrent = releaseOnly(math.MaxInt32)
+)
