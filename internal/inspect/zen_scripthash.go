@@ -26,14 +26,21 @@ type scriptGuess struct {
 
 	want  map[uint64]bool   // the package's script imports not yet found
 	found map[uint64]string // hash → path
-	// scanned is set once every candidate has been hashed for want.
-	scanned bool
-	buf     []byte
+	// wantBits has bit h%64 set for every hash h want held: most
+	// candidates are told apart from want by it, without a map lookup.
+	wantBits uint64
+	// The scan for want goes as far as a lookup needs: it stopped before
+	// candidate atObj of package atPkg (-1: the package alone; 2j and
+	// 2j+1: object j and its class default object). scanned is set once
+	// every candidate has been hashed for want.
+	atPkg, atObj int
+	scanned      bool
+	buf          []byte
 }
 
 // newScriptGuess prepares the candidates of p; nothing is hashed yet.
 func newScriptGuess(p *zen.Package) *scriptGuess {
-	g := &scriptGuess{found: map[uint64]string{}, want: map[uint64]bool{}}
+	g := &scriptGuess{found: map[uint64]string{}, want: map[uint64]bool{}, atObj: -1}
 	g.pkgs = append([]string(nil), commonScriptPackages...)
 	for _, n := range p.Names {
 		if strings.HasPrefix(n.Value, "/Script/") {
@@ -45,6 +52,7 @@ func newScriptGuess(p *zen.Package) *scriptGuess {
 	for _, x := range p.ImportMap {
 		if x.Kind() == zen.KindScriptImport {
 			g.want[x.Value()] = true
+			g.wantBits |= 1 << (x.Value() % 64)
 		}
 	}
 	g.pkgKeys = make([][]byte, len(g.pkgs))
@@ -88,11 +96,7 @@ func (g *scriptGuess) lookup(h uint64) (string, bool) {
 		return p, true
 	}
 	if g.want[h] {
-		if g.scanned {
-			return "", false
-		}
-		g.scan(g.want)
-		g.scanned = true
+		g.scanWant(h)
 	} else {
 		// A hash outside the import map (an imported package's class):
 		// look for it alone.
@@ -142,6 +146,58 @@ func (g *scriptGuess) scan(want map[uint64]bool) {
 			}
 		}
 	}
+}
+
+// scanWant goes on with the scan for want from where it stopped, until
+// target is found or every candidate is hashed. It finds for each hash of
+// want what scan(want) finds: the first candidate with that hash.
+func (g *scriptGuess) scanWant(target uint64) {
+	for ; g.atPkg < len(g.pkgs); g.atPkg, g.atObj = g.atPkg+1, -1 {
+		pk, pkKey := g.pkgs[g.atPkg], g.pkgKeys[g.atPkg]
+		if g.atObj < 0 {
+			if len(g.want) == 0 {
+				break
+			}
+			g.atObj = 0
+			var h uint64
+			if pkKey != nil {
+				h = city.Hash64(pkKey) &^ (3 << 62)
+			} else {
+				h = zen.ScriptObjectHash(pk)
+			}
+			if g.wantBits&(1<<(h%64)) != 0 && g.want[h] {
+				g.record(g.want, h, pk)
+				if h == target {
+					return
+				}
+			}
+		}
+		for g.atObj < 2*len(g.objs) {
+			j, def := g.atObj/2, g.atObj%2 == 1
+			g.atObj++
+			o, objKey := g.objs[j], g.objKeys[j]
+			var h uint64
+			if pkKey == nil || objKey == nil {
+				h = zen.ScriptObjectHash(scriptCandidate(pk, o, def))
+			} else {
+				b := append(g.buf[:0], pkKey...)
+				b = append(b, '/', 0)
+				if def {
+					b = append(b, "d\x00e\x00f\x00a\x00u\x00l\x00t\x00_\x00_\x00"...)
+				}
+				b = append(b, objKey...)
+				g.buf = b
+				h = city.Hash64(b) &^ (3 << 62)
+			}
+			if g.wantBits&(1<<(h%64)) != 0 && g.want[h] {
+				g.record(g.want, h, scriptCandidate(pk, o, def))
+				if h == target {
+					return
+				}
+			}
+		}
+	}
+	g.scanned = true
 }
 
 // record notes that path hashes to h, a hash scan was looking for.
