@@ -7,11 +7,14 @@
 // js/wasm), without SIMD: the rounds are unrolled, and whole chunks are
 // compressed straight from the input without buffering. Inputs are hashed
 // one chunk at a time; verify runs one container per core, which keeps the
-// cores busy without a parallel tree. On amd64 (unless built with the
-// purego tag) [Hasher] and [Sum256] use github.com/zeebo/blake3 instead,
-// whose SSE4.1/AVX2 code hashes several chunks at once (about 5x faster on
-// 64 KiB compression blocks); the tests check both against each other and
-// against the official vectors.
+// cores busy without a parallel tree.
+//
+// On amd64 (unless built with the purego tag), CPUs with AVX-512 hash 16
+// chunks at once, and 16 parent nodes at once, with the kernels of
+// hash_avx512_amd64.s (written by gen.go) driven by the tree code of
+// wide_amd64.go; other amd64 CPUs use github.com/zeebo/blake3, whose
+// SSE4.1/AVX2 code hashes 8 chunks at once. The tests check all of them
+// against each other and against the official vectors.
 package blake3
 
 import (

@@ -4,24 +4,80 @@ package blake3
 
 import zeebo "github.com/zeebo/blake3"
 
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+// hasAVX512 reports whether the CPU has AVX-512F and the OS saves its
+// registers: CPUID's OSXSAVE bit, then XCR0's SSE, AVX, opmask and both
+// ZMM state bits (1, 2, 5, 6, 7).
+var hasAVX512 = detectAVX512()
+
+func detectAVX512() bool {
+	maxLeaf, _, _, _ := cpuid(0, 0)
+	if maxLeaf < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const osxsave = 1 << 27
+	if ecx1&osxsave == 0 {
+		return false
+	}
+	xcr0, _ := xgetbv()
+	const zmmState = 1<<1 | 1<<2 | 1<<5 | 1<<6 | 1<<7
+	if xcr0&zmmState != zmmState {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const avx512f = 1 << 16
+	return ebx7&avx512f != 0
+}
+
 // Hasher computes a BLAKE3 hash incrementally. The zero value is not ready;
 // use [New].
-type Hasher struct{ h *zeebo.Hasher }
+type Hasher struct {
+	w *wide         // with AVX-512
+	z *zeebo.Hasher // without
+}
 
 // New returns a Hasher in the default hash mode.
-func New() *Hasher { return &Hasher{zeebo.New()} }
+func New() *Hasher {
+	if hasAVX512 {
+		return &Hasher{w: new(wide)}
+	}
+	return &Hasher{z: zeebo.New()}
+}
 
 // Reset returns h to its state after [New], for reuse.
-func (h *Hasher) Reset() { h.h.Reset() }
+func (h *Hasher) Reset() {
+	if h.w != nil {
+		h.w.reset()
+		return
+	}
+	h.z.Reset()
+}
 
 // Write adds p to the hash. It never fails.
-func (h *Hasher) Write(p []byte) (int, error) { return h.h.Write(p) }
+func (h *Hasher) Write(p []byte) (int, error) {
+	if h.w != nil {
+		h.w.write(p)
+		return len(p), nil
+	}
+	return h.z.Write(p)
+}
 
 // Sum256 returns the 32-byte hash of everything written so far.
 func (h *Hasher) Sum256() (out [32]byte) {
-	h.h.Sum(out[:0])
+	if h.w != nil {
+		return h.w.sum256()
+	}
+	h.z.Sum(out[:0])
 	return out
 }
 
 // Sum256 returns the BLAKE3 hash of data.
-func Sum256(data []byte) [32]byte { return zeebo.Sum256(data) }
+func Sum256(data []byte) [32]byte {
+	if hasAVX512 {
+		return sumWide(data)
+	}
+	return zeebo.Sum256(data)
+}

@@ -1,0 +1,355 @@
+//go:build ignore
+
+// gen.go writes hash_avx512_amd64.s, the 16-way AVX-512 kernels: each of
+// the 16 lanes of a ZMM register carries one independent compression, with
+// the message words transposed so that word j of all 16 lanes sits in one
+// register. Run it with `go generate` in this directory.
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+)
+
+// msgSchedule is the BLAKE3 message permutation applied between rounds.
+var msgSchedule = [16]int{2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}
+
+type gen struct {
+	b bytes.Buffer
+	// free lists the physical Z registers not holding anything live.
+	free []int
+	// label numbers for local branch targets.
+	label int
+}
+
+func (g *gen) p(format string, args ...any) {
+	fmt.Fprintf(&g.b, "\t"+format+"\n", args...)
+}
+
+func (g *gen) raw(s string) { g.b.WriteString(s) }
+
+func (g *gen) alloc() int {
+	r := g.free[len(g.free)-1]
+	g.free = g.free[:len(g.free)-1]
+	return r
+}
+
+func (g *gen) release(r int) { g.free = append(g.free, r) }
+
+func z(r int) string { return fmt.Sprintf("Z%d", r) }
+
+// loadRows loads the 64-byte block of each of the 16 lanes into a fresh
+// register (lane r at base+r*stride), zeroing the rows at or beyond the
+// lane count in CX, and returns the registers.
+func (g *gen) loadRows(kernel string, stride int) [16]int {
+	var rows [16]int
+	for r := range 16 {
+		rows[r] = g.alloc()
+	}
+	for r := range 16 {
+		g.label++
+		zero := fmt.Sprintf("%s_zero%d", kernel, g.label)
+		done := fmt.Sprintf("%s_row%d", kernel, g.label)
+		g.p("CMPQ CX, $%d", r)
+		g.p("JLE %s", zero)
+		g.p("VMOVDQU32 %d(SI), %s", r*stride, z(rows[r]))
+		g.p("JMP %s", done)
+		g.raw(zero + ":\n")
+		g.p("VPXORD %s, %s, %s", z(rows[r]), z(rows[r]), z(rows[r]))
+		g.raw(done + ":\n")
+	}
+	return rows
+}
+
+// pairStep replaces registers a and b (a before b) by op1(a, b) and
+// op2(a, b) using one spare register, and returns the registers now
+// holding the two results.
+func (g *gen) pairStep(a, b int, lo, hi string, imm1, imm2 string) (int, int) {
+	t := g.alloc()
+	if imm1 != "" {
+		g.p("%s %s, %s, %s, %s", lo, imm1, z(b), z(a), z(t))
+		g.p("%s %s, %s, %s, %s", hi, imm2, z(b), z(a), z(b))
+	} else {
+		g.p("%s %s, %s, %s", lo, z(b), z(a), z(t))
+		g.p("%s %s, %s, %s", hi, z(b), z(a), z(b))
+	}
+	g.release(a)
+	return t, b
+}
+
+// transpose turns 16 rows (lane r's message words in row r) into 16
+// registers each holding one message word for all lanes; it returns the
+// register of each word.
+func (g *gen) transpose(rows [16]int) [16]int {
+	// Dwords: A[r], A[r+1] from rows r, r+1.
+	var a [16]int
+	for r := 0; r < 16; r += 2 {
+		a[r], a[r+1] = g.pairStep(rows[r], rows[r+1], "VPUNPCKLDQ", "VPUNPCKHDQ", "", "")
+	}
+	// Qwords: within each 128-bit lane, c[grp][o] holds word 4L+o of
+	// rows 4grp..4grp+3 in lane L.
+	var c [4][4]int
+	for grp := range 4 {
+		r := 4 * grp
+		c[grp][0], c[grp][1] = g.pairStep(a[r], a[r+2], "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+		c[grp][2], c[grp][3] = g.pairStep(a[r+1], a[r+3], "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+	}
+	// 128-bit lanes: a 4x4 transpose of lanes for each word offset o.
+	var m [16]int
+	for o := range 4 {
+		d0, d1 := g.pairStep(c[0][o], c[1][o], "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
+		d2, d3 := g.pairStep(c[2][o], c[3][o], "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
+		// d0 = [c0.l0 c0.l2 c1.l0 c1.l2], d1 = [c0.l1 c0.l3 c1.l1 c1.l3],
+		// d2, d3 likewise for c2, c3.
+		e0, e1 := g.pairStep(d0, d2, "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
+		e2, e3 := g.pairStep(d1, d3, "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
+		m[o], m[8+o], m[4+o], m[12+o] = e0, e1, e2, e3
+	}
+	return m
+}
+
+// rounds emits the seven rounds on state registers v with message word
+// registers m.
+func (g *gen) rounds(v [16]int, m [16]int) {
+	s := [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	for round := range 7 {
+		g.p("// Round %d.", round+1)
+		g.half(v, [4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}}, m, s[0:8])
+		g.half(v, [4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}}, m, s[8:16])
+		var next [16]int
+		for i := range 16 {
+			next[i] = s[msgSchedule[i]]
+		}
+		s = next
+	}
+}
+
+// half emits four G functions side by side, step by step.
+func (g *gen) half(v [16]int, cols [4][4]int, m [16]int, s []int) {
+	step := func(f func(a, b, c, d, mx, my int)) {
+		for i, col := range cols {
+			f(v[col[0]], v[col[1]], v[col[2]], v[col[3]], m[s[2*i]], m[s[2*i+1]])
+		}
+	}
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(b), z(a), z(a)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(mx), z(a), z(a)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPXORD %s, %s, %s", z(a), z(d), z(d)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPRORD $16, %s, %s", z(d), z(d)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(d), z(c), z(c)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPXORD %s, %s, %s", z(c), z(b), z(b)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPRORD $12, %s, %s", z(b), z(b)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(b), z(a), z(a)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(my), z(a), z(a)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPXORD %s, %s, %s", z(a), z(d), z(d)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPRORD $8, %s, %s", z(d), z(d)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", z(d), z(c), z(c)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPXORD %s, %s, %s", z(c), z(b), z(b)) })
+	step(func(a, b, c, d, mx, my int) { g.p("VPRORD $7, %s, %s", z(b), z(b)) })
+}
+
+// block emits one compression of the 16 lanes: the rows at SI (lane r at
+// r*stride), chaining values in Z0-Z7 (updated in place). counter and
+// flags emit the loads of v12, v13 and v15.
+func (g *gen) block(kernel string, stride, prefetch int, counter func(v12, v13 int), flags func(v15 int)) {
+	g.free = g.free[:0]
+	for r := 31; r >= 8; r-- {
+		g.free = append(g.free, r)
+	}
+	rows := g.loadRows(kernel, stride)
+	if prefetch > 0 {
+		// Later blocks of each lane, ahead of use: the 16 lanes are 16
+		// streams 1 KiB apart, more than the prefetchers follow well.
+		for r := range 16 {
+			g.p("PREFETCHT0 %d(SI)", r*stride+prefetch)
+		}
+	} else if prefetch < 0 {
+		// The next call's input, one chunk per block: SI has advanced
+		// 64 bytes per block, so chunk b of the next 16 is at
+		// 16384+b*(1024-64) from SI.
+		g.p("MOVQ BX, DX")
+		g.p("IMULQ $960, DX")
+		for r := range 16 {
+			g.p("PREFETCHT0 %d(SI)(DX*1)", 16384+r*64)
+		}
+	}
+	m := g.transpose(rows)
+	var v [16]int
+	for i := range 8 {
+		v[i] = i
+	}
+	for i := 8; i < 16; i++ {
+		v[i] = g.alloc()
+	}
+	for i := range 4 {
+		g.p("VPBROADCASTD ·iv+%d(SB), %s", 4*i, z(v[8+i]))
+	}
+	counter(v[12], v[13])
+	g.p("VPBROADCASTD ·blockLen64(SB), %s", z(v[14]))
+	flags(v[15])
+	g.rounds(v, m)
+	for i := range 8 {
+		g.p("VPXORD %s, %s, %s", z(v[8+i]), z(v[i]), z(v[i]))
+	}
+}
+
+// storeCVs writes the chaining values in Z0-Z7 (word i of all lanes in
+// Zi) to DI as 16 consecutive [8]uint32, lane by lane.
+func (g *gen) storeCVs() {
+	// After the dword and qword steps, c[half][o] holds in 128-bit lane L
+	// words 4half..4half+3 of the chaining value of lane 4L+o.
+	g.free = g.free[:0]
+	for r := 31; r >= 8; r-- {
+		g.free = append(g.free, r)
+	}
+	var c [2][4]int
+	for half := range 2 {
+		r := 4 * half
+		a0, a1 := g.pairStep(r, r+1, "VPUNPCKLDQ", "VPUNPCKHDQ", "", "")
+		a2, a3 := g.pairStep(r+2, r+3, "VPUNPCKLDQ", "VPUNPCKHDQ", "", "")
+		c[half][0], c[half][1] = g.pairStep(a0, a2, "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+		c[half][2], c[half][3] = g.pairStep(a1, a3, "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+	}
+	for o := range 4 {
+		for _, lanes := range [2][2]int{{0, 1}, {2, 3}} {
+			// t = [lo(cv x), hi(cv x), lo(cv y), hi(cv y)] for the lanes
+			// x = 4*lanes[0]+o and y = 4*lanes[1]+o.
+			t := g.alloc()
+			imm := lanes[0] | lanes[0]<<4 | lanes[1]<<2 | lanes[1]<<6
+			// VSHUFI32X4 takes the two low lanes from its first source
+			// (written last) and the two high ones from its second.
+			g.p("VSHUFI32X4 $0x%02X, %s, %s, %s", imm, z(c[1][o]), z(c[0][o]), z(t))
+			// Now t = [c0.lx, c0.ly, c1.lx, c1.ly]; reorder to
+			// [c0.lx, c1.lx, c0.ly, c1.ly].
+			g.p("VSHUFI32X4 $0xD8, %s, %s, %s", z(t), z(t), z(t))
+			x, y := 4*lanes[0]+o, 4*lanes[1]+o
+			g.p("VEXTRACTI64X4 $0, %s, %d(DI)", z(t), 32*x)
+			g.p("VEXTRACTI64X4 $1, %s, %d(DI)", z(t), 32*y)
+			g.release(t)
+		}
+	}
+}
+
+// chunkPrefetch is how far ahead of the block being hashed (in bytes) the
+// chunk kernel prefetches each lane.
+var chunkPrefetch = 256
+
+func main() {
+	if len(os.Args) > 1 {
+		fmt.Sscan(os.Args[1], &chunkPrefetch)
+	}
+	g := &gen{}
+	g.raw(`// Code generated by gen.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+DATA ·blockLen64+0(SB)/4, $64
+GLOBL ·blockLen64(SB), RODATA|NOPTR, $4
+
+DATA ·parentFlag+0(SB)/4, $4
+GLOBL ·parentFlag(SB), RODATA|NOPTR, $4
+
+DATA ·laneIndex+0(SB)/4, $0
+DATA ·laneIndex+4(SB)/4, $1
+DATA ·laneIndex+8(SB)/4, $2
+DATA ·laneIndex+12(SB)/4, $3
+DATA ·laneIndex+16(SB)/4, $4
+DATA ·laneIndex+20(SB)/4, $5
+DATA ·laneIndex+24(SB)/4, $6
+DATA ·laneIndex+28(SB)/4, $7
+DATA ·laneIndex+32(SB)/4, $8
+DATA ·laneIndex+36(SB)/4, $9
+DATA ·laneIndex+40(SB)/4, $10
+DATA ·laneIndex+44(SB)/4, $11
+DATA ·laneIndex+48(SB)/4, $12
+DATA ·laneIndex+52(SB)/4, $13
+DATA ·laneIndex+56(SB)/4, $14
+DATA ·laneIndex+60(SB)/4, $15
+GLOBL ·laneIndex(SB), RODATA|NOPTR, $64
+
+// chunkFlags is the flags word of each of a chunk's 16 blocks.
+DATA ·chunkFlags+0(SB)/4, $1
+DATA ·chunkFlags+4(SB)/4, $0
+DATA ·chunkFlags+8(SB)/4, $0
+DATA ·chunkFlags+12(SB)/4, $0
+DATA ·chunkFlags+16(SB)/4, $0
+DATA ·chunkFlags+20(SB)/4, $0
+DATA ·chunkFlags+24(SB)/4, $0
+DATA ·chunkFlags+28(SB)/4, $0
+DATA ·chunkFlags+32(SB)/4, $0
+DATA ·chunkFlags+36(SB)/4, $0
+DATA ·chunkFlags+40(SB)/4, $0
+DATA ·chunkFlags+44(SB)/4, $0
+DATA ·chunkFlags+48(SB)/4, $0
+DATA ·chunkFlags+52(SB)/4, $0
+DATA ·chunkFlags+56(SB)/4, $0
+DATA ·chunkFlags+60(SB)/4, $2
+GLOBL ·chunkFlags(SB), RODATA|NOPTR, $64
+
+`)
+	// Chunks: 16 lanes of 1024 bytes each at in+1024*lane, 16 blocks.
+	g.raw(`// func hashChunksAVX512(in *byte, n int, counter uint64, out *[16][8]uint32)
+TEXT ·hashChunksAVX512(SB), NOSPLIT, $128-32
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+24(FP), DI
+	// Counter words: low = counter+lane (counter is a multiple of 16, so
+	// this never carries), high = counter>>32.
+	VPBROADCASTD counter+16(FP), Z8
+	VPADDD ·laneIndex(SB), Z8, Z8
+	VMOVDQU32 Z8, 0(SP)
+	MOVQ counter+16(FP), AX
+	SHRQ $32, AX
+	MOVL AX, 64(SP)
+	VPBROADCASTD 64(SP), Z8
+	VMOVDQU32 Z8, 64(SP)
+`)
+	for i := range 8 {
+		g.p("VPBROADCASTD ·iv+%d(SB), Z%d", 4*i, i)
+	}
+	g.p("XORQ BX, BX")
+	g.p("LEAQ ·chunkFlags(SB), R8")
+	g.raw("chunks_loop:\n")
+	g.block("chunks", 1024, chunkPrefetch,
+		func(v12, v13 int) {
+			g.p("VMOVDQU32 0(SP), %s", z(v12))
+			g.p("VMOVDQU32 64(SP), %s", z(v13))
+		},
+		func(v15 int) { g.p("VPBROADCASTD (R8)(BX*4), %s", z(v15)) })
+	g.p("ADDQ $64, SI")
+	g.p("INCQ BX")
+	g.p("CMPQ BX, $16")
+	g.p("JLT chunks_loop")
+	g.storeCVs()
+	g.p("VZEROUPPER")
+	g.p("RET")
+
+	// Parents: 16 lanes of one 64-byte block each (two chaining values)
+	// at in+64*lane.
+	g.raw(`
+// func hashParentsAVX512(in *[32][8]uint32, n int, out *[16][8]uint32)
+TEXT ·hashParentsAVX512(SB), NOSPLIT, $0-24
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+16(FP), DI
+`)
+	for i := range 8 {
+		g.p("VPBROADCASTD ·iv+%d(SB), Z%d", 4*i, i)
+	}
+	g.block("parents", 64, 0,
+		func(v12, v13 int) {
+			g.p("VPXORD %s, %s, %s", z(v12), z(v12), z(v12))
+			g.p("VPXORD %s, %s, %s", z(v13), z(v13), z(v13))
+		},
+		func(v15 int) { g.p("VPBROADCASTD ·parentFlag(SB), %s", z(v15)) })
+	g.storeCVs()
+	g.p("VZEROUPPER")
+	g.p("RET")
+
+	if err := os.WriteFile("hash_avx512_amd64.s", g.b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+}
