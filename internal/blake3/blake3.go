@@ -42,12 +42,12 @@ var iv = [8]uint32{
 // {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}; compress has it
 // resolved into each round's word indices.
 
-// compress runs the compression function and returns the first 8 words of
+// compressGeneric runs the compression function and returns the first 8 words of
 // its output: the chaining value, or the first 32 bytes of root output
 // (all this package produces). The seven rounds are unrolled with the message schedule (the
 // permutation applied round after round) resolved in advance, and the
 // state kept in locals; this file is generated in that shape for speed.
-func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
+func compressGeneric(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
 	v0, v1, v2, v3, v4, v5, v6, v7 := cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]
 	v8, v9, v10, v11 := iv[0], iv[1], iv[2], iv[3]
 	v12, v13, v14, v15 := uint32(counter), uint32(counter>>32), n, flags

@@ -37,27 +37,50 @@ func (g *gen) alloc() int {
 
 func (g *gen) release(r int) { g.free = append(g.free, r) }
 
-func z(r int) string { return fmt.Sprintf("Z%d", r) }
+// lanes is the kernel width being generated: 16 (ZMM registers) or 8
+// (YMM registers, with AVX-512VL for the 16 extra registers and VPRORD).
+var lanes = 16
 
-// loadRows loads the 64-byte block of each of the 16 lanes into a fresh
-// register (lane r at base+r*stride), zeroing the rows at or beyond the
-// lane count in CX, and returns the registers.
+func z(r int) string {
+	if lanes == 8 {
+		return fmt.Sprintf("Y%d", r)
+	}
+	return fmt.Sprintf("Z%d", r)
+}
+
+// loadRows loads the 64-byte block of each lane (lane r at base+r*stride)
+// into fresh registers, zeroing the lanes at or beyond the lane count in
+// CX, and returns the registers: with 16 lanes row r is lane r's block,
+// with 8 lanes rows r and 8+r hold the low and high halves of lane r's.
 func (g *gen) loadRows(kernel string, stride int) [16]int {
 	var rows [16]int
 	for r := range 16 {
 		rows[r] = g.alloc()
 	}
-	for r := range 16 {
+	load := func(r int, dsts ...int) {
 		g.label++
 		zero := fmt.Sprintf("%s_zero%d", kernel, g.label)
 		done := fmt.Sprintf("%s_row%d", kernel, g.label)
 		g.p("CMPQ CX, $%d", r)
 		g.p("JLE %s", zero)
-		g.p("VMOVDQU32 %d(SI), %s", r*stride, z(rows[r]))
+		for i, d := range dsts {
+			g.p("VMOVDQU32 %d(SI), %s", r*stride+32*i, z(d))
+		}
 		g.p("JMP %s", done)
 		g.raw(zero + ":\n")
-		g.p("VPXORD %s, %s, %s", z(rows[r]), z(rows[r]), z(rows[r]))
+		for _, d := range dsts {
+			g.p("VPXORD %s, %s, %s", z(d), z(d), z(d))
+		}
 		g.raw(done + ":\n")
+	}
+	if lanes == 16 {
+		for r := range 16 {
+			load(r, rows[r])
+		}
+	} else {
+		for r := range 8 {
+			load(r, rows[r], rows[8+r])
+		}
 	}
 	return rows
 }
@@ -82,6 +105,14 @@ func (g *gen) pairStep(a, b int, lo, hi string, imm1, imm2 string) (int, int) {
 // registers each holding one message word for all lanes; it returns the
 // register of each word.
 func (g *gen) transpose(rows [16]int) [16]int {
+	if lanes == 8 {
+		var m [16]int
+		lo := g.transpose8([8]int(rows[:8]))
+		hi := g.transpose8([8]int(rows[8:]))
+		copy(m[:8], lo[:])
+		copy(m[8:], hi[:])
+		return m
+	}
 	// Dwords: A[r], A[r+1] from rows r, r+1.
 	var a [16]int
 	for r := 0; r < 16; r += 2 {
@@ -105,6 +136,28 @@ func (g *gen) transpose(rows [16]int) [16]int {
 		e0, e1 := g.pairStep(d0, d2, "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
 		e2, e3 := g.pairStep(d1, d3, "VSHUFI32X4", "VSHUFI32X4", "$0x88", "$0xDD")
 		m[o], m[8+o], m[4+o], m[12+o] = e0, e1, e2, e3
+	}
+	return m
+}
+
+// quads runs the dword and qword steps of a transpose on 4 rows of 4-dword
+// lanes: c[o] then holds in each 128-bit lane L word 4L+o of the 4 rows.
+func (g *gen) quads(r [4]int) (c [4]int) {
+	a0, a1 := g.pairStep(r[0], r[1], "VPUNPCKLDQ", "VPUNPCKHDQ", "", "")
+	a2, a3 := g.pairStep(r[2], r[3], "VPUNPCKLDQ", "VPUNPCKHDQ", "", "")
+	c[0], c[1] = g.pairStep(a0, a2, "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+	c[2], c[3] = g.pairStep(a1, a3, "VPUNPCKLQDQ", "VPUNPCKHQDQ", "", "")
+	return c
+}
+
+// transpose8 turns 8 YMM rows of 8 words into 8 registers each holding one
+// word of all 8 rows.
+func (g *gen) transpose8(rows [8]int) (m [8]int) {
+	c0 := g.quads([4]int(rows[:4]))
+	c1 := g.quads([4]int(rows[4:]))
+	for o := range 4 {
+		// Word o: the low lanes of c0[o] and c1[o]; word 4+o: the high.
+		m[o], m[4+o] = g.pairStep(c0[o], c1[o], "VSHUFI32X4", "VSHUFI32X4", "$0x00", "$0x03")
 	}
 	return m
 }
@@ -160,7 +213,7 @@ func (g *gen) block(kernel string, stride, prefetch int, counter func(v12, v13 i
 	if prefetch > 0 {
 		// Later blocks of each lane, ahead of use: the 16 lanes are 16
 		// streams 1 KiB apart, more than the prefetchers follow well.
-		for r := range 16 {
+		for r := range lanes {
 			g.p("PREFETCHT0 %d(SI)", r*stride+prefetch)
 		}
 	} else if prefetch < 0 {
@@ -196,6 +249,25 @@ func (g *gen) block(kernel string, stride, prefetch int, counter func(v12, v13 i
 // storeCVs writes the chaining values in Z0-Z7 (word i of all lanes in
 // Zi) to DI as 16 consecutive [8]uint32, lane by lane.
 func (g *gen) storeCVs() {
+	if lanes == 8 {
+		g.free = g.free[:0]
+		for r := 31; r >= 8; r-- {
+			g.free = append(g.free, r)
+		}
+		c0 := g.quads([4]int{0, 1, 2, 3})
+		c1 := g.quads([4]int{4, 5, 6, 7})
+		for o := range 4 {
+			// The chaining value of lane o: the low lanes of c0[o] and
+			// c1[o]; of lane 4+o: their high lanes.
+			for l := range 2 {
+				t := g.alloc()
+				g.p("VSHUFI32X4 $0x%02X, %s, %s, %s", 3*l, z(c1[o]), z(c0[o]), z(t))
+				g.p("VMOVDQU32 %s, %d(DI)", z(t), 32*(4*l+o))
+				g.release(t)
+			}
+		}
+		return
+	}
 	// After the dword and qword steps, c[half][o] holds in 128-bit lane L
 	// words 4half..4half+3 of the chaining value of lane 4L+o.
 	g.free = g.free[:0]
@@ -230,9 +302,158 @@ func (g *gen) storeCVs() {
 	}
 }
 
+// kernels emits hashChunks and hashParents for the current width.
+func (g *gen) kernels() {
+	n := lanes
+	g.raw(fmt.Sprintf(`
+// func hashChunks%[1]d(in *byte, n int, counter uint64, out *[%[1]d][8]uint32)
+TEXT ·hashChunks%[1]d(SB), NOSPLIT, $128-32
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+24(FP), DI
+	// Counter words: low = counter+lane (counter is a multiple of the
+	// lane count, so this never carries), high = counter>>32.
+	VPBROADCASTD counter+16(FP), %[2]s
+	VPADDD ·laneIndex(SB), %[2]s, %[2]s
+	VMOVDQU32 %[2]s, 0(SP)
+	MOVQ counter+16(FP), AX
+	SHRQ $32, AX
+	MOVL AX, 64(SP)
+	VPBROADCASTD 64(SP), %[2]s
+	VMOVDQU32 %[2]s, 64(SP)
+`, n, z(8)))
+	for i := range 8 {
+		g.p("VPBROADCASTD ·iv+%d(SB), %s", 4*i, z(i))
+	}
+	g.p("XORQ BX, BX")
+	g.p("LEAQ ·chunkFlags(SB), R8")
+	loop := fmt.Sprintf("chunks%d_loop", n)
+	g.raw(loop + ":\n")
+	g.block(fmt.Sprintf("chunks%d", n), 1024, chunkPrefetch,
+		func(v12, v13 int) {
+			g.p("VMOVDQU32 0(SP), %s", z(v12))
+			g.p("VMOVDQU32 64(SP), %s", z(v13))
+		},
+		func(v15 int) { g.p("VPBROADCASTD (R8)(BX*4), %s", z(v15)) })
+	g.p("ADDQ $64, SI")
+	g.p("INCQ BX")
+	g.p("CMPQ BX, $16")
+	g.p("JLT %s", loop)
+	g.storeCVs()
+	g.p("VZEROUPPER")
+	g.p("RET")
+
+	// Parents: one 64-byte block each (two chaining values) at
+	// in+64*lane.
+	g.raw(fmt.Sprintf(`
+// func hashParents%[1]d(in *[%[2]d][8]uint32, n int, out *[%[1]d][8]uint32)
+TEXT ·hashParents%[1]d(SB), NOSPLIT, $0-24
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+16(FP), DI
+`, n, 2*n))
+	for i := range 8 {
+		g.p("VPBROADCASTD ·iv+%d(SB), %s", 4*i, z(i))
+	}
+	g.block(fmt.Sprintf("parents%d", n), 64, 0,
+		func(v12, v13 int) {
+			g.p("VPXORD %s, %s, %s", z(v12), z(v12), z(v12))
+			g.p("VPXORD %s, %s, %s", z(v13), z(v13), z(v13))
+		},
+		func(v15 int) { g.p("VPBROADCASTD ·parentFlag(SB), %s", z(v15)) })
+	g.storeCVs()
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 // chunkPrefetch is how far ahead of the block being hashed (in bytes) the
 // chunk kernel prefetches each lane.
 var chunkPrefetch = 256
+
+// compress emits compressAVX512, one compression with the state in four
+// XMM rows (AVX-512VL for the rotations), the message in Y4 and Y5, and
+// each round's message vectors picked with VPERMI2D.
+func (g *gen) compress() {
+	// The word indices of each round's four message vectors: the
+	// columns' first and second words, then the diagonals'.
+	var idx [7][4][4]int
+	s := [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	for r := range 7 {
+		for v := range 4 {
+			for i := range 4 {
+				idx[r][v][i] = s[8*(v/2)+2*i+v%2]
+			}
+		}
+		var next [16]int
+		for i := range 16 {
+			next[i] = s[msgSchedule[i]]
+		}
+		s = next
+	}
+	g.raw("\n// msgIndex holds the VPERMI2D indices of compressAVX512's message vectors.\n")
+	for r := range 7 {
+		for v := range 4 {
+			for i := range 4 {
+				g.raw(fmt.Sprintf("DATA ·msgIndex+%d(SB)/4, $%d\n", 64*r+16*v+4*i, idx[r][v][i]))
+			}
+		}
+	}
+	g.raw("GLOBL ·msgIndex(SB), RODATA|NOPTR, $448\n")
+	g.raw(`
+// func compressAVX512(out, cv *[8]uint32, m *[16]uint32, counter uint64, n, flags uint32)
+TEXT ·compressAVX512(SB), NOSPLIT, $0-40
+	MOVQ cv+8(FP), AX
+	MOVQ m+16(FP), BX
+	MOVQ out+0(FP), DI
+	VMOVDQU 0(AX), X0
+	VMOVDQU 16(AX), X1
+	VMOVDQU ·iv+0(SB), X2
+	VMOVQ counter+24(FP), X3
+	MOVL n+32(FP), CX
+	VPINSRD $2, CX, X3, X3
+	MOVL flags+36(FP), CX
+	VPINSRD $3, CX, X3, X3
+	VMOVDQU 0(BX), Y4
+	VMOVDQU 32(BX), Y5
+`)
+	g3 := func(mx, my string) {
+		g.p("VPADDD %s, X0, X0", mx)
+		g.p("VPADDD X1, X0, X0")
+		g.p("VPXOR X0, X3, X3")
+		g.p("VPRORD $16, X3, X3")
+		g.p("VPADDD X3, X2, X2")
+		g.p("VPXOR X2, X1, X1")
+		g.p("VPRORD $12, X1, X1")
+		g.p("VPADDD %s, X0, X0", my)
+		g.p("VPADDD X1, X0, X0")
+		g.p("VPXOR X0, X3, X3")
+		g.p("VPRORD $8, X3, X3")
+		g.p("VPADDD X3, X2, X2")
+		g.p("VPXOR X2, X1, X1")
+		g.p("VPRORD $7, X1, X1")
+	}
+	for r := range 7 {
+		g.p("// Round %d.", r+1)
+		for v := range 4 {
+			g.p("VMOVDQU ·msgIndex+%d(SB), X%d", 64*r+16*v, 6+v)
+			g.p("VPERMI2D Y5, Y4, Y%d", 6+v)
+		}
+		g3("X6", "X7")
+		g.p("VPSHUFD $0x39, X1, X1")
+		g.p("VPSHUFD $0x4E, X2, X2")
+		g.p("VPSHUFD $0x93, X3, X3")
+		g3("X8", "X9")
+		g.p("VPSHUFD $0x93, X1, X1")
+		g.p("VPSHUFD $0x4E, X2, X2")
+		g.p("VPSHUFD $0x39, X3, X3")
+	}
+	g.p("VPXOR X2, X0, X0")
+	g.p("VPXOR X3, X1, X1")
+	g.p("VMOVDQU X0, 0(DI)")
+	g.p("VMOVDQU X1, 16(DI)")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
 
 func main() {
 	if len(os.Args) > 1 {
@@ -289,64 +510,10 @@ DATA ·chunkFlags+60(SB)/4, $2
 GLOBL ·chunkFlags(SB), RODATA|NOPTR, $64
 
 `)
-	// Chunks: 16 lanes of 1024 bytes each at in+1024*lane, 16 blocks.
-	g.raw(`// func hashChunksAVX512(in *byte, n int, counter uint64, out *[16][8]uint32)
-TEXT ·hashChunksAVX512(SB), NOSPLIT, $128-32
-	MOVQ in+0(FP), SI
-	MOVQ n+8(FP), CX
-	MOVQ out+24(FP), DI
-	// Counter words: low = counter+lane (counter is a multiple of 16, so
-	// this never carries), high = counter>>32.
-	VPBROADCASTD counter+16(FP), Z8
-	VPADDD ·laneIndex(SB), Z8, Z8
-	VMOVDQU32 Z8, 0(SP)
-	MOVQ counter+16(FP), AX
-	SHRQ $32, AX
-	MOVL AX, 64(SP)
-	VPBROADCASTD 64(SP), Z8
-	VMOVDQU32 Z8, 64(SP)
-`)
-	for i := range 8 {
-		g.p("VPBROADCASTD ·iv+%d(SB), Z%d", 4*i, i)
+	for _, lanes = range []int{16, 8} {
+		g.kernels()
 	}
-	g.p("XORQ BX, BX")
-	g.p("LEAQ ·chunkFlags(SB), R8")
-	g.raw("chunks_loop:\n")
-	g.block("chunks", 1024, chunkPrefetch,
-		func(v12, v13 int) {
-			g.p("VMOVDQU32 0(SP), %s", z(v12))
-			g.p("VMOVDQU32 64(SP), %s", z(v13))
-		},
-		func(v15 int) { g.p("VPBROADCASTD (R8)(BX*4), %s", z(v15)) })
-	g.p("ADDQ $64, SI")
-	g.p("INCQ BX")
-	g.p("CMPQ BX, $16")
-	g.p("JLT chunks_loop")
-	g.storeCVs()
-	g.p("VZEROUPPER")
-	g.p("RET")
-
-	// Parents: 16 lanes of one 64-byte block each (two chaining values)
-	// at in+64*lane.
-	g.raw(`
-// func hashParentsAVX512(in *[32][8]uint32, n int, out *[16][8]uint32)
-TEXT ·hashParentsAVX512(SB), NOSPLIT, $0-24
-	MOVQ in+0(FP), SI
-	MOVQ n+8(FP), CX
-	MOVQ out+16(FP), DI
-`)
-	for i := range 8 {
-		g.p("VPBROADCASTD ·iv+%d(SB), Z%d", 4*i, i)
-	}
-	g.block("parents", 64, 0,
-		func(v12, v13 int) {
-			g.p("VPXORD %s, %s, %s", z(v12), z(v12), z(v12))
-			g.p("VPXORD %s, %s, %s", z(v13), z(v13), z(v13))
-		},
-		func(v15 int) { g.p("VPBROADCASTD ·parentFlag(SB), %s", z(v15)) })
-	g.storeCVs()
-	g.p("VZEROUPPER")
-	g.p("RET")
+	g.compress()
 
 	if err := os.WriteFile("hash_avx512_amd64.s", g.b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)

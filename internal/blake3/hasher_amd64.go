@@ -7,7 +7,7 @@ import zeebo "github.com/zeebo/blake3"
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)
 
-// hasAVX512 reports whether the CPU has AVX-512F and the OS saves its
+// hasAVX512 reports whether the CPU has AVX-512F and VL and the OS saves its
 // registers: CPUID's OSXSAVE bit, then XCR0's SSE, AVX, opmask and both
 // ZMM state bits (1, 2, 5, 6, 7).
 var hasAVX512 = detectAVX512()
@@ -28,8 +28,21 @@ func detectAVX512() bool {
 		return false
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
-	const avx512f = 1 << 16
-	return ebx7&avx512f != 0
+	const avx512f, avx512vl = 1 << 16, 1 << 31
+	return ebx7&avx512f != 0 && ebx7&avx512vl != 0
+}
+
+// compressAVX512 is compressGeneric with the state in XMM rows.
+//
+//go:noescape
+func compressAVX512(out, cv *[8]uint32, m *[16]uint32, counter uint64, n, flags uint32)
+
+func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) (out [8]uint32) {
+	if hasAVX512 {
+		compressAVX512(&out, cv, m, counter, n, flags)
+		return out
+	}
+	return compressGeneric(cv, m, counter, n, flags)
 }
 
 // Hasher computes a BLAKE3 hash incrementally. The zero value is not ready;

@@ -9,20 +9,32 @@ package blake3
 
 //go:generate go run gen.go
 
-// hashChunksAVX512 writes to out the chaining values of the n (1..16)
+// hashChunks16 writes to out the chaining values of the n (1..16)
 // whole chunks at in, with chunk counters counter, counter+1, ...; none of
 // them may be the root. counter must be a multiple of 16. The lanes from n
 // on read nothing and leave garbage in out.
 //
 //go:noescape
-func hashChunksAVX512(in *byte, n int, counter uint64, out *[16][8]uint32)
+func hashChunks16(in *byte, n int, counter uint64, out *[16][8]uint32)
 
-// hashParentsAVX512 writes to out the chaining values of the n (1..16)
+// hashChunks8 is hashChunks16 for 1..8 chunks, with YMM registers: faster
+// than the 16-lane kernel when it has few lanes to fill. counter must be a
+// multiple of 8.
+//
+//go:noescape
+func hashChunks8(in *byte, n int, counter uint64, out *[8][8]uint32)
+
+// hashParents16 writes to out the chaining values of the n (1..16)
 // parent nodes whose children are in[2i] and in[2i+1]; none may be the
 // root. It reads all of its input before writing, so out may overlap in.
 //
 //go:noescape
-func hashParentsAVX512(in *[32][8]uint32, n int, out *[16][8]uint32)
+func hashParents16(in *[32][8]uint32, n int, out *[16][8]uint32)
+
+// hashParents8 is hashParents16 for 1..8 parents, with YMM registers.
+//
+//go:noescape
+func hashParents8(in *[16][8]uint32, n int, out *[8][8]uint32)
 
 const (
 	// wideChunks is the most chunks one kernel call hashes, and the
@@ -53,8 +65,12 @@ func chunks16(p []byte, counter uint64, out *[16][8]uint32) {
 		}
 		return
 	}
-	// The kernel reads n*chunkLen bytes from &p[0], all inside p.
-	hashChunksAVX512(&p[0], n, counter, out)
+	// The kernels read n*chunkLen bytes from &p[0], all inside p.
+	if n <= 8 {
+		hashChunks8(&p[0], n, counter, (*[8][8]uint32)(out[:8]))
+		return
+	}
+	hashChunks16(&p[0], n, counter, out)
 }
 
 // parents replaces cvs[0:n/2] with the parents of the pairs in cvs[0:n]
@@ -67,11 +83,15 @@ func parents(cvs *[maxSubtree][8]uint32, n int) {
 		}
 		return
 	}
+	if pairs <= 8 {
+		hashParents8((*[16][8]uint32)(cvs[:16]), pairs, (*[8][8]uint32)(cvs[:8]))
+		return
+	}
 	for i := 0; i < pairs; i += wideChunks {
 		// Group i/16 reads cvs[2i:2i+32] and writes cvs[i:i+16], which
 		// only earlier groups have read; lanes past the pairs write
 		// garbage into cvs[i+pairs:i+16], already read.
-		hashParentsAVX512((*[32][8]uint32)(cvs[2*i:]), min(wideChunks, pairs-i), (*[16][8]uint32)(cvs[i:]))
+		hashParents16((*[32][8]uint32)(cvs[2*i:]), min(wideChunks, pairs-i), (*[16][8]uint32)(cvs[i:]))
 	}
 }
 

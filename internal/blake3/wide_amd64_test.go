@@ -90,12 +90,18 @@ func TestKernelLanes(t *testing.T) {
 	fill(rand.New(rand.NewPCG(5, 6)), data)
 	for n := 1; n <= 16; n++ {
 		for _, counter := range []uint64{0, 16, 1 << 32, 1<<32 + 16, 1<<64 - 16} {
-			var out [16][8]uint32
-			hashChunksAVX512(&data[0], n, counter, &out)
+			var out, out8 [16][8]uint32
+			hashChunks16(&data[0], n, counter, &out)
+			if n <= 8 {
+				hashChunks8(&data[0], n, counter, (*[8][8]uint32)(out8[:8]))
+			}
 			for i := range n {
 				want := hashChunk((*[chunkLen]byte)(data[i*chunkLen:]), counter+uint64(i))
 				if out[i] != want {
 					t.Fatalf("chunks n %d counter %#x lane %d: have %x, want %x", n, counter, i, out[i], want)
+				}
+				if n <= 8 && out8[i] != want {
+					t.Fatalf("chunks8 n %d counter %#x lane %d: have %x, want %x", n, counter, i, out8[i], want)
 				}
 			}
 		}
@@ -105,11 +111,18 @@ func TestKernelLanes(t *testing.T) {
 				in[i][j] = uint32(i*131 + j*7 + n)
 			}
 		}
-		var out [16][8]uint32
-		hashParentsAVX512(&in, n, &out)
+		var out, out8 [16][8]uint32
+		hashParents16(&in, n, &out)
+		if n <= 8 {
+			hashParents8((*[16][8]uint32)(in[:16]), n, (*[8][8]uint32)(out8[:8]))
+		}
 		for i := range n {
-			if want := parentCV(in[2*i], in[2*i+1]); out[i] != want {
+			want := parentCV(in[2*i], in[2*i+1])
+			if out[i] != want {
 				t.Fatalf("parents n %d lane %d: have %x, want %x", n, i, out[i], want)
+			}
+			if n <= 8 && out8[i] != want {
+				t.Fatalf("parents8 n %d lane %d: have %x, want %x", n, i, out8[i], want)
 			}
 		}
 	}
