@@ -509,6 +509,16 @@ func compressGeneric(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, fla
 	return [8]uint32{v0 ^ v8, v1 ^ v9, v2 ^ v10, v3 ^ v11, v4 ^ v12, v5 ^ v13, v6 ^ v14, v7 ^ v15}
 }
 
+// compressBlocksGeneric compresses the whole blocks of p into cv, none of
+// them the last of its chunk, the first with flags.
+func compressBlocksGeneric(cv *[8]uint32, p []byte, counter uint64, flags uint32) {
+	for ; len(p) >= blockLen; p = p[blockLen:] {
+		m := words(p[:blockLen])
+		*cv = compress(cv, &m, counter, blockLen, flags)
+		flags = 0
+	}
+}
+
 func words(b []byte) (m [16]uint32) {
 	if len(b) == blockLen {
 		for i := range m {
@@ -575,12 +585,12 @@ func (c *chunkState) update(p []byte) {
 		c.blocks++
 		c.bufLen = 0
 	}
-	for c.bufLen == 0 && len(p) > blockLen {
-		m := words(p[:blockLen])
-		c.cv = compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
-		c.blocks++
-		c.inputLen += blockLen
-		p = p[blockLen:]
+	if c.bufLen == 0 && len(p) > blockLen {
+		k := (len(p) - 1) / blockLen
+		compressBlocks(&c.cv, p[:k*blockLen], c.counter, c.startFlag())
+		c.blocks += k
+		c.inputLen += k * blockLen
+		p = p[k*blockLen:]
 	}
 	for len(p) > 0 {
 		if c.bufLen == blockLen {

@@ -453,6 +453,55 @@ TEXT ·compressAVX512(SB), NOSPLIT, $0-40
 	g.p("VMOVDQU X1, 16(DI)")
 	g.p("VZEROUPPER")
 	g.p("RET")
+
+	// compressBlocksAVX512: the same rounds over whole blocks straight
+	// from memory, the chaining value kept in X0 and X1 between them.
+	g.raw(`
+// func compressBlocksAVX512(cv *[8]uint32, p *byte, nblocks int, counter uint64, flags uint32)
+TEXT ·compressBlocksAVX512(SB), NOSPLIT, $16-36
+	MOVQ cv+0(FP), DI
+	MOVQ p+8(FP), SI
+	MOVQ nblocks+16(FP), CX
+	VMOVDQU 0(DI), X0
+	VMOVDQU 16(DI), X1
+	// The row (counter, 64, flags) in 0(SP); flags is cleared after the
+	// first block.
+	MOVQ counter+24(FP), AX
+	MOVQ AX, 0(SP)
+	MOVL $64, 8(SP)
+	MOVL flags+32(FP), AX
+	MOVL AX, 12(SP)
+blocks_loop:
+	VMOVDQU ·iv+0(SB), X2
+	VMOVDQU 0(SP), X3
+	MOVL $0, 12(SP)
+	VMOVDQU 0(SI), Y4
+	VMOVDQU 32(SI), Y5
+`)
+	for r := range 7 {
+		g.p("// Round %d.", r+1)
+		for v := range 4 {
+			g.p("VMOVDQU ·msgIndex+%d(SB), X%d", 64*r+16*v, 6+v)
+			g.p("VPERMI2D Y5, Y4, Y%d", 6+v)
+		}
+		g3("X6", "X7")
+		g.p("VPSHUFD $0x39, X1, X1")
+		g.p("VPSHUFD $0x4E, X2, X2")
+		g.p("VPSHUFD $0x93, X3, X3")
+		g3("X8", "X9")
+		g.p("VPSHUFD $0x93, X1, X1")
+		g.p("VPSHUFD $0x4E, X2, X2")
+		g.p("VPSHUFD $0x39, X3, X3")
+	}
+	g.p("VPXOR X2, X0, X0")
+	g.p("VPXOR X3, X1, X1")
+	g.p("ADDQ $64, SI")
+	g.p("DECQ CX")
+	g.p("JNZ blocks_loop")
+	g.p("VMOVDQU X0, 0(DI)")
+	g.p("VMOVDQU X1, 16(DI)")
+	g.p("VZEROUPPER")
+	g.p("RET")
 }
 
 func main() {

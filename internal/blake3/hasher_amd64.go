@@ -37,6 +37,21 @@ func detectAVX512() bool {
 //go:noescape
 func compressAVX512(out, cv *[8]uint32, m *[16]uint32, counter uint64, n, flags uint32)
 
+// compressBlocksAVX512 is compressBlocksGeneric for nblocks (at least 1)
+// blocks at p.
+//
+//go:noescape
+func compressBlocksAVX512(cv *[8]uint32, p *byte, nblocks int, counter uint64, flags uint32)
+
+func compressBlocks(cv *[8]uint32, p []byte, counter uint64, flags uint32) {
+	if n := len(p) / blockLen; hasAVX512 && n > 0 {
+		// Reads n*blockLen bytes from &p[0], all inside p.
+		compressBlocksAVX512(cv, &p[0], n, counter, flags)
+		return
+	}
+	compressBlocksGeneric(cv, p, counter, flags)
+}
+
 func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) (out [8]uint32) {
 	if hasAVX512 {
 		compressAVX512(&out, cv, m, counter, n, flags)

@@ -18,3 +18,7 @@ func (h *Hasher) Reset() { h.portable = newPortable() }
 func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
 	return compressGeneric(cv, m, counter, n, flags)
 }
+
+func compressBlocks(cv *[8]uint32, p []byte, counter uint64, flags uint32) {
+	compressBlocksGeneric(cv, p, counter, flags)
+}

@@ -74,8 +74,9 @@ func chunks16(p []byte, counter uint64, out *[16][8]uint32) {
 }
 
 // parents replaces cvs[0:n/2] with the parents of the pairs in cvs[0:n]
-// (n even and at most len(cvs)).
-func parents(cvs *[maxSubtree][8]uint32, n int) {
+// (n even). The kernels need room past n: len(cvs) at least 16, and 32
+// more per 16 parents beyond the first 8.
+func parents(cvs [][8]uint32, n int) {
 	pairs := n / 2
 	if pairs < minParentLanes {
 		for i := range pairs {
@@ -118,7 +119,7 @@ func (t *tree) subtree(p []byte, k int) {
 		chunks16(p[i*chunkLen:(i+wideChunks)*chunkLen], t.counter+uint64(i), (*[16][8]uint32)(cvs[i:]))
 	}
 	for ; n > 1; n /= 2 {
-		parents(&cvs, n)
+		parents(cvs[:], n)
 	}
 	cv := cvs[0]
 	// Merge completed subtrees: one merge per trailing zero bit of the
@@ -150,17 +151,21 @@ func (t *tree) batches(p []byte) []byte {
 // sum returns the hash of the input whose first t.counter chunks are in
 // the stack and whose rest is tail (at most 16 chunks). It leaves t as it
 // is.
-func (t *tree) sum(tail []byte) [32]byte {
+func (t *tree) sum(tail []byte) [32]byte { return sumTail(tail, t.counter, t.stack[:t.depth]) }
+
+// sumTail returns the hash of the input whose first counter chunks are the
+// subtrees in stack and whose rest is tail (at most 16 chunks).
+func sumTail(tail []byte, counter uint64, stack [][8]uint32) [32]byte {
 	full := 0 // whole chunks before the last one
 	if len(tail) > 0 {
 		full = (len(tail) - 1) / chunkLen
 	}
-	last := newChunkState(t.counter + uint64(full))
+	last := newChunkState(counter + uint64(full))
 	last.update(tail[full*chunkLen:])
 	o := last.output()
 	if full > 0 {
-		var cvs [maxSubtree][8]uint32
-		chunks16(tail[:full*chunkLen], t.counter, (*[16][8]uint32)(cvs[:]))
+		var cvs [wideChunks][8]uint32
+		chunks16(tail[:full*chunkLen], counter, &cvs)
 		// The tail's whole chunks form complete subtrees of decreasing
 		// size (the binary digits of full); at each level an odd node
 		// out is the rightmost subtree left, merged with what is to its
@@ -171,12 +176,12 @@ func (t *tree) sum(tail []byte) [32]byte {
 				n--
 			}
 			if n > 0 {
-				parents(&cvs, n)
+				parents(cvs[:], n)
 			}
 		}
 	}
-	for i := t.depth - 1; i >= 0; i-- {
-		o = parentOutput(t.stack[i], o.chainingValue())
+	for i := len(stack) - 1; i >= 0; i-- {
+		o = parentOutput(stack[i], o.chainingValue())
 	}
 	return o.root()
 }
@@ -215,6 +220,9 @@ func (w *wide) sum256() [32]byte { return w.sum(w.buf[:w.bufLen]) }
 
 // sumWide returns the hash of data, hashed in place.
 func sumWide(data []byte) [32]byte {
+	if len(data) <= wideChunks*chunkLen {
+		return sumTail(data, 0, nil)
+	}
 	var t tree
 	return t.sum(t.batches(data))
 }
