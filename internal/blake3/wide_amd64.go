@@ -43,12 +43,12 @@ const (
 	// maxSubtree is the most chunks hashed and merged into one subtree
 	// before it goes onto the stack: 4 kernel calls, whose 64 chaining
 	// values are merged 16 parents at a time.
-	maxSubtree = 64
+	maxSubtree = 256
 	// minChunkLanes and minParentLanes are the fewest chunks and parents
 	// worth a kernel call: it costs the same for 1 lane or 16, and fewer
 	// are hashed one by one with the scalar compress.
 	minChunkLanes  = 2
-	minParentLanes = 4
+	minParentLanes = 2
 )
 
 // chunks16 writes to out the chaining values of the whole chunks of p
