@@ -52,7 +52,8 @@ func z(r int) string {
 // into fresh registers, zeroing the lanes at or beyond the lane count in
 // CX, and returns the registers: with 16 lanes row r is lane r's block,
 // with 8 lanes rows r and 8+r hold the low and high halves of lane r's.
-func (g *gen) loadRows(kernel string, stride int) [16]int {
+// With lastLane, lane CX-1 is read at R9 instead.
+func (g *gen) loadRows(kernel string, stride int, lastLane bool) [16]int {
 	var rows [16]int
 	for r := range 16 {
 		rows[r] = g.alloc()
@@ -60,13 +61,24 @@ func (g *gen) loadRows(kernel string, stride int) [16]int {
 	load := func(r int, dsts ...int) {
 		g.label++
 		zero := fmt.Sprintf("%s_zero%d", kernel, g.label)
+		last := fmt.Sprintf("%s_last%d", kernel, g.label)
 		done := fmt.Sprintf("%s_row%d", kernel, g.label)
-		g.p("CMPQ CX, $%d", r)
-		g.p("JLE %s", zero)
+		g.p("CMPQ CX, $%d", r+1)
+		g.p("JLT %s", zero)
+		if lastLane {
+			g.p("JEQ %s", last)
+		}
 		for i, d := range dsts {
 			g.p("VMOVDQU32 %d(SI), %s", r*stride+32*i, z(d))
 		}
 		g.p("JMP %s", done)
+		if lastLane {
+			g.raw(last + ":\n")
+			for i, d := range dsts {
+				g.p("VMOVDQU32 %d(R9), %s", 32*i, z(d))
+			}
+			g.p("JMP %s", done)
+		}
 		g.raw(zero + ":\n")
 		for _, d := range dsts {
 			g.p("VPXORD %s, %s, %s", z(d), z(d), z(d))
@@ -204,12 +216,18 @@ func (g *gen) half(v [16]int, cols [4][4]int, m [16]int, s []int) {
 // block emits one compression of the 16 lanes: the rows at SI (lane r at
 // r*stride), chaining values in Z0-Z7 (updated in place). counter and
 // flags emit the loads of v12, v13 and v15.
-func (g *gen) block(kernel string, stride, prefetch int, counter func(v12, v13 int), flags func(v15 int)) {
+//
+// With lastLane (chunks only), lane CX-1 is the last chunk of its input,
+// read at R9 (advanced like SI) and ending with block R10: at that block
+// its length and flags are the arguments bl and lastFlags (opmask K1
+// selects the lane), and the chaining values are saved at frLast for the
+// end, its later blocks being garbage.
+func (g *gen) block(kernel string, stride, prefetch int, lastLane bool, counter func(v12, v13 int), flags func(v15 int)) {
 	g.free = g.free[:0]
 	for r := 31; r >= 8; r-- {
 		g.free = append(g.free, r)
 	}
-	rows := g.loadRows(kernel, stride)
+	rows := g.loadRows(kernel, stride, lastLane)
 	if prefetch > 0 {
 		// Later blocks of each lane, ahead of use: the 16 lanes are 16
 		// streams 1 KiB apart, more than the prefetchers follow well.
@@ -240,11 +258,37 @@ func (g *gen) block(kernel string, stride, prefetch int, counter func(v12, v13 i
 	counter(v[12], v[13])
 	g.p("VPBROADCASTD ·blockLen64(SB), %s", z(v[14]))
 	flags(v[15])
+	if lastLane {
+		g.label++
+		skip := fmt.Sprintf("%s_notlast%d", kernel, g.label)
+		g.p("CMPQ BX, R10")
+		g.p("JNE %s", skip)
+		g.p("VPBROADCASTD %d(SP), K1, %s", frLastArgs, z(v[14]))
+		g.p("VPBROADCASTD %d(SP), K1, %s", frLastArgs+4, z(v[15]))
+		g.raw(skip + ":\n")
+	}
 	g.rounds(v, m)
 	for i := range 8 {
 		g.p("VPXORD %s, %s, %s", z(v[8+i]), z(v[i]), z(v[i]))
 	}
+	if lastLane {
+		g.label++
+		skip := fmt.Sprintf("%s_notlast%d", kernel, g.label)
+		g.p("CMPQ BX, R10")
+		g.p("JNE %s", skip)
+		for i := range 8 {
+			g.p("VMOVDQU32 %s, %d(SP)", z(i), frLast+64*i)
+		}
+		g.raw(skip + ":\n")
+	}
 }
+
+// frLast is where the chunk kernels keep the last lane's chaining value,
+// and frLastArgs their copy of the arguments bl and lastFlags.
+const (
+	frLast     = 128
+	frLastArgs = 640
+)
 
 // storeCVs writes the chaining values in Z0-Z7 (word i of all lanes in
 // Zi) to DI as 16 consecutive [8]uint32, lane by lane.
@@ -306,11 +350,24 @@ func (g *gen) storeCVs() {
 func (g *gen) kernels() {
 	n := lanes
 	g.raw(fmt.Sprintf(`
-// func hashChunks%[1]d(in *byte, n int, counter uint64, out *[%[1]d][8]uint32)
-TEXT ·hashChunks%[1]d(SB), NOSPLIT, $128-32
+// func hashChunks%[1]d(in *byte, n int, counter uint64, out *[%[1]d][8]uint32, last *byte, fb int, bl, lastFlags uint32)
+TEXT ·hashChunks%[1]d(SB), NOSPLIT, $648-56
 	MOVQ in+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ out+24(FP), DI
+	MOVQ last+32(FP), R9
+	MOVQ fb+40(FP), R10
+	// K1 selects the last lane, n-1.
+	MOVQ CX, R11
+	DECQ CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	MOVQ R11, CX
+	KMOVW AX, K1
+	MOVL bl+48(FP), AX
+	MOVL AX, 640(SP)
+	MOVL lastFlags+52(FP), AX
+	MOVL AX, 644(SP)
 	// Counter words: low = counter+lane (counter is a multiple of the
 	// lane count, so this never carries), high = counter>>32.
 	VPBROADCASTD counter+16(FP), %[2]s
@@ -329,16 +386,20 @@ TEXT ·hashChunks%[1]d(SB), NOSPLIT, $128-32
 	g.p("LEAQ ·chunkFlags(SB), R8")
 	loop := fmt.Sprintf("chunks%d_loop", n)
 	g.raw(loop + ":\n")
-	g.block(fmt.Sprintf("chunks%d", n), 1024, chunkPrefetch,
+	g.block(fmt.Sprintf("chunks%d", n), 1024, chunkPrefetch, true,
 		func(v12, v13 int) {
 			g.p("VMOVDQU32 0(SP), %s", z(v12))
 			g.p("VMOVDQU32 64(SP), %s", z(v13))
 		},
 		func(v15 int) { g.p("VPBROADCASTD (R8)(BX*4), %s", z(v15)) })
 	g.p("ADDQ $64, SI")
+	g.p("ADDQ $64, R9")
 	g.p("INCQ BX")
 	g.p("CMPQ BX, $16")
 	g.p("JLT %s", loop)
+	for i := range 8 {
+		g.p("VMOVDQU32 %d(SP), K1, %s", frLast+64*i, z(i))
+	}
 	g.storeCVs()
 	g.p("VZEROUPPER")
 	g.p("RET")
@@ -355,7 +416,7 @@ TEXT ·hashParents%[1]d(SB), NOSPLIT, $0-24
 	for i := range 8 {
 		g.p("VPBROADCASTD ·iv+%d(SB), %s", 4*i, z(i))
 	}
-	g.block(fmt.Sprintf("parents%d", n), 64, 0,
+	g.block(fmt.Sprintf("parents%d", n), 64, 0, false,
 		func(v12, v13 int) {
 			g.p("VPXORD %s, %s, %s", z(v12), z(v12), z(v12))
 			g.p("VPXORD %s, %s, %s", z(v13), z(v13), z(v13))

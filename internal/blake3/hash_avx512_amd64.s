@@ -48,11 +48,24 @@ DATA ·chunkFlags+60(SB)/4, $2
 GLOBL ·chunkFlags(SB), RODATA|NOPTR, $64
 
 
-// func hashChunks16(in *byte, n int, counter uint64, out *[16][8]uint32)
-TEXT ·hashChunks16(SB), NOSPLIT, $128-32
+// func hashChunks16(in *byte, n int, counter uint64, out *[16][8]uint32, last *byte, fb int, bl, lastFlags uint32)
+TEXT ·hashChunks16(SB), NOSPLIT, $648-56
 	MOVQ in+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ out+24(FP), DI
+	MOVQ last+32(FP), R9
+	MOVQ fb+40(FP), R10
+	// K1 selects the last lane, n-1.
+	MOVQ CX, R11
+	DECQ CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	MOVQ R11, CX
+	KMOVW AX, K1
+	MOVL bl+48(FP), AX
+	MOVL AX, 640(SP)
+	MOVL lastFlags+52(FP), AX
+	MOVL AX, 644(SP)
 	// Counter words: low = counter+lane (counter is a multiple of the
 	// lane count, so this never carries), high = counter>>32.
 	VPBROADCASTD counter+16(FP), Z8
@@ -74,114 +87,178 @@ TEXT ·hashChunks16(SB), NOSPLIT, $128-32
 	XORQ BX, BX
 	LEAQ ·chunkFlags(SB), R8
 chunks16_loop:
-	CMPQ CX, $0
-	JLE chunks16_zero1
+	CMPQ CX, $1
+	JLT chunks16_zero1
+	JEQ chunks16_last1
 	VMOVDQU32 0(SI), Z8
+	JMP chunks16_row1
+chunks16_last1:
+	VMOVDQU32 0(R9), Z8
 	JMP chunks16_row1
 chunks16_zero1:
 	VPXORD Z8, Z8, Z8
 chunks16_row1:
-	CMPQ CX, $1
-	JLE chunks16_zero2
+	CMPQ CX, $2
+	JLT chunks16_zero2
+	JEQ chunks16_last2
 	VMOVDQU32 1024(SI), Z9
+	JMP chunks16_row2
+chunks16_last2:
+	VMOVDQU32 0(R9), Z9
 	JMP chunks16_row2
 chunks16_zero2:
 	VPXORD Z9, Z9, Z9
 chunks16_row2:
-	CMPQ CX, $2
-	JLE chunks16_zero3
+	CMPQ CX, $3
+	JLT chunks16_zero3
+	JEQ chunks16_last3
 	VMOVDQU32 2048(SI), Z10
+	JMP chunks16_row3
+chunks16_last3:
+	VMOVDQU32 0(R9), Z10
 	JMP chunks16_row3
 chunks16_zero3:
 	VPXORD Z10, Z10, Z10
 chunks16_row3:
-	CMPQ CX, $3
-	JLE chunks16_zero4
+	CMPQ CX, $4
+	JLT chunks16_zero4
+	JEQ chunks16_last4
 	VMOVDQU32 3072(SI), Z11
+	JMP chunks16_row4
+chunks16_last4:
+	VMOVDQU32 0(R9), Z11
 	JMP chunks16_row4
 chunks16_zero4:
 	VPXORD Z11, Z11, Z11
 chunks16_row4:
-	CMPQ CX, $4
-	JLE chunks16_zero5
+	CMPQ CX, $5
+	JLT chunks16_zero5
+	JEQ chunks16_last5
 	VMOVDQU32 4096(SI), Z12
+	JMP chunks16_row5
+chunks16_last5:
+	VMOVDQU32 0(R9), Z12
 	JMP chunks16_row5
 chunks16_zero5:
 	VPXORD Z12, Z12, Z12
 chunks16_row5:
-	CMPQ CX, $5
-	JLE chunks16_zero6
+	CMPQ CX, $6
+	JLT chunks16_zero6
+	JEQ chunks16_last6
 	VMOVDQU32 5120(SI), Z13
+	JMP chunks16_row6
+chunks16_last6:
+	VMOVDQU32 0(R9), Z13
 	JMP chunks16_row6
 chunks16_zero6:
 	VPXORD Z13, Z13, Z13
 chunks16_row6:
-	CMPQ CX, $6
-	JLE chunks16_zero7
+	CMPQ CX, $7
+	JLT chunks16_zero7
+	JEQ chunks16_last7
 	VMOVDQU32 6144(SI), Z14
+	JMP chunks16_row7
+chunks16_last7:
+	VMOVDQU32 0(R9), Z14
 	JMP chunks16_row7
 chunks16_zero7:
 	VPXORD Z14, Z14, Z14
 chunks16_row7:
-	CMPQ CX, $7
-	JLE chunks16_zero8
+	CMPQ CX, $8
+	JLT chunks16_zero8
+	JEQ chunks16_last8
 	VMOVDQU32 7168(SI), Z15
+	JMP chunks16_row8
+chunks16_last8:
+	VMOVDQU32 0(R9), Z15
 	JMP chunks16_row8
 chunks16_zero8:
 	VPXORD Z15, Z15, Z15
 chunks16_row8:
-	CMPQ CX, $8
-	JLE chunks16_zero9
+	CMPQ CX, $9
+	JLT chunks16_zero9
+	JEQ chunks16_last9
 	VMOVDQU32 8192(SI), Z16
+	JMP chunks16_row9
+chunks16_last9:
+	VMOVDQU32 0(R9), Z16
 	JMP chunks16_row9
 chunks16_zero9:
 	VPXORD Z16, Z16, Z16
 chunks16_row9:
-	CMPQ CX, $9
-	JLE chunks16_zero10
+	CMPQ CX, $10
+	JLT chunks16_zero10
+	JEQ chunks16_last10
 	VMOVDQU32 9216(SI), Z17
+	JMP chunks16_row10
+chunks16_last10:
+	VMOVDQU32 0(R9), Z17
 	JMP chunks16_row10
 chunks16_zero10:
 	VPXORD Z17, Z17, Z17
 chunks16_row10:
-	CMPQ CX, $10
-	JLE chunks16_zero11
+	CMPQ CX, $11
+	JLT chunks16_zero11
+	JEQ chunks16_last11
 	VMOVDQU32 10240(SI), Z18
+	JMP chunks16_row11
+chunks16_last11:
+	VMOVDQU32 0(R9), Z18
 	JMP chunks16_row11
 chunks16_zero11:
 	VPXORD Z18, Z18, Z18
 chunks16_row11:
-	CMPQ CX, $11
-	JLE chunks16_zero12
+	CMPQ CX, $12
+	JLT chunks16_zero12
+	JEQ chunks16_last12
 	VMOVDQU32 11264(SI), Z19
+	JMP chunks16_row12
+chunks16_last12:
+	VMOVDQU32 0(R9), Z19
 	JMP chunks16_row12
 chunks16_zero12:
 	VPXORD Z19, Z19, Z19
 chunks16_row12:
-	CMPQ CX, $12
-	JLE chunks16_zero13
+	CMPQ CX, $13
+	JLT chunks16_zero13
+	JEQ chunks16_last13
 	VMOVDQU32 12288(SI), Z20
+	JMP chunks16_row13
+chunks16_last13:
+	VMOVDQU32 0(R9), Z20
 	JMP chunks16_row13
 chunks16_zero13:
 	VPXORD Z20, Z20, Z20
 chunks16_row13:
-	CMPQ CX, $13
-	JLE chunks16_zero14
+	CMPQ CX, $14
+	JLT chunks16_zero14
+	JEQ chunks16_last14
 	VMOVDQU32 13312(SI), Z21
+	JMP chunks16_row14
+chunks16_last14:
+	VMOVDQU32 0(R9), Z21
 	JMP chunks16_row14
 chunks16_zero14:
 	VPXORD Z21, Z21, Z21
 chunks16_row14:
-	CMPQ CX, $14
-	JLE chunks16_zero15
+	CMPQ CX, $15
+	JLT chunks16_zero15
+	JEQ chunks16_last15
 	VMOVDQU32 14336(SI), Z22
+	JMP chunks16_row15
+chunks16_last15:
+	VMOVDQU32 0(R9), Z22
 	JMP chunks16_row15
 chunks16_zero15:
 	VPXORD Z22, Z22, Z22
 chunks16_row15:
-	CMPQ CX, $15
-	JLE chunks16_zero16
+	CMPQ CX, $16
+	JLT chunks16_zero16
+	JEQ chunks16_last16
 	VMOVDQU32 15360(SI), Z23
+	JMP chunks16_row16
+chunks16_last16:
+	VMOVDQU32 0(R9), Z23
 	JMP chunks16_row16
 chunks16_zero16:
 	VPXORD Z23, Z23, Z23
@@ -274,6 +351,11 @@ chunks16_row16:
 	VMOVDQU32 64(SP), Z29
 	VPBROADCASTD ·blockLen64(SB), Z30
 	VPBROADCASTD (R8)(BX*4), Z31
+	CMPQ BX, R10
+	JNE chunks16_notlast17
+	VPBROADCASTD 640(SP), K1, Z30
+	VPBROADCASTD 644(SP), K1, Z31
+chunks16_notlast17:
 	// Round 1.
 	VPADDD Z4, Z0, Z0
 	VPADDD Z5, Z1, Z1
@@ -1073,10 +1155,30 @@ chunks16_row16:
 	VPXORD Z29, Z5, Z5
 	VPXORD Z30, Z6, Z6
 	VPXORD Z31, Z7, Z7
+	CMPQ BX, R10
+	JNE chunks16_notlast18
+	VMOVDQU32 Z0, 128(SP)
+	VMOVDQU32 Z1, 192(SP)
+	VMOVDQU32 Z2, 256(SP)
+	VMOVDQU32 Z3, 320(SP)
+	VMOVDQU32 Z4, 384(SP)
+	VMOVDQU32 Z5, 448(SP)
+	VMOVDQU32 Z6, 512(SP)
+	VMOVDQU32 Z7, 576(SP)
+chunks16_notlast18:
 	ADDQ $64, SI
+	ADDQ $64, R9
 	INCQ BX
 	CMPQ BX, $16
 	JLT chunks16_loop
+	VMOVDQU32 128(SP), K1, Z0
+	VMOVDQU32 192(SP), K1, Z1
+	VMOVDQU32 256(SP), K1, Z2
+	VMOVDQU32 320(SP), K1, Z3
+	VMOVDQU32 384(SP), K1, Z4
+	VMOVDQU32 448(SP), K1, Z5
+	VMOVDQU32 512(SP), K1, Z6
+	VMOVDQU32 576(SP), K1, Z7
 	VPUNPCKLDQ Z1, Z0, Z8
 	VPUNPCKHDQ Z1, Z0, Z1
 	VPUNPCKLDQ Z3, Z2, Z0
@@ -1141,118 +1243,118 @@ TEXT ·hashParents16(SB), NOSPLIT, $0-24
 	VPBROADCASTD ·iv+20(SB), Z5
 	VPBROADCASTD ·iv+24(SB), Z6
 	VPBROADCASTD ·iv+28(SB), Z7
-	CMPQ CX, $0
-	JLE parents16_zero17
-	VMOVDQU32 0(SI), Z8
-	JMP parents16_row17
-parents16_zero17:
-	VPXORD Z8, Z8, Z8
-parents16_row17:
 	CMPQ CX, $1
-	JLE parents16_zero18
-	VMOVDQU32 64(SI), Z9
-	JMP parents16_row18
-parents16_zero18:
-	VPXORD Z9, Z9, Z9
-parents16_row18:
-	CMPQ CX, $2
-	JLE parents16_zero19
-	VMOVDQU32 128(SI), Z10
+	JLT parents16_zero19
+	VMOVDQU32 0(SI), Z8
 	JMP parents16_row19
 parents16_zero19:
-	VPXORD Z10, Z10, Z10
+	VPXORD Z8, Z8, Z8
 parents16_row19:
-	CMPQ CX, $3
-	JLE parents16_zero20
-	VMOVDQU32 192(SI), Z11
+	CMPQ CX, $2
+	JLT parents16_zero20
+	VMOVDQU32 64(SI), Z9
 	JMP parents16_row20
 parents16_zero20:
-	VPXORD Z11, Z11, Z11
+	VPXORD Z9, Z9, Z9
 parents16_row20:
-	CMPQ CX, $4
-	JLE parents16_zero21
-	VMOVDQU32 256(SI), Z12
+	CMPQ CX, $3
+	JLT parents16_zero21
+	VMOVDQU32 128(SI), Z10
 	JMP parents16_row21
 parents16_zero21:
-	VPXORD Z12, Z12, Z12
+	VPXORD Z10, Z10, Z10
 parents16_row21:
-	CMPQ CX, $5
-	JLE parents16_zero22
-	VMOVDQU32 320(SI), Z13
+	CMPQ CX, $4
+	JLT parents16_zero22
+	VMOVDQU32 192(SI), Z11
 	JMP parents16_row22
 parents16_zero22:
-	VPXORD Z13, Z13, Z13
+	VPXORD Z11, Z11, Z11
 parents16_row22:
-	CMPQ CX, $6
-	JLE parents16_zero23
-	VMOVDQU32 384(SI), Z14
+	CMPQ CX, $5
+	JLT parents16_zero23
+	VMOVDQU32 256(SI), Z12
 	JMP parents16_row23
 parents16_zero23:
-	VPXORD Z14, Z14, Z14
+	VPXORD Z12, Z12, Z12
 parents16_row23:
-	CMPQ CX, $7
-	JLE parents16_zero24
-	VMOVDQU32 448(SI), Z15
+	CMPQ CX, $6
+	JLT parents16_zero24
+	VMOVDQU32 320(SI), Z13
 	JMP parents16_row24
 parents16_zero24:
-	VPXORD Z15, Z15, Z15
+	VPXORD Z13, Z13, Z13
 parents16_row24:
-	CMPQ CX, $8
-	JLE parents16_zero25
-	VMOVDQU32 512(SI), Z16
+	CMPQ CX, $7
+	JLT parents16_zero25
+	VMOVDQU32 384(SI), Z14
 	JMP parents16_row25
 parents16_zero25:
-	VPXORD Z16, Z16, Z16
+	VPXORD Z14, Z14, Z14
 parents16_row25:
-	CMPQ CX, $9
-	JLE parents16_zero26
-	VMOVDQU32 576(SI), Z17
+	CMPQ CX, $8
+	JLT parents16_zero26
+	VMOVDQU32 448(SI), Z15
 	JMP parents16_row26
 parents16_zero26:
-	VPXORD Z17, Z17, Z17
+	VPXORD Z15, Z15, Z15
 parents16_row26:
-	CMPQ CX, $10
-	JLE parents16_zero27
-	VMOVDQU32 640(SI), Z18
+	CMPQ CX, $9
+	JLT parents16_zero27
+	VMOVDQU32 512(SI), Z16
 	JMP parents16_row27
 parents16_zero27:
-	VPXORD Z18, Z18, Z18
+	VPXORD Z16, Z16, Z16
 parents16_row27:
-	CMPQ CX, $11
-	JLE parents16_zero28
-	VMOVDQU32 704(SI), Z19
+	CMPQ CX, $10
+	JLT parents16_zero28
+	VMOVDQU32 576(SI), Z17
 	JMP parents16_row28
 parents16_zero28:
-	VPXORD Z19, Z19, Z19
+	VPXORD Z17, Z17, Z17
 parents16_row28:
-	CMPQ CX, $12
-	JLE parents16_zero29
-	VMOVDQU32 768(SI), Z20
+	CMPQ CX, $11
+	JLT parents16_zero29
+	VMOVDQU32 640(SI), Z18
 	JMP parents16_row29
 parents16_zero29:
-	VPXORD Z20, Z20, Z20
+	VPXORD Z18, Z18, Z18
 parents16_row29:
-	CMPQ CX, $13
-	JLE parents16_zero30
-	VMOVDQU32 832(SI), Z21
+	CMPQ CX, $12
+	JLT parents16_zero30
+	VMOVDQU32 704(SI), Z19
 	JMP parents16_row30
 parents16_zero30:
-	VPXORD Z21, Z21, Z21
+	VPXORD Z19, Z19, Z19
 parents16_row30:
-	CMPQ CX, $14
-	JLE parents16_zero31
-	VMOVDQU32 896(SI), Z22
+	CMPQ CX, $13
+	JLT parents16_zero31
+	VMOVDQU32 768(SI), Z20
 	JMP parents16_row31
 parents16_zero31:
-	VPXORD Z22, Z22, Z22
+	VPXORD Z20, Z20, Z20
 parents16_row31:
-	CMPQ CX, $15
-	JLE parents16_zero32
-	VMOVDQU32 960(SI), Z23
+	CMPQ CX, $14
+	JLT parents16_zero32
+	VMOVDQU32 832(SI), Z21
 	JMP parents16_row32
 parents16_zero32:
-	VPXORD Z23, Z23, Z23
+	VPXORD Z21, Z21, Z21
 parents16_row32:
+	CMPQ CX, $15
+	JLT parents16_zero33
+	VMOVDQU32 896(SI), Z22
+	JMP parents16_row33
+parents16_zero33:
+	VPXORD Z22, Z22, Z22
+parents16_row33:
+	CMPQ CX, $16
+	JLT parents16_zero34
+	VMOVDQU32 960(SI), Z23
+	JMP parents16_row34
+parents16_zero34:
+	VPXORD Z23, Z23, Z23
+parents16_row34:
 	VPUNPCKLDQ Z9, Z8, Z24
 	VPUNPCKHDQ Z9, Z8, Z9
 	VPUNPCKLDQ Z11, Z10, Z8
@@ -2175,11 +2277,24 @@ parents16_row32:
 	VZEROUPPER
 	RET
 
-// func hashChunks8(in *byte, n int, counter uint64, out *[8][8]uint32)
-TEXT ·hashChunks8(SB), NOSPLIT, $128-32
+// func hashChunks8(in *byte, n int, counter uint64, out *[8][8]uint32, last *byte, fb int, bl, lastFlags uint32)
+TEXT ·hashChunks8(SB), NOSPLIT, $648-56
 	MOVQ in+0(FP), SI
 	MOVQ n+8(FP), CX
 	MOVQ out+24(FP), DI
+	MOVQ last+32(FP), R9
+	MOVQ fb+40(FP), R10
+	// K1 selects the last lane, n-1.
+	MOVQ CX, R11
+	DECQ CX
+	MOVQ $1, AX
+	SHLQ CX, AX
+	MOVQ R11, CX
+	KMOVW AX, K1
+	MOVL bl+48(FP), AX
+	MOVL AX, 640(SP)
+	MOVL lastFlags+52(FP), AX
+	MOVL AX, 644(SP)
 	// Counter words: low = counter+lane (counter is a multiple of the
 	// lane count, so this never carries), high = counter>>32.
 	VPBROADCASTD counter+16(FP), Y8
@@ -2201,78 +2316,118 @@ TEXT ·hashChunks8(SB), NOSPLIT, $128-32
 	XORQ BX, BX
 	LEAQ ·chunkFlags(SB), R8
 chunks8_loop:
-	CMPQ CX, $0
-	JLE chunks8_zero33
+	CMPQ CX, $1
+	JLT chunks8_zero35
+	JEQ chunks8_last35
 	VMOVDQU32 0(SI), Y8
 	VMOVDQU32 32(SI), Y16
-	JMP chunks8_row33
-chunks8_zero33:
-	VPXORD Y8, Y8, Y8
-	VPXORD Y16, Y16, Y16
-chunks8_row33:
-	CMPQ CX, $1
-	JLE chunks8_zero34
-	VMOVDQU32 1024(SI), Y9
-	VMOVDQU32 1056(SI), Y17
-	JMP chunks8_row34
-chunks8_zero34:
-	VPXORD Y9, Y9, Y9
-	VPXORD Y17, Y17, Y17
-chunks8_row34:
-	CMPQ CX, $2
-	JLE chunks8_zero35
-	VMOVDQU32 2048(SI), Y10
-	VMOVDQU32 2080(SI), Y18
+	JMP chunks8_row35
+chunks8_last35:
+	VMOVDQU32 0(R9), Y8
+	VMOVDQU32 32(R9), Y16
 	JMP chunks8_row35
 chunks8_zero35:
-	VPXORD Y10, Y10, Y10
-	VPXORD Y18, Y18, Y18
+	VPXORD Y8, Y8, Y8
+	VPXORD Y16, Y16, Y16
 chunks8_row35:
-	CMPQ CX, $3
-	JLE chunks8_zero36
-	VMOVDQU32 3072(SI), Y11
-	VMOVDQU32 3104(SI), Y19
+	CMPQ CX, $2
+	JLT chunks8_zero36
+	JEQ chunks8_last36
+	VMOVDQU32 1024(SI), Y9
+	VMOVDQU32 1056(SI), Y17
+	JMP chunks8_row36
+chunks8_last36:
+	VMOVDQU32 0(R9), Y9
+	VMOVDQU32 32(R9), Y17
 	JMP chunks8_row36
 chunks8_zero36:
-	VPXORD Y11, Y11, Y11
-	VPXORD Y19, Y19, Y19
+	VPXORD Y9, Y9, Y9
+	VPXORD Y17, Y17, Y17
 chunks8_row36:
-	CMPQ CX, $4
-	JLE chunks8_zero37
-	VMOVDQU32 4096(SI), Y12
-	VMOVDQU32 4128(SI), Y20
+	CMPQ CX, $3
+	JLT chunks8_zero37
+	JEQ chunks8_last37
+	VMOVDQU32 2048(SI), Y10
+	VMOVDQU32 2080(SI), Y18
+	JMP chunks8_row37
+chunks8_last37:
+	VMOVDQU32 0(R9), Y10
+	VMOVDQU32 32(R9), Y18
 	JMP chunks8_row37
 chunks8_zero37:
-	VPXORD Y12, Y12, Y12
-	VPXORD Y20, Y20, Y20
+	VPXORD Y10, Y10, Y10
+	VPXORD Y18, Y18, Y18
 chunks8_row37:
-	CMPQ CX, $5
-	JLE chunks8_zero38
-	VMOVDQU32 5120(SI), Y13
-	VMOVDQU32 5152(SI), Y21
+	CMPQ CX, $4
+	JLT chunks8_zero38
+	JEQ chunks8_last38
+	VMOVDQU32 3072(SI), Y11
+	VMOVDQU32 3104(SI), Y19
+	JMP chunks8_row38
+chunks8_last38:
+	VMOVDQU32 0(R9), Y11
+	VMOVDQU32 32(R9), Y19
 	JMP chunks8_row38
 chunks8_zero38:
-	VPXORD Y13, Y13, Y13
-	VPXORD Y21, Y21, Y21
+	VPXORD Y11, Y11, Y11
+	VPXORD Y19, Y19, Y19
 chunks8_row38:
-	CMPQ CX, $6
-	JLE chunks8_zero39
-	VMOVDQU32 6144(SI), Y14
-	VMOVDQU32 6176(SI), Y22
+	CMPQ CX, $5
+	JLT chunks8_zero39
+	JEQ chunks8_last39
+	VMOVDQU32 4096(SI), Y12
+	VMOVDQU32 4128(SI), Y20
+	JMP chunks8_row39
+chunks8_last39:
+	VMOVDQU32 0(R9), Y12
+	VMOVDQU32 32(R9), Y20
 	JMP chunks8_row39
 chunks8_zero39:
-	VPXORD Y14, Y14, Y14
-	VPXORD Y22, Y22, Y22
+	VPXORD Y12, Y12, Y12
+	VPXORD Y20, Y20, Y20
 chunks8_row39:
-	CMPQ CX, $7
-	JLE chunks8_zero40
-	VMOVDQU32 7168(SI), Y15
-	VMOVDQU32 7200(SI), Y23
+	CMPQ CX, $6
+	JLT chunks8_zero40
+	JEQ chunks8_last40
+	VMOVDQU32 5120(SI), Y13
+	VMOVDQU32 5152(SI), Y21
+	JMP chunks8_row40
+chunks8_last40:
+	VMOVDQU32 0(R9), Y13
+	VMOVDQU32 32(R9), Y21
 	JMP chunks8_row40
 chunks8_zero40:
+	VPXORD Y13, Y13, Y13
+	VPXORD Y21, Y21, Y21
+chunks8_row40:
+	CMPQ CX, $7
+	JLT chunks8_zero41
+	JEQ chunks8_last41
+	VMOVDQU32 6144(SI), Y14
+	VMOVDQU32 6176(SI), Y22
+	JMP chunks8_row41
+chunks8_last41:
+	VMOVDQU32 0(R9), Y14
+	VMOVDQU32 32(R9), Y22
+	JMP chunks8_row41
+chunks8_zero41:
+	VPXORD Y14, Y14, Y14
+	VPXORD Y22, Y22, Y22
+chunks8_row41:
+	CMPQ CX, $8
+	JLT chunks8_zero42
+	JEQ chunks8_last42
+	VMOVDQU32 7168(SI), Y15
+	VMOVDQU32 7200(SI), Y23
+	JMP chunks8_row42
+chunks8_last42:
+	VMOVDQU32 0(R9), Y15
+	VMOVDQU32 32(R9), Y23
+	JMP chunks8_row42
+chunks8_zero42:
 	VPXORD Y15, Y15, Y15
 	VPXORD Y23, Y23, Y23
-chunks8_row40:
+chunks8_row42:
 	PREFETCHT0 256(SI)
 	PREFETCHT0 1280(SI)
 	PREFETCHT0 2304(SI)
@@ -2337,6 +2492,11 @@ chunks8_row40:
 	VMOVDQU32 64(SP), Y29
 	VPBROADCASTD ·blockLen64(SB), Y30
 	VPBROADCASTD (R8)(BX*4), Y31
+	CMPQ BX, R10
+	JNE chunks8_notlast43
+	VPBROADCASTD 640(SP), K1, Y30
+	VPBROADCASTD 644(SP), K1, Y31
+chunks8_notlast43:
 	// Round 1.
 	VPADDD Y4, Y0, Y0
 	VPADDD Y5, Y1, Y1
@@ -3136,10 +3296,30 @@ chunks8_row40:
 	VPXORD Y29, Y5, Y5
 	VPXORD Y30, Y6, Y6
 	VPXORD Y31, Y7, Y7
+	CMPQ BX, R10
+	JNE chunks8_notlast44
+	VMOVDQU32 Y0, 128(SP)
+	VMOVDQU32 Y1, 192(SP)
+	VMOVDQU32 Y2, 256(SP)
+	VMOVDQU32 Y3, 320(SP)
+	VMOVDQU32 Y4, 384(SP)
+	VMOVDQU32 Y5, 448(SP)
+	VMOVDQU32 Y6, 512(SP)
+	VMOVDQU32 Y7, 576(SP)
+chunks8_notlast44:
 	ADDQ $64, SI
+	ADDQ $64, R9
 	INCQ BX
 	CMPQ BX, $16
 	JLT chunks8_loop
+	VMOVDQU32 128(SP), K1, Y0
+	VMOVDQU32 192(SP), K1, Y1
+	VMOVDQU32 256(SP), K1, Y2
+	VMOVDQU32 320(SP), K1, Y3
+	VMOVDQU32 384(SP), K1, Y4
+	VMOVDQU32 448(SP), K1, Y5
+	VMOVDQU32 512(SP), K1, Y6
+	VMOVDQU32 576(SP), K1, Y7
 	VPUNPCKLDQ Y1, Y0, Y8
 	VPUNPCKHDQ Y1, Y0, Y1
 	VPUNPCKLDQ Y3, Y2, Y0
@@ -3188,78 +3368,78 @@ TEXT ·hashParents8(SB), NOSPLIT, $0-24
 	VPBROADCASTD ·iv+20(SB), Y5
 	VPBROADCASTD ·iv+24(SB), Y6
 	VPBROADCASTD ·iv+28(SB), Y7
-	CMPQ CX, $0
-	JLE parents8_zero41
+	CMPQ CX, $1
+	JLT parents8_zero45
 	VMOVDQU32 0(SI), Y8
 	VMOVDQU32 32(SI), Y16
-	JMP parents8_row41
-parents8_zero41:
-	VPXORD Y8, Y8, Y8
-	VPXORD Y16, Y16, Y16
-parents8_row41:
-	CMPQ CX, $1
-	JLE parents8_zero42
-	VMOVDQU32 64(SI), Y9
-	VMOVDQU32 96(SI), Y17
-	JMP parents8_row42
-parents8_zero42:
-	VPXORD Y9, Y9, Y9
-	VPXORD Y17, Y17, Y17
-parents8_row42:
-	CMPQ CX, $2
-	JLE parents8_zero43
-	VMOVDQU32 128(SI), Y10
-	VMOVDQU32 160(SI), Y18
-	JMP parents8_row43
-parents8_zero43:
-	VPXORD Y10, Y10, Y10
-	VPXORD Y18, Y18, Y18
-parents8_row43:
-	CMPQ CX, $3
-	JLE parents8_zero44
-	VMOVDQU32 192(SI), Y11
-	VMOVDQU32 224(SI), Y19
-	JMP parents8_row44
-parents8_zero44:
-	VPXORD Y11, Y11, Y11
-	VPXORD Y19, Y19, Y19
-parents8_row44:
-	CMPQ CX, $4
-	JLE parents8_zero45
-	VMOVDQU32 256(SI), Y12
-	VMOVDQU32 288(SI), Y20
 	JMP parents8_row45
 parents8_zero45:
-	VPXORD Y12, Y12, Y12
-	VPXORD Y20, Y20, Y20
+	VPXORD Y8, Y8, Y8
+	VPXORD Y16, Y16, Y16
 parents8_row45:
-	CMPQ CX, $5
-	JLE parents8_zero46
-	VMOVDQU32 320(SI), Y13
-	VMOVDQU32 352(SI), Y21
+	CMPQ CX, $2
+	JLT parents8_zero46
+	VMOVDQU32 64(SI), Y9
+	VMOVDQU32 96(SI), Y17
 	JMP parents8_row46
 parents8_zero46:
-	VPXORD Y13, Y13, Y13
-	VPXORD Y21, Y21, Y21
+	VPXORD Y9, Y9, Y9
+	VPXORD Y17, Y17, Y17
 parents8_row46:
-	CMPQ CX, $6
-	JLE parents8_zero47
-	VMOVDQU32 384(SI), Y14
-	VMOVDQU32 416(SI), Y22
+	CMPQ CX, $3
+	JLT parents8_zero47
+	VMOVDQU32 128(SI), Y10
+	VMOVDQU32 160(SI), Y18
 	JMP parents8_row47
 parents8_zero47:
-	VPXORD Y14, Y14, Y14
-	VPXORD Y22, Y22, Y22
+	VPXORD Y10, Y10, Y10
+	VPXORD Y18, Y18, Y18
 parents8_row47:
-	CMPQ CX, $7
-	JLE parents8_zero48
-	VMOVDQU32 448(SI), Y15
-	VMOVDQU32 480(SI), Y23
+	CMPQ CX, $4
+	JLT parents8_zero48
+	VMOVDQU32 192(SI), Y11
+	VMOVDQU32 224(SI), Y19
 	JMP parents8_row48
 parents8_zero48:
+	VPXORD Y11, Y11, Y11
+	VPXORD Y19, Y19, Y19
+parents8_row48:
+	CMPQ CX, $5
+	JLT parents8_zero49
+	VMOVDQU32 256(SI), Y12
+	VMOVDQU32 288(SI), Y20
+	JMP parents8_row49
+parents8_zero49:
+	VPXORD Y12, Y12, Y12
+	VPXORD Y20, Y20, Y20
+parents8_row49:
+	CMPQ CX, $6
+	JLT parents8_zero50
+	VMOVDQU32 320(SI), Y13
+	VMOVDQU32 352(SI), Y21
+	JMP parents8_row50
+parents8_zero50:
+	VPXORD Y13, Y13, Y13
+	VPXORD Y21, Y21, Y21
+parents8_row50:
+	CMPQ CX, $7
+	JLT parents8_zero51
+	VMOVDQU32 384(SI), Y14
+	VMOVDQU32 416(SI), Y22
+	JMP parents8_row51
+parents8_zero51:
+	VPXORD Y14, Y14, Y14
+	VPXORD Y22, Y22, Y22
+parents8_row51:
+	CMPQ CX, $8
+	JLT parents8_zero52
+	VMOVDQU32 448(SI), Y15
+	VMOVDQU32 480(SI), Y23
+	JMP parents8_row52
+parents8_zero52:
 	VPXORD Y15, Y15, Y15
 	VPXORD Y23, Y23, Y23
-parents8_row48:
+parents8_row52:
 	VPUNPCKLDQ Y9, Y8, Y24
 	VPUNPCKHDQ Y9, Y8, Y9
 	VPUNPCKLDQ Y11, Y10, Y8

@@ -9,20 +9,22 @@ package blake3
 
 //go:generate go run gen.go
 
-// hashChunks16 writes to out the chaining values of the n (1..16)
-// whole chunks at in, with chunk counters counter, counter+1, ...; none of
-// them may be the root. counter must be a multiple of 16. The lanes from n
-// on read nothing and leave garbage in out.
+// hashChunks16 writes to out the chaining values of n (1..16) chunks with
+// chunk counters counter, counter+1, ...; none of them may be the root.
+// counter must be a multiple of 16. The first n-1 are whole chunks at in,
+// in+1024, ...; the last is at last (1024 bytes readable), its final block
+// being block fb (0..15) of bl bytes (1..64, zero-padded) with flags
+// lastFlags. The lanes from n on read nothing and leave garbage in out.
 //
 //go:noescape
-func hashChunks16(in *byte, n int, counter uint64, out *[16][8]uint32)
+func hashChunks16(in *byte, n int, counter uint64, out *[16][8]uint32, last *byte, fb int, bl, lastFlags uint32)
 
 // hashChunks8 is hashChunks16 for 1..8 chunks, with YMM registers: faster
 // than the 16-lane kernel when it has few lanes to fill. counter must be a
 // multiple of 8.
 //
 //go:noescape
-func hashChunks8(in *byte, n int, counter uint64, out *[8][8]uint32)
+func hashChunks8(in *byte, n int, counter uint64, out *[8][8]uint32, last *byte, fb int, bl, lastFlags uint32)
 
 // hashParents16 writes to out the chaining values of the n (1..16)
 // parent nodes whose children are in[2i] and in[2i+1]; none may be the
@@ -44,33 +46,44 @@ const (
 	// before it goes onto the stack: 4 kernel calls, whose 64 chaining
 	// values are merged 16 parents at a time.
 	maxSubtree = 256
-	// minChunkLanes and minParentLanes are the fewest chunks and parents
-	// worth a kernel call: it costs the same for 1 lane or 16, and fewer
-	// are hashed one by one with the scalar compress.
-	minChunkLanes  = 2
+	// minParentLanes is the fewest parents worth a kernel call: it costs
+	// the same for 1 lane or 8, and fewer are hashed one by one with the
+	// scalar compress.
 	minParentLanes = 2
 )
 
-// chunks16 writes to out the chaining values of the whole chunks of p
-// (1 to 16 of them) starting at chunk counter; counter must be a multiple
-// of 16.
+// chunks16 writes to out the chaining values of the chunks of p (1 to 16
+// of them) starting at chunk counter, a multiple of 16. All are whole
+// chunks but the last, which may be shorter (1 to 1024 bytes); none is the
+// root.
 func chunks16(p []byte, counter uint64, out *[16][8]uint32) {
-	n := len(p) / chunkLen
+	n := (len(p) + chunkLen - 1) / chunkLen
 	if n < 1 || n > wideChunks || counter%wideChunks != 0 {
 		panic("blake3: bad kernel call")
 	}
-	if n < minChunkLanes {
-		for i := range n {
-			out[i] = hashChunk((*[chunkLen]byte)(p[i*chunkLen:]), counter+uint64(i))
-		}
-		return
+	lastLen := len(p) - (n-1)*chunkLen
+	fb := (lastLen - 1) / blockLen
+	flags := uint32(flagChunkEnd)
+	if fb == 0 {
+		flags |= flagChunkStart
 	}
-	// The kernels read n*chunkLen bytes from &p[0], all inside p.
+	// The kernels read the n-1 whole chunks from &p[0] and 1024 bytes
+	// from last: the last chunk in place when whole, else a zero-padded
+	// copy.
+	var last *byte
+	var pad [chunkLen]byte
+	if lastLen == chunkLen {
+		last = &p[(n-1)*chunkLen]
+	} else {
+		copy(pad[:], p[(n-1)*chunkLen:])
+		last = &pad[0]
+	}
+	bl := uint32(lastLen - fb*blockLen)
 	if n <= 8 {
-		hashChunks8(&p[0], n, counter, (*[8][8]uint32)(out[:8]))
+		hashChunks8(&p[0], n, counter, (*[8][8]uint32)(out[:8]), last, fb, bl, flags)
 		return
 	}
-	hashChunks16(&p[0], n, counter, out)
+	hashChunks16(&p[0], n, counter, out, last, fb, bl, flags)
 }
 
 // parents replaces cvs[0:n/2] with the parents of the pairs in cvs[0:n]
@@ -156,27 +169,32 @@ func (t *tree) sum(tail []byte) [32]byte { return sumTail(tail, t.counter, t.sta
 // sumTail returns the hash of the input whose first counter chunks are the
 // subtrees in stack and whose rest is tail (at most 16 chunks).
 func sumTail(tail []byte, counter uint64, stack [][8]uint32) [32]byte {
-	full := 0 // whole chunks before the last one
-	if len(tail) > 0 {
-		full = (len(tail) - 1) / chunkLen
-	}
-	last := newChunkState(counter + uint64(full))
-	last.update(tail[full*chunkLen:])
-	o := last.output()
-	if full > 0 {
+	var o output
+	if len(tail) <= chunkLen {
+		// One chunk: the root when the stack is empty.
+		last := newChunkState(counter)
+		last.update(tail)
+		o = last.output()
+	} else {
+		// The chunks, the last one included (it is not the root), in
+		// one kernel call. They form complete subtrees of decreasing
+		// size (the binary digits of the count) and the last chunk; at
+		// each level an odd node out is the rightmost subtree left,
+		// merged with what is to its right.
 		var cvs [wideChunks][8]uint32
-		chunks16(tail[:full*chunkLen], counter, &cvs)
-		// The tail's whole chunks form complete subtrees of decreasing
-		// size (the binary digits of full); at each level an odd node
-		// out is the rightmost subtree left, merged with what is to its
-		// right.
+		chunks16(tail, counter, &cvs)
+		full := (len(tail) - 1) / chunkLen // chunks before the last
+		right, merged := cvs[full], false
 		for n := full; n > 0; n /= 2 {
 			if n&1 == 1 {
-				o = parentOutput(cvs[n-1], o.chainingValue())
+				if merged {
+					right = o.chainingValue()
+				}
+				o, merged = parentOutput(cvs[n-1], right), true
 				n--
 			}
 			if n > 0 {
-				parents(cvs[:], n)
+				parents(cvs[:], n) // may overwrite cvs[n/2:8]
 			}
 		}
 	}

@@ -86,22 +86,44 @@ func TestKernelLanes(t *testing.T) {
 	if !hasAVX512 {
 		t.Skip("no AVX-512")
 	}
-	data := make([]byte, 16*chunkLen)
+	data := make([]byte, 17*chunkLen)
 	fill(rand.New(rand.NewPCG(5, 6)), data)
 	for n := 1; n <= 16; n++ {
-		for _, counter := range []uint64{0, 16, 1 << 32, 1<<32 + 16, 1<<64 - 16} {
-			var out, out8 [16][8]uint32
-			hashChunks16(&data[0], n, counter, &out)
-			if n <= 8 {
-				hashChunks8(&data[0], n, counter, (*[8][8]uint32)(out8[:8]))
-			}
-			for i := range n {
-				want := hashChunk((*[chunkLen]byte)(data[i*chunkLen:]), counter+uint64(i))
-				if out[i] != want {
-					t.Fatalf("chunks n %d counter %#x lane %d: have %x, want %x", n, counter, i, out[i], want)
+		for _, lastLen := range []int{1, 63, 64, 65, 1000, 1023, 1024} {
+			p := data[:(n-1)*chunkLen+lastLen]
+			for _, counter := range []uint64{0, 16, 1 << 32, 1<<32 + 16, 1<<64 - 16} {
+				want := make([][8]uint32, n)
+				for i := range n {
+					c := newChunkState(counter + uint64(i))
+					c.update(p[i*chunkLen : min((i+1)*chunkLen, len(p))])
+					o := c.output()
+					want[i] = o.chainingValue()
 				}
-				if n <= 8 && out8[i] != want {
-					t.Fatalf("chunks8 n %d counter %#x lane %d: have %x, want %x", n, counter, i, out8[i], want)
+				var out [16][8]uint32
+				chunks16(p, counter, &out)
+				for i := range n {
+					if out[i] != want[i] {
+						t.Fatalf("chunks n %d last %d counter %#x lane %d: have %x, want %x", n, lastLen, counter, i, out[i], want[i])
+					}
+				}
+				if n > 8 {
+					continue
+				}
+				// The 16-lane kernel with few lanes too.
+				var out16 [16][8]uint32
+				last := p[(n-1)*chunkLen:]
+				var pad [chunkLen]byte
+				copy(pad[:], last)
+				fb := (len(last) - 1) / blockLen
+				flags := uint32(flagChunkEnd)
+				if fb == 0 {
+					flags |= flagChunkStart
+				}
+				hashChunks16(&p[0], n, counter, &out16, &pad[0], fb, uint32(len(last)-fb*blockLen), flags)
+				for i := range n {
+					if out16[i] != want[i] {
+						t.Fatalf("chunks16 n %d last %d counter %#x lane %d: have %x, want %x", n, lastLen, counter, i, out16[i], want[i])
+					}
 				}
 			}
 		}
