@@ -11,10 +11,12 @@
 //
 // On amd64 (unless built with the purego tag), CPUs with AVX-512 hash 16
 // chunks at once, and 16 parent nodes at once, with the kernels of
-// hash_avx512_amd64.s (written by gen.go) driven by the tree code of
-// wide_amd64.go; other amd64 CPUs use github.com/zeebo/blake3, whose
-// SSE4.1/AVX2 code hashes 8 chunks at once. The tests check all of them
-// against each other and against the official vectors.
+// hash_avx512_amd64.s, and CPUs with AVX2 8 at once with those of
+// hash_avx2_amd64.s (both written by gen.go), driven by the tree code of
+// wide_amd64.go; single blocks (an input's last chunk, lone parents) go
+// through XMM-row assembly versions of the compression function. The
+// tests check all of them against each other and against the official
+// vectors.
 package blake3
 
 import (

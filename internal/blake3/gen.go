@@ -41,6 +41,9 @@ func (g *gen) release(r int) { g.free = append(g.free, r) }
 // (YMM registers, with AVX-512VL for the 16 extra registers and VPRORD).
 var lanes = 16
 
+// avx2 selects AVX2 code: 16 YMM registers, no VPRORD, no VSHUFI32X4.
+var avx2 bool
+
 func z(r int) string {
 	if lanes == 8 {
 		return fmt.Sprintf("Y%d", r)
@@ -169,7 +172,11 @@ func (g *gen) transpose8(rows [8]int) (m [8]int) {
 	c1 := g.quads([4]int(rows[4:]))
 	for o := range 4 {
 		// Word o: the low lanes of c0[o] and c1[o]; word 4+o: the high.
-		m[o], m[4+o] = g.pairStep(c0[o], c1[o], "VSHUFI32X4", "VSHUFI32X4", "$0x00", "$0x03")
+		if avx2 {
+			m[o], m[4+o] = g.pairStep(c0[o], c1[o], "VPERM2I128", "VPERM2I128", "$0x20", "$0x31")
+		} else {
+			m[o], m[4+o] = g.pairStep(c0[o], c1[o], "VSHUFI32X4", "VSHUFI32X4", "$0x00", "$0x03")
+		}
 	}
 	return m
 }
@@ -427,6 +434,372 @@ TEXT ·hashParents%[1]d(SB), NOSPLIT, $0-24
 	g.p("RET")
 }
 
+// AVX2 frame layout of the 8-lane kernels (offsets from SP): the
+// transposed message words, the chaining values between blocks, the
+// counter words and the spilled state word v8.
+// The chunk kernel adds the last lane's mask, its block length and flags
+// (broadcast) and its saved chaining value.
+const (
+	frMsg    = 0
+	frCV     = 512
+	frCtr    = 768
+	frV8     = 832
+	frMask   = 864
+	frBL     = 896
+	frLF     = 928
+	frLastCV = 960
+	frSize   = 1216
+)
+
+// rot emits x = x rotated right by n, with Y8 as scratch for 12 and 7.
+func (g *gen) rot(x string, n int) {
+	switch n {
+	case 16, 8:
+		g.p("VPSHUFB ·rot%d(SB), %s, %s", n, x, x)
+	default:
+		g.p("VPSRLD $%d, %s, Y8", n, x)
+		g.p("VPSLLD $%d, %s, %s", 32-n, x, x)
+		g.p("VPOR Y8, %s, %s", x, x)
+	}
+}
+
+// blockAVX2 emits one compression of 8 lanes: state in Y0-Y15 except v8,
+// spilled at frV8 (Y8 is scratch), message words read from the frame.
+//
+// With lastLane, lane CX-1 is the last chunk of its input, as in block.
+func (g *gen) blockAVX2(kernel string, stride int, lastLane bool, counter func(), flags func()) {
+	// Load and transpose the low and high halves of the 8 blocks, the
+	// message words going to the frame.
+	for half := range 2 {
+		g.free = g.free[:0]
+		for r := 15; r >= 0; r-- {
+			g.free = append(g.free, r)
+		}
+		var rows [8]int
+		for r := range 8 {
+			rows[r] = g.alloc()
+		}
+		for r := range 8 {
+			g.label++
+			zero := fmt.Sprintf("%s_zero%d", kernel, g.label)
+			last := fmt.Sprintf("%s_last%d", kernel, g.label)
+			done := fmt.Sprintf("%s_row%d", kernel, g.label)
+			g.p("CMPQ CX, $%d", r+1)
+			g.p("JLT %s", zero)
+			if lastLane {
+				g.p("JEQ %s", last)
+			}
+			g.p("VMOVDQU %d(SI), %s", r*stride+32*half, z(rows[r]))
+			g.p("JMP %s", done)
+			if lastLane {
+				g.raw(last + ":\n")
+				g.p("VMOVDQU %d(R9), %s", 32*half, z(rows[r]))
+				g.p("JMP %s", done)
+			}
+			g.raw(zero + ":\n")
+			g.p("VPXOR %s, %s, %s", z(rows[r]), z(rows[r]), z(rows[r]))
+			g.raw(done + ":\n")
+		}
+		m := g.transpose8(rows)
+		for j := range 8 {
+			g.p("VMOVDQU %s, %d(SP)", z(m[j]), frMsg+32*(8*half+j))
+		}
+	}
+	for i := range 8 {
+		g.p("VMOVDQU %d(SP), Y%d", frCV+32*i, i)
+	}
+	g.p("VPBROADCASTD ·iv+0(SB), Y8")
+	g.p("VMOVDQU Y8, %d(SP)", frV8)
+	for i := 1; i < 4; i++ {
+		g.p("VPBROADCASTD ·iv+%d(SB), Y%d", 4*i, 8+i)
+	}
+	counter()
+	g.p("VPBROADCASTD ·blockLen64(SB), Y14")
+	flags()
+	if lastLane {
+		g.label++
+		skip := fmt.Sprintf("%s_notlast%d", kernel, g.label)
+		g.p("CMPQ BX, R10")
+		g.p("JNE %s", skip)
+		g.p("VMOVDQU %d(SP), Y8", frMask)
+		g.p("VPBLENDVB Y8, %d(SP), Y14, Y14", frBL)
+		g.p("VPBLENDVB Y8, %d(SP), Y15, Y15", frLF)
+		g.raw(skip + ":\n")
+	}
+	s := [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	for round := range 7 {
+		g.p("// Round %d.", round+1)
+		g.halfAVX2([4][4]int{{0, 4, 8, 12}, {1, 5, 9, 13}, {2, 6, 10, 14}, {3, 7, 11, 15}}, s[0:8])
+		g.halfAVX2([4][4]int{{0, 5, 10, 15}, {1, 6, 11, 12}, {2, 7, 8, 13}, {3, 4, 9, 14}}, s[8:16])
+		var next [16]int
+		for i := range 16 {
+			next[i] = s[msgSchedule[i]]
+		}
+		s = next
+	}
+	g.p("VPXOR %d(SP), Y0, Y0", frV8)
+	for i := 1; i < 8; i++ {
+		g.p("VPXOR Y%d, Y%d, Y%d", 8+i, i, i)
+	}
+	for i := range 8 {
+		g.p("VMOVDQU Y%d, %d(SP)", i, frCV+32*i)
+	}
+	if lastLane {
+		g.label++
+		skip := fmt.Sprintf("%s_notlast%d", kernel, g.label)
+		g.p("CMPQ BX, R10")
+		g.p("JNE %s", skip)
+		for i := range 8 {
+			g.p("VMOVDQU Y%d, %d(SP)", i, frLastCV+32*i)
+		}
+		g.raw(skip + ":\n")
+	}
+}
+
+// halfAVX2 emits four G functions side by side for blockAVX2.
+func (g *gen) halfAVX2(cols [4][4]int, s []int) {
+	step := func(f func(a, b, c, d, mx, my int)) {
+		for i, col := range cols {
+			f(col[0], col[1], col[2], col[3], s[2*i], s[2*i+1])
+		}
+	}
+	y := func(r int) string { return fmt.Sprintf("Y%d", r) }
+	msg := func(j int) string { return fmt.Sprintf("%d(SP)", frMsg+32*j) }
+	for _, k := range [2]struct{ r1, r2 int }{{16, 12}, {8, 7}} {
+		first := k.r1 == 16
+		step(func(a, b, c, d, mx, my int) {
+			if first {
+				g.p("VPADDD %s, %s, %s", msg(mx), y(a), y(a))
+			} else {
+				g.p("VPADDD %s, %s, %s", msg(my), y(a), y(a))
+			}
+		})
+		step(func(a, b, c, d, mx, my int) { g.p("VPADDD %s, %s, %s", y(b), y(a), y(a)) })
+		step(func(a, b, c, d, mx, my int) { g.p("VPXOR %s, %s, %s", y(a), y(d), y(d)) })
+		step(func(a, b, c, d, mx, my int) { g.rot(y(d), k.r1) })
+		step(func(a, b, c, d, mx, my int) {
+			if c == 8 {
+				g.p("VPADDD %d(SP), %s, Y8", frV8, y(d))
+				g.p("VMOVDQU Y8, %d(SP)", frV8)
+				return
+			}
+			g.p("VPADDD %s, %s, %s", y(d), y(c), y(c))
+		})
+		// Y8 still holds v8 here for the G that has it.
+		step(func(a, b, c, d, mx, my int) { g.p("VPXOR %s, %s, %s", y(c), y(b), y(b)) })
+		step(func(a, b, c, d, mx, my int) { g.rot(y(b), k.r2) })
+	}
+}
+
+// kernelsAVX2 emits hashChunks8AVX2 and hashParents8AVX2.
+func (g *gen) kernelsAVX2() {
+	for _, kind := range []string{"Chunks", "Parents"} {
+		if kind == "Chunks" {
+			g.raw(fmt.Sprintf(`
+// func hashChunks8AVX2(in *byte, n int, counter uint64, out *[8][8]uint32, last *byte, fb int, bl, lastFlags uint32)
+TEXT ·hashChunks8AVX2(SB), 0, $%[1]d-56
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+24(FP), DI
+	MOVQ last+32(FP), R9
+	MOVQ fb+40(FP), R10
+	// The last lane's mask (lane n-1 all ones), length and flags.
+	LEAQ -1(CX), AX
+	MOVL AX, %[6]d(SP)
+	VPBROADCASTD %[6]d(SP), Y0
+	VPCMPEQD ·laneIndex(SB), Y0, Y0
+	VMOVDQU Y0, %[6]d(SP)
+	MOVL bl+48(FP), AX
+	MOVL AX, %[7]d(SP)
+	VPBROADCASTD %[7]d(SP), Y0
+	VMOVDQU Y0, %[7]d(SP)
+	MOVL lastFlags+52(FP), AX
+	MOVL AX, %[8]d(SP)
+	VPBROADCASTD %[8]d(SP), Y0
+	VMOVDQU Y0, %[8]d(SP)
+	// Counter words: low = counter+lane (counter is a multiple of 8, so
+	// this never carries), high = counter>>32.
+	VPBROADCASTD counter+16(FP), Y0
+	VPADDD ·laneIndex(SB), Y0, Y0
+	VMOVDQU Y0, %[2]d(SP)
+	MOVQ counter+16(FP), AX
+	SHRQ $32, AX
+	MOVL AX, %[3]d(SP)
+	VPBROADCASTD %[4]d(SP), Y0
+	VMOVDQU Y0, %[5]d(SP)
+	XORQ BX, BX
+	LEAQ ·chunkFlags(SB), R8
+`, frSize, frCtr, frCtr+32, frCtr+32, frCtr+32, frMask, frBL, frLF))
+		} else {
+			g.raw(fmt.Sprintf(`
+// func hashParents8AVX2(in *[16][8]uint32, n int, out *[8][8]uint32)
+TEXT ·hashParents8AVX2(SB), 0, $%d-24
+	MOVQ in+0(FP), SI
+	MOVQ n+8(FP), CX
+	MOVQ out+16(FP), DI
+`, frSize))
+		}
+		for i := range 8 {
+			g.p("VPBROADCASTD ·iv+%d(SB), Y0", 4*i)
+			g.p("VMOVDQU Y0, %d(SP)", frCV+32*i)
+		}
+		if kind == "Chunks" {
+			g.raw("chunks8avx2_loop:\n")
+			g.blockAVX2("chunks8avx2", 1024, true,
+				func() {
+					g.p("VMOVDQU %d(SP), Y12", frCtr)
+					g.p("VMOVDQU %d(SP), Y13", frCtr+32)
+				},
+				func() { g.p("VPBROADCASTD (R8)(BX*4), Y15") })
+			g.p("ADDQ $64, SI")
+			g.p("ADDQ $64, R9")
+			g.p("INCQ BX")
+			g.p("CMPQ BX, $16")
+			g.p("JLT chunks8avx2_loop")
+			g.p("VMOVDQU %d(SP), Y8", frMask)
+			for i := range 8 {
+				g.p("VPBLENDVB Y8, %d(SP), Y%d, Y%d", frLastCV+32*i, i, i)
+			}
+		} else {
+			g.blockAVX2("parents8avx2", 64, false,
+				func() {
+					g.p("VPXOR Y12, Y12, Y12")
+					g.p("VPXOR Y13, Y13, Y13")
+				},
+				func() { g.p("VPBROADCASTD ·parentFlag(SB), Y15") })
+		}
+		// The chaining values, word i of all lanes in Yi, out lane by lane.
+		g.free = g.free[:0]
+		for r := 15; r >= 8; r-- {
+			g.free = append(g.free, r)
+		}
+		c0 := g.quads([4]int{0, 1, 2, 3})
+		c1 := g.quads([4]int{4, 5, 6, 7})
+		for o := range 4 {
+			for l := range 2 {
+				t := g.alloc()
+				g.p("VPERM2I128 $0x%02X, %s, %s, %s", []int{0x20, 0x31}[l], z(c1[o]), z(c0[o]), z(t))
+				g.p("VMOVDQU %s, %d(DI)", z(t), 32*(4*l+o))
+				g.release(t)
+			}
+		}
+		g.p("VZEROUPPER")
+		g.p("RET")
+	}
+}
+
+// compressAVX emits compressAVX2 and compressBlocksAVX2: compressAVX512
+// and compressBlocksAVX512 with VEX instructions only, the rotations by
+// VPSHUFB and shifts, and each message vector assembled with VPINSRD.
+func (g *gen) compressAVX() {
+	var idx [7][4][4]int
+	s := [16]int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15}
+	for r := range 7 {
+		for v := range 4 {
+			for i := range 4 {
+				idx[r][v][i] = s[8*(v/2)+2*i+v%2]
+			}
+		}
+		var next [16]int
+		for i := range 16 {
+			next[i] = s[msgSchedule[i]]
+		}
+		s = next
+	}
+	rot := func(x string, n int) {
+		switch n {
+		case 16, 8:
+			g.p("VPSHUFB ·rot%d(SB), %s, %s", n, x, x)
+		default:
+			g.p("VPSRLD $%d, %s, X15", n, x)
+			g.p("VPSLLD $%d, %s, %s", 32-n, x, x)
+			g.p("VPOR X15, %s, %s", x, x)
+		}
+	}
+	g3 := func(mx, my string) {
+		g.p("VPADDD %s, X0, X0", mx)
+		g.p("VPADDD X1, X0, X0")
+		g.p("VPXOR X0, X3, X3")
+		rot("X3", 16)
+		g.p("VPADDD X3, X2, X2")
+		g.p("VPXOR X2, X1, X1")
+		rot("X1", 12)
+		g.p("VPADDD %s, X0, X0", my)
+		g.p("VPADDD X1, X0, X0")
+		g.p("VPXOR X0, X3, X3")
+		rot("X3", 8)
+		g.p("VPADDD X3, X2, X2")
+		g.p("VPXOR X2, X1, X1")
+		rot("X1", 7)
+	}
+	rounds := func() {
+		for r := range 7 {
+			g.p("// Round %d.", r+1)
+			for v := range 4 {
+				g.p("VMOVDQU ·msgIndex+%d(SB), X10", 64*r+16*v)
+				g.p("VPCMPEQD X11, X11, X11")
+				g.p("VPGATHERDD X11, (BX)(X10*4), X%d", 6+v)
+			}
+			g3("X6", "X7")
+			g.p("VPSHUFD $0x39, X1, X1")
+			g.p("VPSHUFD $0x4E, X2, X2")
+			g.p("VPSHUFD $0x93, X3, X3")
+			g3("X8", "X9")
+			g.p("VPSHUFD $0x93, X1, X1")
+			g.p("VPSHUFD $0x4E, X2, X2")
+			g.p("VPSHUFD $0x39, X3, X3")
+		}
+		g.p("VPXOR X2, X0, X0")
+		g.p("VPXOR X3, X1, X1")
+	}
+	g.raw(`
+// func compressAVX2(out, cv *[8]uint32, m *[16]uint32, counter uint64, n, flags uint32)
+TEXT ·compressAVX2(SB), NOSPLIT, $0-40
+	MOVQ cv+8(FP), AX
+	MOVQ m+16(FP), BX
+	MOVQ out+0(FP), DI
+	VMOVDQU 0(AX), X0
+	VMOVDQU 16(AX), X1
+	VMOVDQU ·iv+0(SB), X2
+	VMOVQ counter+24(FP), X3
+	MOVL n+32(FP), CX
+	VPINSRD $2, CX, X3, X3
+	MOVL flags+36(FP), CX
+	VPINSRD $3, CX, X3, X3
+`)
+	rounds()
+	g.p("VMOVDQU X0, 0(DI)")
+	g.p("VMOVDQU X1, 16(DI)")
+	g.p("VZEROUPPER")
+	g.p("RET")
+	g.raw(`
+// func compressBlocksAVX2(cv *[8]uint32, p *byte, nblocks int, counter uint64, flags uint32)
+TEXT ·compressBlocksAVX2(SB), NOSPLIT, $16-36
+	MOVQ cv+0(FP), DI
+	MOVQ p+8(FP), BX
+	MOVQ nblocks+16(FP), CX
+	VMOVDQU 0(DI), X0
+	VMOVDQU 16(DI), X1
+	MOVQ counter+24(FP), AX
+	MOVQ AX, 0(SP)
+	MOVL $64, 8(SP)
+	MOVL flags+32(FP), AX
+	MOVL AX, 12(SP)
+blocksavx2_loop:
+	VMOVDQU ·iv+0(SB), X2
+	VMOVDQU 0(SP), X3
+	MOVL $0, 12(SP)
+`)
+	rounds()
+	g.p("ADDQ $64, BX")
+	g.p("DECQ CX")
+	g.p("JNZ blocksavx2_loop")
+	g.p("VMOVDQU X0, 0(DI)")
+	g.p("VMOVDQU X1, 16(DI)")
+	g.p("VZEROUPPER")
+	g.p("RET")
+}
+
 // chunkPrefetch is how far ahead of the block being hashed (in bytes) the
 // chunk kernel prefetches each lane.
 var chunkPrefetch = 256
@@ -626,6 +999,34 @@ GLOBL ·chunkFlags(SB), RODATA|NOPTR, $64
 	g.compress()
 
 	if err := os.WriteFile("hash_avx512_amd64.s", g.b.Bytes(), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+
+	g = &gen{}
+	avx2, lanes = true, 8
+	g.raw(`// Code generated by gen.go; DO NOT EDIT.
+
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// rot16 and rot8 are the VPSHUFB masks rotating each dword right by 16
+// and 8 bits.
+DATA ·rot16+0(SB)/8, $0x0504070601000302
+DATA ·rot16+8(SB)/8, $0x0D0C0F0E09080B0A
+DATA ·rot16+16(SB)/8, $0x0504070601000302
+DATA ·rot16+24(SB)/8, $0x0D0C0F0E09080B0A
+GLOBL ·rot16(SB), RODATA|NOPTR, $32
+DATA ·rot8+0(SB)/8, $0x0407060500030201
+DATA ·rot8+8(SB)/8, $0x0C0F0E0D080B0A09
+DATA ·rot8+16(SB)/8, $0x0407060500030201
+DATA ·rot8+24(SB)/8, $0x0C0F0E0D080B0A09
+GLOBL ·rot8(SB), RODATA|NOPTR, $32
+`)
+	g.kernelsAVX2()
+	g.compressAVX()
+	if err := os.WriteFile("hash_avx2_amd64.s", g.b.Bytes(), 0o644); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
