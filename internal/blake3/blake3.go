@@ -7,11 +7,16 @@
 // js/wasm), without SIMD: the rounds are unrolled, and whole chunks are
 // compressed straight from the input without buffering. Inputs are hashed
 // one chunk at a time; verify runs one container per core, which keeps the
-// cores busy without a parallel tree. On amd64 (unless built with the
-// purego tag) [Hasher] and [Sum256] use github.com/zeebo/blake3 instead,
-// whose SSE4.1/AVX2 code hashes several chunks at once (about 5x faster on
-// 64 KiB compression blocks); the tests check both against each other and
-// against the official vectors.
+// cores busy without a parallel tree.
+//
+// On amd64 (unless built with the purego tag), CPUs with AVX-512 hash 16
+// chunks at once, and 16 parent nodes at once, with the kernels of
+// hash_avx512_amd64.s, and CPUs with AVX2 8 at once with those of
+// hash_avx2_amd64.s (both written by gen.go), driven by the tree code of
+// wide_amd64.go; single blocks (an input's last chunk, lone parents) go
+// through XMM-row assembly versions of the compression function. The
+// tests check all of them against each other and against the official
+// vectors.
 package blake3
 
 import (
@@ -39,12 +44,12 @@ var iv = [8]uint32{
 // {2, 6, 3, 10, 7, 0, 4, 13, 1, 11, 12, 5, 9, 14, 15, 8}; compress has it
 // resolved into each round's word indices.
 
-// compress runs the compression function and returns the first 8 words of
+// compressGeneric runs the compression function and returns the first 8 words of
 // its output: the chaining value, or the first 32 bytes of root output
 // (all this package produces). The seven rounds are unrolled with the message schedule (the
 // permutation applied round after round) resolved in advance, and the
 // state kept in locals; this file is generated in that shape for speed.
-func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
+func compressGeneric(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint32) [8]uint32 {
 	v0, v1, v2, v3, v4, v5, v6, v7 := cv[0], cv[1], cv[2], cv[3], cv[4], cv[5], cv[6], cv[7]
 	v8, v9, v10, v11 := iv[0], iv[1], iv[2], iv[3]
 	v12, v13, v14, v15 := uint32(counter), uint32(counter>>32), n, flags
@@ -506,6 +511,16 @@ func compress(cv *[8]uint32, m *[16]uint32, counter uint64, n uint32, flags uint
 	return [8]uint32{v0 ^ v8, v1 ^ v9, v2 ^ v10, v3 ^ v11, v4 ^ v12, v5 ^ v13, v6 ^ v14, v7 ^ v15}
 }
 
+// compressBlocksGeneric compresses the whole blocks of p into cv, none of
+// them the last of its chunk, the first with flags.
+func compressBlocksGeneric(cv *[8]uint32, p []byte, counter uint64, flags uint32) {
+	for ; len(p) >= blockLen; p = p[blockLen:] {
+		m := words(p[:blockLen])
+		*cv = compress(cv, &m, counter, blockLen, flags)
+		flags = 0
+	}
+}
+
 func words(b []byte) (m [16]uint32) {
 	if len(b) == blockLen {
 		for i := range m {
@@ -572,12 +587,12 @@ func (c *chunkState) update(p []byte) {
 		c.blocks++
 		c.bufLen = 0
 	}
-	for c.bufLen == 0 && len(p) > blockLen {
-		m := words(p[:blockLen])
-		c.cv = compress(&c.cv, &m, c.counter, blockLen, c.startFlag())
-		c.blocks++
-		c.inputLen += blockLen
-		p = p[blockLen:]
+	if c.bufLen == 0 && len(p) > blockLen {
+		k := (len(p) - 1) / blockLen
+		compressBlocks(&c.cv, p[:k*blockLen], c.counter, c.startFlag())
+		c.blocks += k
+		c.inputLen += k * blockLen
+		p = p[k*blockLen:]
 	}
 	for len(p) > 0 {
 		if c.bufLen == blockLen {
