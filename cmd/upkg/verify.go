@@ -120,6 +120,7 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	var sum inspect.VerifySummary
+	var line []byte
 	verify := func(emit func(inspect.VerifyResult)) error { return inspect.VerifyPaths(args, opts, o.jobs, emit) }
 	if walk != nil {
 		verify = func(emit func(inspect.VerifyResult)) error { return inspect.VerifyEach(walk, opts, o.jobs, emit) }
@@ -133,7 +134,8 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 			return
 		}
 		if o.json {
-			enc.Encode(r)
+			line = append(appendVerifyJSON(line[:0], &r), '\n')
+			stdout.Write(line)
 			lineDone()
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"io"
 	"io/fs"
 	"path"
+	"runtime/debug"
 	"strings"
 
 	"github.com/upkg/upkg/pak"
@@ -68,8 +69,9 @@ func openPakAsPackage(in *Input, opts *Options) (*Package, error) {
 
 // PakContainer is a .pak opened as a [Container].
 type PakContainer struct {
-	R    *pak.Reader
-	path string
+	R      *pak.Reader
+	path   string
+	closer io.Closer // what opened R's file, when not R itself
 }
 
 // OpenPakContainer opens a pak file with the key in opts.
@@ -112,7 +114,15 @@ func (c *PakContainer) Stat(name string) (fs.FileInfo, error) { return c.R.Stat(
 func (c *PakContainer) Format() string { return "pak" }
 
 // Close closes the pak file.
-func (c *PakContainer) Close() error { return c.R.Close() }
+func (c *PakContainer) Close() error {
+	err := c.R.Close()
+	if c.closer != nil {
+		if cerr := c.closer.Close(); err == nil {
+			err = cerr
+		}
+	}
+	return err
+}
 
 // Entries lists the pak's file records in index order. The hash of a v10+
 // encoded entry is read from the header stored before its data.
@@ -325,12 +335,32 @@ func pakInput(r *pak.Reader, container, inner string) (*Input, error) {
 
 // verifyPak is `upkg verify` for a .pak: one line for the container (every
 // entry's SHA-1 checked) and one per package inside.
-func verifyPak(p string, opts *Options, emit func(VerifyResult)) bool {
+func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) {
 	if !strings.HasSuffix(strings.ToLower(p), ".pak") {
 		return false
 	}
 	res := VerifyResult{Path: p, Format: "pak"}
-	c, err := OpenPakContainer(p, opts)
+	if opts.OpenWhole != nil {
+		// The pak may be mapped (see VerifyPackage): reading a page of a
+		// file another process cut short faults. A fault while the index
+		// or the entries are read fails the container's line; one while a
+		// package inside is read fails that package's (verifyInPak).
+		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+		defer func() {
+			r := recover()
+			if r == nil {
+				return
+			}
+			if _, fault := r.(interface{ Addr() uintptr }); !fault {
+				panic(r)
+			}
+			res.OK = false
+			res.Error = recoveredError(r, opts)
+			emit(res)
+			handled = true
+		}()
+	}
+	c, err := openPakVerify(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
 		emit(res)
@@ -364,6 +394,27 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) bool {
 	return true
 }
 
+// openPakVerify opens a pak for verify: through opts.OpenWhole when set
+// (the CLI maps it, so entries are read without a system call each).
+func openPakVerify(p string, opts *Options) (*PakContainer, error) {
+	if opts.OpenWhole == nil {
+		return OpenPakContainer(p, opts)
+	}
+	r, size, closer, err := opts.OpenWhole(p)
+	if err != nil {
+		return nil, err
+	}
+	c, err := NewPakContainer(p, r, size, opts)
+	if err != nil {
+		if closer != nil {
+			closer.Close()
+		}
+		return nil, err
+	}
+	c.closer = closer
+	return c, nil
+}
+
 func isPakPackage(name string) bool {
 	ext := strings.ToLower(path.Ext(name))
 	for _, x := range pakPackageExts {
@@ -381,7 +432,7 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (
 	defer func() {
 		if x := recover(); x != nil {
 			res.OK = false
-			res.Error = fmt.Sprintf("internal error (please report): %v", x)
+			res.Error = recoveredError(x, opts)
 		}
 	}()
 	in, err := pakInput(r, container, e.Name)

@@ -113,3 +113,35 @@ func TestTruncatedPartitionWhileMapped(t *testing.T) {
 		t.Errorf("verify of a container whose .ucas was truncated while mapped: %+v", results)
 	}
 }
+
+// TestTruncatedPakWhileMapped cuts a mapped .pak short before its index is
+// read: the container's line reports it.
+func TestTruncatedPakWhileMapped(t *testing.T) {
+	b, err := os.ReadFile(corpus.Path(t, "pak/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Pak/Uncompressed/CUE4ParseFixtures-Minimal-Uncompressed.pak"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := filepath.Join(t.TempDir(), "Test.pak")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mapped := false
+	opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+		r, size, c, err := mapfile.OpenWhole(name)
+		if c != nil {
+			mapped = true
+			if err := os.Truncate(name, 0); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return r, size, c, err
+	}}
+	var results []inspect.VerifyResult
+	inspect.VerifyOne(name, opts, func(r inspect.VerifyResult) { results = append(results, r) })
+	if !mapped {
+		t.Fatal("the .pak was not mapped")
+	}
+	if len(results) != 1 || results[0].OK || results[0].Format != "pak" || !strings.Contains(results[0].Error, "file changed while being read") {
+		t.Errorf("verify of a pak truncated while mapped: %+v", results)
+	}
+}
