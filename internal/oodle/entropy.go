@@ -491,6 +491,11 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 // variables (the compiler holds them in registers) and runs while every
 // stream has eight bytes left to load; the readers then finish the last
 // symbols one at a time.
+//
+// Each symbol's window is shifted before its byte is stored: the compiler
+// (amd64 without BMI2, whose variable shifts take their count in CX) can
+// then load the entry into CX, shift, and store CX>>8, where storing first
+// made it spill the entry to the stack on every symbol.
 func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	if mid > len(buf) {
 		return corrupt("bad Huffman stream split")
@@ -510,64 +515,64 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 		o := out[i : i+15 : i+15]
 		// Five symbols per stream, unrolled.
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[0] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[1] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[2] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[3] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[4] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[5] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[6] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[7] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[8] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[9] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
-		o[10] = byte(e >> 8)
 		bAcc >>= e & 63
+		o[10] = byte(e >> 8)
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
-		o[11] = byte(e >> 8)
 		cAcc >>= e & 63
+		o[11] = byte(e >> 8)
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
-		o[12] = byte(e >> 8)
 		aAcc >>= e & 63
+		o[12] = byte(e >> 8)
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
-		o[13] = byte(e >> 8)
 		bAcc >>= e & 63
+		o[13] = byte(e >> 8)
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
-		o[14] = byte(e >> 8)
 		cAcc >>= e & 63
+		o[14] = byte(e >> 8)
 		cPos += e & 0xFF
 		i += 15
 	}
