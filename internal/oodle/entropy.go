@@ -229,7 +229,10 @@ func readFluff(br *msbReader, numSyms int) int {
 }
 
 // readRiceLengths reads n unary values (the count of zero bits before each
-// one bit), taking them from a 56-bit window per load.
+// one bit), taking them from a 56-bit window per load. The window is bit
+// reversed, so that its one bits can be found lowest first and cleared
+// one by one: each value is the distance from the one bit before, and
+// finding the next one bit does not wait for the value before it.
 func readRiceLengths(br *msbReader, dst []int) error {
 	limit := len(br.buf) * 8
 	c := 0
@@ -237,23 +240,21 @@ func readRiceLengths(br *msbReader, dst []int) error {
 		if br.pos >= limit {
 			return corrupt("truncated Golomb-Rice lengths")
 		}
-		w := br.peek64()
-		avail := 56
-		for i < len(dst) {
-			z := bits.LeadingZeros64(w)
-			if z >= avail {
-				// No one bit in the window: the zeros run on.
-				c += avail
-				br.pos += avail
-				break
-			}
-			dst[i] = c + z
-			i++
+		r := bits.Reverse64(br.peek64()) & (1<<56 - 1)
+		next := 0 // window bit after the last one bit taken
+		for ; r != 0 && i < len(dst); i++ {
+			p := bits.TrailingZeros64(r)
+			dst[i] = c + p - next
 			c = 0
-			w <<= uint(z + 1)
-			avail -= z + 1
-			br.pos += z + 1
+			next = p + 1
+			r &= r - 1
 		}
+		if i < len(dst) {
+			// No one bit left in the window: the zeros run on.
+			c += 56 - next
+			next = 56
+		}
+		br.pos += next
 	}
 	return nil
 }
@@ -276,16 +277,15 @@ func convertToRanges(br *msbReader, numSyms, fluff int, widths []int, ranges []s
 	used := 0
 	ranges = ranges[:0]
 	for i := 0; i < numRanges; i++ {
-		v := widths[0]
-		if v >= 9 {
+		// Both fields (at most 8 + 8 bits) from one window.
+		v, v2 := uint(widths[0]), uint(widths[1])+1
+		if v >= 9 || v2 >= 9 {
 			return nil, corrupt("bad symbol-range width")
 		}
-		num := int(br.read(v)) + 1<<uint(v)
-		v = widths[1]
-		if v >= 8 {
-			return nil, corrupt("bad symbol-range width")
-		}
-		space := int(br.read(v+1)) + 1<<uint(v+1) - 1
+		w := br.peek64()
+		br.pos += int(v + v2)
+		num := int(w>>(64-v)) + 1<<v
+		space := int(w<<v>>(64-v2)) + 1<<v2 - 1
 		ranges = append(ranges, symRange{symIdx, num})
 		used += num
 		symIdx += num + space
@@ -325,6 +325,9 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 			}
 		}
 	}
+	// The lengths are counted in two histograms, even and odd symbols,
+	// so that runs of one length do not wait on one counter.
+	var count [2][16]int
 	sum := 0x1e
 	for i := 0; i < numSyms; i++ {
 		v := zigzag(lens[i] & 0xFF)
@@ -333,6 +336,7 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 			return 0, corrupt("Huffman code length out of range")
 		}
 		lens[i] = l
+		count[i&1][l]++
 		sum += v
 		if sum < 0 {
 			return 0, corrupt("Huffman code length out of range")
@@ -342,12 +346,18 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The ranges hold numSyms (at most 256) symbols in all.
 	k := 0
 	for _, r := range ranges {
 		for j := 0; j < r.num; j++ {
-			h.add(r.sym+j, lens[k])
+			h.sym[k] = byte(r.sym + j)
+			h.len[k] = uint8(lens[k])
 			k++
 		}
+	}
+	h.n = k
+	for l := range h.count {
+		h.count[l] = count[0][l] + count[1][l]
 	}
 	return numSyms, nil
 }
