@@ -274,14 +274,14 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			}
 			if litlen <= 8 && last <= -8 && len(out)-dst >= 8 && len(lits)-li >= 8 {
 				const hi = 0x8080808080808080
-				x := binary.LittleEndian.Uint64(lits[li:])
-				y := binary.LittleEndian.Uint64(out[from:])
-				binary.LittleEndian.PutUint64(out[dst:], (x&^hi)+(y&^hi)^(x^y)&hi)
+				x := binary.LittleEndian.Uint64(lits[li : li+8])
+				y := binary.LittleEndian.Uint64(out[from : from+8])
+				binary.LittleEndian.PutUint64(out[dst:dst+8], (x&^hi)+(y&^hi)^(x^y)&hi)
 			} else {
 				addLits(out, dst, from, litlen, lits[li:])
 			}
 		} else if litlen <= 16 && len(out)-dst >= 16 && len(lits)-li >= 16 {
-			*(*[16]byte)(out[dst:]) = *(*[16]byte)(lits[li:])
+			*(*[16]byte)(out[dst : dst+16]) = *(*[16]byte)(lits[li : li+16])
 		} else {
 			copy(out[dst:dst+litlen], lits[li:li+litlen])
 		}
@@ -324,11 +324,15 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		from := dst + int(off)
 		switch {
 		case off <= -16 && len(out)-dst >= 32 && matchlen <= 32:
-			*(*[16]byte)(out[dst:]) = *(*[16]byte)(out[from:])
-			*(*[16]byte)(out[dst+16:]) = *(*[16]byte)(out[from+16:])
+			d := out[dst : dst+32]
+			s := out[from : from+32]
+			*(*[16]byte)(d) = *(*[16]byte)(s)
+			*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
 		case matchlen <= 16 && off <= -8 && len(out)-dst >= 16:
-			*(*[8]byte)(out[dst:]) = *(*[8]byte)(out[from:])
-			*(*[8]byte)(out[dst+8:]) = *(*[8]byte)(out[from+8:])
+			d := out[dst : dst+16]
+			s := out[from : from+16]
+			*(*[8]byte)(d) = *(*[8]byte)(s)
+			*(*[8]byte)(d[8:]) = *(*[8]byte)(s[8:])
 		case matchlen >= 8 && matchlen <= 16 && off <= -8:
 			d := out[dst : dst+matchlen]
 			s := out[from : from+matchlen]
