@@ -324,14 +324,14 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		from := dst + int(off)
 		switch {
 		case off <= -16 && len(out)-dst >= 32 && matchlen <= 32:
-			d := out[dst : dst+32]
-			s := out[from : from+32]
-			*(*[16]byte)(d) = *(*[16]byte)(s)
+			d := (*[32]byte)(out[dst : dst+32])
+			s := (*[32]byte)(out[from : from+32])
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(s[:16])
 			*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
 		case matchlen <= 16 && off <= -8 && len(out)-dst >= 16:
-			d := out[dst : dst+16]
-			s := out[from : from+16]
-			*(*[8]byte)(d) = *(*[8]byte)(s)
+			d := (*[16]byte)(out[dst : dst+16])
+			s := (*[16]byte)(out[from : from+16])
+			*(*[8]byte)(d[:8]) = *(*[8]byte)(s[:8])
 			*(*[8]byte)(d[8:]) = *(*[8]byte)(s[8:])
 		case matchlen >= 8 && matchlen <= 16 && off <= -8:
 			d := out[dst : dst+matchlen]
