@@ -464,21 +464,27 @@ func copyMatch(out []byte, dst, from, n int) {
 
 // addLits writes out[dst+i] = lits[i] + out[from+i] for i < n ("delta
 // literals"; from < dst, len(lits) >= n). With dst at least 8 bytes after
-// from it adds 8 bytes at a time, bytewise without carries between them.
+// from it adds 8 bytes at a time, bytewise without carries between them;
+// the last word ends at dst+n, adding some bytes again to the same,
+// final, values (as copyMatch copies).
 func addLits(out []byte, dst, from, n int, lits []byte) {
 	d := out[dst : dst+n]
 	s := out[from : from+n]
 	lits = lits[:n]
-	i := 0
-	if dst-from >= 8 {
+	if dst-from >= 8 && n >= 8 {
 		const hi = 0x8080808080808080
-		for ; n-i >= 8; i += 8 {
-			x := binary.LittleEndian.Uint64(lits[i:])
-			y := binary.LittleEndian.Uint64(s[i:])
-			binary.LittleEndian.PutUint64(d[i:], (x&^hi)+(y&^hi)^(x^y)&hi)
+		add := func(i int) {
+			x := binary.LittleEndian.Uint64(lits[i : i+8])
+			y := binary.LittleEndian.Uint64(s[i : i+8])
+			binary.LittleEndian.PutUint64(d[i:i+8], (x&^hi)+(y&^hi)^(x^y)&hi)
 		}
+		for i := 0; i < n-8; i += 8 {
+			add(i)
+		}
+		add(n - 8)
+		return
 	}
-	for ; i < n; i++ {
+	for i := range d {
 		d[i] = lits[i] + s[i]
 	}
 }
