@@ -511,16 +511,20 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 		return corrupt("bad Huffman stream split")
 	}
 	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
-	// In the main loop each stream is the count of bits consumed; a refill
-	// loads the eight bytes holding the next unconsumed bit (at least 57
-	// bits), and a symbol takes its bits from that window.
-	var aPos, bPos, cPos uint
+	// In the main loop each stream is a count of bits: a's from the start
+	// of buf, c's from the start of buf too (it starts at mid), b's back
+	// from the end. A refill loads the eight bytes holding the next
+	// unconsumed bit (at least 57 bits), and a symbol takes its bits from
+	// that window. All three load from buf, which leaves the compiler
+	// registers for the rest.
+	aPos, bPos, cPos := uint(0), uint(0), uint(mid)*8
+	aEnd, bEnd, cEnd := mid-8, len(buf)-mid-8, len(buf)-8
 	tab := &lut.e
 	i := 0
-	for len(out)-i >= 15 && int(aPos>>3)+8 <= len(aBuf) && int(bPos>>3)+8 <= len(bBuf) && int(cPos>>3)+8 <= len(cBuf) {
-		aAcc := binary.LittleEndian.Uint64(aBuf[aPos>>3:]) >> (aPos & 7)
-		bAcc := binary.BigEndian.Uint64(bBuf[len(bBuf)-int(bPos>>3)-8:]) >> (bPos & 7)
-		cAcc := binary.LittleEndian.Uint64(cBuf[cPos>>3:]) >> (cPos & 7)
+	for len(out)-i >= 15 && int(aPos>>3) <= aEnd && int(bPos>>3) <= bEnd && int(cPos>>3) <= cEnd {
+		aAcc := binary.LittleEndian.Uint64(buf[aPos>>3:]) >> (aPos & 7)
+		bAcc := binary.BigEndian.Uint64(buf[len(buf)-int(bPos>>3)-8:]) >> (bPos & 7)
+		cAcc := binary.LittleEndian.Uint64(buf[cPos>>3:]) >> (cPos & 7)
 		var e uint
 		o := out[i : i+15 : i+15]
 		// Five symbols per stream, unrolled.
@@ -588,7 +592,7 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	}
 	a := lsbReader{buf: aBuf, next: int(aPos >> 3)}
 	b := lsbBackReader{buf: bBuf, next: int(bPos >> 3)}
-	c := lsbReader{buf: cBuf, next: int(cPos >> 3)}
+	c := lsbReader{buf: cBuf, next: int(cPos>>3) - mid}
 	a.refill()
 	a.skip(aPos & 7)
 	b.refill()
