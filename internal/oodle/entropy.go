@@ -486,10 +486,7 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 		return corrupt("bad Huffman stream split")
 	}
 	half := (len(out) + 1) >> 1
-	if err := huffTriple(first[2:], left, out[:half], lut); err != nil {
-		return err
-	}
-	return huffTriple(second[2:], right, out[half:], lut)
+	return huffTwoTriples(first[2:], left, out[:half], second[2:], right, out[half:], lut)
 }
 
 // huffTriple decodes out from three interleaved streams in buf: forward
@@ -510,17 +507,178 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	if mid > len(buf) {
 		return corrupt("bad Huffman stream split")
 	}
-	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
-	// In the main loop each stream is a count of bits: a's from the start
-	// of buf, c's from the start of buf too (it starts at mid), b's back
-	// from the end. A refill loads the eight bytes holding the next
-	// unconsumed bit (at least 57 bits), and a symbol takes its bits from
-	// that window. All three load from buf, which leaves the compiler
-	// registers for the rest.
-	aPos, bPos, cPos := uint(0), uint(0), uint(mid)*8
+	aPos, bPos, cPos, i := huffRounds(buf, mid, out, lut, 0, 0, uint(mid)*8, 0)
+	return huffFinish(buf, mid, out, lut, aPos, bPos, cPos, i)
+}
+
+// huffTwoTriples decodes the two triples of a two-triple Huffman array
+// (into out1 and out2) as huffTriple would decode one after the other, but
+// runs their main loops together: a stream's symbols wait on each other
+// (each lookup needs the bits the one before left), so six streams keep the
+// processor busier than three.
+func huffTwoTriples(buf1 []byte, mid1 int, out1 []byte, buf2 []byte, mid2 int, out2 []byte, lut *huffLUT) error {
+	if mid1 > len(buf1) || mid2 > len(buf2) {
+		if err := huffTriple(buf1, mid1, out1, lut); err != nil {
+			return err
+		}
+		return huffTriple(buf2, mid2, out2, lut)
+	}
+	aPos1, bPos1, cPos1, i1 := uint(0), uint(0), uint(mid1)*8, 0
+	aPos2, bPos2, cPos2, i2 := uint(0), uint(0), uint(mid2)*8, 0
+	aEnd1, bEnd1, cEnd1 := mid1-8, len(buf1)-mid1-8, len(buf1)-8
+	aEnd2, bEnd2, cEnd2 := mid2-8, len(buf2)-mid2-8, len(buf2)-8
+	tab := &lut.e
+	for len(out1)-i1 >= 15 && int(aPos1>>3) <= aEnd1 && int(bPos1>>3) <= bEnd1 && int(cPos1>>3) <= cEnd1 &&
+		len(out2)-i2 >= 15 && int(aPos2>>3) <= aEnd2 && int(bPos2>>3) <= bEnd2 && int(cPos2>>3) <= cEnd2 {
+		aAcc1 := binary.LittleEndian.Uint64(buf1[aPos1>>3:]) >> (aPos1 & 7)
+		aAcc2 := binary.LittleEndian.Uint64(buf2[aPos2>>3:]) >> (aPos2 & 7)
+		bAcc1 := binary.BigEndian.Uint64(buf1[len(buf1)-int(bPos1>>3)-8:]) >> (bPos1 & 7)
+		bAcc2 := binary.BigEndian.Uint64(buf2[len(buf2)-int(bPos2>>3)-8:]) >> (bPos2 & 7)
+		cAcc1 := binary.LittleEndian.Uint64(buf1[cPos1>>3:]) >> (cPos1 & 7)
+		cAcc2 := binary.LittleEndian.Uint64(buf2[cPos2>>3:]) >> (cPos2 & 7)
+		var e uint
+		o1 := out1[i1 : i1+15 : i1+15]
+		o2 := out2[i2 : i2+15 : i2+15]
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[0] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[0] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[1] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[1] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[2] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[2] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[3] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[3] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[4] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[4] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[5] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[5] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[6] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[6] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[7] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[7] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[8] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[8] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[9] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[9] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[10] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[10] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[11] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[11] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[12] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[12] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[13] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[13] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[14] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[14] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		i1 += 15
+		i2 += 15
+	}
+	aPos1, bPos1, cPos1, i1 = huffRounds(buf1, mid1, out1, lut, aPos1, bPos1, cPos1, i1)
+	if err := huffFinish(buf1, mid1, out1, lut, aPos1, bPos1, cPos1, i1); err != nil {
+		return err
+	}
+	aPos2, bPos2, cPos2, i2 = huffRounds(buf2, mid2, out2, lut, aPos2, bPos2, cPos2, i2)
+	return huffFinish(buf2, mid2, out2, lut, aPos2, bPos2, cPos2, i2)
+}
+
+// huffRounds runs the main loop of huffTriple from the given state: the
+// bits taken from each stream (a's and c's counted from the start of buf,
+// c starting at mid, b's back from the end) and the symbols written. A
+// refill loads the eight bytes holding the next unconsumed bit (at least
+// 57 bits), and a symbol takes its bits from that window. All three load
+// from buf, which leaves the compiler registers for the rest.
+func huffRounds(buf []byte, mid int, out []byte, lut *huffLUT, aPos, bPos, cPos uint, i int) (uint, uint, uint, int) {
 	aEnd, bEnd, cEnd := mid-8, len(buf)-mid-8, len(buf)-8
 	tab := &lut.e
-	i := 0
 	for len(out)-i >= 15 && int(aPos>>3) <= aEnd && int(bPos>>3) <= bEnd && int(cPos>>3) <= cEnd {
 		aAcc := binary.LittleEndian.Uint64(buf[aPos>>3:]) >> (aPos & 7)
 		bAcc := binary.BigEndian.Uint64(buf[len(buf)-int(bPos>>3)-8:]) >> (bPos & 7)
@@ -590,6 +748,14 @@ func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 		cPos += e & 0xFF
 		i += 15
 	}
+	return aPos, bPos, cPos, i
+}
+
+// huffFinish decodes the symbols of a triple left after huffRounds, one
+// at a time through the readers, and checks where the streams end.
+func huffFinish(buf []byte, mid int, out []byte, lut *huffLUT, aPos, bPos, cPos uint, i int) error {
+	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
+	tab := &lut.e
 	a := lsbReader{buf: aBuf, next: int(aPos >> 3)}
 	b := lsbBackReader{buf: bBuf, next: int(bPos >> 3)}
 	c := lsbReader{buf: cBuf, next: int(cPos>>3) - mid}
