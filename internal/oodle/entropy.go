@@ -494,10 +494,10 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 // must end exactly at mid and the other two must meet.
 //
 // Codes are at most 11 bits, so after one refill (at least 56 bits) a stream
-// yields five symbols. The main loop keeps the three readers in local
-// variables (the compiler holds them in registers) and runs while every
-// stream has eight bytes left to load; the readers then finish the last
-// symbols one at a time.
+// yields five symbols. The main loop (huffRounds) keeps the three readers
+// in local variables (the compiler holds them in registers) and runs while
+// every stream has eight bytes left to load; the readers then finish the
+// last symbols one at a time (huffFinish).
 //
 // Each symbol's window is shifted before its byte is stored: the compiler
 // (amd64 without BMI2, whose variable shifts take their count in CX) can
