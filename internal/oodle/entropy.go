@@ -229,7 +229,10 @@ func readFluff(br *msbReader, numSyms int) int {
 }
 
 // readRiceLengths reads n unary values (the count of zero bits before each
-// one bit), taking them from a 56-bit window per load.
+// one bit), taking them from a 56-bit window per load. The window is bit
+// reversed, so that its one bits can be found lowest first and cleared
+// one by one: each value is the distance from the one bit before, and
+// finding the next one bit does not wait for the value before it.
 func readRiceLengths(br *msbReader, dst []int) error {
 	limit := len(br.buf) * 8
 	c := 0
@@ -237,23 +240,21 @@ func readRiceLengths(br *msbReader, dst []int) error {
 		if br.pos >= limit {
 			return corrupt("truncated Golomb-Rice lengths")
 		}
-		w := br.peek64()
-		avail := 56
-		for i < len(dst) {
-			z := bits.LeadingZeros64(w)
-			if z >= avail {
-				// No one bit in the window: the zeros run on.
-				c += avail
-				br.pos += avail
-				break
-			}
-			dst[i] = c + z
-			i++
+		r := bits.Reverse64(br.peek64()) & (1<<56 - 1)
+		next := 0 // window bit after the last one bit taken
+		for ; r != 0 && i < len(dst); i++ {
+			p := bits.TrailingZeros64(r)
+			dst[i] = c + p - next
 			c = 0
-			w <<= uint(z + 1)
-			avail -= z + 1
-			br.pos += z + 1
+			next = p + 1
+			r &= r - 1
 		}
+		if i < len(dst) {
+			// No one bit left in the window: the zeros run on.
+			c += 56 - next
+			next = 56
+		}
+		br.pos += next
 	}
 	return nil
 }
@@ -276,16 +277,15 @@ func convertToRanges(br *msbReader, numSyms, fluff int, widths []int, ranges []s
 	used := 0
 	ranges = ranges[:0]
 	for i := 0; i < numRanges; i++ {
-		v := widths[0]
-		if v >= 9 {
+		// Both fields (at most 8 + 8 bits) from one window.
+		v, v2 := uint(widths[0]), uint(widths[1])+1
+		if v >= 9 || v2 >= 9 {
 			return nil, corrupt("bad symbol-range width")
 		}
-		num := int(br.read(v)) + 1<<uint(v)
-		v = widths[1]
-		if v >= 8 {
-			return nil, corrupt("bad symbol-range width")
-		}
-		space := int(br.read(v+1)) + 1<<uint(v+1) - 1
+		w := br.peek64()
+		br.pos += int(v + v2)
+		num := int(w>>(64-v)) + 1<<v
+		space := int(w<<v>>(64-v2)) + 1<<v2 - 1
 		ranges = append(ranges, symRange{symIdx, num})
 		used += num
 		symIdx += num + space
@@ -325,6 +325,9 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 			}
 		}
 	}
+	// The lengths are counted in two histograms, even and odd symbols,
+	// so that runs of one length do not wait on one counter.
+	var count [2][16]int
 	sum := 0x1e
 	for i := 0; i < numSyms; i++ {
 		v := zigzag(lens[i] & 0xFF)
@@ -333,6 +336,7 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 			return 0, corrupt("Huffman code length out of range")
 		}
 		lens[i] = l
+		count[i&1][l]++
 		sum += v
 		if sum < 0 {
 			return 0, corrupt("Huffman code length out of range")
@@ -342,12 +346,18 @@ func (d *decoder) readCodeLengthsNew(br *msbReader, h *huffCodes) (int, error) {
 	if err != nil {
 		return 0, err
 	}
+	// The ranges hold numSyms (at most 256) symbols in all.
 	k := 0
 	for _, r := range ranges {
 		for j := 0; j < r.num; j++ {
-			h.add(r.sym+j, lens[k])
+			h.sym[k] = byte(r.sym + j)
+			h.len[k] = uint8(lens[k])
 			k++
 		}
+	}
+	h.n = k
+	for l := range h.count {
+		h.count[l] = count[0][l] + count[1][l]
 	}
 	return numSyms, nil
 }
@@ -476,10 +486,7 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 		return corrupt("bad Huffman stream split")
 	}
 	half := (len(out) + 1) >> 1
-	if err := huffTriple(first[2:], left, out[:half], lut); err != nil {
-		return err
-	}
-	return huffTriple(second[2:], right, out[half:], lut)
+	return huffTwoTriples(first[2:], left, out[:half], second[2:], right, out[half:], lut)
 }
 
 // huffTriple decodes out from three interleaved streams in buf: forward
@@ -487,93 +494,271 @@ func (d *decoder) decodeHuffman(src, out []byte, streams int) error {
 // must end exactly at mid and the other two must meet.
 //
 // Codes are at most 11 bits, so after one refill (at least 56 bits) a stream
-// yields five symbols. The main loop keeps the three readers in local
-// variables (the compiler holds them in registers) and runs while every
-// stream has eight bytes left to load; the readers then finish the last
-// symbols one at a time.
+// yields five symbols. The main loop (huffRounds) keeps the three readers
+// in local variables (the compiler holds them in registers) and runs while
+// every stream has eight bytes left to load; the readers then finish the
+// last symbols one at a time (huffFinish).
+//
+// Each symbol's window is shifted before its byte is stored: the compiler
+// (amd64 without BMI2, whose variable shifts take their count in CX) can
+// then load the entry into CX, shift, and store CX>>8, where storing first
+// made it spill the entry to the stack on every symbol.
 func huffTriple(buf []byte, mid int, out []byte, lut *huffLUT) error {
 	if mid > len(buf) {
 		return corrupt("bad Huffman stream split")
 	}
-	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
-	// In the main loop each stream is the count of bits consumed; a refill
-	// loads the eight bytes holding the next unconsumed bit (at least 57
-	// bits), and a symbol takes its bits from that window.
-	var aPos, bPos, cPos uint
+	aPos, bPos, cPos, i := huffRounds(buf, mid, out, lut, 0, 0, uint(mid)*8, 0)
+	return huffFinish(buf, mid, out, lut, aPos, bPos, cPos, i)
+}
+
+// huffTwoTriples decodes the two triples of a two-triple Huffman array
+// (into out1 and out2) as huffTriple would decode one after the other, but
+// runs their main loops together: a stream's symbols wait on each other
+// (each lookup needs the bits the one before left), so six streams keep the
+// processor busier than three.
+func huffTwoTriples(buf1 []byte, mid1 int, out1 []byte, buf2 []byte, mid2 int, out2 []byte, lut *huffLUT) error {
+	if mid1 > len(buf1) || mid2 > len(buf2) {
+		if err := huffTriple(buf1, mid1, out1, lut); err != nil {
+			return err
+		}
+		return huffTriple(buf2, mid2, out2, lut)
+	}
+	aPos1, bPos1, cPos1, i1 := uint(0), uint(0), uint(mid1)*8, 0
+	aPos2, bPos2, cPos2, i2 := uint(0), uint(0), uint(mid2)*8, 0
+	aEnd1, bEnd1, cEnd1 := mid1-8, len(buf1)-mid1-8, len(buf1)-8
+	aEnd2, bEnd2, cEnd2 := mid2-8, len(buf2)-mid2-8, len(buf2)-8
 	tab := &lut.e
-	i := 0
-	for len(out)-i >= 15 && int(aPos>>3)+8 <= len(aBuf) && int(bPos>>3)+8 <= len(bBuf) && int(cPos>>3)+8 <= len(cBuf) {
-		aAcc := binary.LittleEndian.Uint64(aBuf[aPos>>3:]) >> (aPos & 7)
-		bAcc := binary.BigEndian.Uint64(bBuf[len(bBuf)-int(bPos>>3)-8:]) >> (bPos & 7)
-		cAcc := binary.LittleEndian.Uint64(cBuf[cPos>>3:]) >> (cPos & 7)
+	for len(out1)-i1 >= 15 && int(aPos1>>3) <= aEnd1 && int(bPos1>>3) <= bEnd1 && int(cPos1>>3) <= cEnd1 &&
+		len(out2)-i2 >= 15 && int(aPos2>>3) <= aEnd2 && int(bPos2>>3) <= bEnd2 && int(cPos2>>3) <= cEnd2 {
+		aAcc1 := binary.LittleEndian.Uint64(buf1[aPos1>>3:]) >> (aPos1 & 7)
+		aAcc2 := binary.LittleEndian.Uint64(buf2[aPos2>>3:]) >> (aPos2 & 7)
+		bAcc1 := binary.BigEndian.Uint64(buf1[len(buf1)-int(bPos1>>3)-8:]) >> (bPos1 & 7)
+		bAcc2 := binary.BigEndian.Uint64(buf2[len(buf2)-int(bPos2>>3)-8:]) >> (bPos2 & 7)
+		cAcc1 := binary.LittleEndian.Uint64(buf1[cPos1>>3:]) >> (cPos1 & 7)
+		cAcc2 := binary.LittleEndian.Uint64(buf2[cPos2>>3:]) >> (cPos2 & 7)
+		var e uint
+		o1 := out1[i1 : i1+15 : i1+15]
+		o2 := out2[i2 : i2+15 : i2+15]
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[0] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[0] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[1] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[1] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[2] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[2] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[3] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[3] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[4] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[4] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[5] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[5] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[6] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[6] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[7] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[7] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[8] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[8] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[9] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[9] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[10] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[10] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[11] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[11] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		e = uint(tab[aAcc1&2047])
+		aAcc1 >>= e & 63
+		o1[12] = byte(e >> 8)
+		aPos1 += e & 0xFF
+		e = uint(tab[aAcc2&2047])
+		aAcc2 >>= e & 63
+		o2[12] = byte(e >> 8)
+		aPos2 += e & 0xFF
+		e = uint(tab[bAcc1&2047])
+		bAcc1 >>= e & 63
+		o1[13] = byte(e >> 8)
+		bPos1 += e & 0xFF
+		e = uint(tab[bAcc2&2047])
+		bAcc2 >>= e & 63
+		o2[13] = byte(e >> 8)
+		bPos2 += e & 0xFF
+		e = uint(tab[cAcc1&2047])
+		cAcc1 >>= e & 63
+		o1[14] = byte(e >> 8)
+		cPos1 += e & 0xFF
+		e = uint(tab[cAcc2&2047])
+		cAcc2 >>= e & 63
+		o2[14] = byte(e >> 8)
+		cPos2 += e & 0xFF
+		i1 += 15
+		i2 += 15
+	}
+	aPos1, bPos1, cPos1, i1 = huffRounds(buf1, mid1, out1, lut, aPos1, bPos1, cPos1, i1)
+	if err := huffFinish(buf1, mid1, out1, lut, aPos1, bPos1, cPos1, i1); err != nil {
+		return err
+	}
+	aPos2, bPos2, cPos2, i2 = huffRounds(buf2, mid2, out2, lut, aPos2, bPos2, cPos2, i2)
+	return huffFinish(buf2, mid2, out2, lut, aPos2, bPos2, cPos2, i2)
+}
+
+// huffRounds runs the main loop of huffTriple from the given state: the
+// bits taken from each stream (a's and c's counted from the start of buf,
+// c starting at mid, b's back from the end) and the symbols written. A
+// refill loads the eight bytes holding the next unconsumed bit (at least
+// 57 bits), and a symbol takes its bits from that window. All three load
+// from buf, which leaves the compiler registers for the rest.
+func huffRounds(buf []byte, mid int, out []byte, lut *huffLUT, aPos, bPos, cPos uint, i int) (uint, uint, uint, int) {
+	aEnd, bEnd, cEnd := mid-8, len(buf)-mid-8, len(buf)-8
+	tab := &lut.e
+	for len(out)-i >= 15 && int(aPos>>3) <= aEnd && int(bPos>>3) <= bEnd && int(cPos>>3) <= cEnd {
+		aAcc := binary.LittleEndian.Uint64(buf[aPos>>3:]) >> (aPos & 7)
+		bAcc := binary.BigEndian.Uint64(buf[len(buf)-int(bPos>>3)-8:]) >> (bPos & 7)
+		cAcc := binary.LittleEndian.Uint64(buf[cPos>>3:]) >> (cPos & 7)
 		var e uint
 		o := out[i : i+15 : i+15]
 		// Five symbols per stream, unrolled.
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[0] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[1] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[2] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[3] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[4] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[5] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[6] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
+		bAcc >>= e & 63
 		o[7] = byte(e >> 8)
-		bAcc >>= e & 63
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
+		cAcc >>= e & 63
 		o[8] = byte(e >> 8)
-		cAcc >>= e & 63
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
+		aAcc >>= e & 63
 		o[9] = byte(e >> 8)
-		aAcc >>= e & 63
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
-		o[10] = byte(e >> 8)
 		bAcc >>= e & 63
+		o[10] = byte(e >> 8)
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
-		o[11] = byte(e >> 8)
 		cAcc >>= e & 63
+		o[11] = byte(e >> 8)
 		cPos += e & 0xFF
 		e = uint(tab[aAcc&2047])
-		o[12] = byte(e >> 8)
 		aAcc >>= e & 63
+		o[12] = byte(e >> 8)
 		aPos += e & 0xFF
 		e = uint(tab[bAcc&2047])
-		o[13] = byte(e >> 8)
 		bAcc >>= e & 63
+		o[13] = byte(e >> 8)
 		bPos += e & 0xFF
 		e = uint(tab[cAcc&2047])
-		o[14] = byte(e >> 8)
 		cAcc >>= e & 63
+		o[14] = byte(e >> 8)
 		cPos += e & 0xFF
 		i += 15
 	}
+	return aPos, bPos, cPos, i
+}
+
+// huffFinish decodes the symbols of a triple left after huffRounds, one
+// at a time through the readers, and checks where the streams end.
+func huffFinish(buf []byte, mid int, out []byte, lut *huffLUT, aPos, bPos, cPos uint, i int) error {
+	aBuf, bBuf, cBuf := buf[:mid], buf[mid:], buf[mid:]
+	tab := &lut.e
 	a := lsbReader{buf: aBuf, next: int(aPos >> 3)}
 	b := lsbBackReader{buf: bBuf, next: int(bPos >> 3)}
-	c := lsbReader{buf: cBuf, next: int(cPos >> 3)}
+	c := lsbReader{buf: cBuf, next: int(cPos>>3) - mid}
 	a.refill()
 	a.skip(aPos & 7)
 	b.refill()

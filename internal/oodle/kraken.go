@@ -235,6 +235,15 @@ func (d *decoder) readKrakenTable(src []byte, dst []byte, first bool) (*krakenTa
 // krakenRuns runs phase two: the copy loop. out is the whole output, the
 // chunk spans out[start:end]. In mode 0 literals are added to the byte at
 // the last offset ("delta literals"); in mode 1 they are plain.
+//
+// Most runs and matches are short. Where the chunk has room left, the
+// literals of a command are written as one whole word (mode 0: eight bytes,
+// mode 1: sixteen, whatever the run's length, even none) and a match at a
+// distance of at least 16 as two 16-byte blocks, so that the common
+// command takes no branch on its lengths. The bytes written past a run or
+// match are rewritten by later runs and matches before anything reads
+// them (reads only reach bytes before the write position, and every byte
+// of the chunk is written).
 func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 	dst := start
 	if start == 0 {
@@ -244,57 +253,51 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 	lits, offs, lens := t.lits, t.offs, t.lens
 	recent := [8]int32{4: -8, 5: -8, 6: -8}
 	last := int32(-8)
+	li, oi, ni := 0, 0, 0 // next literal, offset and length
 	for _, f := range t.cmds {
 		litlen := int(f & 3)
 		matchlen := int(f>>2) & 0xF
 		if litlen == 3 {
-			if len(lens) == 0 {
+			if ni >= len(lens) {
 				return corrupt("length stream exhausted")
 			}
-			litlen = int(lens[0])
-			lens = lens[1:]
+			litlen = int(lens[ni])
+			ni++
 		}
-		if litlen > 0 {
-			if litlen > len(lits) || litlen > len(out)-dst {
-				return corrupt("literal run past its chunk")
+		if litlen > len(lits)-li || litlen > len(out)-dst {
+			return corrupt("literal run past its chunk")
+		}
+		if mode == 0 {
+			from := dst + int(last)
+			if from < 0 {
+				return corrupt("delta literal before the output")
 			}
-			// Short runs write a whole word when at least that much
-			// room is left in the chunk and in the literal stream: the
-			// bytes past the run are rewritten by later runs and matches
-			// before anything reads them (reads only reach bytes before
-			// the write position).
-			if mode == 0 {
-				from := dst + int(last)
-				if from < 0 {
-					return corrupt("delta literal before the output")
-				}
-				if litlen <= 8 && last <= -8 && len(out)-dst >= 8 && len(lits) >= 8 {
-					const hi = 0x8080808080808080
-					x := binary.LittleEndian.Uint64(lits)
-					y := binary.LittleEndian.Uint64(out[from:])
-					binary.LittleEndian.PutUint64(out[dst:], (x&^hi)+(y&^hi)^(x^y)&hi)
-				} else {
-					addLits(out, dst, from, litlen, lits)
-				}
-			} else if litlen <= 16 && len(out)-dst >= 16 && len(lits) >= 16 {
-				*(*[16]byte)(out[dst:]) = *(*[16]byte)(lits)
+			if litlen <= 8 && last <= -8 && len(out)-dst >= 8 && len(lits)-li >= 8 {
+				const hi = 0x8080808080808080
+				x := binary.LittleEndian.Uint64(lits[li : li+8])
+				y := binary.LittleEndian.Uint64(out[from : from+8])
+				binary.LittleEndian.PutUint64(out[dst:dst+8], (x&^hi)+(y&^hi)^(x^y)&hi)
 			} else {
-				copy(out[dst:dst+litlen], lits[:litlen])
+				addLits(out, dst, from, litlen, lits[li:])
 			}
-			lits = lits[litlen:]
-			dst += litlen
+		} else if litlen <= 16 && len(out)-dst >= 16 && len(lits)-li >= 16 {
+			*(*[16]byte)(out[dst : dst+16]) = *(*[16]byte)(lits[li : li+16])
+		} else {
+			copy(out[dst:dst+litlen], lits[li:li+litlen])
 		}
+		li += litlen
+		dst += litlen
 
 		// recent[4:7] are the three most recent offsets, most recent
 		// first, and recent[7] the next new offset; slot idx+4 moves to
 		// the front without branches (recent[1:4] take the spill).
 		idx := int(f>>6) + 4
-		if len(offs) > 0 {
-			recent[7] = offs[0]
+		if oi < len(offs) {
+			recent[7] = offs[oi]
 		} else if idx == 7 {
 			return corrupt("offset stream exhausted")
 		}
-		offs = offs[(idx>>1)&idx&1:] // one offset taken when idx is 7
+		oi += (idx >> 1) & idx & 1 // one offset taken when idx is 7
 		off := recent[idx]
 		recent[idx] = recent[idx-1]
 		recent[idx-1] = recent[idx-2]
@@ -305,29 +308,31 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 			return corrupt("match offset before the output")
 		}
 		if matchlen == 15 {
-			if len(lens) == 0 {
+			if ni >= len(lens) {
 				return corrupt("length stream exhausted")
 			}
-			matchlen = 14 + int(lens[0])
-			lens = lens[1:]
+			matchlen = 14 + int(lens[ni])
+			ni++
 		} else {
 			matchlen += 2
 		}
 		if matchlen > len(out)-dst {
 			return corrupt("match past its chunk")
 		}
-		// Short matches are copied here, longer ones or those at a distance
-		// below 4 by copyMatch (as copyMatch would copy them). With room
-		// left in the chunk, whole words are copied past the match end
-		// (rewritten later, as for literals); each word is read from
-		// bytes before the one it writes, all final already.
+		// Each block copied reads bytes before the ones it writes, all
+		// final already (the distance is at least the block size).
 		from := dst + int(off)
 		switch {
-		case matchlen <= 16 && off <= -16 && len(out)-dst >= 16:
-			*(*[16]byte)(out[dst:]) = *(*[16]byte)(out[from:])
+		case off <= -16 && len(out)-dst >= 32 && matchlen <= 32:
+			d := (*[32]byte)(out[dst : dst+32])
+			s := (*[32]byte)(out[from : from+32])
+			*(*[16]byte)(d[:16]) = *(*[16]byte)(s[:16])
+			*(*[16]byte)(d[16:]) = *(*[16]byte)(s[16:])
 		case matchlen <= 16 && off <= -8 && len(out)-dst >= 16:
-			*(*[8]byte)(out[dst:]) = *(*[8]byte)(out[from:])
-			*(*[8]byte)(out[dst+8:]) = *(*[8]byte)(out[from+8:])
+			d := (*[16]byte)(out[dst : dst+16])
+			s := (*[16]byte)(out[from : from+16])
+			*(*[8]byte)(d[:8]) = *(*[8]byte)(s[:8])
+			*(*[8]byte)(d[8:]) = *(*[8]byte)(s[8:])
 		case matchlen >= 8 && matchlen <= 16 && off <= -8:
 			d := out[dst : dst+matchlen]
 			s := out[from : from+matchlen]
@@ -343,9 +348,10 @@ func krakenRuns(t *krakenTable, mode int, out []byte, start, end int) error {
 		}
 		dst += matchlen
 	}
-	if len(offs) != 0 || len(lens) != 0 {
+	if oi != len(offs) || ni != len(lens) {
 		return corrupt("offset or length stream left over")
 	}
+	lits = lits[li:]
 	if end-dst != len(lits) {
 		return corrupt("literal stream size mismatch")
 	}
@@ -458,21 +464,27 @@ func copyMatch(out []byte, dst, from, n int) {
 
 // addLits writes out[dst+i] = lits[i] + out[from+i] for i < n ("delta
 // literals"; from < dst, len(lits) >= n). With dst at least 8 bytes after
-// from it adds 8 bytes at a time, bytewise without carries between them.
+// from it adds 8 bytes at a time, bytewise without carries between them;
+// the last word ends at dst+n, adding some bytes again to the same,
+// final, values (as copyMatch copies).
 func addLits(out []byte, dst, from, n int, lits []byte) {
 	d := out[dst : dst+n]
 	s := out[from : from+n]
 	lits = lits[:n]
-	i := 0
-	if dst-from >= 8 {
+	if dst-from >= 8 && n >= 8 {
 		const hi = 0x8080808080808080
-		for ; n-i >= 8; i += 8 {
-			x := binary.LittleEndian.Uint64(lits[i:])
-			y := binary.LittleEndian.Uint64(s[i:])
-			binary.LittleEndian.PutUint64(d[i:], (x&^hi)+(y&^hi)^(x^y)&hi)
+		add := func(i int) {
+			x := binary.LittleEndian.Uint64(lits[i : i+8])
+			y := binary.LittleEndian.Uint64(s[i : i+8])
+			binary.LittleEndian.PutUint64(d[i:i+8], (x&^hi)+(y&^hi)^(x^y)&hi)
 		}
+		for i := 0; i < n-8; i += 8 {
+			add(i)
+		}
+		add(n - 8)
+		return
 	}
-	for ; i < n; i++ {
+	for i := range d {
 		d[i] = lits[i] + s[i]
 	}
 }

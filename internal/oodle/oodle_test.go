@@ -3,6 +3,7 @@ package oodle
 import (
 	"bytes"
 	"errors"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -105,5 +106,83 @@ func TestByteArrays(t *testing.T) {
 	}
 	if err := d.decodeRLE(src, make([]byte, 14), 0); err == nil {
 		t.Error("RLE overrun accepted")
+	}
+}
+
+// TestAddLits checks the word-at-a-time delta literals (whose last word
+// adds some bytes again) against a byte loop, for every short run length
+// and distance, overlapping ones included.
+func TestAddLits(t *testing.T) {
+	lits := make([]byte, 80)
+	for i := range lits {
+		lits[i] = byte(i*37 + 11)
+	}
+	for dist := 1; dist <= 24; dist++ {
+		for n := 0; n <= 70; n++ {
+			got := make([]byte, 128)
+			for i := range got {
+				got[i] = byte(i*91 + 5)
+			}
+			want := bytes.Clone(got)
+			const dst = 40
+			for i := range n {
+				want[dst+i] = lits[i] + want[dst-dist+i]
+			}
+			addLits(got, dst, dst-dist, n, lits)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("distance %d, %d literals: got %x, want %x", dist, n, got, want)
+			}
+		}
+	}
+}
+
+// TestHuffTwoTriples checks that decoding two triples together gives what
+// decoding them one after the other gives, output and error, on random
+// streams and splits.
+func TestHuffTwoTriples(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	var h huffCodes
+	// A complete code: lengths 1, 2, 3, 4, then 128 codes of 11 bits.
+	for l := 1; l <= 4; l++ {
+		h.add(l*7, l)
+	}
+	for sym := 100; sym < 228; sym++ {
+		h.add(sym, 11)
+	}
+	var lut huffLUT
+	if err := h.buildLUT(&lut); err != nil {
+		t.Fatal(err)
+	}
+	for round := range 2000 {
+		buf1 := make([]byte, r.IntN(300))
+		buf2 := make([]byte, r.IntN(300))
+		for i := range buf1 {
+			buf1[i] = byte(r.Uint32())
+		}
+		for i := range buf2 {
+			buf2[i] = byte(r.Uint32())
+		}
+		mid1, mid2 := r.IntN(len(buf1)+2), r.IntN(len(buf2)+2)
+		n1 := r.IntN(400)
+		n2 := n1 - r.IntN(2)
+		if n2 < 0 {
+			n2 = 0
+		}
+		want := make([]byte, n1+n2)
+		err1 := huffTriple(buf1, mid1, want[:n1], &lut)
+		var wantErr error = err1
+		if err1 == nil {
+			wantErr = huffTriple(buf2, mid2, want[n1:], &lut)
+		}
+		got := make([]byte, n1+n2)
+		gotErr := huffTwoTriples(buf1, mid1, got[:n1], buf2, mid2, got[n1:], &lut)
+		if (gotErr == nil) != (wantErr == nil) || gotErr != nil && gotErr.Error() != wantErr.Error() {
+			t.Fatalf("round %d: error %v, want %v", round, gotErr, wantErr)
+		}
+		// The symbols decoded do not depend on where the streams end:
+		// compare them all when both triples were decoded.
+		if !bytes.Equal(got[:n1], want[:n1]) || err1 == nil && !bytes.Equal(got, want) {
+			t.Fatalf("round %d: output differs", round)
+		}
 	}
 }
