@@ -761,8 +761,8 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		// Shared (nothing writes the entries); infer gives the chosen
-		// candidate its own copy (ownImports).
+		// Shared (nothing writes the entries); infer makes the chosen
+		// candidate their owner (ownImports).
 		f.Imports, f.sharedImports = m.entries, true
 		if !m.checkedFor(f) {
 			for i := range f.Imports {
@@ -857,8 +857,8 @@ func (f *File) readExports() error {
 			// An entry's back-pointer serves only Open, Data and InUexp
 			// (serialRange), which read the same bytes for both files:
 			// share the entries (nothing writes them) instead of copying
-			// the map for every candidate. infer gives the chosen
-			// candidate its own copy (ownExports).
+			// the map for every candidate. infer makes the chosen
+			// candidate their owner (ownExports).
 			f.Exports = m.entries
 		} else {
 			f.Exports = slices.Clone(m.entries)
@@ -936,21 +936,22 @@ func (f *File) sameSerialRanges(g *File) bool {
 		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
 }
 
-// ownImports gives f its own copy of an import map it shares with other
-// inference candidates.
+// ownImports makes f the owner of an import map it shares with other
+// inference candidates. Only the chosen candidate lives on after infer
+// (the memos and the other candidates are dropped with it, and nothing
+// reads them), so the shared entries become f's without a copy.
 func (f *File) ownImports() {
-	if f.sharedImports {
-		f.Imports, f.sharedImports = slices.Clone(f.Imports), false
-	}
+	f.sharedImports = false
 }
 
-// ownExports gives f its own copy of an export map it shares with another
-// inference candidate, its entries pointing back to f.
+// ownExports makes f the owner of an export map it shares with other
+// inference candidates: its entries point back to f. As for ownImports,
+// the entries become f's in place (the candidates sharing them are
+// dropped, and they read the same serial ranges: sameSerialRanges).
 func (f *File) ownExports() {
 	if len(f.Exports) == 0 || f.Exports[0].f == f {
 		return
 	}
-	f.Exports = slices.Clone(f.Exports)
 	for i := range f.Exports {
 		f.Exports[i].f = f
 	}

@@ -32,27 +32,37 @@ type layoutKey struct {
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
 	// Releases that write this legacy file version come first; the others
 	// are tried only when none of those reads the package.
-	var cands, rest []Engine
-	for _, e := range engines {
-		if e.Legacy == legacy {
-			cands = append(cands, e)
-		} else {
-			rest = append(rest, e)
-		}
-	}
-	f, err := inferFrom(r, size, order, o, cands)
-	if err == nil || len(rest) == 0 {
+	f, err := inferFrom(r, size, order, o, legacy, true)
+	if err == nil || !anyEngine(legacy, false) {
 		return f, err
 	}
-	if f2, err2 := inferFrom(r, size, order, o, rest); err2 == nil {
+	if f2, err2 := inferFrom(r, size, order, o, legacy, false); err2 == nil {
 		f2.Engine.Note = strings.TrimSpace(f2.Engine.Note + " (no release writing legacy file version " + itoa(int64(legacy)) + " reads it)")
 		return f2, nil
 	}
 	return nil, err
 }
 
-func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, cands []Engine) (*File, error) {
-	if len(cands) == 0 {
+// candidate reports whether release e is a candidate of the pass that
+// tries the releases writing legacy file version legacy (writes) or the
+// others (!writes).
+func candidate(e *Engine, legacy int32, writes bool) bool {
+	return (e.Legacy == legacy) == writes
+}
+
+// anyEngine reports whether the pass (see candidate) has a candidate.
+func anyEngine(legacy int32, writes bool) bool {
+	for i := range engines {
+		if candidate(&engines[i], legacy, writes) {
+			return true
+		}
+	}
+	return false
+}
+
+// inferFrom tries the releases candidate picks with legacy and writes.
+func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32, writes bool) (*File, error) {
+	if !anyEngine(legacy, writes) {
 		return nil, ErrNeedEngine
 	}
 	type result struct {
@@ -83,7 +93,11 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.secs == nil {
 		o.secs = &sectionMemo{}
 	}
-	for _, e := range cands {
+	for i := range engines {
+		e := &engines[i]
+		if !candidate(e, legacy, writes) {
+			continue
+		}
 		es := engineStaticOf(e.Name)
 		if es == nil {
 			continue // not in the table (cands come from it)

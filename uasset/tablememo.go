@@ -8,8 +8,8 @@ package uasset
 // entries. Each candidate still checks the entries against its own
 // summary and name map (checkImport, checkExport), unless the checks
 // passed already with everything they consult the same (checkContext);
-// candidates share the entries, and infer gives the chosen one its own
-// copy (ownImports, ownExports). Only maps read whole without error are
+// candidates share the entries, and infer makes the chosen one their
+// owner (ownImports, ownExports). Only maps read whole without error are
 // kept. The memo holds the entries
 // of the candidate that read them (not a copy): a File does not change its
 // maps after reading them, and the memo lives only while NewFile infers.
