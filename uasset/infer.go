@@ -1,10 +1,12 @@
 package uasset
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -66,6 +68,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		return nil, ErrNeedEngine
 	}
 	type result struct {
+		es       *engineStatic // the first release of the group
 		key      layoutKey
 		f        *File
 		engines  []string
@@ -107,7 +110,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			res.engines = append(res.engines, e.Name)
 			continue
 		}
-		res := &result{key: k, engines: []string{e.Name}}
+		res := &result{es: es, key: k, engines: []string{e.Name}}
 		byKey[k] = res
 		results = append(results, res)
 		var f *File
@@ -426,7 +429,7 @@ func (f *File) validate() error {
 			spans = append(spans, span{e.SerialOffset, e.SerialSize})
 		}
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) }) // sort.Slice's algorithm, without reflection
 	for i, sp := range spans {
 		if sp.off < int64(s.TotalHeaderSize) {
 			return formatErrf("exports", "%w: export data at 0x%x inside the header (TotalHeaderSize 0x%x)", errInvariant, sp.off, s.TotalHeaderSize)
@@ -443,16 +446,31 @@ func (f *File) validate() error {
 // bytes no section accounts for (zero padding before TotalHeaderSize
 // aside): the cooker writes the tables back to back.
 func (f *File) validateTiling() error {
-	spans := f.headerSpans()
+	var buf [32]headerSpan // most headers have fewer sections
+	spans := f.headerSpansInto(buf[:0])
 	for i := 1; i < len(spans); i++ {
 		if spans[i].off < spans[i-1].end {
 			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)
 		}
 	}
-	for _, g := range f.gapsBetween(spans) {
-		if !g.Zero {
-			return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, g.Size, g.Offset)
+	// The gaps gapsBetween lists, in order, without listing them.
+	bad := func(off, n int64) error {
+		if f.zeroBytes(off, n) {
+			return nil
 		}
+		return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, n, off)
+	}
+	pos := int64(0)
+	for _, sp := range spans {
+		if sp.off > pos {
+			if err := bad(pos, sp.off-pos); err != nil {
+				return err
+			}
+		}
+		pos = max(pos, sp.end)
+	}
+	if end := f.headerEnd(); pos < end {
+		return bad(pos, end-pos)
 	}
 	return nil
 }
