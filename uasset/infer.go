@@ -68,7 +68,6 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		return nil, ErrNeedEngine
 	}
 	type result struct {
-		es       *engineStatic // the first release of the group
 		key      layoutKey
 		f        *File
 		engines  []string
@@ -110,7 +109,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			res.engines = append(res.engines, e.Name)
 			continue
 		}
-		res := &result{es: es, key: k, engines: []string{e.Name}}
+		res := &result{key: k, engines: []string{e.Name}}
 		byKey[k] = res
 		results = append(results, res)
 		var f *File
