@@ -122,6 +122,9 @@ type File struct {
 	// File instead of one per table; hdrReaderBusy while a read uses it.
 	hdrReader     binread.Reader
 	hdrReaderBusy bool
+	// hdrTextSet: the read tryRead is running reads hdrReader, which holds
+	// the header text (SetText), so strings read are substrings of it.
+	hdrTextSet bool
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -509,16 +512,20 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) rea
 		if f.BigEndian {
 			br.SetOrder(binary.BigEndian)
 		}
-		if f.strict && len(f.hdr) <= summaryHead {
+		text := f.strict && len(f.hdr) <= summaryHead
+		if text {
 			// The summary as each inference candidate reads it: wrong
 			// layouts read runs of garbage strings.
 			br.SetText(f.headerText())
 		}
 		br.SeekTo(off, field)
+		if br == &f.hdrReader {
+			f.hdrTextSet = text && f.hdrText != nil
+		}
 		fn(br)
 		res := readResult{br.Err(), br.Offset()}
 		if br == &f.hdrReader {
-			f.hdrReader, f.hdrReaderBusy = binread.Reader{}, false // keeps nothing alive
+			f.hdrReader, f.hdrReaderBusy, f.hdrTextSet = binread.Reader{}, false, false // keeps nothing alive
 		}
 		if res.err == nil || int64(len(f.hdr)) >= f.size || !errors.Is(res.err, io.ErrUnexpectedEOF) && !errors.Is(res.err, binread.ErrCount) {
 			return res
@@ -725,7 +732,15 @@ func (f *File) readNames() error {
 	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
-		shareText(a, nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
+		hashes := f.Versions.UE4 >= VerUE4NameHashesSerialized
+		switch {
+		case br == &f.hdrReader && f.hdrTextSet:
+			// The names are substrings of the header text already.
+		case br == &f.hdrReader:
+			shareText(a, nameMapSizeBytes(f.hdr, br.Offset(), int(s.NameCount), hashes, f.BigEndian))
+		default:
+			shareText(a, nameMapSize(*br, int(s.NameCount), hashes))
+		}
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
