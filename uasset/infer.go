@@ -329,12 +329,13 @@ func (f *File) validateNames() error {
 	if f.names.validNames(f) {
 		return nil
 	}
-	for i, n := range f.Names {
-		if n.Name.S == "" {
+	for i := range f.Names {
+		n := f.Names[i].Name.S
+		if n == "" {
 			return formatErrf("names", "%w: name %d is empty", errInvariant, i)
 		}
-		if !printableName(n.Name.S) {
-			return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
+		if !printableName(n) {
+			return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n)
 		}
 	}
 	f.names.namesValid(f)
@@ -343,20 +344,36 @@ func (f *File) validateNames() error {
 
 // printableName reports whether s holds no control character and no
 // U+FFFD (what invalid UTF-8 decodes to). ASCII is checked eight bytes at
-// a time, then byte by byte.
+// a time (four for shorter names), the last word overlapping the one
+// before it (bytes checked twice pass twice); the rest, from the first
+// word holding a byte of 0x80 or above, byte by byte and rune by rune.
 func printableName(s string) bool {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
-			break // not ASCII: the loop below looks at it
+	switch {
+	case len(s) >= 8:
+		for {
+			j := min(i, len(s)-8)
+			w := uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
+				uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
+			if w&0x8080808080808080 != 0 {
+				break // not ASCII (in s[i:]: the bytes before passed): the loop below looks at it
+			}
+			// With every byte below 0x80, w-0x20… borrows into a byte's
+			// top bit exactly when some byte is below 0x20 (the lowest
+			// such byte wraps; bytes above it can only borrow from it).
+			if (w-0x2020202020202020)&0x8080808080808080 != 0 {
+				return false
+			}
+			if j+8 == len(s) {
+				return true
+			}
+			i += 8
 		}
-		// With every byte below 0x80, w-0x20… borrows into a byte's top
-		// bit exactly when some byte is below 0x20 (the lowest such byte
-		// wraps; bytes above it can only borrow from it).
-		if (w-0x2020202020202020)&0x8080808080808080 != 0 {
-			return false
+	case len(s) >= 4:
+		a := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+		b := uint32(s[len(s)-4]) | uint32(s[len(s)-3])<<8 | uint32(s[len(s)-2])<<16 | uint32(s[len(s)-1])<<24
+		if (a|b)&0x80808080 == 0 {
+			return ((a-0x20202020)|(b-0x20202020))&0x80808080 == 0
 		}
 	}
 	for ; i < len(s); i++ {
