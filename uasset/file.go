@@ -404,7 +404,13 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 // reset makes f a File as newFile returns it (inference reuses the File
 // of a candidate whose read failed).
 func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
+	// The section lists' arrays are f's own (nothing else holds them):
+	// they serve the next candidate, cleared.
+	secs, sers := f.Sections[:0], f.sers[:0]
+	clear(secs[:cap(secs)])
+	clear(sers[:cap(sers)])
 	*f = File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
+	f.Sections, f.sers = secs, sers
 	f.Companions = o.companions
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
@@ -567,13 +573,12 @@ const (
 // error in f.Sections.
 func (f *File) read(v Versions) error {
 	f.Versions = v
+	// Room for every section at once (an inference candidate whose read
+	// fails leaves its arrays to the next one: reset).
+	f.Sections = slices.Grow(f.Sections, optionalSectionsRoom+4)
+	f.sers = slices.Grow(f.sers, optionalSectionsRoom+4)
 	if err := f.readSummaryShared(); err != nil {
 		return err
-	}
-	if !f.strict {
-		// Every section is read (inference candidates make room only
-		// once they get to the optional ones).
-		f.Sections = slices.Grow(f.Sections, optionalSectionsRoom+4)
 	}
 	if err := f.readNames(); err != nil {
 		return err
@@ -1017,24 +1022,34 @@ func (f *File) serialLimit() int64 {
 // serialRange returns a reader over [off, off+n) of the combined address
 // space: the .uasset, continued by the .uexp after TotalHeaderSize.
 func (f *File) serialRange(off, n int64) (*io.SectionReader, error) {
+	r, at, err := f.serialSpan(off, n)
+	if err != nil {
+		return nil, err
+	}
+	return io.NewSectionReader(r, at, n), nil
+}
+
+// serialSpan is serialRange as the reader and the offset in it at which
+// the n bytes lie.
+func (f *File) serialSpan(off, n int64) (io.ReaderAt, int64, error) {
 	if off < 0 || n < 0 {
-		return nil, formatErrf("exports", "negative serial range (offset %d, size %d)", off, n)
+		return nil, 0, formatErrf("exports", "negative serial range (offset %d, size %d)", off, n)
 	}
 	hs := int64(f.Summary.TotalHeaderSize)
 	if f.uexp != nil && off >= hs {
 		rel := off - hs
 		if rel > f.uexpSize || n > f.uexpSize-rel {
-			return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the .uexp (size 0x%x, starting at 0x%x)", off, n, f.uexpSize, hs)
+			return nil, 0, formatErrf("exports", "range [0x%x, +0x%x) outside the .uexp (size 0x%x, starting at 0x%x)", off, n, f.uexpSize, hs)
 		}
-		return io.NewSectionReader(f.uexp, rel, n), nil
+		return f.uexp, rel, nil
 	}
 	if off > f.size || n > f.size-off {
 		if f.uexp == nil && f.Summary.FilterEditorOnly() && off >= hs {
-			return nil, &FormatError{Section: "exports", Err: fmt.Errorf("range [0x%x, +0x%x) lies in the .uexp companion, which was not found: %w", off, n, fs.ErrNotExist)}
+			return nil, 0, &FormatError{Section: "exports", Err: fmt.Errorf("range [0x%x, +0x%x) lies in the .uexp companion, which was not found: %w", off, n, fs.ErrNotExist)}
 		}
-		return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the file (size 0x%x)", off, n, f.size)
+		return nil, 0, formatErrf("exports", "range [0x%x, +0x%x) outside the file (size 0x%x)", off, n, f.size)
 	}
-	return io.NewSectionReader(f.r, off, n), nil
+	return f.r, off, nil
 }
 
 // maxReadAll bounds a single lazy read (an export, a thumbnail); the data

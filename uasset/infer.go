@@ -74,8 +74,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		err      error
 		progress readStage
 	}
-	var results []*result
-	byKey := map[layoutKey]*result{}
+	results := make([]*result, 0, 16) // a few dozen releases, fewer layouts
 	var spare *File // a File to reuse
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
@@ -105,12 +104,11 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			continue // not in the table (cands come from it)
 		}
 		k := es.key
-		if res, ok := byKey[k]; ok {
-			res.engines = append(res.engines, e.Name)
+		if j := slices.IndexFunc(results, func(r *result) bool { return r.key == k }); j >= 0 {
+			results[j].engines = append(results[j].engines, e.Name)
 			continue
 		}
 		res := &result{key: k, engines: []string{e.Name}}
-		byKey[k] = res
 		results = append(results, res)
 		var f *File
 		if spare != nil {
