@@ -75,7 +75,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		progress readStage
 	}
 	results := make([]*result, 0, 16) // a few dozen releases, fewer layouts
-	var spare *File // a File to reuse
+	var spare *File                   // a File to reuse
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
