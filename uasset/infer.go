@@ -73,6 +73,12 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		engines  []string
 		err      error
 		progress readStage
+		// read is the File the group's read gave (nil when it failed);
+		// readErr and valErr are how its read and validate ended.
+		// Groups whose releases read the header alike (readClass)
+		// share them.
+		read            *File
+		readErr, valErr error
 	}
 	results := make([]*result, 0, 16) // a few dozen releases, fewer layouts
 	var spare *File                   // a File to reuse
@@ -109,25 +115,41 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			continue
 		}
 		res := &result{key: k, engines: []string{e.Name}}
-		results = append(results, res)
 		var f *File
-		if spare != nil {
-			f, spare = spare.reset(r, size, order, o), nil
+		if j := slices.IndexFunc(results, func(r *result) bool { return engineStaticOf(r.engines[0]).class == es.class }); j >= 0 {
+			// An earlier group reads the header alike: its read and
+			// validate end as this group's would. Only the check, which
+			// decodes export data with the versions, is this group's own.
+			src := results[j]
+			res.progress, res.readErr, res.valErr = src.progress, src.readErr, src.valErr
+			results = append(results, res)
+			if res.err = cmp.Or(src.readErr, src.valErr); res.err != nil {
+				continue
+			}
+			f = new(File)
+			*f = *src.read
+			f.Versions, f.sumEngine = es.versions, es.index
 		} else {
-			f = newFile(r, size, order, o)
-		}
-		f.strict = true
-		f.sumEngine = es.index
-		err := f.read(es.versions)
-		res.progress = f.progress
-		if err != nil {
-			res.err = err
-			spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
-			continue
-		}
-		if err := f.validate(); err != nil {
-			res.err = err
-			continue
+			results = append(results, res)
+			if spare != nil {
+				f, spare = spare.reset(r, size, order, o), nil
+			} else {
+				f = newFile(r, size, order, o)
+			}
+			f.strict = true
+			f.sumEngine = es.index
+			err := f.read(es.versions)
+			res.progress = f.progress
+			if err != nil {
+				res.err, res.readErr = err, err
+				spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
+				continue
+			}
+			res.read = f
+			if err := f.validate(); err != nil {
+				res.err, res.valErr = err, err
+				continue
+			}
 		}
 		for _, check := range o.checks {
 			if err := check(f); err != nil {
@@ -264,6 +286,7 @@ func sortEngineNames(names []string) {
 type engineStatic struct {
 	index    int // in engines
 	key      layoutKey
+	class    readClass
 	versions Versions
 	traits   layoutTraits // what the structural evidence probes test
 }
@@ -292,10 +315,58 @@ func engineStaticOf(name string) *engineStatic {
 			es.versions = Versions{UE4: e.UE4, UE5: e.UE5, CookedImportPackageName: i >= since, Custom: engineCustomVersions(e.Name)}
 			es.key = layoutKey{e.UE4, e.UE5, es.versions.CookedImportPackageName, e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 			es.traits = traitsOf(e)
+			es.class = readClassOf(es.key)
 		}
 		engineStatics.byName = byName
 	})
 	return engineStatics.byName[name]
+}
+
+// readClass groups layouts whose reads of any package end alike: the
+// header reader (read, validate and what they call) asks of the versions
+// only whether UE4 and UE5 reach the thresholds named in const.go
+// (VerUE4…, VerUE5…), whether cooked imports hold PackageName, and whether
+// world tile positions are FIntVectors (layoutKey.tile3D), so releases on
+// the same side of each read the same bytes into the same tables and
+// sections, with the same errors. (TestReadClass holds the reader to this.)
+type readClass struct {
+	ue4, ue5  int // thresholds reached
+	importPkg bool
+	tile3D    bool
+}
+
+// readThresholdsUE4 and readThresholdsUE5 are the VerUE4… and VerUE5…
+// constants of const.go.
+var (
+	readThresholdsUE4 = []int32{VerUE4OldestLoadablePackage, VerUE4WorldLevelInfo, VerUE4WorldLevelInfoUpdated,
+		VerUE4WorldLevelInfoLODList, VerUE4WorldLevelInfoZOrder, VerUE4WorldLayerEnableDistanceStreaming,
+		VerUE4AddedChunkIDToAssetDataAndUPackage, VerUE4ChangedChunkIDToBeAnArrayOfChunkIDs, VerUE4EngineVersionObject,
+		VerUE4LoadForEditorGame, VerUE4AddStringAssetReferencesMap, VerUE4PackageSummaryHasCompatibleEngineVersion,
+		VerUE4SerializeTextInPackages, VerUE4CookedAssetsInEditorSupport, VerUE4NameHashesSerialized,
+		VerUE4PreloadDependenciesInCookedExports, VerUE4TemplateIndexInCookedExports, VerUE4AddedSearchableNames,
+		VerUE464BitExportMapSerialSizes, VerUE4AddedSoftObjectPath, VerUE4AddedPackageSummaryLocalizationID,
+		VerUE4AddedPackageOwner, VerUE4NonOuterPackageImport, VerUE4AssetRegistryDependencyFlags,
+		VerUE4CorrectLicenseeFlag, VerUE4Latest}
+	readThresholdsUE5 = []int32{VerUE5InitialVersion, VerUE5NamesReferencedFromExportData, VerUE5PayloadTOC,
+		VerUE5OptionalResources, VerUE5LargeWorldCoordinates, VerUE5RemoveObjectExportPackageGUID,
+		VerUE5TrackObjectExportIsInherited, VerUE5FSoftObjectPathRemoveAssetPathFNames, VerUE5AddSoftObjectPathList,
+		VerUE5DataResources, VerUE5ScriptSerializationOffset, VerUE5PropertyTagExtensionAndOverridableSerializion,
+		VerUE5PropertyTagCompleteTypeName, VerUE5AssetRegistryPackageBuildDependencies,
+		VerUE5MetadataSerializationOffset, VerUE5VerseCells, VerUE5PackageSavedHash,
+		VerUE5OSSubObjectShadowSerialization, VerUE5ImportTypeHierarchies, VerUE5Latest}
+)
+
+func readClassOf(k layoutKey) readClass {
+	reached := func(v int32, ts []int32) int {
+		n := 0
+		for _, t := range ts {
+			if v >= t {
+				n++
+			}
+		}
+		return n
+	}
+	return readClass{reached(k.ue4, readThresholdsUE4), reached(k.ue5, readThresholdsUE5), k.importPkg, k.tile3D}
 }
 
 // describeCandidates renders "4.19, 4.20 and 4.21".
