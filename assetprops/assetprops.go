@@ -369,8 +369,7 @@ const maxCandidateMemo = 64
 // candidateMemo is a whole check of an unversioned package: its outcome
 // and the version questions all of its decoding asked.
 type candidateMemo struct {
-	id    tablesID
-	key   string
+	tablesRef
 	trace *property.VersionTrace
 	prior *Prior
 	err   error
@@ -380,8 +379,7 @@ type candidateMemo struct {
 // package that read one set of tables (one tablesKey): for each export,
 // one decoding per distinct set of answers to its questions.
 type tablesMemo struct {
-	id      tablesID
-	key     string
+	tablesRef
 	exports map[int][]*checkedExport
 }
 
@@ -444,7 +442,7 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 func (c *CandidateChecker) checkWhole(f *uasset.File, k *tables, vctx *property.Context) (*Prior, error) {
 	c.mu.Lock()
 	for _, m := range c.whole {
-		if k.is(m.id, m.key) && m.trace.Holds(vctx) {
+		if k.is(&m.tablesRef) && m.trace.Holds(vctx) {
 			c.reused += len(m.prior.exports)
 			c.mu.Unlock()
 			return m.prior, m.err
@@ -464,7 +462,7 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, k *tables, vctx *property.
 	if len(c.whole) >= maxCandidateMemo {
 		c.whole = c.whole[1:]
 	}
-	c.whole = append(c.whole, &candidateMemo{id: k.id, key: string(k.bytes()), trace: trace, prior: prior, err: err})
+	c.whole = append(c.whole, &candidateMemo{tablesRef: k.ref(), trace: trace, prior: prior, err: err})
 	c.mu.Unlock()
 	return prior, err
 }
@@ -476,13 +474,13 @@ func (c *CandidateChecker) checkEach(f *uasset.File, k *tables, vctx *property.C
 	c.mu.Lock()
 	var tm *tablesMemo
 	for _, m := range c.tables {
-		if k.is(m.id, m.key) {
+		if k.is(&m.tablesRef) {
 			tm = m
 			break
 		}
 	}
 	if tm == nil {
-		tm = &tablesMemo{id: k.id, key: string(k.bytes()), exports: map[int][]*checkedExport{}}
+		tm = &tablesMemo{tablesRef: k.ref(), exports: map[int][]*checkedExport{}}
 		if len(c.tables) >= maxCandidateMemo {
 			c.tables = c.tables[1:]
 		}
@@ -705,10 +703,28 @@ func (t *tables) bytes() []byte {
 	return t.key
 }
 
-// is reports whether the reading's tables are those of a memo with this
-// ID and key.
-func (t *tables) is(id tablesID, key string) bool {
-	return id == t.id || key == string(t.bytes())
+// tablesRef is what a memo keeps of the reading it was made for: its ID,
+// and its tablesKey, made only when a reading with another ID is compared
+// with it (the reading's tables do not change while the checker lives).
+type tablesRef struct {
+	id    tablesID
+	f     *uasset.File
+	key   string
+	keyed bool
+}
+
+// ref returns a memo's reference to the reading.
+func (t *tables) ref() tablesRef { return tablesRef{id: t.id, f: t.f} }
+
+// is reports whether the reading's tables are those of the memo's reading.
+func (t *tables) is(m *tablesRef) bool {
+	if m.id == t.id {
+		return true
+	}
+	if !m.keyed {
+		m.key, m.keyed = string(tablesKey(nil, m.f)), true
+	}
+	return m.key == string(t.bytes())
 }
 
 // release gives the key's buffer back.
