@@ -79,6 +79,8 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		// share them.
 		read            *File
 		readErr, valErr error
+		// copied: f is a copy of an earlier group's read.
+		copied bool
 	}
 	results := make([]*result, 0, 16) // a few dozen releases, fewer layouts
 	var spare *File                   // a File to reuse
@@ -129,6 +131,7 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			f = new(File)
 			*f = *src.read
 			f.Versions, f.sumEngine = es.versions, es.index
+			res.copied = true
 		} else {
 			results = append(results, res)
 			if spare != nil {
@@ -217,11 +220,25 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 			break
 		}
 	}
-	f := ok[0].f
+	f, copied := ok[0].f, ok[0].copied
 	for _, res := range ok {
 		if contains(res.engines, choice) {
-			f = res.f
+			f, copied = res.f, res.copied
 			break
+		}
+	}
+	if copied {
+		// The copy's section serializers are bound to the File it was
+		// copied from: read the header into f itself (alike, from the
+		// memos), so that the rewrite follows f's model. f stays the
+		// File the checks saw.
+		cp := *f
+		f.Sections, f.sers = nil, nil // shared with the original: not to be recycled
+		es := engineStaticOf(engines[cp.sumEngine].Name)
+		f.reset(r, size, order, o)
+		f.strict, f.sumEngine = true, es.index
+		if err := f.read(es.versions); err != nil {
+			*f = cp // cannot happen (TestReadClass); the copy reads as well
 		}
 	}
 	f.ownImports()

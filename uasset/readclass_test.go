@@ -123,3 +123,39 @@ func TestReadClass(t *testing.T) {
 	}
 	t.Logf("%d layout pairs, %d readings compared", len(pairs), compared)
 }
+
+// TestInferredWriteFollowsModel opens the unversioned corpus packages by
+// inference and checks that the header rewrite follows the chosen File's
+// own model (a chosen File that shares its read with another layout group
+// is read again into itself: its serializers must not be bound to the
+// group it was copied from).
+func TestInferredWriteFollowsModel(t *testing.T) {
+	n := 0
+	for _, dir := range []string{"cooked", "uassetapi"} {
+		for _, p := range corpusPackages(t, dir) {
+			if !hasTag(p) {
+				continue
+			}
+			f, err := openCorpus(t, p, "")
+			if err != nil || f.Engine.Source != "detected" {
+				continue
+			}
+			h1, err := f.WriteHeader()
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			off := f.summaryFieldOffset("PackageFileSummary.PackageFlags")
+			f.Summary.PackageFlags ^= 0x10 // a bit no check reads back
+			h2, err := f.WriteHeader()
+			f.Summary.PackageFlags ^= 0x10
+			if err != nil {
+				t.Fatalf("%s: %v", p, err)
+			}
+			if off < 0 || bytes.Equal(h1, h2) || !bytes.Equal(h1[:off], h2[:off]) {
+				t.Errorf("%s (chose %s): the rewrite does not follow the model's PackageFlags", p, f.Engine.Version)
+			}
+			n++
+		}
+	}
+	t.Logf("%d inferred packages rewritten", n)
+}
