@@ -369,7 +369,7 @@ const maxCandidateMemo = 64
 // candidateMemo is a whole check of an unversioned package: its outcome
 // and the version questions all of its decoding asked.
 type candidateMemo struct {
-	key   string
+	tablesRef
 	trace *property.VersionTrace
 	prior *Prior
 	err   error
@@ -379,7 +379,7 @@ type candidateMemo struct {
 // package that read one set of tables (one tablesKey): for each export,
 // one decoding per distinct set of answers to its questions.
 type tablesMemo struct {
-	key     string
+	tablesRef
 	exports map[int][]*checkedExport
 }
 
@@ -414,17 +414,15 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 	if vctx.Unversioned && c.mappings == nil {
 		return nil
 	}
-	kb := keyBufs.Get().(*[]byte)
-	key := tablesKey((*kb)[:0], f)
+	k := tablesOf(f)
 	var prior *Prior
 	var err error
 	if vctx.Unversioned {
-		prior, err = c.checkWhole(f, key, vctx)
+		prior, err = c.checkWhole(f, &k, vctx)
 	} else {
-		prior, err = c.checkEach(f, key, vctx)
+		prior, err = c.checkEach(f, &k, vctx)
 	}
-	*kb = key
-	keyBufs.Put(kb)
+	k.release()
 	if err == nil {
 		// Only candidates that pass are kept (they are the ones a
 		// package can be read as), so a checker whose package failed
@@ -441,10 +439,10 @@ func (c *CandidateChecker) Check(f *uasset.File) error {
 
 // checkWhole checks an unversioned package, reusing an earlier check with
 // the same tables whose questions vctx answers alike.
-func (c *CandidateChecker) checkWhole(f *uasset.File, key []byte, vctx *property.Context) (*Prior, error) {
+func (c *CandidateChecker) checkWhole(f *uasset.File, k *tables, vctx *property.Context) (*Prior, error) {
 	c.mu.Lock()
 	for _, m := range c.whole {
-		if m.key == string(key) && m.trace.Holds(vctx) {
+		if k.is(&m.tablesRef) && m.trace.Holds(vctx) {
 			c.reused += len(m.prior.exports)
 			c.mu.Unlock()
 			return m.prior, m.err
@@ -464,7 +462,7 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, key []byte, vctx *property
 	if len(c.whole) >= maxCandidateMemo {
 		c.whole = c.whole[1:]
 	}
-	c.whole = append(c.whole, &candidateMemo{key: string(key), trace: trace, prior: prior, err: err})
+	c.whole = append(c.whole, &candidateMemo{tablesRef: k.ref(), trace: trace, prior: prior, err: err})
 	c.mu.Unlock()
 	return prior, err
 }
@@ -472,17 +470,17 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, key []byte, vctx *property
 // checkEach checks a versioned package, taking each export's outcome from
 // an earlier candidate with the same tables whose decoding of that export
 // asked questions vctx answers alike, and decoding it otherwise.
-func (c *CandidateChecker) checkEach(f *uasset.File, key []byte, vctx *property.Context) (*Prior, error) {
+func (c *CandidateChecker) checkEach(f *uasset.File, k *tables, vctx *property.Context) (*Prior, error) {
 	c.mu.Lock()
 	var tm *tablesMemo
 	for _, m := range c.tables {
-		if m.key == string(key) {
+		if k.is(&m.tablesRef) {
 			tm = m
 			break
 		}
 	}
 	if tm == nil {
-		tm = &tablesMemo{key: string(key), exports: map[int][]*checkedExport{}}
+		tm = &tablesMemo{tablesRef: k.ref(), exports: map[int][]*checkedExport{}}
 		if len(c.tables) >= maxCandidateMemo {
 			c.tables = c.tables[1:]
 		}
@@ -650,6 +648,93 @@ func tablesKey(b []byte, f *uasset.File) []byte {
 
 // keyBufs holds the buffers tablesKey appends to.
 var keyBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+// tablesID identifies the tables of a reading of a package by the slices
+// holding them: inference candidates that read a table alike share one
+// slice (package uasset's memos), and nothing writes the entries while
+// the checker lives. Two readings with equal IDs have equal tablesKeys;
+// readings with different IDs are compared by their keys. The pointers
+// keep the slices alive, so an address is not reused while a memo holds it.
+type tablesID struct {
+	flags                             uint32
+	totalHeaderSize                   int32
+	path, engine                      string
+	names                             *uasset.NameEntry
+	imports                           *uasset.ObjectImport
+	exports                           *uasset.ObjectExport
+	soft                              *uasset.SoftObjectPath
+	nNames, nImports, nExports, nSoft int
+}
+
+// tables is the identity of one reading's tables, with its tablesKey
+// made when first compared.
+type tables struct {
+	f   *uasset.File
+	id  tablesID
+	buf *[]byte // from keyBufs, once made
+	key []byte
+}
+
+func tablesOf(f *uasset.File) tables {
+	id := tablesID{flags: f.Summary.PackageFlags, totalHeaderSize: f.Summary.TotalHeaderSize,
+		path: f.PackagePath, engine: f.Engine.Version,
+		nNames: len(f.Names), nImports: len(f.Imports), nExports: len(f.Exports), nSoft: len(f.SoftObjectPaths)}
+	if len(f.Names) > 0 {
+		id.names = &f.Names[0]
+	}
+	if len(f.Imports) > 0 {
+		id.imports = &f.Imports[0]
+	}
+	if len(f.Exports) > 0 {
+		id.exports = &f.Exports[0]
+	}
+	if len(f.SoftObjectPaths) > 0 {
+		id.soft = &f.SoftObjectPaths[0]
+	}
+	return tables{f: f, id: id}
+}
+
+// bytes returns the tablesKey of the reading.
+func (t *tables) bytes() []byte {
+	if t.buf == nil {
+		t.buf = keyBufs.Get().(*[]byte)
+		t.key = tablesKey((*t.buf)[:0], t.f)
+	}
+	return t.key
+}
+
+// tablesRef is what a memo keeps of the reading it was made for: its ID,
+// and its tablesKey, made only when a reading with another ID is compared
+// with it (the reading's tables do not change while the checker lives).
+type tablesRef struct {
+	id    tablesID
+	f     *uasset.File
+	key   string
+	keyed bool
+}
+
+// ref returns a memo's reference to the reading.
+func (t *tables) ref() tablesRef { return tablesRef{id: t.id, f: t.f} }
+
+// is reports whether the reading's tables are those of the memo's reading.
+func (t *tables) is(m *tablesRef) bool {
+	if m.id == t.id {
+		return true
+	}
+	if !m.keyed {
+		m.key, m.keyed = string(tablesKey(nil, m.f)), true
+	}
+	return m.key == string(t.bytes())
+}
+
+// release gives the key's buffer back.
+func (t *tables) release() {
+	if t.buf != nil {
+		*t.buf = t.key
+		keyBufs.Put(t.buf)
+		t.buf, t.key = nil, nil
+	}
+}
 
 // localSchemas returns a lookup of the schemas of the classes and structs
 // the package defines (Blueprint classes, user-defined structs), read from

@@ -164,16 +164,18 @@ func (e *ObjectExport) Open() (*io.SectionReader, error) {
 // are a slice of it, not a copy, like zen's Package.ExportData: callers
 // must not modify them.
 func (e *ObjectExport) Data() ([]byte, error) {
-	sr, err := e.Open()
+	if e.f == nil {
+		return nil, fmt.Errorf("uasset: export not attached to a file")
+	}
+	n := e.SerialSize
+	r, off, err := e.f.serialSpan(e.SerialOffset, n)
 	if err != nil {
 		return nil, err
 	}
-	if r, off, n := sr.Outer(); n >= 0 {
-		if m, ok := r.(binread.Mem); ok && off >= 0 && off <= int64(len(m)) && n <= int64(len(m))-off {
-			return m[off : off+n : off+n], nil
-		}
+	if m, ok := r.(binread.Mem); ok && off >= 0 && off <= int64(len(m)) && n <= int64(len(m))-off {
+		return m[off : off+n : off+n], nil
 	}
-	return readAllSection(sr)
+	return readAllSection(io.NewSectionReader(r, off, n))
 }
 
 // InUexp reports whether the export's data lies in the .uexp companion.

@@ -122,6 +122,9 @@ type File struct {
 	// File instead of one per table; hdrReaderBusy while a read uses it.
 	hdrReader     binread.Reader
 	hdrReaderBusy bool
+	// hdrTextSet: the read tryRead is running reads hdrReader, which holds
+	// the header text (SetText), so strings read are substrings of it.
+	hdrTextSet bool
 	// Companions notes the sibling files that exist (".uexp", ".ubulk", ".uptnl").
 	Companions []string
 }
@@ -401,7 +404,13 @@ func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *Fil
 // reset makes f a File as newFile returns it (inference reuses the File
 // of a candidate whose read failed).
 func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
+	// The section lists' arrays are f's own (nothing else holds them):
+	// they serve the next candidate, cleared.
+	secs, sers := f.Sections[:0], f.sers[:0]
+	clear(secs[:cap(secs)])
+	clear(sers[:cap(sers)])
 	*f = File{r: r, size: size, BigEndian: order == binary.BigEndian, uexp: o.uexp, uexpSize: o.uexpSize}
+	f.Sections, f.sers = secs, sers
 	f.Companions = o.companions
 	f.pkgNameOpt = o.pkgName
 	f.fileBase = o.fileBase
@@ -509,16 +518,20 @@ func (f *File) tryRead(off int64, field string, fn func(br *binread.Reader)) rea
 		if f.BigEndian {
 			br.SetOrder(binary.BigEndian)
 		}
-		if f.strict && len(f.hdr) <= summaryHead {
+		text := f.strict && len(f.hdr) <= summaryHead
+		if text {
 			// The summary as each inference candidate reads it: wrong
 			// layouts read runs of garbage strings.
 			br.SetText(f.headerText())
 		}
 		br.SeekTo(off, field)
+		if br == &f.hdrReader {
+			f.hdrTextSet = text && f.hdrText != nil
+		}
 		fn(br)
 		res := readResult{br.Err(), br.Offset()}
 		if br == &f.hdrReader {
-			f.hdrReader, f.hdrReaderBusy = binread.Reader{}, false // keeps nothing alive
+			f.hdrReader, f.hdrReaderBusy, f.hdrTextSet = binread.Reader{}, false, false // keeps nothing alive
 		}
 		if res.err == nil || int64(len(f.hdr)) >= f.size || !errors.Is(res.err, io.ErrUnexpectedEOF) && !errors.Is(res.err, binread.ErrCount) {
 			return res
@@ -560,13 +573,12 @@ const (
 // error in f.Sections.
 func (f *File) read(v Versions) error {
 	f.Versions = v
+	// Room for every section at once (an inference candidate whose read
+	// fails leaves its arrays to the next one: reset).
+	f.Sections = slices.Grow(f.Sections, optionalSectionsRoom+4)
+	f.sers = slices.Grow(f.sers, optionalSectionsRoom+4)
 	if err := f.readSummaryShared(); err != nil {
 		return err
-	}
-	if !f.strict {
-		// Every section is read (inference candidates make room only
-		// once they get to the optional ones).
-		f.Sections = slices.Grow(f.Sections, optionalSectionsRoom+4)
 	}
 	if err := f.readNames(); err != nil {
 		return err
@@ -725,7 +737,15 @@ func (f *File) readNames() error {
 	}
 	br := f.tryRead(int64(s.NameOffset), "PackageFileSummary.NameOffset", func(br *binread.Reader) {
 		a := loader{br}
-		shareText(a, nameMapSize(*br, int(s.NameCount), f.Versions.UE4 >= VerUE4NameHashesSerialized))
+		hashes := f.Versions.UE4 >= VerUE4NameHashesSerialized
+		switch {
+		case br == &f.hdrReader && f.hdrTextSet:
+			// The names are substrings of the header text already.
+		case br == &f.hdrReader:
+			shareText(a, nameMapSizeBytes(f.hdr, br.Offset(), int(s.NameCount), hashes, f.BigEndian))
+		default:
+			shareText(a, nameMapSize(*br, int(s.NameCount), hashes))
+		}
 		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
@@ -761,8 +781,8 @@ func (f *File) readImports() error {
 	off := int64(s.ImportOffset)
 	var end int64
 	if m := f.tables.importMap(); m.matches(f, off, s.ImportCount, l) {
-		// Shared (nothing writes the entries); infer gives the chosen
-		// candidate its own copy (ownImports).
+		// Shared (nothing writes the entries); infer makes the chosen
+		// candidate their owner (ownImports).
 		f.Imports, f.sharedImports = m.entries, true
 		if !m.checkedFor(f) {
 			for i := range f.Imports {
@@ -857,8 +877,8 @@ func (f *File) readExports() error {
 			// An entry's back-pointer serves only Open, Data and InUexp
 			// (serialRange), which read the same bytes for both files:
 			// share the entries (nothing writes them) instead of copying
-			// the map for every candidate. infer gives the chosen
-			// candidate its own copy (ownExports).
+			// the map for every candidate. infer makes the chosen
+			// candidate their owner (ownExports).
 			f.Exports = m.entries
 		} else {
 			f.Exports = slices.Clone(m.entries)
@@ -936,21 +956,22 @@ func (f *File) sameSerialRanges(g *File) bool {
 		f.size == g.size && (f.uexp == nil) == (g.uexp == nil) && f.uexpSize == g.uexpSize
 }
 
-// ownImports gives f its own copy of an import map it shares with other
-// inference candidates.
+// ownImports makes f the owner of an import map it shares with other
+// inference candidates. Only the chosen candidate lives on after infer
+// (the memos and the other candidates are dropped with it, and nothing
+// reads them), so the shared entries become f's without a copy.
 func (f *File) ownImports() {
-	if f.sharedImports {
-		f.Imports, f.sharedImports = slices.Clone(f.Imports), false
-	}
+	f.sharedImports = false
 }
 
-// ownExports gives f its own copy of an export map it shares with another
-// inference candidate, its entries pointing back to f.
+// ownExports makes f the owner of an export map it shares with other
+// inference candidates: its entries point back to f. As for ownImports,
+// the entries become f's in place (the candidates sharing them are
+// dropped, and they read the same serial ranges: sameSerialRanges).
 func (f *File) ownExports() {
 	if len(f.Exports) == 0 || f.Exports[0].f == f {
 		return
 	}
-	f.Exports = slices.Clone(f.Exports)
 	for i := range f.Exports {
 		f.Exports[i].f = f
 	}
@@ -1001,24 +1022,34 @@ func (f *File) serialLimit() int64 {
 // serialRange returns a reader over [off, off+n) of the combined address
 // space: the .uasset, continued by the .uexp after TotalHeaderSize.
 func (f *File) serialRange(off, n int64) (*io.SectionReader, error) {
+	r, at, err := f.serialSpan(off, n)
+	if err != nil {
+		return nil, err
+	}
+	return io.NewSectionReader(r, at, n), nil
+}
+
+// serialSpan is serialRange as the reader and the offset in it at which
+// the n bytes lie.
+func (f *File) serialSpan(off, n int64) (io.ReaderAt, int64, error) {
 	if off < 0 || n < 0 {
-		return nil, formatErrf("exports", "negative serial range (offset %d, size %d)", off, n)
+		return nil, 0, formatErrf("exports", "negative serial range (offset %d, size %d)", off, n)
 	}
 	hs := int64(f.Summary.TotalHeaderSize)
 	if f.uexp != nil && off >= hs {
 		rel := off - hs
 		if rel > f.uexpSize || n > f.uexpSize-rel {
-			return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the .uexp (size 0x%x, starting at 0x%x)", off, n, f.uexpSize, hs)
+			return nil, 0, formatErrf("exports", "range [0x%x, +0x%x) outside the .uexp (size 0x%x, starting at 0x%x)", off, n, f.uexpSize, hs)
 		}
-		return io.NewSectionReader(f.uexp, rel, n), nil
+		return f.uexp, rel, nil
 	}
 	if off > f.size || n > f.size-off {
 		if f.uexp == nil && f.Summary.FilterEditorOnly() && off >= hs {
-			return nil, &FormatError{Section: "exports", Err: fmt.Errorf("range [0x%x, +0x%x) lies in the .uexp companion, which was not found: %w", off, n, fs.ErrNotExist)}
+			return nil, 0, &FormatError{Section: "exports", Err: fmt.Errorf("range [0x%x, +0x%x) lies in the .uexp companion, which was not found: %w", off, n, fs.ErrNotExist)}
 		}
-		return nil, formatErrf("exports", "range [0x%x, +0x%x) outside the file (size 0x%x)", off, n, f.size)
+		return nil, 0, formatErrf("exports", "range [0x%x, +0x%x) outside the file (size 0x%x)", off, n, f.size)
 	}
-	return io.NewSectionReader(f.r, off, n), nil
+	return f.r, off, nil
 }
 
 // maxReadAll bounds a single lazy read (an export, a thumbnail); the data

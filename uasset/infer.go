@@ -1,10 +1,12 @@
 package uasset
 
 import (
+	"cmp"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -32,27 +34,37 @@ type layoutKey struct {
 func infer(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32) (*File, error) {
 	// Releases that write this legacy file version come first; the others
 	// are tried only when none of those reads the package.
-	var cands, rest []Engine
-	for _, e := range engines {
-		if e.Legacy == legacy {
-			cands = append(cands, e)
-		} else {
-			rest = append(rest, e)
-		}
-	}
-	f, err := inferFrom(r, size, order, o, cands)
-	if err == nil || len(rest) == 0 {
+	f, err := inferFrom(r, size, order, o, legacy, true)
+	if err == nil || !anyEngine(legacy, false) {
 		return f, err
 	}
-	if f2, err2 := inferFrom(r, size, order, o, rest); err2 == nil {
+	if f2, err2 := inferFrom(r, size, order, o, legacy, false); err2 == nil {
 		f2.Engine.Note = strings.TrimSpace(f2.Engine.Note + " (no release writing legacy file version " + itoa(int64(legacy)) + " reads it)")
 		return f2, nil
 	}
 	return nil, err
 }
 
-func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, cands []Engine) (*File, error) {
-	if len(cands) == 0 {
+// candidate reports whether release e is a candidate of the pass that
+// tries the releases writing legacy file version legacy (writes) or the
+// others (!writes).
+func candidate(e *Engine, legacy int32, writes bool) bool {
+	return (e.Legacy == legacy) == writes
+}
+
+// anyEngine reports whether the pass (see candidate) has a candidate.
+func anyEngine(legacy int32, writes bool) bool {
+	for i := range engines {
+		if candidate(&engines[i], legacy, writes) {
+			return true
+		}
+	}
+	return false
+}
+
+// inferFrom tries the releases candidate picks with legacy and writes.
+func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, legacy int32, writes bool) (*File, error) {
+	if !anyEngine(legacy, writes) {
 		return nil, ErrNeedEngine
 	}
 	type result struct {
@@ -61,10 +73,17 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 		engines  []string
 		err      error
 		progress readStage
+		// read is the File the group's read gave (nil when it failed);
+		// readErr and valErr are how its read and validate ended.
+		// Groups whose releases read the header alike (readClass)
+		// share them.
+		read            *File
+		readErr, valErr error
+		// copied: f is a copy of an earlier group's read.
+		copied bool
 	}
-	var results []*result
-	byKey := map[layoutKey]*result{}
-	var spare *File // a File to reuse
+	results := make([]*result, 0, 16) // a few dozen releases, fewer layouts
+	var spare *File                   // a File to reuse
 	if o.hdrCache == nil {
 		o.hdrCache = new([]byte)
 	}
@@ -83,37 +102,57 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 	if o.secs == nil {
 		o.secs = &sectionMemo{}
 	}
-	for _, e := range cands {
+	for i := range engines {
+		e := &engines[i]
+		if !candidate(e, legacy, writes) {
+			continue
+		}
 		es := engineStaticOf(e.Name)
 		if es == nil {
 			continue // not in the table (cands come from it)
 		}
 		k := es.key
-		if res, ok := byKey[k]; ok {
-			res.engines = append(res.engines, e.Name)
+		if j := slices.IndexFunc(results, func(r *result) bool { return r.key == k }); j >= 0 {
+			results[j].engines = append(results[j].engines, e.Name)
 			continue
 		}
 		res := &result{key: k, engines: []string{e.Name}}
-		byKey[k] = res
-		results = append(results, res)
 		var f *File
-		if spare != nil {
-			f, spare = spare.reset(r, size, order, o), nil
+		if j := slices.IndexFunc(results, func(r *result) bool { return engineStaticOf(r.engines[0]).class == es.class }); j >= 0 {
+			// An earlier group reads the header alike: its read and
+			// validate end as this group's would. Only the check, which
+			// decodes export data with the versions, is this group's own.
+			src := results[j]
+			res.progress, res.readErr, res.valErr = src.progress, src.readErr, src.valErr
+			results = append(results, res)
+			if res.err = cmp.Or(src.readErr, src.valErr); res.err != nil {
+				continue
+			}
+			f = new(File)
+			*f = *src.read
+			f.Versions, f.sumEngine = es.versions, es.index
+			res.copied = true
 		} else {
-			f = newFile(r, size, order, o)
-		}
-		f.strict = true
-		f.sumEngine = es.index
-		err := f.read(es.versions)
-		res.progress = f.progress
-		if err != nil {
-			res.err = err
-			spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
-			continue
-		}
-		if err := f.validate(); err != nil {
-			res.err = err
-			continue
+			results = append(results, res)
+			if spare != nil {
+				f, spare = spare.reset(r, size, order, o), nil
+			} else {
+				f = newFile(r, size, order, o)
+			}
+			f.strict = true
+			f.sumEngine = es.index
+			err := f.read(es.versions)
+			res.progress = f.progress
+			if err != nil {
+				res.err, res.readErr = err, err
+				spare = f // nothing keeps it (a failed read put no export map, whose entries point to it, in the memo)
+				continue
+			}
+			res.read = f
+			if err := f.validate(); err != nil {
+				res.err, res.valErr = err, err
+				continue
+			}
 		}
 		for _, check := range o.checks {
 			if err := check(f); err != nil {
@@ -181,11 +220,25 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, ca
 			break
 		}
 	}
-	f := ok[0].f
+	f, copied := ok[0].f, ok[0].copied
 	for _, res := range ok {
 		if contains(res.engines, choice) {
-			f = res.f
+			f, copied = res.f, res.copied
 			break
+		}
+	}
+	if copied {
+		// The copy's section serializers are bound to the File it was
+		// copied from: read the header into f itself (alike, from the
+		// memos), so that the rewrite follows f's model. f stays the
+		// File the checks saw.
+		cp := *f
+		f.Sections, f.sers = nil, nil // shared with the original: not to be recycled
+		es := engineStaticOf(engines[cp.sumEngine].Name)
+		f.reset(r, size, order, o)
+		f.strict, f.sumEngine = true, es.index
+		if err := f.read(es.versions); err != nil {
+			*f = cp // cannot happen (TestReadClass); the copy reads as well
 		}
 	}
 	f.ownImports()
@@ -250,6 +303,7 @@ func sortEngineNames(names []string) {
 type engineStatic struct {
 	index    int // in engines
 	key      layoutKey
+	class    readClass
 	versions Versions
 	traits   layoutTraits // what the structural evidence probes test
 }
@@ -278,10 +332,58 @@ func engineStaticOf(name string) *engineStatic {
 			es.versions = Versions{UE4: e.UE4, UE5: e.UE5, CookedImportPackageName: i >= since, Custom: engineCustomVersions(e.Name)}
 			es.key = layoutKey{e.UE4, e.UE5, es.versions.CookedImportPackageName, e.customVersion(fortniteMainBranchObjectVersion) >= fnmWorldCompositionTile3DOffset}
 			es.traits = traitsOf(e)
+			es.class = readClassOf(es.key)
 		}
 		engineStatics.byName = byName
 	})
 	return engineStatics.byName[name]
+}
+
+// readClass groups layouts whose reads of any package end alike: the
+// header reader (read, validate and what they call) asks of the versions
+// only whether UE4 and UE5 reach the thresholds named in const.go
+// (VerUE4…, VerUE5…), whether cooked imports hold PackageName, and whether
+// world tile positions are FIntVectors (layoutKey.tile3D), so releases on
+// the same side of each read the same bytes into the same tables and
+// sections, with the same errors. (TestReadClass holds the reader to this.)
+type readClass struct {
+	ue4, ue5  int // thresholds reached
+	importPkg bool
+	tile3D    bool
+}
+
+// readThresholdsUE4 and readThresholdsUE5 are the VerUE4… and VerUE5…
+// constants of const.go.
+var (
+	readThresholdsUE4 = []int32{VerUE4OldestLoadablePackage, VerUE4WorldLevelInfo, VerUE4WorldLevelInfoUpdated,
+		VerUE4WorldLevelInfoLODList, VerUE4WorldLevelInfoZOrder, VerUE4WorldLayerEnableDistanceStreaming,
+		VerUE4AddedChunkIDToAssetDataAndUPackage, VerUE4ChangedChunkIDToBeAnArrayOfChunkIDs, VerUE4EngineVersionObject,
+		VerUE4LoadForEditorGame, VerUE4AddStringAssetReferencesMap, VerUE4PackageSummaryHasCompatibleEngineVersion,
+		VerUE4SerializeTextInPackages, VerUE4CookedAssetsInEditorSupport, VerUE4NameHashesSerialized,
+		VerUE4PreloadDependenciesInCookedExports, VerUE4TemplateIndexInCookedExports, VerUE4AddedSearchableNames,
+		VerUE464BitExportMapSerialSizes, VerUE4AddedSoftObjectPath, VerUE4AddedPackageSummaryLocalizationID,
+		VerUE4AddedPackageOwner, VerUE4NonOuterPackageImport, VerUE4AssetRegistryDependencyFlags,
+		VerUE4CorrectLicenseeFlag, VerUE4Latest}
+	readThresholdsUE5 = []int32{VerUE5InitialVersion, VerUE5NamesReferencedFromExportData, VerUE5PayloadTOC,
+		VerUE5OptionalResources, VerUE5LargeWorldCoordinates, VerUE5RemoveObjectExportPackageGUID,
+		VerUE5TrackObjectExportIsInherited, VerUE5FSoftObjectPathRemoveAssetPathFNames, VerUE5AddSoftObjectPathList,
+		VerUE5DataResources, VerUE5ScriptSerializationOffset, VerUE5PropertyTagExtensionAndOverridableSerializion,
+		VerUE5PropertyTagCompleteTypeName, VerUE5AssetRegistryPackageBuildDependencies,
+		VerUE5MetadataSerializationOffset, VerUE5VerseCells, VerUE5PackageSavedHash,
+		VerUE5OSSubObjectShadowSerialization, VerUE5ImportTypeHierarchies, VerUE5Latest}
+)
+
+func readClassOf(k layoutKey) readClass {
+	reached := func(v int32, ts []int32) int {
+		n := 0
+		for _, t := range ts {
+			if v >= t {
+				n++
+			}
+		}
+		return n
+	}
+	return readClass{reached(k.ue4, readThresholdsUE4), reached(k.ue5, readThresholdsUE5), k.importPkg, k.tile3D}
 }
 
 // describeCandidates renders "4.19, 4.20 and 4.21".
@@ -313,12 +415,13 @@ func (f *File) validateNames() error {
 	if f.names.validNames(f) {
 		return nil
 	}
-	for i, n := range f.Names {
-		if n.Name.S == "" {
+	for i := range f.Names {
+		n := f.Names[i].Name.S
+		if n == "" {
 			return formatErrf("names", "%w: name %d is empty", errInvariant, i)
 		}
-		if !printableName(n.Name.S) {
-			return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n.Name.S)
+		if !printableName(n) {
+			return formatErrf("names", "%w: name %d (%q) holds control characters", errInvariant, i, n)
 		}
 	}
 	f.names.namesValid(f)
@@ -327,20 +430,36 @@ func (f *File) validateNames() error {
 
 // printableName reports whether s holds no control character and no
 // U+FFFD (what invalid UTF-8 decodes to). ASCII is checked eight bytes at
-// a time, then byte by byte.
+// a time (four for shorter names), the last word overlapping the one
+// before it (bytes checked twice pass twice); the rest, from the first
+// word holding a byte of 0x80 or above, byte by byte and rune by rune.
 func printableName(s string) bool {
 	i := 0
-	for ; i+8 <= len(s); i += 8 {
-		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
-		if w&0x8080808080808080 != 0 {
-			break // not ASCII: the loop below looks at it
+	switch {
+	case len(s) >= 8:
+		for {
+			j := min(i, len(s)-8)
+			w := uint64(s[j]) | uint64(s[j+1])<<8 | uint64(s[j+2])<<16 | uint64(s[j+3])<<24 |
+				uint64(s[j+4])<<32 | uint64(s[j+5])<<40 | uint64(s[j+6])<<48 | uint64(s[j+7])<<56
+			if w&0x8080808080808080 != 0 {
+				break // not ASCII (in s[i:]: the bytes before passed): the loop below looks at it
+			}
+			// With every byte below 0x80, w-0x20… borrows into a byte's
+			// top bit exactly when some byte is below 0x20 (the lowest
+			// such byte wraps; bytes above it can only borrow from it).
+			if (w-0x2020202020202020)&0x8080808080808080 != 0 {
+				return false
+			}
+			if j+8 == len(s) {
+				return true
+			}
+			i += 8
 		}
-		// With every byte below 0x80, w-0x20… borrows into a byte's top
-		// bit exactly when some byte is below 0x20 (the lowest such byte
-		// wraps; bytes above it can only borrow from it).
-		if (w-0x2020202020202020)&0x8080808080808080 != 0 {
-			return false
+	case len(s) >= 4:
+		a := uint32(s[0]) | uint32(s[1])<<8 | uint32(s[2])<<16 | uint32(s[3])<<24
+		b := uint32(s[len(s)-4]) | uint32(s[len(s)-3])<<8 | uint32(s[len(s)-2])<<16 | uint32(s[len(s)-1])<<24
+		if (a|b)&0x80808080 == 0 {
+			return ((a-0x20202020)|(b-0x20202020))&0x80808080 == 0
 		}
 	}
 	for ; i < len(s); i++ {
@@ -412,7 +531,7 @@ func (f *File) validate() error {
 			spans = append(spans, span{e.SerialOffset, e.SerialSize})
 		}
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	slices.SortFunc(spans, func(a, b span) int { return cmp.Compare(a.off, b.off) }) // sort.Slice's algorithm, without reflection
 	for i, sp := range spans {
 		if sp.off < int64(s.TotalHeaderSize) {
 			return formatErrf("exports", "%w: export data at 0x%x inside the header (TotalHeaderSize 0x%x)", errInvariant, sp.off, s.TotalHeaderSize)
@@ -429,16 +548,31 @@ func (f *File) validate() error {
 // bytes no section accounts for (zero padding before TotalHeaderSize
 // aside): the cooker writes the tables back to back.
 func (f *File) validateTiling() error {
-	spans := f.headerSpans()
+	var buf [32]headerSpan // most headers have fewer sections
+	spans := f.headerSpansInto(buf[:0])
 	for i := 1; i < len(spans); i++ {
 		if spans[i].off < spans[i-1].end {
 			return formatErrf(spans[i-1].name, "%w: %s ends at 0x%x, inside %s at 0x%x", errInvariant, spans[i-1].name, spans[i-1].end, spans[i].name, spans[i].off)
 		}
 	}
-	for _, g := range f.gapsBetween(spans) {
-		if !g.Zero {
-			return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, g.Size, g.Offset)
+	// The gaps gapsBetween lists, in order, without listing them.
+	bad := func(off, n int64) error {
+		if f.zeroBytes(off, n) {
+			return nil
 		}
+		return formatErrf("header", "%w: %d bytes at 0x%x belong to no section", errInvariant, n, off)
+	}
+	pos := int64(0)
+	for _, sp := range spans {
+		if sp.off > pos {
+			if err := bad(pos, sp.off-pos); err != nil {
+				return err
+			}
+		}
+		pos = max(pos, sp.end)
+	}
+	if end := f.headerEnd(); pos < end {
+		return bad(pos, end-pos)
 	}
 	return nil
 }

@@ -94,6 +94,19 @@ func TestPrintableName(t *testing.T) {
 			cases = append(cases, string(b))
 		}
 	}
+	// Names of every length up to 40 with a control character, a
+	// multi-byte character or an invalid byte at every position, so that
+	// the words (and the last one's overlap) meet each.
+	for n := 1; n <= 40; n++ {
+		base := []byte("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"[:n])
+		cases = append(cases, string(base))
+		for pos := 0; pos < n; pos++ {
+			for _, ins := range []string{"\x01", "\x1f", " ", "\x7f", "é", "日", "\uFFFD", "\xff", "\xc3", "\U0001F600"} {
+				cases = append(cases, string(base[:pos])+ins+string(base[pos:]))
+				cases = append(cases, string(base[:pos])+ins+string(base[min(pos+len(ins), n):]))
+			}
+		}
+	}
 	for _, s := range cases {
 		if got, want := printableName(s), slow(s); got != want {
 			t.Errorf("printableName(%q) = %v, want %v", s, got, want)

@@ -1,6 +1,7 @@
 package uasset
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
 	"strconv"
@@ -75,6 +76,44 @@ func nameMapSize(r binread.Reader, count int, hashes bool) int64 {
 		end = r.Offset()
 	}
 	return end - start
+}
+
+// nameMapSizeBytes is nameMapSize for a reader over b (from its start, as
+// binread.FromBytes) at off, in one pass over the bytes.
+func nameMapSizeBytes(b []byte, off int64, count int, hashes bool, bigEndian bool) int64 {
+	if off < 0 || off > int64(len(b)) {
+		return 0
+	}
+	size := int64(len(b))
+	pos, end := off, off
+	for i := 0; i < count; i++ {
+		if size-pos < 4 {
+			break
+		}
+		var n int64
+		if bigEndian {
+			n = int64(int32(binary.BigEndian.Uint32(b[pos:])))
+		} else {
+			n = int64(int32(binary.LittleEndian.Uint32(b[pos:])))
+		}
+		pos += 4
+		switch {
+		case n == math.MinInt32:
+			return end - off
+		case n > 0:
+			pos += n
+		case n < 0:
+			pos += -2 * n
+		}
+		if hashes {
+			pos += 4
+		}
+		if pos > size {
+			break
+		}
+		end = pos
+	}
+	return end - off
 }
 
 // Name is an FName as serialized in a package: an index into the package's

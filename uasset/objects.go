@@ -204,7 +204,7 @@ func (f *File) packagePath() (path, source string) {
 	if p := f.Summary.PackageName.S; strings.HasPrefix(p, "/") {
 		return p, "summary"
 	}
-	if p := f.nameMapPackagePath(); p != "" {
+	if p := f.tables.nameMapPackagePath(f); p != "" {
 		return p, "name map"
 	}
 	if f.pkgNameOpt != "" {

@@ -8,14 +8,54 @@ package uasset
 // entries. Each candidate still checks the entries against its own
 // summary and name map (checkImport, checkExport), unless the checks
 // passed already with everything they consult the same (checkContext);
-// candidates share the entries, and infer gives the chosen one its own
-// copy (ownImports, ownExports). Only maps read whole without error are
+// candidates share the entries, and infer makes the chosen one their
+// owner (ownImports, ownExports). Only maps read whole without error are
 // kept. The memo holds the entries
 // of the candidate that read them (not a copy): a File does not change its
 // maps after reading them, and the memo lives only while NewFile infers.
 type tableMemo struct {
 	imports mapMemo[ObjectImport, importLayout]
 	exports mapMemo[ObjectExport, exportLayout]
+	path    pathMemo
+}
+
+// pathMemo keeps what nameMapPackagePath found for the name, import and
+// export maps it was given: the very slices, which the candidates sharing
+// them do not change while inferring.
+type pathMemo struct {
+	ok       bool
+	names    *NameEntry
+	imports  *ObjectImport
+	exports  *ObjectExport
+	nNames   int
+	nImports int
+	nExports int
+	path     string
+}
+
+// nameMapPackagePath is f.nameMapPackagePath, taken from the memo when f
+// holds the tables it was found for; t may be nil.
+func (t *tableMemo) nameMapPackagePath(f *File) string {
+	if t == nil {
+		return f.nameMapPackagePath()
+	}
+	key := pathMemo{ok: true, names: firstElem(f.Names), imports: firstElem(f.Imports), exports: firstElem(f.Exports),
+		nNames: len(f.Names), nImports: len(f.Imports), nExports: len(f.Exports)}
+	if m := &t.path; m.ok && m.names == key.names && m.imports == key.imports && m.exports == key.exports &&
+		m.nNames == key.nNames && m.nImports == key.nImports && m.nExports == key.nExports {
+		return m.path
+	}
+	key.path = f.nameMapPackagePath()
+	t.path = key
+	return key.path
+}
+
+// firstElem returns the address of s's first element, or nil.
+func firstElem[E any](s []E) *E {
+	if len(s) == 0 {
+		return nil
+	}
+	return &s[0]
 }
 
 // mapMemo is one remembered map.

@@ -2,9 +2,10 @@ package uasset
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/binary"
 	"fmt"
-	"sort"
+	"slices"
 	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -97,9 +98,11 @@ type headerSpan struct {
 
 // headerSpans lists the sections that lie in the header (not export data,
 // bulk data, the trailer or the tag), sorted by offset.
-func (f *File) headerSpans() []headerSpan {
+func (f *File) headerSpans() []headerSpan { return f.headerSpansInto(nil) }
+
+// headerSpansInto is headerSpans appending to spans (a caller's buffer).
+func (f *File) headerSpansInto(spans []headerSpan) []headerSpan {
 	end := f.headerEnd()
-	var spans []headerSpan
 	for _, s := range f.Sections {
 		if s.InUexp || s.Offset >= end || s.Size <= 0 {
 			continue
@@ -110,7 +113,9 @@ func (f *File) headerSpans() []headerSpan {
 		}
 		spans = append(spans, headerSpan{s.Name, s.Offset, min(s.Offset+s.Size, end)})
 	}
-	sort.Slice(spans, func(i, j int) bool { return spans[i].off < spans[j].off })
+	// The same pattern-defeating quicksort as sort.Slice, without its
+	// reflection (spans at equal offsets stay in the order it gives).
+	slices.SortFunc(spans, func(a, b headerSpan) int { return cmp.Compare(a.off, b.off) })
 	return spans
 }
 
@@ -136,11 +141,21 @@ func (f *File) gapsBetween(spans []headerSpan) []Gap {
 }
 
 func (f *File) gap(off, n int64) Gap {
-	g := Gap{Offset: off, Size: n}
-	if b, err := f.originalBytes(off, n); err == nil {
-		g.Zero = bytes.Count(b, []byte{0}) == len(b)
+	return Gap{Offset: off, Size: n, Zero: f.zeroBytes(off, n)}
+}
+
+// zeroBytes reports whether the n bytes at off can be read and are all zero.
+func (f *File) zeroBytes(off, n int64) bool {
+	b, err := f.originalBytes(off, n)
+	if err != nil {
+		return false
 	}
-	return g
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (f *File) originalBytes(off, n int64) ([]byte, error) {
