@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -130,17 +131,73 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Release gives the memory of a decompressed package image back for reuse
-// by later [NewFile] calls, for callers that open many packages in turn.
-// Afterwards f reads as an empty package: object data, [File.Object] and
-// ReadAt fail. It does nothing for packages stored uncompressed.
+// Release gives the memory of the name, import and export tables and of a
+// decompressed package image back for reuse by later [NewFile] calls, for
+// callers that open many packages in turn and keep nothing of them (the
+// slices Names, Imports and Exports had included). Afterwards f reads as
+// an empty package: it has no objects (and the ReadAt of a decompressed
+// image fails).
 func (f *File) Release() {
+	releaseTables(f)
+	f.Names, f.Imports, f.Exports = nil, nil, nil
 	if f.pooled == nil {
 		return
 	}
 	b := f.pooled[:0]
 	f.pooled, f.img, f.size = nil, binread.Mem(nil), 0
 	imagePool.Put(&b)
+}
+
+// tableCache keeps the table storage of released Files, so that verifying
+// many packages reuses it instead of faulting in fresh memory for each
+// (verify collects garbage rarely). Unlike a sync.Pool it survives
+// garbage collections. Reused storage is not cleared: the tables are
+// filled by append, and what lies past their end is never read.
+var tableCache struct {
+	sync.Mutex
+	free []tableSet
+}
+
+type tableSet struct {
+	names   []Name
+	imports []Import
+	exports []Export
+}
+
+// Limits of tableCache: a few sets (one per worker of a verify run), of
+// at most maxCachedEntries entries per table (16 MiB of exports), so what
+// it keeps stays small.
+const (
+	maxCachedTables  = 4
+	maxCachedEntries = 1 << 17
+)
+
+func releaseTables(f *File) {
+	if cap(f.Names)+cap(f.Imports)+cap(f.Exports) == 0 || max(cap(f.Names), cap(f.Imports), cap(f.Exports)) > maxCachedEntries {
+		return
+	}
+	c := &tableCache
+	c.Lock()
+	if len(c.free) < maxCachedTables {
+		c.free = append(c.free, tableSet{f.Names[:0], f.Imports[:0], f.Exports[:0]})
+	}
+	c.Unlock()
+}
+
+// cachedTables returns a released set of tables (empty, possibly with
+// capacity) for a new File.
+func cachedTables() tableSet {
+	c := &tableCache
+	c.Lock()
+	defer c.Unlock()
+	n := len(c.free)
+	if n == 0 {
+		return tableSet{}
+	}
+	t := c.free[n-1]
+	c.free[n-1] = tableSet{}
+	c.free = c.free[:n-1]
+	return t
 }
 
 // NewFile reads a package from r, size bytes long.
@@ -272,6 +329,7 @@ func (f *File) readTables() error {
 	s := &f.Summary
 	ver := int(s.FileVersion)
 	ue3 := f.ue3()
+	reuse := cachedTables()
 
 	// Names.
 	r, err := f.table(s.NameOffset, s.NameCount, "Name")
@@ -285,7 +343,10 @@ func (f *File) readTables() error {
 		}
 		f.cNames = ver < verNameLength || (!ue3 && looksLikeCString(r))
 		n := r.CheckCount(0, int64(s.NameCount), minSize, "Summary.NameCount")
-		f.Names = make([]Name, 0, binread.SliceCap(n))
+		f.Names = reuse.names
+		if f.Names == nil || cap(f.Names) < n {
+			f.Names = make([]Name, 0, binread.SliceCap(n))
+		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Names = append(f.Names, f.readName(r))
 		}
@@ -324,7 +385,10 @@ func (f *File) readTables() error {
 			minSize = 16
 		}
 		n := r.CheckCount(0, int64(s.ImportCount), minSize, "Summary.ImportCount")
-		f.Imports = make([]Import, 0, binread.SliceCap(n))
+		f.Imports = reuse.imports
+		if f.Imports == nil || cap(f.Imports) < n {
+			f.Imports = make([]Import, 0, binread.SliceCap(n))
+		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			var im Import
 			im.ClassPackage = f.readNameRef(r, "Import.ClassPackage")
@@ -357,7 +421,10 @@ func (f *File) readTables() error {
 			minSize = 8
 		}
 		n := r.CheckCount(0, int64(s.ExportCount), minSize, "Summary.ExportCount")
-		f.Exports = make([]Export, 0, binread.SliceCap(n))
+		f.Exports = reuse.exports
+		if f.Exports == nil || cap(f.Exports) < n {
+			f.Exports = make([]Export, 0, binread.SliceCap(n))
+		}
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Exports = append(f.Exports, f.readExport(r))
 		}

@@ -69,8 +69,10 @@ func openLegacy(in *Input, opts *Options) (*Package, error) {
 	}
 	p := legacyPackage(in.Name, f, opts)
 	if opts != nil && opts.resultOnly {
-		// Verification is done with the package image (legacyStats read
-		// every export): the next package may reuse its memory.
+		// Verification is done with the package image and tables
+		// (legacyStats read every export): the next package may reuse
+		// their memory, and nothing of p may refer to them.
+		p.Dump = nil
 		f.Release()
 	}
 	return p, nil
