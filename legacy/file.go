@@ -148,56 +148,80 @@ func (f *File) Release() {
 	imagePool.Put(&b)
 }
 
-// tableCache keeps the table storage of released Files, so that verifying
-// many packages reuses it instead of faulting in fresh memory for each
-// (verify collects garbage rarely). Unlike a sync.Pool it survives
-// garbage collections. Reused storage is not cleared: the tables are
-// filled by append, and what lies past their end is never read.
-var tableCache struct {
-	sync.Mutex
-	free []tableSet
-}
-
-type tableSet struct {
-	names   []Name
-	imports []Import
-	exports []Export
-}
-
-// Limits of tableCache: a few sets (one per worker of a verify run), of
-// at most maxCachedEntries entries per table (16 MiB of exports), so what
-// it keeps stays small.
-const (
-	maxCachedTables  = 4
-	maxCachedEntries = 1 << 17
+// The caches below keep the table storage of released Files, so that
+// verifying many packages reuses it instead of faulting in fresh memory
+// for each (verify collects garbage rarely). Unlike a sync.Pool they
+// survive garbage collections. Reused storage is not cleared: the tables
+// are filled by append, and what lies past their end is never read.
+var (
+	nameCache   sliceCache[Name]
+	importCache sliceCache[Import]
+	exportCache sliceCache[Export]
 )
 
 func releaseTables(f *File) {
-	if cap(f.Names)+cap(f.Imports)+cap(f.Exports) == 0 || max(cap(f.Names), cap(f.Imports), cap(f.Exports)) > maxCachedEntries {
-		return
-	}
-	c := &tableCache
-	c.Lock()
-	if len(c.free) < maxCachedTables {
-		c.free = append(c.free, tableSet{f.Names[:0], f.Imports[:0], f.Exports[:0]})
-	}
-	c.Unlock()
+	nameCache.put(f.Names)
+	importCache.put(f.Imports)
+	exportCache.put(f.Exports)
 }
 
-// cachedTables returns a released set of tables (empty, possibly with
-// capacity) for a new File.
-func cachedTables() tableSet {
-	c := &tableCache
+// Limits of a sliceCache: a few slices (one per worker of a verify run),
+// of at most maxCachedEntries entries (16 MiB of exports), so what it
+// keeps stays small.
+const (
+	maxCachedSlices  = 4
+	maxCachedEntries = 1 << 17
+)
+
+// sliceCache keeps the largest few slices given to it.
+type sliceCache[T any] struct {
+	sync.Mutex
+	free [][]T
+}
+
+// get returns the smallest kept slice with room for n entries, emptied,
+// or a new one.
+func (c *sliceCache[T]) get(n int) []T {
+	c.Lock()
+	best := -1
+	for i, s := range c.free {
+		if cap(s) >= n && (best < 0 || cap(s) < cap(c.free[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		c.Unlock()
+		return make([]T, 0, binread.SliceCap(n))
+	}
+	s := c.free[best]
+	last := len(c.free) - 1
+	c.free[best], c.free[last] = c.free[last], nil
+	c.free = c.free[:last]
+	c.Unlock()
+	return s[:0]
+}
+
+// put keeps s for reuse; when the cache is full, s replaces its smallest
+// slice if it is larger.
+func (c *sliceCache[T]) put(s []T) {
+	if cap(s) == 0 || cap(s) > maxCachedEntries {
+		return
+	}
 	c.Lock()
 	defer c.Unlock()
-	n := len(c.free)
-	if n == 0 {
-		return tableSet{}
+	if len(c.free) < maxCachedSlices {
+		c.free = append(c.free, s[:0])
+		return
 	}
-	t := c.free[n-1]
-	c.free[n-1] = tableSet{}
-	c.free = c.free[:n-1]
-	return t
+	small := 0
+	for i, f := range c.free {
+		if cap(f) < cap(c.free[small]) {
+			small = i
+		}
+	}
+	if cap(c.free[small]) < cap(s) {
+		c.free[small] = s[:0]
+	}
 }
 
 // NewFile reads a package from r, size bytes long.
@@ -329,7 +353,6 @@ func (f *File) readTables() error {
 	s := &f.Summary
 	ver := int(s.FileVersion)
 	ue3 := f.ue3()
-	reuse := cachedTables()
 
 	// Names.
 	r, err := f.table(s.NameOffset, s.NameCount, "Name")
@@ -343,10 +366,7 @@ func (f *File) readTables() error {
 		}
 		f.cNames = ver < verNameLength || (!ue3 && looksLikeCString(r))
 		n := r.CheckCount(0, int64(s.NameCount), minSize, "Summary.NameCount")
-		f.Names = reuse.names
-		if f.Names == nil || cap(f.Names) < n {
-			f.Names = make([]Name, 0, binread.SliceCap(n))
-		}
+		f.Names = nameCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Names = append(f.Names, f.readName(r))
 		}
@@ -385,10 +405,7 @@ func (f *File) readTables() error {
 			minSize = 16
 		}
 		n := r.CheckCount(0, int64(s.ImportCount), minSize, "Summary.ImportCount")
-		f.Imports = reuse.imports
-		if f.Imports == nil || cap(f.Imports) < n {
-			f.Imports = make([]Import, 0, binread.SliceCap(n))
-		}
+		f.Imports = importCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			var im Import
 			im.ClassPackage = f.readNameRef(r, "Import.ClassPackage")
@@ -421,10 +438,7 @@ func (f *File) readTables() error {
 			minSize = 8
 		}
 		n := r.CheckCount(0, int64(s.ExportCount), minSize, "Summary.ExportCount")
-		f.Exports = reuse.exports
-		if f.Exports == nil || cap(f.Exports) < n {
-			f.Exports = make([]Export, 0, binread.SliceCap(n))
-		}
+		f.Exports = exportCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Exports = append(f.Exports, f.readExport(r))
 		}
