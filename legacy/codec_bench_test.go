@@ -74,3 +74,36 @@ func cpuTime() time.Duration {
 	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
+
+// BenchmarkReadTables reads the name, import and export tables of every
+// readable package of legacy_ue123 (already unwrapped and decompressed),
+// releasing them after each, as verify does.
+func BenchmarkReadTables(b *testing.B) {
+	dir, ok := corpus.Find()
+	if !ok {
+		b.Skip("corpus not found")
+	}
+	var files []*File
+	filepath.Walk(filepath.Join(dir, "legacy_ue123"), func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		d, _ := os.ReadFile(p)
+		if f, err := NewFile(binread.Mem(d), int64(len(d)), WithName(p)); err == nil {
+			files = append(files, f)
+		}
+		return nil
+	})
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range files {
+			if err := f.readTables(); err != nil {
+				b.Fatal(err)
+			}
+			releaseTables(f)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
