@@ -107,3 +107,34 @@ func BenchmarkReadTables(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 }
+
+// BenchmarkCheckObjects checks the properties of every export of every
+// readable package of legacy_ue123 (already open), as verify does.
+func BenchmarkCheckObjects(b *testing.B) {
+	dir, ok := corpus.Find()
+	if !ok {
+		b.Skip("corpus not found")
+	}
+	var files []*File
+	filepath.Walk(filepath.Join(dir, "legacy_ue123"), func(p string, info os.FileInfo, err error) error {
+		if err != nil || info.IsDir() {
+			return nil
+		}
+		d, _ := os.ReadFile(p)
+		if f, err := NewFile(binread.Mem(d), int64(len(d)), WithName(p)); err == nil {
+			files = append(files, f)
+		}
+		return nil
+	})
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for range b.N {
+		for _, f := range files {
+			for i := range f.Exports {
+				f.CheckObject(i)
+			}
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+}
