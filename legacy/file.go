@@ -612,7 +612,9 @@ func (f *File) readNameRef(r *binread.Reader, field string) string {
 	}
 	s, ok := f.name(idx, num)
 	if !ok {
-		r.FailAt(start, field, fmt.Errorf("name index %d outside the %d-entry name table", idx, len(f.Names)))
+		// Formatted only if shown: the property decoder tries layouts
+		// that fail here before the one that reads.
+		r.FailAt(start, field, binread.NewLazyError(nil, "name index %d outside the %d-entry name table", int64(idx), int64(len(f.Names))))
 	}
 	return s
 }
