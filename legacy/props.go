@@ -209,7 +209,12 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 		cand.Properties = props
 		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
-		if keep && cand.Class == "Level" {
+		if !keep {
+			// The offsets and sizes, without copying a whole Object.
+			o.PropertiesStart, o.PropertiesEnd, o.NativeSize = cand.PropertiesStart, cand.PropertiesEnd, cand.NativeSize
+			return nil
+		}
+		if cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
 				cand.Actors = make([]string, len(refs))
 				for j, ref := range refs {
