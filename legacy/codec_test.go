@@ -61,3 +61,24 @@ func FuzzLZX(f *testing.F) {
 		decompressXMemLZX(make([]byte, n), src)
 	})
 }
+
+// TestLZXCopy compares lzxCopy with a byte loop for every short distance
+// and a range of lengths (nothing past the match may change).
+func TestLZXCopy(t *testing.T) {
+	for off := 1; off <= 40; off++ {
+		for length := 1; length <= 300; length++ {
+			want := make([]byte, off+length+16)
+			for i := range off {
+				want[i] = byte(i*37 + 1)
+			}
+			got := bytes.Clone(want)
+			for k := off; k < off+length; k++ {
+				want[k] = want[k-off]
+			}
+			lzxCopy(got, off, 0, length)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("distance %d, length %d: got % x, want % x", off, length, got[:off+length], want[:off+length])
+			}
+		}
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -130,17 +131,97 @@ func (f *File) Close() error {
 	return nil
 }
 
-// Release gives the memory of a decompressed package image back for reuse
-// by later [NewFile] calls, for callers that open many packages in turn.
-// Afterwards f reads as an empty package: object data, [File.Object] and
-// ReadAt fail. It does nothing for packages stored uncompressed.
+// Release gives the memory of the name, import and export tables and of a
+// decompressed package image back for reuse by later [NewFile] calls, for
+// callers that open many packages in turn and keep nothing of them (the
+// slices Names, Imports and Exports had included). Afterwards f reads as
+// an empty package: it has no objects (and the ReadAt of a decompressed
+// image fails).
 func (f *File) Release() {
+	releaseTables(f)
+	f.Names, f.Imports, f.Exports = nil, nil, nil
 	if f.pooled == nil {
 		return
 	}
 	b := f.pooled[:0]
 	f.pooled, f.img, f.size = nil, binread.Mem(nil), 0
 	imagePool.Put(&b)
+}
+
+// The caches below keep the table storage of released Files, so that
+// verifying many packages reuses it instead of faulting in fresh memory
+// for each (verify collects garbage rarely). Unlike a sync.Pool they
+// survive garbage collections. Reused storage is not cleared: the tables
+// are filled by append, and what lies past their end is never read.
+var (
+	nameCache   sliceCache[Name]
+	importCache sliceCache[Import]
+	exportCache sliceCache[Export]
+)
+
+func releaseTables(f *File) {
+	nameCache.put(f.Names)
+	importCache.put(f.Imports)
+	exportCache.put(f.Exports)
+}
+
+// Limits of a sliceCache: a few slices (one per worker of a verify run),
+// of at most maxCachedEntries entries (16 MiB of exports), so what it
+// keeps stays small.
+const (
+	maxCachedSlices  = 4
+	maxCachedEntries = 1 << 17
+)
+
+// sliceCache keeps the largest few slices given to it.
+type sliceCache[T any] struct {
+	sync.Mutex
+	free [][]T
+}
+
+// get returns the smallest kept slice with room for n entries, emptied,
+// or a new one.
+func (c *sliceCache[T]) get(n int) []T {
+	c.Lock()
+	best := -1
+	for i, s := range c.free {
+		if cap(s) >= n && (best < 0 || cap(s) < cap(c.free[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		c.Unlock()
+		return make([]T, 0, binread.SliceCap(n))
+	}
+	s := c.free[best]
+	last := len(c.free) - 1
+	c.free[best], c.free[last] = c.free[last], nil
+	c.free = c.free[:last]
+	c.Unlock()
+	return s[:0]
+}
+
+// put keeps s for reuse; when the cache is full, s replaces its smallest
+// slice if it is larger.
+func (c *sliceCache[T]) put(s []T) {
+	if cap(s) == 0 || cap(s) > maxCachedEntries {
+		return
+	}
+	c.Lock()
+	defer c.Unlock()
+	if len(c.free) < maxCachedSlices {
+		c.free = append(c.free, s[:0])
+		return
+	}
+	small := 0
+	for i, f := range c.free {
+		if cap(f) < cap(c.free[small]) {
+			small = i
+		}
+	}
+	if cap(c.free[small]) < cap(s) {
+		c.free[small] = s[:0]
+	}
 }
 
 // NewFile reads a package from r, size bytes long.
@@ -285,7 +366,7 @@ func (f *File) readTables() error {
 		}
 		f.cNames = ver < verNameLength || (!ue3 && looksLikeCString(r))
 		n := r.CheckCount(0, int64(s.NameCount), minSize, "Summary.NameCount")
-		f.Names = make([]Name, 0, binread.SliceCap(n))
+		f.Names = nameCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Names = append(f.Names, f.readName(r))
 		}
@@ -324,7 +405,7 @@ func (f *File) readTables() error {
 			minSize = 16
 		}
 		n := r.CheckCount(0, int64(s.ImportCount), minSize, "Summary.ImportCount")
-		f.Imports = make([]Import, 0, binread.SliceCap(n))
+		f.Imports = importCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			var im Import
 			im.ClassPackage = f.readNameRef(r, "Import.ClassPackage")
@@ -357,7 +438,7 @@ func (f *File) readTables() error {
 			minSize = 8
 		}
 		n := r.CheckCount(0, int64(s.ExportCount), minSize, "Summary.ExportCount")
-		f.Exports = make([]Export, 0, binread.SliceCap(n))
+		f.Exports = exportCache.get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Exports = append(f.Exports, f.readExport(r))
 		}
@@ -531,7 +612,9 @@ func (f *File) readNameRef(r *binread.Reader, field string) string {
 	}
 	s, ok := f.name(idx, num)
 	if !ok {
-		r.FailAt(start, field, fmt.Errorf("name index %d outside the %d-entry name table", idx, len(f.Names)))
+		// Formatted only if shown: the property decoder tries layouts
+		// that fail here before the one that reads.
+		r.FailAt(start, field, binread.NewLazyError(nil, "name index %d outside the %d-entry name table", int64(idx), int64(len(f.Names))))
 	}
 	return s
 }

@@ -1,6 +1,7 @@
 package legacy
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 
@@ -64,7 +65,14 @@ func decompressLZO(dst, src []byte) error {
 		if n > len(src)-ip || n > len(dst)-op {
 			return fmt.Errorf("%w: literal run of %d at %d overruns", errLZO, n, ip)
 		}
-		copy(dst[op:], src[ip:ip+n])
+		if n <= 16 && len(src)-ip >= 16 && len(dst)-op >= 16 {
+			// Short runs (most of them) in two words: the bytes past
+			// the run are output still to be written.
+			binary.LittleEndian.PutUint64(dst[op:], binary.LittleEndian.Uint64(src[ip:]))
+			binary.LittleEndian.PutUint64(dst[op+8:], binary.LittleEndian.Uint64(src[ip+8:]))
+		} else {
+			copy(dst[op:], src[ip:ip+n])
+		}
 		ip += n
 		op += n
 		return nil
@@ -73,7 +81,13 @@ func decompressLZO(dst, src []byte) error {
 		if pos < 0 || pos >= op || n > len(dst)-op {
 			return fmt.Errorf("%w: match at distance %d of %d bytes at output %d", errLZO, op-pos, n, op)
 		}
-		if pos+n <= op {
+		if n <= 16 && op-pos >= 8 && len(dst)-op >= 16 {
+			// Short matches (most of them) in two words, the second read
+			// after the first is written (the distance is at least 8);
+			// the bytes past the match are output still to be written.
+			binary.LittleEndian.PutUint64(dst[op:], binary.LittleEndian.Uint64(dst[pos:]))
+			binary.LittleEndian.PutUint64(dst[op+8:], binary.LittleEndian.Uint64(dst[pos+8:]))
+		} else if pos+n <= op {
 			copy(dst[op:op+n], dst[pos:])
 		} else {
 			for i := range n { // overlapping copies repeat bytes, so go byte by byte

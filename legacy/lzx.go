@@ -548,8 +548,23 @@ func lzxCopy(win []byte, dst, src, length int) {
 			win[dst+k] = win[src+k]
 		}
 	default:
+		// A distance below 8 repeats a short pattern: its first eight
+		// bytes one by one, then words from a whole number of patterns
+		// back (at least 8 bytes, at most off+7, so inside the match's
+		// source or the bytes already written).
 		m := win[src : src+length+off]
-		for k := off; k < len(m); k++ {
+		k := off
+		for ; k < len(m) && k < off+8; k++ {
+			m[k] = m[k-off]
+		}
+		d := off
+		for d < 8 {
+			d += off
+		}
+		for ; k+8 <= len(m); k += 8 {
+			binary.LittleEndian.PutUint64(m[k:], binary.LittleEndian.Uint64(m[k-d:]))
+		}
+		for ; k < len(m); k++ {
 			m[k] = m[k-off]
 		}
 	}

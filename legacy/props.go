@@ -184,7 +184,10 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 	var pr propReader
 	for _, v := range f.headerVariants(i) {
 		// The header and the list are read by one reader, pr.r.
-		pr = propReader{f: f, r: *binread.FromBytes(data), data: data, keep: keep}
+		// Field by field: assigning a whole propReader (its Reader)
+		// copies it through the runtime.
+		pr.f, pr.depth, pr.budget, pr.keep, pr.data = f, 0, nil, keep, data
+		binread.FromBytes(data).SectionInto(&pr.r, 0, int64(len(data)), "")
 		r := &pr.r
 		r.SetOrder(f.order)
 		cand := Object{Export: i, Class: o.Class}
@@ -206,7 +209,12 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 		cand.Properties = props
 		cand.PropertiesEnd = r.Offset()
 		cand.NativeSize = int64(len(data)) - cand.PropertiesEnd
-		if keep && cand.Class == "Level" {
+		if !keep {
+			// The offsets and sizes, without copying a whole Object.
+			o.PropertiesStart, o.PropertiesEnd, o.NativeSize = cand.PropertiesStart, cand.PropertiesEnd, cand.NativeSize
+			return nil
+		}
+		if cand.Class == "Level" {
 			if refs, err := f.levelActors(data[cand.PropertiesEnd:]); err == nil {
 				cand.Actors = make([]string, len(refs))
 				for j, ref := range refs {

@@ -69,8 +69,9 @@ func openLegacy(in *Input, opts *Options) (*Package, error) {
 	}
 	p := legacyPackage(in.Name, f, opts)
 	if opts != nil && opts.resultOnly {
-		// Verification is done with the package image (legacyStats read
-		// every export): the next package may reuse its memory.
+		// Verification is done with the package image and tables
+		// (legacyStats read every export), and p refers to neither: the
+		// next package may reuse their memory.
 		f.Release()
 	}
 	return p, nil
@@ -109,6 +110,17 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	}
 	if f.Game != "" {
 		p.Engine += ", " + f.Game
+	}
+	resultOnly := opts != nil && opts.resultOnly
+	if resultOnly {
+		// A verify line shows the engine, the counts and the property
+		// statistics; the header fields, sections, object lists (paths,
+		// flag strings) and views below are for display only.
+		p.counts = &objectCounts{names: len(f.Names), imports: len(f.Imports), exports: len(f.Exports)}
+		if opts.Verify || opts.Properties {
+			p.Properties = legacyStats(f)
+		}
+		return p
 	}
 	add := func(k string, v any) { p.Summary = append(p.Summary, Field{Key: k, Value: v}) }
 	if f.Wrapper != "" {
@@ -193,14 +205,7 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		p.Sections = append(p.Sections, Section{Name: fmt.Sprintf("CompressedChunk[%d]", i), Offset: c.CompressedOffset, Size: int64(c.CompressedSize)})
 	}
 
-	if opts != nil && opts.resultOnly {
-		// Verification counts the names and objects; the lists (object
-		// paths, class paths, flag strings) are renderings no check
-		// reads.
-		p.counts = &objectCounts{names: len(f.Names), imports: len(f.Imports), exports: len(f.Exports)}
-	} else {
-		legacyObjects(p, f)
-	}
+	legacyObjects(p, f)
 	if f.Wrapper != "" {
 		p.Warnings = append(p.Warnings, "read through "+f.Wrapper)
 	}
