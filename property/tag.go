@@ -345,7 +345,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 			t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
 		}
 		if t.Flags&TagHasPropertyGuid != 0 {
-			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			g := readGuid(r, "PropertyTag.PropertyGuid")
 			t.Guid = &g
 		}
 		if t.Flags&TagHasPropertyExtensions != 0 {
@@ -356,13 +356,12 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	var k tagTypeKey
 	var ns tagTypeNames
 	ns.name, k.name = d.readNameKey(r, "PropertyTag.Type")
-	t.Size = r.I32("PropertyTag.Size")
-	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
+	t.Size, t.ArrayIndex = readI32Pair(r, "PropertyTag.Size", "PropertyTag.ArrayIndex")
 	switch ns.name {
 	case "StructProperty":
 		ns.a, k.a = d.readNameKey(r, "PropertyTag.StructName")
 		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
-			k.guid = ue.ReadGuid(r, "PropertyTag.StructGuid")
+			k.guid = readGuid(r, "PropertyTag.StructGuid")
 		}
 	case "BoolProperty":
 		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
@@ -389,7 +388,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	t.Type, t.str = it.t, it.s
 	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
 		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
-			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			g := readGuid(r, "PropertyTag.PropertyGuid")
 			t.Guid = &g
 		}
 	}
@@ -397,6 +396,32 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		d.readTagExtensions(r, t)
 	}
 	return true
+}
+
+// readI32Pair reads two int32 fields, as two I32 reads do (named f1 and
+// f2 in their errors), in one read when the bytes are there.
+func readI32Pair(r *binread.Reader, f1, f2 string) (a, b int32) {
+	if r.Remaining() < 8 {
+		return r.I32(f1), r.I32(f2)
+	}
+	v := r.U64(f1)
+	if r.BigEndian() {
+		return int32(v >> 32), int32(v)
+	}
+	return int32(v), int32(v >> 32)
+}
+
+// readGuid is ue.ReadGuid (its four uint32 read as two uint64 when the
+// bytes are there).
+func readGuid(r *binread.Reader, field string) ue.Guid {
+	if r.Remaining() < 16 {
+		return ue.ReadGuid(r, field)
+	}
+	v, w := r.U64(field), r.U64(field)
+	if r.BigEndian() {
+		return ue.Guid{uint32(v >> 32), uint32(v), uint32(w >> 32), uint32(w)}
+	}
+	return ue.Guid{uint32(v), uint32(v >> 32), uint32(w), uint32(w >> 32)}
 }
 
 // readTagExtensions reads EPropertyTagExtension and, when flagged, the
