@@ -345,7 +345,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 			t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
 		}
 		if t.Flags&TagHasPropertyGuid != 0 {
-			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			g := readGuid(r, "PropertyTag.PropertyGuid")
 			t.Guid = &g
 		}
 		if t.Flags&TagHasPropertyExtensions != 0 {
@@ -356,13 +356,12 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	var k tagTypeKey
 	var ns tagTypeNames
 	ns.name, k.name = d.readNameKey(r, "PropertyTag.Type")
-	t.Size = r.I32("PropertyTag.Size")
-	t.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
+	t.Size, t.ArrayIndex = readI32Pair(r, "PropertyTag.Size", "PropertyTag.ArrayIndex")
 	switch ns.name {
 	case "StructProperty":
 		ns.a, k.a = d.readNameKey(r, "PropertyTag.StructName")
 		if d.ctx.ue4(verUE4StructGuidInPropertyTag) {
-			k.guid = ue.ReadGuid(r, "PropertyTag.StructGuid")
+			k.guid = readGuid(r, "PropertyTag.StructGuid")
 		}
 	case "BoolProperty":
 		t.BoolVal = r.U8("PropertyTag.BoolVal") != 0
@@ -389,7 +388,7 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 	t.Type, t.str = it.t, it.s
 	if d.ctx.ue4(verUE4PropertyGuidInPropertyTag) {
 		if r.U8("PropertyTag.HasPropertyGuid") != 0 {
-			g := ue.ReadGuid(r, "PropertyTag.PropertyGuid")
+			g := readGuid(r, "PropertyTag.PropertyGuid")
 			t.Guid = &g
 		}
 	}
@@ -397,6 +396,32 @@ func (d *decoder) readTagInto(r *binread.Reader, t *Tag) bool {
 		d.readTagExtensions(r, t)
 	}
 	return true
+}
+
+// readI32Pair reads two int32 fields, as two I32 reads do (named f1 and
+// f2 in their errors), in one read when the bytes are there.
+func readI32Pair(r *binread.Reader, f1, f2 string) (a, b int32) {
+	if r.Remaining() < 8 {
+		return r.I32(f1), r.I32(f2)
+	}
+	v := r.U64(f1)
+	if r.BigEndian() {
+		return int32(v >> 32), int32(v)
+	}
+	return int32(v), int32(v >> 32)
+}
+
+// readGuid is ue.ReadGuid (its four uint32 read as two uint64 when the
+// bytes are there).
+func readGuid(r *binread.Reader, field string) ue.Guid {
+	if r.Remaining() < 16 {
+		return ue.ReadGuid(r, field)
+	}
+	v, w := r.U64(field), r.U64(field)
+	if r.BigEndian() {
+		return ue.Guid{uint32(v >> 32), uint32(v), uint32(w >> 32), uint32(w)}
+	}
+	return ue.Guid{uint32(v), uint32(v >> 32), uint32(w), uint32(w >> 32)}
 }
 
 // readTagExtensions reads EPropertyTagExtension and, when flagged, the
@@ -413,26 +438,41 @@ func (d *decoder) readTagExtensions(r *binread.Reader, t *Tag) {
 // readTypeName reads FPropertyTypeName (UE5.4+): the type tree in pre-order,
 // each node an FName and its parameter count.
 func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
-	type ref struct{ i, n, c int32 }
-	var buf [16]ref // most trees have a handful of nodes
-	refs := buf[:0]
 	key := d.keyBuf[:0]
+	names := len(d.ctx.Names)
 	remaining := 1
-	for remaining > 0 {
-		if len(refs) >= maxTypeNameNodes {
+	for nodes := 0; remaining > 0; nodes++ {
+		if nodes >= maxTypeNameNodes {
 			r.Failf("PropertyTag.TypeName", "type name with more than %d nodes", maxTypeNameNodes)
 			return &Type{}, ""
 		}
-		i, n, _ := d.readNameRef(r, "PropertyTag.TypeName")
-		c := r.I32("PropertyTag.TypeName.InnerCount")
-		if r.Err() != nil {
+		var i, n, c int32
+		start := r.Offset()
+		if r.Remaining() >= typeNodeSize {
+			// The node's three fields at once: with the bytes there, the
+			// reads cannot fail.
+			v := r.U64("PropertyTag.TypeName")
+			c = r.I32("PropertyTag.TypeName.InnerCount")
+			if r.BigEndian() {
+				i, n = int32(v>>32), int32(v)
+			} else {
+				i, n = int32(v), int32(v>>32)
+			}
+		}
+		if r.Err() != nil || r.Offset() != start+typeNodeSize || i < 0 || int(i) >= names || n < 0 || c < 0 || c > maxTypeNameNodes {
+			// Cut short or out of range: read the node again field by
+			// field for the error those reads give.
+			r.SeekTo(start, "PropertyTag.TypeName")
+			d.readNameRef(r, "PropertyTag.TypeName")
+			c = r.I32("PropertyTag.TypeName.InnerCount")
+			if r.Err() == nil && (c < 0 || c > maxTypeNameNodes) {
+				r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
+			}
+			if r.Err() == nil {
+				r.Failf("PropertyTag.TypeName", "type name node at 0x%x", start)
+			}
 			return &Type{}, ""
 		}
-		if c < 0 || c > maxTypeNameNodes {
-			r.Failf("PropertyTag.TypeName.InnerCount", "parameter count %d", c)
-			return &Type{}, ""
-		}
-		refs = append(refs, ref{i, n, c})
 		key = binary.LittleEndian.AppendUint32(key, uint32(i))
 		key = binary.LittleEndian.AppendUint32(key, uint32(n))
 		key = binary.LittleEndian.AppendUint32(key, uint32(c))
@@ -448,35 +488,47 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 	}
 	// The package's first tag of this type: look the tree up by its names
 	// among the types kept from package to package.
-	nk := d.nameKeyBuf[:0]
-	for _, f := range refs {
-		name := ue.FormatName(d.ctx.Names[f.i], f.n)
-		nk = binary.LittleEndian.AppendUint32(nk, uint32(len(name)))
-		nk = append(nk, name...)
-		nk = binary.LittleEndian.AppendUint32(nk, uint32(f.c))
-	}
-	d.nameKeyBuf = nk
-	it, ok := d.treeByName[string(nk)]
-	if !ok {
-		var nbuf [16]typeNode
-		nodes := typeNodes(nbuf[:0])
-		for _, f := range refs {
-			// Copied, so as not to keep the package's name map alive.
-			nodes = append(nodes, typeNode{strings.Clone(ue.FormatName(d.ctx.Names[f.i], f.n)), f.c})
-		}
-		t := nodes.toType(0)
-		t.scalar = scalarSize(t.Name)
-		it = internedType{t, t.String()}
-		if d.treeByName == nil || len(d.treeByName) >= maxInterned {
-			d.treeByName = make(map[string]internedType)
-		}
-		d.treeByName[string(nk)] = it
-	}
+	it := d.treeType(key)
 	if slot != nil {
 		slot.n = uint8(copy(slot.key[:], key))
 		slot.gen, slot.it = d.tagGen, it
 	}
 	return it.t, it.s
+}
+
+// typeNodeSize is the size of a stored type-name node: FName (index,
+// number) and parameter count.
+const typeNodeSize = 12
+
+// treeType returns the type of the tree whose nodes (name index, number,
+// parameter count; checked) key holds, from treeByName.
+func (d *decoder) treeType(key []byte) internedType {
+	nk := d.nameKeyBuf[:0]
+	for k := key; len(k) > 0; k = k[typeNodeSize:] {
+		name := ue.FormatName(d.ctx.Names[binary.LittleEndian.Uint32(k)], int32(binary.LittleEndian.Uint32(k[4:])))
+		nk = binary.LittleEndian.AppendUint32(nk, uint32(len(name)))
+		nk = append(nk, name...)
+		nk = append(nk, k[8:typeNodeSize]...)
+	}
+	d.nameKeyBuf = nk
+	if it, ok := d.treeByName[string(nk)]; ok {
+		return it
+	}
+	var nbuf [16]typeNode
+	nodes := typeNodes(nbuf[:0])
+	for k := key; len(k) > 0; k = k[typeNodeSize:] {
+		// Copied, so as not to keep the package's name map alive.
+		name := ue.FormatName(d.ctx.Names[binary.LittleEndian.Uint32(k)], int32(binary.LittleEndian.Uint32(k[4:])))
+		nodes = append(nodes, typeNode{strings.Clone(name), int32(binary.LittleEndian.Uint32(k[8:]))})
+	}
+	t := nodes.toType(0)
+	t.scalar = scalarSize(t.Name)
+	it := internedType{t, t.String()}
+	if d.treeByName == nil || len(d.treeByName) >= maxInterned {
+		d.treeByName = make(map[string]internedType)
+	}
+	d.treeByName[string(nk)] = it
+	return it
 }
 
 // treeSlotKey is the longest type-tree key (name references and parameter
