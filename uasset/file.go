@@ -746,7 +746,7 @@ func (f *File) readNames() error {
 		default:
 			shareText(a, nameMapSize(*br, int(s.NameCount), hashes))
 		}
-		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
+		f.Names = nameCache.get(int(s.NameCount))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
 			f.Names[len(f.Names)-1].serialize(a, &f.Versions)
@@ -800,7 +800,7 @@ func (f *File) readImports() error {
 		br := f.tryRead(off, "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
+			f.Imports = importCache.get(int(s.ImportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
 			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
 				start := br.Abs()
@@ -907,7 +907,7 @@ func (f *File) readExports() error {
 		br := f.tryRead(off, "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
+			f.Exports = exportCache.get(int(s.ExportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
 			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
 				start := br.Abs()

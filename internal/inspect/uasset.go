@@ -121,6 +121,11 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 			p.Warnings = append(p.Warnings, err.Error())
 		}
 	}
+	if opts.resultOnly {
+		// The line is built from p alone (its counts, engine, sections
+		// and property statistics): the tables serve the next package.
+		f.Release()
+	}
 	return p, nil
 }
 

@@ -1,0 +1,89 @@
+package uasset
+
+import (
+	"sync"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// Release gives the memory of the name, import and export maps back for
+// reuse by later [NewFile] calls, for callers that open many packages in
+// turn and keep nothing of them (verify: the slices Names, Imports and
+// Exports had included, and everything read from them). Afterwards f has
+// no names, imports or exports.
+func (f *File) Release() {
+	nameCache.put(f.Names)
+	importCache.put(f.Imports)
+	exportCache.put(f.Exports)
+	f.Names, f.Imports, f.Exports = nil, nil, nil
+}
+
+// The caches below keep the table storage of released Files, so that
+// verifying many packages reuses it instead of faulting in fresh memory for
+// each (verify collects garbage rarely). Unlike a sync.Pool they survive
+// garbage collections. Reused storage is not cleared: the tables are filled
+// by append of a zero entry that is then read in place, and what lies past
+// their end is never read.
+// Each keeps slices of up to about 2 MiB (entries of 40, 40 and 128 bytes).
+var (
+	nameCache   = sliceCache[NameEntry]{max: 1 << 16}
+	importCache = sliceCache[ObjectImport]{max: 1 << 16}
+	exportCache = sliceCache[ObjectExport]{max: 1 << 14}
+)
+
+// maxCachedSlices is how many slices a sliceCache keeps: one per worker of
+// a verify run, and a few more.
+const maxCachedSlices = 4
+
+// sliceCache keeps the largest few slices given to it, of at most max
+// entries each, so what it keeps stays small.
+type sliceCache[T any] struct {
+	sync.Mutex
+	max  int
+	free [][]T
+}
+
+// get returns the smallest kept slice with room for n entries, emptied,
+// or a new one of binread.SliceCap(n).
+func (c *sliceCache[T]) get(n int) []T {
+	c.Lock()
+	best := -1
+	for i, s := range c.free {
+		if cap(s) >= n && (best < 0 || cap(s) < cap(c.free[best])) {
+			best = i
+		}
+	}
+	if best < 0 {
+		c.Unlock()
+		return make([]T, 0, binread.SliceCap(n))
+	}
+	s := c.free[best]
+	last := len(c.free) - 1
+	c.free[best], c.free[last] = c.free[last], nil
+	c.free = c.free[:last]
+	c.Unlock()
+	return s[:0]
+}
+
+// put keeps s for reuse; when the cache is full, s replaces its smallest
+// slice if it is larger.
+func (c *sliceCache[T]) put(s []T) {
+	if cap(s) == 0 || cap(s) > c.max {
+		return
+	}
+	c.Lock()
+	defer c.Unlock()
+	if len(c.free) < maxCachedSlices {
+		c.free = append(c.free, s[:0])
+		return
+	}
+	small := 0
+	for i, f := range c.free {
+		if cap(f) < cap(c.free[small]) {
+			small = i
+		}
+	}
+	if cap(c.free[small]) < cap(s) {
+		c.free[small] = s[:0]
+	}
+}
