@@ -398,7 +398,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
-	return new(File).reset(r, size, order, o)
+	return cachedFile().reset(r, size, order, o)
 }
 
 // reset makes f a File as newFile returns it (inference reuses the File

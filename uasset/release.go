@@ -6,16 +6,46 @@ import (
 	"github.com/upkg/upkg/internal/binread"
 )
 
-// Release gives the memory of the name, import and export maps back for
-// reuse by later [NewFile] calls, for callers that open many packages in
-// turn and keep nothing of them (verify: the slices Names, Imports and
-// Exports had included, and everything read from them). Afterwards f has
-// no names, imports or exports.
+// Release gives f and the memory of its name, import and export maps back
+// for reuse by later [NewFile] calls, for callers that open many packages
+// in turn and keep nothing of them (verify). Neither f nor anything read
+// from it (the slices it had, the exports' data) may be used afterwards;
+// strings may.
 func (f *File) Release() {
 	nameCache.put(f.Names)
 	importCache.put(f.Imports)
 	exportCache.put(f.Exports)
-	f.Names, f.Imports, f.Exports = nil, nil, nil
+	// The section lists' arrays are f's own once inference is over (the
+	// candidates that shared them are gone): they serve the next File.
+	secs, sers := f.Sections[:0], f.sers[:0]
+	clear(secs[:cap(secs)])
+	clear(sers[:cap(sers)])
+	*f = File{Sections: secs, sers: sers}
+	fileCache.Lock()
+	if len(fileCache.free) < maxCachedSlices {
+		fileCache.free = append(fileCache.free, f)
+	}
+	fileCache.Unlock()
+}
+
+// fileCache keeps released Files for newFile.
+var fileCache struct {
+	sync.Mutex
+	free []*File
+}
+
+// cachedFile returns a released File, or a new one.
+func cachedFile() *File {
+	fileCache.Lock()
+	defer fileCache.Unlock()
+	n := len(fileCache.free)
+	if n == 0 {
+		return new(File)
+	}
+	f := fileCache.free[n-1]
+	fileCache.free[n-1] = nil
+	fileCache.free = fileCache.free[:n-1]
+	return f
 }
 
 // The caches below keep the table storage of released Files, so that
