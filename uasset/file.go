@@ -114,6 +114,7 @@ type File struct {
 	tables   *tableMemo
 	sums     *summaryMemo
 	secs     *sectionMemo
+	memos    *inferMemos // what the four memos above are part of, when one allocation (release.go)
 	// sumEngine is the index in engines of the candidate release
 	// (inference), or -1.
 	sumEngine int
@@ -170,6 +171,7 @@ type options struct {
 	tables     *tableMemo
 	sums       *summaryMemo
 	secs       *sectionMemo
+	memos      *inferMemos
 	companions []string
 	noBulk     bool // WithoutBulkNotes
 }
@@ -420,6 +422,7 @@ func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *optio
 	f.tables = o.tables
 	f.sums = o.sums
 	f.secs = o.secs
+	f.memos = o.memos
 	f.sumEngine = -1
 	return f
 }

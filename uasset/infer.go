@@ -90,6 +90,10 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 	if o.hdrText == nil {
 		o.hdrText = new(string)
 	}
+	if o.names == nil && o.tables == nil && o.sums == nil && o.secs == nil {
+		m := cachedMemos()
+		o.names, o.tables, o.sums, o.secs, o.memos = &m.names, &m.tables, &m.sums, &m.secs, m
+	}
 	if o.names == nil {
 		o.names = &nameMemo{}
 	}

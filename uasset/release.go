@@ -20,6 +20,15 @@ func (f *File) Release() {
 	secs, sers := f.Sections[:0], f.sers[:0]
 	clear(secs[:cap(secs)])
 	clear(sers[:cap(sers)])
+	if m := f.memos; m != nil {
+		// Inference's memos, which only its candidates used.
+		*m = inferMemos{}
+		memoCache.Lock()
+		if len(memoCache.free) < maxCachedSlices {
+			memoCache.free = append(memoCache.free, m)
+		}
+		memoCache.Unlock()
+	}
 	*f = File{Sections: secs, sers: sers}
 	fileCache.Lock()
 	if len(fileCache.free) < maxCachedSlices {
@@ -116,4 +125,38 @@ func (c *sliceCache[T]) put(s []T) {
 	if cap(c.free[small]) < cap(s) {
 		c.free[small] = s[:0]
 	}
+}
+
+// inferMemos are the memos inference shares between the candidates of one
+// package, in one allocation.
+type inferMemos struct {
+	names   nameMemo
+	tables  tableMemo
+	sums    summaryMemo
+	secs    sectionMemo
+	sumsBuf [4]summaryEntry // most packages: a few distinct summary reads
+}
+
+// memoCache keeps the memos of released Files for the next inference.
+var memoCache struct {
+	sync.Mutex
+	free []*inferMemos
+}
+
+// cachedMemos returns emptied memos of a released File, or new ones.
+func cachedMemos() *inferMemos {
+	memoCache.Lock()
+	n := len(memoCache.free)
+	var m *inferMemos
+	if n > 0 {
+		m = memoCache.free[n-1]
+		memoCache.free[n-1] = nil
+		memoCache.free = memoCache.free[:n-1]
+	}
+	memoCache.Unlock()
+	if m == nil {
+		m = new(inferMemos)
+	}
+	m.sums.entries = m.sumsBuf[:0]
+	return m
 }
