@@ -442,10 +442,14 @@ func ResultFor(p *Package) VerifyResult {
 		problems = append(problems, "header rewrite differs from the original")
 	}
 	if st := p.Properties; st != nil {
-		ewp, ok, failed, un := st.ExportsWithProperties, st.OK, st.Failed, st.BytesUnaccounted
-		res.ExportsWithProperties, res.PropertiesOK, res.PropertiesFailed, res.BytesUnaccounted = &ewp, &ok, &failed, &un
-		if failed > 0 {
-			msg := fmt.Sprintf("%d exports failed property decoding", failed)
+		// One allocation for the four counts the line points to.
+		c := &struct {
+			ewp, ok, failed int
+			un              int64
+		}{st.ExportsWithProperties, st.OK, st.Failed, st.BytesUnaccounted}
+		res.ExportsWithProperties, res.PropertiesOK, res.PropertiesFailed, res.BytesUnaccounted = &c.ewp, &c.ok, &c.failed, &c.un
+		if c.failed > 0 {
+			msg := fmt.Sprintf("%d exports failed property decoding", c.failed)
 			if len(st.Failures) > 0 {
 				msg += " (first: " + st.Failures[0] + ")"
 			}
@@ -505,7 +509,11 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		path string
 		dir  *dirList
 		done chan struct{}
-		res  []VerifyResult
+		// The file's result lines: most files have one (first); a
+		// container's go on in more.
+		first VerifyResult
+		n     int
+		more  []VerifyResult
 	}
 	// order holds the files in flight in walk order. Its bound keeps the
 	// walk at most a window ahead of what has been emitted, so memory stays
@@ -524,7 +532,14 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
-				verifyOne(s.path, s.dir, opts, func(r VerifyResult) { s.res = append(s.res, r) })
+				verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
+					if s.n == 0 {
+						s.first = r
+					} else {
+						s.more = append(s.more, r)
+					}
+					s.n++
+				})
 				close(s.done)
 			}
 		}()
@@ -542,10 +557,13 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 	}()
 	for s := range order {
 		<-s.done
-		for _, r := range s.res {
+		if s.n > 0 {
+			emit(s.first)
+		}
+		for _, r := range s.more {
 			emit(r)
 		}
-		s.res = nil
+		s.first, s.more = VerifyResult{}, nil
 	}
 	wg.Wait()
 	return walkErr
