@@ -115,6 +115,9 @@ type File struct {
 	sums     *summaryMemo
 	secs     *sectionMemo
 	memos    *inferMemos // what the four memos above are part of, when one allocation (release.go)
+	// others: the Files of the candidates inference did not choose, for
+	// Release to recycle (WithRelease).
+	others []*File
 	// sumEngine is the index in engines of the candidate release
 	// (inference), or -1.
 	sumEngine int
@@ -172,6 +175,7 @@ type options struct {
 	sums       *summaryMemo
 	secs       *sectionMemo
 	memos      *inferMemos
+	release    bool // WithRelease
 	companions []string
 	noBulk     bool // WithoutBulkNotes
 }
@@ -216,6 +220,13 @@ func WithSibling(fn func(ext string) (io.ReaderAt, int64, error)) Option {
 // reader that does not show them (verify) saves a file lookup each.
 func WithoutBulkNotes() Option {
 	return func(o *options) error { o.noBulk = true; return nil }
+}
+
+// WithRelease tells NewFile that the caller calls [File.Release] when it
+// is done with the File: inference then keeps the Files of the candidate
+// layouts it did not choose for Release to recycle too.
+func WithRelease() Option {
+	return func(o *options) error { o.release = true; return nil }
 }
 
 // WithCandidateCheck adds a test the engine inference applies to each

@@ -247,6 +247,18 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 	}
 	f.ownImports()
 	f.ownExports()
+	if o.release {
+		// The other candidates' Files (copies share their original's
+		// section arrays, and are left out).
+		for _, res := range results {
+			if g := res.read; g != nil && g != f {
+				f.others = append(f.others, g)
+			}
+		}
+		if spare != nil && spare != f {
+			f.others = append(f.others, spare)
+		}
+	}
 	if es := engineStaticOf(choice); es != nil {
 		f.Versions.Custom = es.versions.Custom
 	}

@@ -1,6 +1,7 @@
 package uasset
 
 import (
+	"slices"
 	"sync"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -15,11 +16,14 @@ func (f *File) Release() {
 	nameCache.put(f.Names)
 	importCache.put(f.Imports)
 	exportCache.put(f.Exports)
-	// The section lists' arrays are f's own once inference is over (the
-	// candidates that shared them are gone): they serve the next File.
-	secs, sers := f.Sections[:0], f.sers[:0]
-	clear(secs[:cap(secs)])
-	clear(sers[:cap(sers)])
+	// The other candidates of f's inference share f's tables (which go to
+	// the caches once, above) and the memos; their own section arrays
+	// are theirs unless f's are the same ones.
+	for i, g := range f.others {
+		if g != f && !slices.Contains(f.others[:i], g) && !sameArray(g.Sections, f.Sections) && !sameArray(g.sers, f.sers) {
+			recycleFile(g)
+		}
+	}
 	if m := f.memos; m != nil {
 		// Inference's memos, which only its candidates used.
 		*m = inferMemos{}
@@ -29,12 +33,30 @@ func (f *File) Release() {
 		}
 		memoCache.Unlock()
 	}
+	recycleFile(f)
+}
+
+// recycleFile empties f, keeping its section lists' arrays (cleared), and
+// keeps it for newFile.
+func recycleFile(f *File) {
+	secs, sers := f.Sections[:0], f.sers[:0]
+	clear(secs[:cap(secs)])
+	clear(sers[:cap(sers)])
 	*f = File{Sections: secs, sers: sers}
 	fileCache.Lock()
-	if len(fileCache.free) < maxCachedSlices {
+	if len(fileCache.free) < maxCachedFiles {
 		fileCache.free = append(fileCache.free, f)
 	}
 	fileCache.Unlock()
+}
+
+// maxCachedFiles is how many Files fileCache keeps: a few per worker of a
+// verify run (a package's inference makes a few).
+const maxCachedFiles = 16
+
+// sameArray reports whether a and b have the same backing array.
+func sameArray[E any](a, b []E) bool {
+	return cap(a) > 0 && cap(b) > 0 && &a[:1][0] == &b[:1][0]
 }
 
 // fileCache keeps released Files for newFile.

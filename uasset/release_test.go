@@ -1,15 +1,20 @@
 package uasset
 
 import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"slices"
 	"testing"
 )
 
 // TestReleaseReuse opens the corpus packages one after the other, releasing
-// each File before the next opens, as verify does: every package reads the
-// same tables from reused storage as from fresh storage, and so do the
-// packages opened again after all of them were released.
+// each File (and with WithRelease the other inference candidates) before
+// the next opens, as verify does: every package reads the same tables from
+// reused storage as the first time, and its header rewrites alike.
 func TestReleaseReuse(t *testing.T) {
 	type tables struct {
 		names   []NameEntry
@@ -33,7 +38,7 @@ func TestReleaseReuse(t *testing.T) {
 	}
 	fresh := map[string]tables{}
 	for _, p := range paths {
-		f, err := openCorpus(t, p, "")
+		f, err := openReleasable(t, p)
 		if err != nil {
 			continue
 		}
@@ -53,7 +58,7 @@ func TestReleaseReuse(t *testing.T) {
 		if !ok {
 			continue
 		}
-		f, err := openCorpus(t, p, "")
+		f, err := openReleasable(t, p)
 		if err != nil {
 			t.Fatalf("%s: %v (read before)", p, err)
 		}
@@ -65,4 +70,21 @@ func TestReleaseReuse(t *testing.T) {
 		}
 		f.Release()
 	}
+}
+
+// openReleasable is openCorpus (inferring the engine) with WithRelease.
+func openReleasable(t *testing.T, path string) (*File, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base := strings.TrimSuffix(path, filepath.Ext(path))
+	sib := func(ext string) (io.ReaderAt, int64, error) {
+		b, err := os.ReadFile(base + ext)
+		if err != nil {
+			return nil, 0, err
+		}
+		return bytes.NewReader(b), int64(len(b)), nil
+	}
+	return NewFile(bytes.NewReader(data), int64(len(data)), WithSibling(sib), WithRelease())
 }

@@ -96,8 +96,8 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	}
 	if opts.resultOnly {
 		// The bulk data companions are only listed (Package.Companions),
-		// which a verify line does not show.
-		uopts = append(uopts, uasset.WithoutBulkNotes())
+		// which a verify line does not show; the File is released below.
+		uopts = append(uopts, uasset.WithoutBulkNotes(), uasset.WithRelease())
 	}
 	for _, fn := range uassetOptions {
 		uopts = append(uopts, fn(in, opts)...)
