@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"strings"
 	"slices"
+	"strings"
 	"testing"
 )
 
