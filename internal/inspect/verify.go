@@ -510,10 +510,11 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		dir  *dirList
 		done chan struct{}
 		// The file's result lines: most files have one (first); a
-		// container's go on in more.
+		// container's go on in more, in chunks that are not copied as
+		// they fill up (a container has thousands of lines).
 		first VerifyResult
 		n     int
-		more  []VerifyResult
+		more  [][]VerifyResult
 	}
 	// order holds the files in flight in walk order. Its bound keeps the
 	// walk at most a window ahead of what has been emitted, so memory stays
@@ -533,10 +534,14 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 			defer wg.Done()
 			for s := range jobs {
 				verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
-					if s.n == 0 {
+					switch last := len(s.more) - 1; {
+					case s.n == 0:
 						s.first = r
-					} else {
-						s.more = append(s.more, r)
+					case last >= 0 && len(s.more[last]) < cap(s.more[last]):
+						s.more[last] = append(s.more[last], r)
+					default:
+						// Chunks of 8, 16, ... 256 lines.
+						s.more = append(s.more, append(make([]VerifyResult, 0, min(8<<len(s.more), 256)), r))
 					}
 					s.n++
 				})
@@ -560,8 +565,10 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		if s.n > 0 {
 			emit(s.first)
 		}
-		for _, r := range s.more {
-			emit(r)
+		for _, c := range s.more {
+			for _, r := range c {
+				emit(r)
+			}
 		}
 		s.first, s.more = VerifyResult{}, nil
 	}
