@@ -760,7 +760,7 @@ func (f *File) readNames() error {
 		default:
 			shareText(a, nameMapSize(*br, int(s.NameCount), hashes))
 		}
-		f.Names = nameCache.get(int(s.NameCount))
+		f.Names = newNames(int(s.NameCount))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
 			f.Names[len(f.Names)-1].serialize(a, &f.Versions)
@@ -814,7 +814,7 @@ func (f *File) readImports() error {
 		br := f.tryRead(off, "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Imports = importCache.get(int(s.ImportCount))
+			f.Imports = newImports(int(s.ImportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
 			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
 				start := br.Abs()
@@ -921,7 +921,7 @@ func (f *File) readExports() error {
 		br := f.tryRead(off, "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Exports = exportCache.get(int(s.ExportCount))
+			f.Exports = newExports(int(s.ExportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
 			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
 				start := br.Abs()

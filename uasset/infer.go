@@ -592,3 +592,13 @@ func (f *File) validateTiling() error {
 	}
 	return nil
 }
+
+// inferMemos are the memos inference shares between the candidates of one
+// package, in one allocation.
+type inferMemos struct {
+	names   nameMemo
+	tables  tableMemo
+	sums    summaryMemo
+	secs    sectionMemo
+	sumsBuf [4]summaryEntry // most packages: a few distinct summary reads
+}

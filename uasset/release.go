@@ -1,3 +1,5 @@
+//go:build !wasm
+
 package uasset
 
 import (
@@ -79,6 +81,12 @@ func cachedFile() *File {
 	return f
 }
 
+// newNames, newImports and newExports return empty tables with room for n
+// entries, from the caches when they have such.
+func newNames(n int) []NameEntry      { return nameCache.get(n) }
+func newImports(n int) []ObjectImport { return importCache.get(n) }
+func newExports(n int) []ObjectExport { return exportCache.get(n) }
+
 // The caches below keep the table storage of released Files, so that
 // verifying many packages reuses it instead of faulting in fresh memory for
 // each (verify collects garbage rarely). Unlike a sync.Pool they survive
@@ -147,16 +155,6 @@ func (c *sliceCache[T]) put(s []T) {
 	if cap(c.free[small]) < cap(s) {
 		c.free[small] = s[:0]
 	}
-}
-
-// inferMemos are the memos inference shares between the candidates of one
-// package, in one allocation.
-type inferMemos struct {
-	names   nameMemo
-	tables  tableMemo
-	sums    summaryMemo
-	secs    sectionMemo
-	sumsBuf [4]summaryEntry // most packages: a few distinct summary reads
 }
 
 // memoCache keeps the memos of released Files for the next inference.
