@@ -72,7 +72,7 @@ func versionContext(f *uasset.File) *property.Context {
 }
 
 func contextDepth(f *uasset.File, mappings *usmap.File, load Loader, depth int, seen map[string]*property.Context) *property.Context {
-	names := make([]string, len(f.Names))
+	names := nameList(len(f.Names))
 	for i := range f.Names {
 		names[i] = f.Names[i].Name.S
 	}
@@ -354,6 +354,55 @@ type CandidateChecker struct {
 	// decoded counts the exports the checks decoded, reused those whose
 	// outcome was taken from an earlier candidate's decoding.
 	decoded, reused int
+	// contexts the checks made, for Release.
+	contexts []*property.Context
+}
+
+// made notes a context the checks made.
+func (c *CandidateChecker) made(ctx *property.Context) {
+	c.mu.Lock()
+	c.contexts = append(c.contexts, ctx)
+	c.mu.Unlock()
+}
+
+// Release gives the memory of the contexts the checks made back for reuse
+// by later contexts ([ReleaseContext]), for a caller done with the checker
+// and with everything it handed out (verify, once the package's line is
+// made).
+func (c *CandidateChecker) Release() {
+	c.mu.Lock()
+	ctxs := c.contexts
+	c.contexts = nil
+	c.mu.Unlock()
+	for _, ctx := range ctxs {
+		ReleaseContext(ctx)
+	}
+}
+
+// ReleaseContext gives the memory of ctx's name list back for reuse by
+// later contexts, for a caller done with ctx and with everything decoded
+// under it; ctx has no names afterwards.
+func ReleaseContext(ctx *property.Context) {
+	if ctx == nil || cap(ctx.Names) == 0 {
+		return
+	}
+	l := ctx.Names
+	clear(l) // keeps no package's strings alive
+	ctx.Names = nil
+	l = l[:0]
+	nameLists.Put(&l)
+}
+
+// nameLists keeps the name lists of released contexts.
+var nameLists sync.Pool
+
+// nameList returns a name list of n entries, reusing a released one when
+// it has room.
+func nameList(n int) []string {
+	if p, _ := nameLists.Get().(*[]string); p != nil && cap(*p) >= n {
+		return (*p)[:n]
+	}
+	return make([]string, n)
 }
 
 // NewCandidateChecker returns a checker; loader may be nil.
@@ -450,6 +499,7 @@ func (c *CandidateChecker) checkWhole(f *uasset.File, k *tables, vctx *property.
 	}
 	c.mu.Unlock()
 	ctx := ContextWith(f, c.mappings, c.load(f))
+	c.made(ctx)
 	trace := &property.VersionTrace{}
 	ctx.Trace = trace
 	prior := &Prior{exports: map[int]*checkedExport{}}
@@ -501,6 +551,7 @@ func (c *CandidateChecker) checkEach(f *uasset.File, k *tables, vctx *property.C
 		c.mu.Unlock()
 		if ctx == nil {
 			ctx = ContextWith(f, c.mappings, c.load(f))
+			c.made(ctx)
 		}
 		trace := &property.VersionTrace{}
 		ctx.Trace = trace

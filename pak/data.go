@@ -46,7 +46,12 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 
 // Data reads the whole entry (uncompressed, decrypted, hash-checked).
 // Compression blocks are decompressed straight into the result.
-func (e *Entry) Data() ([]byte, error) {
+func (e *Entry) Data() ([]byte, error) { return e.DataInto(nil) }
+
+// DataInto is [Entry.Data] into buf's memory when it has room (the result
+// then shares it; buf's contents are overwritten), for a caller reading
+// many entries in turn that keeps none of them.
+func (e *Entry) DataInto(buf []byte) ([]byte, error) {
 	rc, err := e.Open()
 	if err != nil {
 		return nil, err
@@ -55,7 +60,11 @@ func (e *Entry) Data() ([]byte, error) {
 	r := rc.(*entryReader)
 	// Preallocate only what the stored bytes can plausibly produce; a lying
 	// size then costs only the bytes really decoded.
-	buf := make([]byte, 0, min(e.UncompressedSize, max(e.StoredSize(), 1<<20)))
+	if want := min(e.UncompressedSize, max(e.StoredSize(), 1<<20)); int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	} else {
+		buf = buf[:0]
+	}
 	for r.remain > 0 || len(r.buf) > 0 {
 		if e.Compressed() && len(r.buf) == 0 {
 			src, out, err := r.readBlock()

@@ -59,12 +59,21 @@ func readSome(t *testing.T, b []byte, key []byte) {
 	if err != nil {
 		return
 	}
+	var scratch []byte // DataInto's memory, reused from entry to entry
 	for i, e := range p.Entries {
 		if i >= fuzzMaxEntries {
 			break
 		}
 		e.Verify()
 		d, err := e.Data()
+		// DataInto reads the same bytes into reused memory.
+		into, errInto := e.DataInto(scratch)
+		if (err == nil) != (errInto == nil) || err == nil && !bytes.Equal(d, into) {
+			t.Fatalf("%s: Data gave %d bytes, %v; DataInto %d bytes, %v", e.Name, len(d), err, len(into), errInto)
+		}
+		if errInto == nil {
+			scratch = into
+		}
 		if err == nil && int64(len(d)) != e.UncompressedSize {
 			t.Fatalf("%s: %d bytes, recorded %d", e.Name, len(d), e.UncompressedSize)
 		}

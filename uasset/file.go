@@ -114,6 +114,10 @@ type File struct {
 	tables   *tableMemo
 	sums     *summaryMemo
 	secs     *sectionMemo
+	memos    *inferMemos // what the four memos above are part of, when one allocation (release.go)
+	// others: the Files of the candidates inference did not choose, for
+	// Release to recycle (WithRelease).
+	others []*File
 	// sumEngine is the index in engines of the candidate release
 	// (inference), or -1.
 	sumEngine int
@@ -170,6 +174,8 @@ type options struct {
 	tables     *tableMemo
 	sums       *summaryMemo
 	secs       *sectionMemo
+	memos      *inferMemos
+	release    bool // WithRelease
 	companions []string
 	noBulk     bool // WithoutBulkNotes
 }
@@ -214,6 +220,13 @@ func WithSibling(fn func(ext string) (io.ReaderAt, int64, error)) Option {
 // reader that does not show them (verify) saves a file lookup each.
 func WithoutBulkNotes() Option {
 	return func(o *options) error { o.noBulk = true; return nil }
+}
+
+// WithRelease tells NewFile that the caller calls [File.Release] when it
+// is done with the File: inference then keeps the Files of the candidate
+// layouts it did not choose for Release to recycle too.
+func WithRelease() Option {
+	return func(o *options) error { o.release = true; return nil }
 }
 
 // WithCandidateCheck adds a test the engine inference applies to each
@@ -398,7 +411,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 func newFile(r io.ReaderAt, size int64, order binary.ByteOrder, o *options) *File {
-	return new(File).reset(r, size, order, o)
+	return cachedFile().reset(r, size, order, o)
 }
 
 // reset makes f a File as newFile returns it (inference reuses the File
@@ -420,6 +433,7 @@ func (f *File) reset(r io.ReaderAt, size int64, order binary.ByteOrder, o *optio
 	f.tables = o.tables
 	f.sums = o.sums
 	f.secs = o.secs
+	f.memos = o.memos
 	f.sumEngine = -1
 	return f
 }
@@ -746,7 +760,7 @@ func (f *File) readNames() error {
 		default:
 			shareText(a, nameMapSize(*br, int(s.NameCount), hashes))
 		}
-		f.Names = make([]NameEntry, 0, binread.SliceCap(int(s.NameCount)))
+		f.Names = newNames(int(s.NameCount))
 		for i := 0; i < int(s.NameCount) && br.Err() == nil; i++ {
 			f.Names = append(f.Names, NameEntry{}) // read in place: no heap copy per entry
 			f.Names[len(f.Names)-1].serialize(a, &f.Versions)
@@ -800,7 +814,7 @@ func (f *File) readImports() error {
 		br := f.tryRead(off, "PackageFileSummary.ImportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Imports = make([]ObjectImport, 0, binread.SliceCap(int(s.ImportCount)))
+			f.Imports = newImports(int(s.ImportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ImportCount)))
 			for i := 0; i < int(s.ImportCount) && br.Err() == nil; i++ {
 				start := br.Abs()
@@ -907,7 +921,7 @@ func (f *File) readExports() error {
 		br := f.tryRead(off, "PackageFileSummary.ExportOffset", func(br *binread.Reader) {
 			a := loader{br}
 			bad = nil
-			f.Exports = make([]ObjectExport, 0, binread.SliceCap(int(s.ExportCount)))
+			f.Exports = newExports(int(s.ExportCount))
 			starts = make([]int64, 0, binread.SliceCap(int(s.ExportCount)))
 			for i := 0; i < int(s.ExportCount) && br.Err() == nil; i++ {
 				start := br.Abs()

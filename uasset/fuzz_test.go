@@ -82,10 +82,13 @@ func checkRoundTrip(t *testing.T, f *File, data []byte) {
 func FuzzNewFile(f *testing.F) {
 	addCorpusSeeds(f, 24)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		file, err := NewFile(bytes.NewReader(data), int64(len(data)))
+		// Released at the end, as verify does: the next inputs read
+		// into the memory this one used.
+		file, err := NewFile(bytes.NewReader(data), int64(len(data)), WithRelease())
 		if err != nil {
 			return
 		}
+		defer file.Release()
 		checkRoundTrip(t, file, data)
 		for i := range file.Exports {
 			file.ObjectPath(ExportIndex(i))

@@ -90,6 +90,10 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 	if o.hdrText == nil {
 		o.hdrText = new(string)
 	}
+	if o.names == nil && o.tables == nil && o.sums == nil && o.secs == nil {
+		m := cachedMemos()
+		o.names, o.tables, o.sums, o.secs, o.memos = &m.names, &m.tables, &m.sums, &m.secs, m
+	}
 	if o.names == nil {
 		o.names = &nameMemo{}
 	}
@@ -243,6 +247,18 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 	}
 	f.ownImports()
 	f.ownExports()
+	if o.release {
+		// The other candidates' Files (copies share their original's
+		// section arrays, and are left out).
+		for _, res := range results {
+			if g := res.read; g != nil && g != f {
+				f.others = append(f.others, g)
+			}
+		}
+		if spare != nil && spare != f {
+			f.others = append(f.others, spare)
+		}
+	}
 	if es := engineStaticOf(choice); es != nil {
 		f.Versions.Custom = es.versions.Custom
 	}
@@ -575,4 +591,14 @@ func (f *File) validateTiling() error {
 		return bad(pos, end-pos)
 	}
 	return nil
+}
+
+// inferMemos are the memos inference shares between the candidates of one
+// package, in one allocation.
+type inferMemos struct {
+	names   nameMemo
+	tables  tableMemo
+	sums    summaryMemo
+	secs    sectionMemo
+	sumsBuf [4]summaryEntry // most packages: a few distinct summary reads
 }

@@ -262,7 +262,16 @@ func (f *File) HeaderRoundTrip() (bool, int64, error) {
 }
 
 // sortedSers returns the header section serializers in offset order.
+// Callers only read the result: when the records are in order already
+// (they are read in offset order, most often) it is f.sers itself.
 func (f *File) sortedSers() []sectionRec {
+	sorted := true
+	for i := 1; i < len(f.sers) && sorted; i++ {
+		sorted = f.sers[i].off >= f.sers[i-1].off
+	}
+	if sorted {
+		return f.sers
+	}
 	recs := append([]sectionRec(nil), f.sers...)
 	// Insertion sort, stable: a few dozen records at most, read nearly in
 	// offset order (and no reflection, unlike sort.SliceStable).

@@ -306,11 +306,33 @@ func openInPak(container, inner string, opts *Options) (*Input, error) {
 // pakInput reads the package named inner from an opened pak. Its
 // companions (.uexp, .ubulk, ...) are read from the same pak on demand.
 func pakInput(r *pak.Reader, container, inner string) (*Input, error) {
+	return pakInputInto(r, container, inner, nil)
+}
+
+// pakScratch holds the memory verifyPak reads its packages into, reused
+// from one package to the next (nothing of a package outlives its line).
+type pakScratch struct {
+	main, sibling []byte
+	taken         bool // sibling holds the current package's .uexp
+}
+
+// pakInputInto is pakInput reading the package and its .uexp into the
+// scratch memory s when not nil.
+func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Input, error) {
 	e, err := findInPak(r, inner)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", container, err)
 	}
-	data, err := e.Data()
+	var data []byte
+	if sc != nil {
+		sc.taken = false
+		data, err = e.DataInto(sc.main)
+		if err == nil {
+			sc.main = data
+		}
+	} else {
+		data, err = e.Data()
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, e.Name, err)
 	}
@@ -324,7 +346,18 @@ func pakInput(r *pak.Reader, container, inner string) (*Input, error) {
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}
-			b, err := s.Data()
+			var b []byte
+			var err error
+			if sc != nil && ext == ".uexp" && !sc.taken {
+				// The first read of the package's .uexp (NewFile reads
+				// it once; any other read gets its own memory).
+				b, err = s.DataInto(sc.sibling)
+				if err == nil {
+					sc.sibling, sc.taken = b, true
+				}
+			} else {
+				b, err = s.Data()
+			}
 			if err != nil {
 				return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
 			}
@@ -385,11 +418,12 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		res.Error = fmt.Sprintf("%d of %d entries fail their hash check (first: %v)", failed, n, first)
 	}
 	emit(res)
+	var sc pakScratch
 	for _, e := range c.R.Entries {
 		if e.Deleted() || !isPakPackage(e.Name) {
 			continue
 		}
-		emit(verifyInPak(c.R, p, e, opts))
+		emit(verifyInPak(c.R, p, e, opts, &sc))
 	}
 	return true
 }
@@ -426,7 +460,8 @@ func isPakPackage(name string) bool {
 }
 
 // verifyInPak checks one package stored in an opened pak.
-func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (res VerifyResult) {
+// The package is read into sc's memory; nothing of it outlives the line.
+func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options, sc *pakScratch) (res VerifyResult) {
 	name := container + ContainerSep + e.Name
 	res.Path = name
 	defer func() {
@@ -435,7 +470,7 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options) (
 			res.Error = recoveredError(x, opts)
 		}
 	}()
-	in, err := pakInput(r, container, e.Name)
+	in, err := pakInputInto(r, container, e.Name, sc)
 	if err != nil {
 		res.Error = trimPath(err.Error(), name)
 		return res

@@ -96,8 +96,8 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	}
 	if opts.resultOnly {
 		// The bulk data companions are only listed (Package.Companions),
-		// which a verify line does not show.
-		uopts = append(uopts, uasset.WithoutBulkNotes())
+		// which a verify line does not show; the File is released below.
+		uopts = append(uopts, uasset.WithoutBulkNotes(), uasset.WithRelease())
 	}
 	for _, fn := range uassetOptions {
 		uopts = append(uopts, fn(in, opts)...)
@@ -120,6 +120,11 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 		if err := h(f, p, opts); err != nil {
 			p.Warnings = append(p.Warnings, err.Error())
 		}
+	}
+	if opts.resultOnly {
+		// The line is built from p alone (its counts, engine, sections
+		// and property statistics): the tables serve the next package.
+		f.Release()
 	}
 	return p, nil
 }

@@ -106,6 +106,14 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 		prior = checker.Prior(f)
 	}
 	s, err := assetprops.DecodeStatsWith(f, ctx, prior)
+	if opts.resultOnly {
+		// The line takes the counts below; the contexts serve the next
+		// package.
+		assetprops.ReleaseContext(ctx)
+		if checker != nil {
+			checker.Release()
+		}
+	}
 	mu.Unlock()
 	if err != nil {
 		st.ExportsWithProperties = len(f.Exports)

@@ -442,10 +442,14 @@ func ResultFor(p *Package) VerifyResult {
 		problems = append(problems, "header rewrite differs from the original")
 	}
 	if st := p.Properties; st != nil {
-		ewp, ok, failed, un := st.ExportsWithProperties, st.OK, st.Failed, st.BytesUnaccounted
-		res.ExportsWithProperties, res.PropertiesOK, res.PropertiesFailed, res.BytesUnaccounted = &ewp, &ok, &failed, &un
-		if failed > 0 {
-			msg := fmt.Sprintf("%d exports failed property decoding", failed)
+		// One allocation for the four counts the line points to.
+		c := &struct {
+			ewp, ok, failed int
+			un              int64
+		}{st.ExportsWithProperties, st.OK, st.Failed, st.BytesUnaccounted}
+		res.ExportsWithProperties, res.PropertiesOK, res.PropertiesFailed, res.BytesUnaccounted = &c.ewp, &c.ok, &c.failed, &c.un
+		if c.failed > 0 {
+			msg := fmt.Sprintf("%d exports failed property decoding", c.failed)
 			if len(st.Failures) > 0 {
 				msg += " (first: " + st.Failures[0] + ")"
 			}
@@ -505,7 +509,12 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		path string
 		dir  *dirList
 		done chan struct{}
-		res  []VerifyResult
+		// The file's result lines: most files have one (first); a
+		// container's go on in more, in chunks that are not copied as
+		// they fill up (a container has thousands of lines).
+		first VerifyResult
+		n     int
+		more  [][]VerifyResult
 	}
 	// order holds the files in flight in walk order. Its bound keeps the
 	// walk at most a window ahead of what has been emitted, so memory stays
@@ -524,7 +533,18 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
-				verifyOne(s.path, s.dir, opts, func(r VerifyResult) { s.res = append(s.res, r) })
+				verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
+					switch last := len(s.more) - 1; {
+					case s.n == 0:
+						s.first = r
+					case last >= 0 && len(s.more[last]) < cap(s.more[last]):
+						s.more[last] = append(s.more[last], r)
+					default:
+						// Chunks of 8, 16, ... 256 lines.
+						s.more = append(s.more, append(make([]VerifyResult, 0, min(8<<len(s.more), 256)), r))
+					}
+					s.n++
+				})
 				close(s.done)
 			}
 		}()
@@ -542,10 +562,15 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 	}()
 	for s := range order {
 		<-s.done
-		for _, r := range s.res {
-			emit(r)
+		if s.n > 0 {
+			emit(s.first)
 		}
-		s.res = nil
+		for _, c := range s.more {
+			for _, r := range c {
+				emit(r)
+			}
+		}
+		s.first, s.more = VerifyResult{}, nil
 	}
 	wg.Wait()
 	return walkErr
