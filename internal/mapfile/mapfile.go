@@ -57,6 +57,10 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 		return f, size, f, nil
 	}
 	if size >= MinSize {
+		if b, c, ok := arenaMap(fd, size); ok {
+			syscall.Close(fd) // the mapping stays valid without the descriptor
+			return binread.Mem(b), size, c, nil
+		}
 		if b, err := syscall.Mmap(fd, 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
 			syscall.Close(fd) // the mapping stays valid without the descriptor
 			return binread.Mem(b), size, &mapping{b: b}, nil
