@@ -8,11 +8,11 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
+	"github.com/upkg/upkg/internal/reuse"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -153,75 +153,20 @@ func (f *File) Release() {
 // for each (verify collects garbage rarely). Unlike a sync.Pool they
 // survive garbage collections. Reused storage is not cleared: the tables
 // are filled by append, and what lies past their end is never read.
+// Each keeps slices of at most maxCachedEntries entries (16 MiB of
+// exports), so what it keeps stays small.
 var (
-	nameCache   sliceCache[Name]
-	importCache sliceCache[Import]
-	exportCache sliceCache[Export]
+	nameCache   = reuse.Slices[Name]{Max: maxCachedEntries}
+	importCache = reuse.Slices[Import]{Max: maxCachedEntries}
+	exportCache = reuse.Slices[Export]{Max: maxCachedEntries}
 )
+
+const maxCachedEntries = 1 << 17
 
 func releaseTables(f *File) {
-	nameCache.put(f.Names)
-	importCache.put(f.Imports)
-	exportCache.put(f.Exports)
-}
-
-// Limits of a sliceCache: a few slices (one per worker of a verify run),
-// of at most maxCachedEntries entries (16 MiB of exports), so what it
-// keeps stays small.
-const (
-	maxCachedSlices  = 4
-	maxCachedEntries = 1 << 17
-)
-
-// sliceCache keeps the largest few slices given to it.
-type sliceCache[T any] struct {
-	sync.Mutex
-	free [][]T
-}
-
-// get returns the smallest kept slice with room for n entries, emptied,
-// or a new one.
-func (c *sliceCache[T]) get(n int) []T {
-	c.Lock()
-	best := -1
-	for i, s := range c.free {
-		if cap(s) >= n && (best < 0 || cap(s) < cap(c.free[best])) {
-			best = i
-		}
-	}
-	if best < 0 {
-		c.Unlock()
-		return make([]T, 0, binread.SliceCap(n))
-	}
-	s := c.free[best]
-	last := len(c.free) - 1
-	c.free[best], c.free[last] = c.free[last], nil
-	c.free = c.free[:last]
-	c.Unlock()
-	return s[:0]
-}
-
-// put keeps s for reuse; when the cache is full, s replaces its smallest
-// slice if it is larger.
-func (c *sliceCache[T]) put(s []T) {
-	if cap(s) == 0 || cap(s) > maxCachedEntries {
-		return
-	}
-	c.Lock()
-	defer c.Unlock()
-	if len(c.free) < maxCachedSlices {
-		c.free = append(c.free, s[:0])
-		return
-	}
-	small := 0
-	for i, f := range c.free {
-		if cap(f) < cap(c.free[small]) {
-			small = i
-		}
-	}
-	if cap(c.free[small]) < cap(s) {
-		c.free[small] = s[:0]
-	}
+	nameCache.Put(f.Names)
+	importCache.Put(f.Imports)
+	exportCache.Put(f.Exports)
 }
 
 // NewFile reads a package from r, size bytes long.
@@ -366,7 +311,7 @@ func (f *File) readTables() error {
 		}
 		f.cNames = ver < verNameLength || (!ue3 && looksLikeCString(r))
 		n := r.CheckCount(0, int64(s.NameCount), minSize, "Summary.NameCount")
-		f.Names = nameCache.get(n)
+		f.Names = nameCache.Get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Names = append(f.Names, f.readName(r))
 		}
@@ -405,7 +350,7 @@ func (f *File) readTables() error {
 			minSize = 16
 		}
 		n := r.CheckCount(0, int64(s.ImportCount), minSize, "Summary.ImportCount")
-		f.Imports = importCache.get(n)
+		f.Imports = importCache.Get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			var im Import
 			im.ClassPackage = f.readNameRef(r, "Import.ClassPackage")
@@ -438,7 +383,7 @@ func (f *File) readTables() error {
 			minSize = 8
 		}
 		n := r.CheckCount(0, int64(s.ExportCount), minSize, "Summary.ExportCount")
-		f.Exports = exportCache.get(n)
+		f.Exports = exportCache.Get(n)
 		for i := 0; i < n && r.Err() == nil; i++ {
 			f.Exports = append(f.Exports, f.readExport(r))
 		}

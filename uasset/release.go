@@ -6,7 +6,7 @@ import (
 	"slices"
 	"sync"
 
-	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/reuse"
 )
 
 // Release gives f and the memory of its name, import and export maps back
@@ -15,9 +15,9 @@ import (
 // from it (the slices it had, the exports' data) may be used afterwards;
 // strings may.
 func (f *File) Release() {
-	nameCache.put(f.Names)
-	importCache.put(f.Imports)
-	exportCache.put(f.Exports)
+	nameCache.Put(f.Names)
+	importCache.Put(f.Imports)
+	exportCache.Put(f.Exports)
 	// The other candidates of f's inference share f's tables (which go to
 	// the caches once, above) and the memos; their own section arrays
 	// are theirs unless f's are the same ones.
@@ -30,7 +30,7 @@ func (f *File) Release() {
 		// Inference's memos, which only its candidates used.
 		*m = inferMemos{}
 		memoCache.Lock()
-		if len(memoCache.free) < maxCachedSlices {
+		if len(memoCache.free) < maxCachedMemos {
 			memoCache.free = append(memoCache.free, m)
 		}
 		memoCache.Unlock()
@@ -83,9 +83,9 @@ func cachedFile() *File {
 
 // newNames, newImports and newExports return empty tables with room for n
 // entries, from the caches when they have such.
-func newNames(n int) []NameEntry      { return nameCache.get(n) }
-func newImports(n int) []ObjectImport { return importCache.get(n) }
-func newExports(n int) []ObjectExport { return exportCache.get(n) }
+func newNames(n int) []NameEntry      { return nameCache.Get(n) }
+func newImports(n int) []ObjectImport { return importCache.Get(n) }
+func newExports(n int) []ObjectExport { return exportCache.Get(n) }
 
 // The caches below keep the table storage of released Files, so that
 // verifying many packages reuses it instead of faulting in fresh memory for
@@ -95,67 +95,14 @@ func newExports(n int) []ObjectExport { return exportCache.get(n) }
 // their end is never read.
 // Each keeps slices of up to about 2 MiB (entries of 40, 40 and 128 bytes).
 var (
-	nameCache   = sliceCache[NameEntry]{max: 1 << 16}
-	importCache = sliceCache[ObjectImport]{max: 1 << 16}
-	exportCache = sliceCache[ObjectExport]{max: 1 << 14}
+	nameCache   = reuse.Slices[NameEntry]{Max: 1 << 16}
+	importCache = reuse.Slices[ObjectImport]{Max: 1 << 16}
+	exportCache = reuse.Slices[ObjectExport]{Max: 1 << 14}
 )
 
-// maxCachedSlices is how many slices a sliceCache keeps: one per worker of
-// a verify run, and a few more.
-const maxCachedSlices = 4
-
-// sliceCache keeps the largest few slices given to it, of at most max
-// entries each, so what it keeps stays small.
-type sliceCache[T any] struct {
-	sync.Mutex
-	max  int
-	free [][]T
-}
-
-// get returns the smallest kept slice with room for n entries, emptied,
-// or a new one of binread.SliceCap(n).
-func (c *sliceCache[T]) get(n int) []T {
-	c.Lock()
-	best := -1
-	for i, s := range c.free {
-		if cap(s) >= n && (best < 0 || cap(s) < cap(c.free[best])) {
-			best = i
-		}
-	}
-	if best < 0 {
-		c.Unlock()
-		return make([]T, 0, binread.SliceCap(n))
-	}
-	s := c.free[best]
-	last := len(c.free) - 1
-	c.free[best], c.free[last] = c.free[last], nil
-	c.free = c.free[:last]
-	c.Unlock()
-	return s[:0]
-}
-
-// put keeps s for reuse; when the cache is full, s replaces its smallest
-// slice if it is larger.
-func (c *sliceCache[T]) put(s []T) {
-	if cap(s) == 0 || cap(s) > c.max {
-		return
-	}
-	c.Lock()
-	defer c.Unlock()
-	if len(c.free) < maxCachedSlices {
-		c.free = append(c.free, s[:0])
-		return
-	}
-	small := 0
-	for i, f := range c.free {
-		if cap(f) < cap(c.free[small]) {
-			small = i
-		}
-	}
-	if cap(c.free[small]) < cap(s) {
-		c.free[small] = s[:0]
-	}
-}
+// maxCachedMemos is how many memos memoCache keeps: one per worker of a
+// verify run, and a few more.
+const maxCachedMemos = 4
 
 // memoCache keeps the memos of released Files for the next inference.
 var memoCache struct {
