@@ -966,19 +966,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		// Partitions may be mapped: see VerifyPackage. Every read of
 		// them happens before the container line is emitted.
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			r := recover()
-			if r == nil {
-				return
-			}
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			res.OK = false
-			res.Error = recoveredError(r, opts)
-			emit(res)
-			handled = true
-		}()
+		defer containerFault(&res, opts, emit, &handled)
 	}
 	c, err := openUtoc(p, opts)
 	if err != nil {

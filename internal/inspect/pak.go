@@ -379,19 +379,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		// or the entries are read fails the container's line; one while a
 		// package inside is read fails that package's (verifyInPak).
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer func() {
-			r := recover()
-			if r == nil {
-				return
-			}
-			if _, fault := r.(interface{ Addr() uintptr }); !fault {
-				panic(r)
-			}
-			res.OK = false
-			res.Error = recoveredError(r, opts)
-			emit(res)
-			handled = true
-		}()
+		defer containerFault(&res, opts, emit, &handled)
 	}
 	c, err := openPakVerify(p, opts)
 	if err != nil {

@@ -412,6 +412,24 @@ func recoveredError(r any, opts *Options) string {
 	return fmt.Sprintf("internal error (please report): %v", r)
 }
 
+// containerFault is deferred by the verify of a container whose files may
+// be mapped (see VerifyPackage): a memory fault while reading them
+// (another process cut a file short) becomes the container's error line,
+// emitted, and sets *handled; any other panic goes on.
+func containerFault(res *VerifyResult, opts *Options, emit func(VerifyResult), handled *bool) {
+	r := recover()
+	if r == nil {
+		return
+	}
+	if _, fault := r.(interface{ Addr() uintptr }); !fault {
+		panic(r)
+	}
+	res.OK = false
+	res.Error = recoveredError(r, opts)
+	emit(*res)
+	*handled = true
+}
+
 // trimPath drops a leading "path: " from an error message: the result line
 // names the file already.
 func trimPath(msg, path string) string {
