@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
@@ -97,4 +98,38 @@ func BenchmarkVerifyJSON(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestAppendVerifyJSONEveryField sets every field of a VerifyResult, so a
+// field added to it later and not to appendVerifyJSON fails here.
+func TestAppendVerifyJSONEveryField(t *testing.T) {
+	var r inspect.VerifyResult
+	v := reflect.ValueOf(&r).Elem()
+	for i := range v.NumField() {
+		f := v.Field(i)
+		switch f.Kind() {
+		case reflect.String:
+			f.SetString("s" + v.Type().Field(i).Name)
+		case reflect.Bool:
+			f.SetBool(true)
+		case reflect.Int, reflect.Int64:
+			f.SetInt(int64(i + 1))
+		case reflect.Pointer:
+			p := reflect.New(f.Type().Elem())
+			switch p.Elem().Kind() {
+			case reflect.Bool:
+				p.Elem().SetBool(true)
+			case reflect.Int, reflect.Int64:
+				p.Elem().SetInt(int64(-i))
+			default:
+				t.Fatalf("field %s: unhandled kind %s", v.Type().Field(i).Name, p.Elem().Kind())
+			}
+			f.Set(p)
+		default:
+			t.Fatalf("field %s: unhandled kind %s", v.Type().Field(i).Name, f.Kind())
+		}
+	}
+	if got, want := appendVerifyJSON(nil, &r), encodingJSON(t, &r); !bytes.Equal(got, want) {
+		t.Errorf("every field set:\n got %s\nwant %s", got, want)
+	}
 }
