@@ -1,3 +1,5 @@
+//go:build unix
+
 package legacy
 
 import (
@@ -68,17 +70,9 @@ func BenchmarkDecompress(b *testing.B) {
 	}
 }
 
-// cpuTime returns the user+sys CPU time of the process.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// BenchmarkReadTables reads the name, import and export tables of every
-// readable package of legacy_ue123 (already unwrapped and decompressed),
-// releasing them after each, as verify does.
-func BenchmarkReadTables(b *testing.B) {
+// openCorpusFiles opens every readable package of legacy_ue123 from
+// memory (unwrapped and decompressed), or skips b without the corpus.
+func openCorpusFiles(b *testing.B) []*File {
 	dir, ok := corpus.Find()
 	if !ok {
 		b.Skip("corpus not found")
@@ -94,6 +88,21 @@ func BenchmarkReadTables(b *testing.B) {
 		}
 		return nil
 	})
+	return files
+}
+
+// cpuTime returns the user+sys CPU time of the process.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkReadTables reads the name, import and export tables of every
+// readable package of legacy_ue123 (already unwrapped and decompressed),
+// releasing them after each, as verify does.
+func BenchmarkReadTables(b *testing.B) {
+	files := openCorpusFiles(b)
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
@@ -111,21 +120,7 @@ func BenchmarkReadTables(b *testing.B) {
 // BenchmarkCheckObjects checks the properties of every export of every
 // readable package of legacy_ue123 (already open), as verify does.
 func BenchmarkCheckObjects(b *testing.B) {
-	dir, ok := corpus.Find()
-	if !ok {
-		b.Skip("corpus not found")
-	}
-	var files []*File
-	filepath.Walk(filepath.Join(dir, "legacy_ue123"), func(p string, info os.FileInfo, err error) error {
-		if err != nil || info.IsDir() {
-			return nil
-		}
-		d, _ := os.ReadFile(p)
-		if f, err := NewFile(binread.Mem(d), int64(len(d)), WithName(p)); err == nil {
-			files = append(files, f)
-		}
-		return nil
-	})
+	files := openCorpusFiles(b)
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
