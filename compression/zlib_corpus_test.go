@@ -9,7 +9,6 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/klauspost/compress/zlib"
@@ -195,11 +194,4 @@ func BenchmarkZlibCorpus(b *testing.B) {
 	}
 	run("klauspost", klauspostZlib)
 	run("registered", compression.Lookup("Zlib"))
-}
-
-// cpuTime is the process's user and system CPU time in nanoseconds.
-func cpuTime() int64 {
-	var u syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &u)
-	return u.Utime.Nano() + u.Stime.Nano()
 }
