@@ -77,13 +77,9 @@ func (s *arenaSet) current(span int) *arena {
 	if s.bad {
 		return nil
 	}
-	a := s.a[s.cur]
+	a := s.at(s.cur)
 	if a == nil {
-		if a = newArena(); a == nil {
-			s.bad = true
-			return nil
-		}
-		s.a[s.cur] = a
+		return nil
 	}
 	if a.next+span <= len(a.mem) {
 		return a
@@ -94,18 +90,25 @@ func (s *arenaSet) current(span int) *arena {
 		a.reset()
 	}
 	s.cur ^= 1
-	b := s.a[s.cur]
+	b := s.at(s.cur)
 	if b == nil {
-		if b = newArena(); b == nil {
-			s.bad = true
-			return nil
-		}
-		s.a[s.cur] = b
+		return nil
 	}
 	if b.full || b.next+span > len(b.mem) {
 		return nil // still holds open files: this one is mapped on its own
 	}
 	return b
+}
+
+// at returns arena i, reserving it first (nil, and s.bad set, when that
+// fails). The caller holds arenas.mu.
+func (s *arenaSet) at(i int) *arena {
+	if s.a[i] == nil {
+		if s.a[i] = newArena(); s.a[i] == nil {
+			s.bad = true
+		}
+	}
+	return s.a[i]
 }
 
 func newArena() *arena {
