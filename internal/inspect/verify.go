@@ -131,10 +131,19 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 	defer closeDir(fd)
 	var list *dirList
 	listed := false
+	// Whether a path in dir is dir + separator + name (see joinName),
+	// decided once for the folder; entries that are neither folders nor
+	// candidates (companions, mostly) get no path at all.
+	concat := joinsByConcat(dir)
+	join := func(name string) string {
+		if concat {
+			return dir + string(filepath.Separator) + name
+		}
+		return filepath.Join(dir, name)
+	}
 	for _, d := range entries {
-		q := joinName(dir, d.name)
 		if d.typ.IsDir() {
-			if more, err := r.walk(fd, d.name, q, depth+1, yield); err != nil || !more {
+			if more, err := r.walk(fd, d.name, join(d.name), depth+1, yield); err != nil || !more {
 				return more, err
 			}
 			continue
@@ -142,13 +151,17 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 		if !d.typ.IsRegular() {
 			continue
 		}
-		if sniff, ok := candidateByExt(q); sniff {
+		// The name's extension is the path's.
+		sniff, ok := candidateByExt(d.name)
+		if !sniff && !ok {
+			continue
+		}
+		q := join(d.name)
+		if sniff {
 			var b [4]byte
 			if !r.readHead(fd, d.name, q, b[:]) || !isPackageTag(b) {
 				continue
 			}
-		} else if !ok {
-			continue
 		}
 		if !listed {
 			// Only folders with packages need a listing.
@@ -183,10 +196,15 @@ func (d dirEntries) Swap(i, j int)      { d[i], d[j] = d[j], d[i] }
 // (one element, never "." or ".."): when dir is clean and not a root or
 // ".", the join is a concatenation.
 func joinName(dir, name string) string {
-	if dir == "" || dir == "." || os.IsPathSeparator(dir[len(dir)-1]) || filepath.Clean(dir) != dir {
+	if !joinsByConcat(dir) {
 		return filepath.Join(dir, name)
 	}
 	return dir + string(filepath.Separator) + name
+}
+
+// joinsByConcat reports whether [joinName] of dir is a concatenation.
+func joinsByConcat(dir string) bool {
+	return dir != "" && dir != "." && !os.IsPathSeparator(dir[len(dir)-1]) && filepath.Clean(dir) == dir
 }
 
 // dirList is the listing of a folder as the walk read it, so that looking
