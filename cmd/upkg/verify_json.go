@@ -68,14 +68,38 @@ func appendOptInt(b []byte, key string, v *int) []byte {
 // through encoding/json itself, so escaping (control characters, invalid
 // UTF-8, U+2028/U+2029) stays exactly its own.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
-			return appendJSONStringSlow(b, s)
-		}
+	if !plainJSON(s) {
+		return appendJSONStringSlow(b, s)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// plainJSON reports whether s has no byte that JSON escapes or that may
+// start a multi-byte character (< 0x20, '"', '\\', >= 0x80). It tests
+// eight bytes at a time: verify's lines are mostly long paths.
+func plainJSON(s string) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	i := 0
+	for ; i+8 <= len(s); i += 8 {
+		w := uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+			uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+		// A byte of w is below n (n <= 0x80) where (w - n*ones) &^ w
+		// has its high bit set; a byte equals c where w^(c*ones) is
+		// zero, that is below 1. Borrows only cross bytes above a
+		// byte that matched, so "any byte" is exact.
+		q, bs := w^('"'*ones), w^('\\'*ones)
+		if (w|(w-0x20*ones)&^w|(q-ones)&^q|(bs-ones)&^bs)&highs != 0 {
+			return false
+		}
+	}
+	for ; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
 }
 
 func appendJSONStringSlow(b []byte, s string) []byte {

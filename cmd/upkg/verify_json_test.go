@@ -133,3 +133,40 @@ func TestAppendVerifyJSONEveryField(t *testing.T) {
 		t.Errorf("every field set:\n got %s\nwant %s", got, want)
 	}
 }
+
+// TestPlainJSON checks the eight-bytes-at-a-time test of appendJSONString
+// against the byte by byte one: every pair of byte values at every pair of
+// positions of a word, and every byte value in the tail.
+func TestPlainJSON(t *testing.T) {
+	slow := func(s []byte) bool {
+		for _, c := range s {
+			if c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+				return false
+			}
+		}
+		return true
+	}
+	b := []byte("abcdefgh")
+	for p1 := range 8 {
+		for p2 := p1; p2 < 8; p2++ {
+			for v1 := range 256 {
+				for v2 := range 256 {
+					copy(b, "abcdefgh")
+					b[p1], b[p2] = byte(v1), byte(v2)
+					if got, want := plainJSON(string(b)), slow(b); got != want {
+						t.Fatalf("%q: %v, want %v", b, got, want)
+					}
+				}
+			}
+		}
+	}
+	for n := range 17 {
+		for v := range 256 {
+			s := []byte("0123456789abcdefg"[:n+1])
+			s[n] = byte(v)
+			if got, want := plainJSON(string(s)), slow(s); got != want {
+				t.Fatalf("%q: %v, want %v", s, got, want)
+			}
+		}
+	}
+}
