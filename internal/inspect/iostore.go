@@ -791,6 +791,11 @@ type zenScratch struct {
 	// pkg is the zen package parsed last, whose tables the next parse
 	// reuses (zen.Options.Reuse).
 	pkg *zen.Package
+	// The package's resolver and Package with its counts: a verify line
+	// copies what it shows out of them (ResultFor), so the next package
+	// overwrites them instead of allocating its own.
+	zr  zenResolver
+	out zenPackage
 }
 
 // scratchPool holds the arrays of packages verified one after another.

@@ -54,6 +54,8 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	if zc, ok := in.R.(*zenChunk); ok && zc.scratch != nil && zc.opens == 1 && opts != nil && opts.resultOnly {
 		names = zc.scratch.nameList(len(zp.Names)) // verifying a container's package
 	}
+	// Allocated for each package: the property decoders keep their caches
+	// while they see the same Context (at the same address).
 	z := &zenDecode{p: p, zp: zp, merr: merr}
 	ctx := &z.context
 	fillZenContext(ctx, p, zp, names, zr)
