@@ -657,7 +657,18 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		}
 		b = bl >> (d & 63)
 		nb -= uint(e&31 + d&31)
-		copyMatch(dst, n, back, length)
+		if back >= 8 && length <= 32 && n+32 <= len(dst) {
+			// Short matches from 8 or more bytes back: four words
+			// whatever the length, with no loop to mispredict.
+			s := dst[n-back:]
+			o := dst[n : n+32]
+			binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(s))
+			binary.LittleEndian.PutUint64(o[8:], binary.LittleEndian.Uint64(s[8:]))
+			binary.LittleEndian.PutUint64(o[16:], binary.LittleEndian.Uint64(s[16:]))
+			binary.LittleEndian.PutUint64(o[24:], binary.LittleEndian.Uint64(s[24:]))
+		} else {
+			copyMatch(dst, n, back, length)
+		}
 		n += length
 	}
 	f.pos, f.n, f.bits, f.nbits = pos, n, b, nb
