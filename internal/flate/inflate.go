@@ -660,7 +660,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		if back >= 8 && length <= 32 && n+32 <= len(dst) {
 			// Short matches from 8 or more bytes back: four words
 			// whatever the length, with no loop to mispredict.
-			s := dst[n-back:]
+			s := dst[n-back : n-back+32]
 			o := dst[n : n+32]
 			binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(s))
 			binary.LittleEndian.PutUint64(o[8:], binary.LittleEndian.Uint64(s[8:]))
