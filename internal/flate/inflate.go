@@ -590,20 +590,16 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		}
 		pos += int(63-nb) >> 3
 		nb |= 56
-		if e&entrySub != 0 {
-			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-		}
 		if e&entryLit != 0 {
 			// Up to three literals per refill, each looked up as soon
-			// as the one before is taken.
+			// as the one before is taken. Literals of the first level
+			// are the common case: a subtable entry is resolved after
+			// the branch that finds it is no literal.
 			dst[n] = byte(e >> 16)
 			n++
 			b >>= e & 63
 			nb -= uint(e & 31)
 			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-			}
 			if e&entryLit == 0 {
 				goto other
 			}
@@ -612,9 +608,6 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			b >>= e & 63
 			nb -= uint(e & 31)
 			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-			}
 			if e&entryLit == 0 {
 				goto other
 			}
@@ -624,13 +617,24 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			nb -= uint(e & 31)
 			continue
 		other:
-			// A length (or the end) after literals: refill for it.
+			// A length, the end or a long code after literals: refill
+			// for it.
 			if pos > srcEnd {
 				break
 			}
 			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
 			pos += int(63-nb) >> 3
 			nb |= 56
+		}
+		if e&entrySub != 0 {
+			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
+			if e&entryLit != 0 {
+				dst[n] = byte(e >> 16)
+				n++
+				b >>= e & 63
+				nb -= uint(e & 31)
+				continue
+			}
 		}
 		if e&(entryEnd|entryBad) != 0 {
 			if e&entryBad != 0 {
