@@ -590,20 +590,16 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		}
 		pos += int(63-nb) >> 3
 		nb |= 56
-		if e&entrySub != 0 {
-			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-		}
 		if e&entryLit != 0 {
 			// Up to three literals per refill, each looked up as soon
-			// as the one before is taken.
+			// as the one before is taken. Literals of the first level
+			// are the common case: a subtable entry is resolved after
+			// the branch that finds it is no literal.
 			dst[n] = byte(e >> 16)
 			n++
 			b >>= e & 63
 			nb -= uint(e & 31)
 			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-			}
 			if e&entryLit == 0 {
 				goto other
 			}
@@ -612,9 +608,6 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			b >>= e & 63
 			nb -= uint(e & 31)
 			e = lt[b&lmask]
-			if e&entrySub != 0 {
-				e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
-			}
 			if e&entryLit == 0 {
 				goto other
 			}
@@ -624,13 +617,24 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			nb -= uint(e & 31)
 			continue
 		other:
-			// A length (or the end) after literals: refill for it.
+			// A length, the end or a long code after literals: refill
+			// for it.
 			if pos > srcEnd {
 				break
 			}
 			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
 			pos += int(63-nb) >> 3
 			nb |= 56
+		}
+		if e&entrySub != 0 {
+			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
+			if e&entryLit != 0 {
+				dst[n] = byte(e >> 16)
+				n++
+				b >>= e & 63
+				nb -= uint(e & 31)
+				continue
+			}
 		}
 		if e&(entryEnd|entryBad) != 0 {
 			if e&entryBad != 0 {
@@ -657,7 +661,18 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		}
 		b = bl >> (d & 63)
 		nb -= uint(e&31 + d&31)
-		copyMatch(dst, n, back, length)
+		if back >= 8 && length <= 32 && n+32 <= len(dst) {
+			// Short matches from 8 or more bytes back: four words
+			// whatever the length, with no loop to mispredict.
+			s := dst[n-back : n-back+32]
+			o := dst[n : n+32]
+			binary.LittleEndian.PutUint64(o, binary.LittleEndian.Uint64(s))
+			binary.LittleEndian.PutUint64(o[8:], binary.LittleEndian.Uint64(s[8:]))
+			binary.LittleEndian.PutUint64(o[16:], binary.LittleEndian.Uint64(s[16:]))
+			binary.LittleEndian.PutUint64(o[24:], binary.LittleEndian.Uint64(s[24:]))
+		} else {
+			copyMatch(dst, n, back, length)
+		}
 		n += length
 	}
 	f.pos, f.n, f.bits, f.nbits = pos, n, b, nb
