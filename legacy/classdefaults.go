@@ -28,7 +28,7 @@ func (f *File) classDefaults(data []byte, keep bool) (props []Property, start in
 	}
 	budget := 4*len(data) + 1<<16 // tags read over all attempts
 	r := binread.FromBytes(data)
-	r.SetOrder(f.order)
+	f.setOrder(r)
 	hi := 20 // high half of UState.StateFlags, which is always below 0x10000
 	if f.BigEndian {
 		hi = 18

@@ -62,7 +62,7 @@ func (f *File) nativeReader(i int) (*Object, *binread.Reader, error) {
 		return nil, nil, err
 	}
 	r := binread.FromBytes(data)
-	r.SetOrder(f.order)
+	f.setOrder(r)
 	r.SeekTo(o.PropertiesEnd, "Native")
 	// Offsets inside native data (lazy array skip positions) are absolute.
 	return o, r, nil
@@ -550,7 +550,7 @@ const maxActors = 1 << 20
 // count and int32 references. Every reference must be an export or null.
 func (f *File) levelActors(native []byte) ([]int32, error) {
 	r := binread.FromBytes(native)
-	r.SetOrder(f.order)
+	f.setOrder(r)
 	if f.ue3() {
 		r.I32("Level.Actors.Owner")
 	}

@@ -8,7 +8,6 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
@@ -253,9 +252,18 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	return f, nil
 }
 
+// setOrder puts r in the package's byte order, for integers and for
+// UTF-16 strings (see game.littleEndianUTF16).
+func (f *File) setOrder(r *binread.Reader) {
+	r.SetOrder(f.order)
+	if f.game.littleEndianUTF16() {
+		r.SetUTF16Order(binary.LittleEndian)
+	}
+}
+
 func (f *File) reader() *binread.Reader {
 	r := binread.New(f.img, f.size)
-	r.SetOrder(f.order)
+	f.setOrder(r)
 	return r
 }
 
@@ -409,9 +417,6 @@ func (f *File) readName(r *binread.Reader) Name {
 		n.Name = readCompactString(r, "Name.Name")
 	default:
 		n.Name = r.FString("Name.Name")
-		if r.BigEndian() {
-			n.Name = unswapUTF16(n.Name)
-		}
 	}
 	lic := meLicensee(f.game, f.Summary.LicenseeVersion)
 	switch {
@@ -493,24 +498,6 @@ func readCompactString(r *binread.Reader, field string) string {
 		u = append(u, c)
 	}
 	return string(u)
-}
-
-// unswapUTF16 repairs UTF-16 names that a big-endian console package
-// (Mass Effect 3 on Wii U) stores in little-endian order: read big-endian,
-// every ASCII character lands in the high byte.
-func unswapUTF16(s string) string {
-	var buf [128]byte
-	out := buf[:0]
-	for _, c := range s {
-		if c < 0x100 || c > 0xFFFF || c&0xFF != 0 {
-			return s
-		}
-		out = utf8.AppendRune(out, c>>8)
-	}
-	if len(out) == 0 {
-		return s
-	}
-	return string(out)
 }
 
 func latin1String(b []byte) string {

@@ -2,6 +2,7 @@ package legacy
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"image/png"
 	"math"
@@ -665,5 +666,82 @@ func TestPathIsNone(t *testing.T) {
 				t.Errorf("package %q, ref %d: pathIsNone %v, ObjectPath %q", pkg, ref, got, f.ObjectPath(ref))
 			}
 		}
+	}
+}
+
+// TestMassEffectConsoleStrings reads the UTF-16 strings of Mass Effect's
+// big-endian console packages, which keep their code units little-endian:
+// the summary's FolderName, names, and string property values.
+func TestMassEffectConsoleStrings(t *testing.T) {
+	const dir = "ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/"
+	tests := []struct {
+		rel       string
+		firstName string
+		strs      []string // string property values that must be among the package's
+	}{
+		{"Xenon/ME1/BIOA_END70_00_ART.xxx", "", nil},
+		{"PS3/ME2/SFXTEST.XXX", "", nil},
+		{"WiiU/ME3/BioD_CitHub_VolusPlot.xxx", "2PolySquarePlane_BottomAxis", nil},
+		{"Xenon/ME3/biod_nor.xxx", "", []string{"GUI_Codex_Images.Fortification_512", "Current_Deck", "GAW_Mission_Count", "Mission_Count"}},
+	}
+	for _, tt := range tests {
+		t.Run(filepath.Base(tt.rel), func(t *testing.T) {
+			f, err := Open(corpus.Path(t, "legacy_ue123", dir+tt.rel))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			if !f.BigEndian {
+				t.Fatal("not read as big-endian")
+			}
+			if f.Summary.FolderName != "None" {
+				t.Errorf("FolderName = %q, want None", f.Summary.FolderName)
+			}
+			if tt.firstName != "" && f.Names[0].Name != tt.firstName {
+				t.Errorf("name 0 = %q, want %q", f.Names[0].Name, tt.firstName)
+			}
+			seen := map[string]bool{}
+			var walk func(v any)
+			walk = func(v any) {
+				switch v := v.(type) {
+				case string:
+					seen[v] = true
+					for _, c := range v {
+						if c >= 0x100 && c <= 0xFFFF && c&0xFF == 0 {
+							t.Errorf("string %q looks byte-swapped", v)
+							return
+						}
+					}
+				case []any:
+					for _, e := range v {
+						walk(e)
+					}
+				case map[string]any:
+					for _, e := range v {
+						walk(e)
+					}
+				}
+			}
+			for i := range f.Exports {
+				o, err := f.Object(i)
+				if err != nil {
+					continue
+				}
+				b, err := json.Marshal(o.Properties)
+				if err != nil {
+					t.Fatal(err)
+				}
+				var v any
+				if err := json.Unmarshal(b, &v); err != nil {
+					t.Fatal(err)
+				}
+				walk(v)
+			}
+			for _, s := range tt.strs {
+				if !seen[s] {
+					t.Errorf("no string property value %q", s)
+				}
+			}
+		})
 	}
 }

@@ -189,7 +189,7 @@ func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error 
 		pr.f, pr.depth, pr.budget, pr.keep, pr.data = f, 0, nil, keep, data
 		binread.FromBytes(data).SectionInto(&pr.r, 0, int64(len(data)), "")
 		r := &pr.r
-		r.SetOrder(f.order)
+		f.setOrder(r)
 		cand := Object{Export: i, Class: o.Class}
 		f.readObjectHeader(r, e, v, &cand, keep)
 		if r.Err() != nil {
@@ -491,7 +491,7 @@ func (p *propReader) tag(prop *Property) (bool, error) {
 func (p *propReader) value(prop *Property, b []byte, abs int64) (any, error) {
 	f := p.f
 	vr := binread.FromBytes(b)
-	vr.SetOrder(f.order)
+	f.setOrder(vr)
 	want := func(n int) error {
 		if len(b) != n {
 			return &FormatError{Off: abs, Field: "PropertyValue", Msg: fmt.Sprintf("%s %q has %d bytes, want %d", prop.Type, prop.Name, len(b), n)}
@@ -638,13 +638,13 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		// its effect on the search budget and as a check of its own.
 		if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 && !p.fixedStruct(name, len(b)) {
 			sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget}
-			sub.r.SetOrder(f.order)
+			f.setOrder(&sub.r)
 			sub.list()
 		}
 		return nil, nil
 	}
 	vr := binread.FromBytes(b)
-	vr.SetOrder(f.order)
+	f.setOrder(vr)
 	floats := func(keys ...string) map[string]any {
 		m := make(map[string]any, len(keys))
 		for _, k := range keys {
@@ -691,7 +691,7 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	}
 	if p.depth < maxStructDepth && (f.Summary.FileVersion >= verStructTags) && len(b) > 0 {
 		sub := propReader{f: f, r: *binread.FromBytes(b), depth: p.depth + 1, budget: p.budget, keep: true}
-		sub.r.SetOrder(f.order)
+		f.setOrder(&sub.r)
 		if props, err := sub.list(); err == nil && sub.r.Remaining() == 0 {
 			return props, nil
 		}

@@ -144,6 +144,14 @@ func detectGame(ver, lic uint16) game {
 	return gameStock
 }
 
+// littleEndianUTF16 reports whether the game's packages keep their UTF-16
+// strings little-endian even on big-endian consoles (Mass Effect on Xbox
+// 360, PS3 and Wii U: every other field is swapped, the strings' code
+// units are not; LegendaryExplorer reads them as UTF-16LE everywhere).
+func (g game) littleEndianUTF16() bool {
+	return g == gameME1 || g == gameME2 || g == gameME3 || g == gameMELE
+}
+
 // meLicensee is the licensee version ME code paths compare against: ME1 PC
 // stores 1008, which is larger than ME2's and ME3's, so readers treat it as
 // 90 (UEViewer's OVERRIDE_ME1_LVER).
@@ -177,6 +185,9 @@ func readSummary(r *binread.Reader) (*Summary, game, error) {
 	ver := int(s.FileVersion)
 	g := detectGame(s.FileVersion, s.LicenseeVersion)
 	lic := meLicensee(g, s.LicenseeVersion)
+	if g.littleEndianUTF16() {
+		r.SetUTF16Order(binary.LittleEndian)
+	}
 	if ver >= verHeadersSize {
 		s.HeadersSize = r.I32("Summary.TotalHeaderSize")
 	}

@@ -57,6 +57,9 @@ type Reader struct {
 	err   error
 	order binary.ByteOrder
 	big   bool // order is big-endian (saves an interface call per read)
+	// u16big: UTF-16 FString code units are big-endian. It follows
+	// order, except where SetUTF16Order says otherwise.
+	u16big bool
 
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
@@ -120,12 +123,12 @@ func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
 		// The common case, field by field: assigning a whole Reader
 		// copies it through the runtime.
 		s.r, s.base, s.size, s.off, s.err = r.r, r.base+off, n, 0, nil
-		s.order, s.big = r.order, r.big
+		s.order, s.big, s.u16big = r.order, r.big, r.u16big
 		s.win, s.winOff, s.whole = r.win[off:off+n], 0, true
 		s.text, s.textOff = "", 0
 		return
 	}
-	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big}
+	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big, u16big: r.u16big}
 	if off < 0 || n < 0 || off > r.size || n > r.size-off {
 		s.size = 0
 		s.err = &Error{Offset: r.base + off, Field: field, Err: fmt.Errorf("range [0x%x, +0x%x) outside data of size 0x%x", off, n, r.size)}
@@ -141,7 +144,14 @@ func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
 func (r *Reader) SetOrder(o binary.ByteOrder) {
 	r.order = o
 	r.big = o == binary.BigEndian
+	r.u16big = r.big
 }
+
+// SetUTF16Order sets the byte order of UTF-16 FString code units apart
+// from that of everything else (call it after SetOrder, which resets it):
+// Mass Effect's console packages are big-endian but for their UTF-16
+// strings, which stay little-endian.
+func (r *Reader) SetUTF16Order(o binary.ByteOrder) { r.u16big = o == binary.BigEndian }
 
 // Order returns the current byte order.
 func (r *Reader) Order() binary.ByteOrder { return r.order }
@@ -610,7 +620,7 @@ func (r *Reader) fstringBytes(field, sub string) (b []byte, pos int64, enc StrEn
 // text) are copied as bytes.
 func (r *Reader) utf16String(b []byte) string {
 	lo, hi := 0, 1 // byte offsets of a unit's low and high byte
-	if r.big {
+	if r.u16big {
 		lo, hi = 1, 0
 	}
 	unit := func(i int) rune { return rune(b[i+lo]) | rune(b[i+hi])<<8 }
@@ -625,7 +635,7 @@ func (r *Reader) utf16String(b []byte) string {
 	// ascii masks the bits that must be clear for four units in a row to
 	// be ASCII: the high bytes, and the top bit of the low ones.
 	ascii := uint64(0xFF80FF80FF80FF80)
-	if r.big {
+	if r.u16big {
 		ascii = 0x80FF80FF80FF80FF
 	}
 	i := 0
