@@ -26,7 +26,7 @@ const (
 // decoder holds the state of one decode.
 type decoder struct {
 	ctx    *Context
-	gen    uint64 // ctx.gen when ctx was taken (see Context.Reset)
+	gen    uint64 // ctx.gen when ctx was taken (see Context.Renew)
 	issues []Issue
 	depth  int
 	path   []pathElem
