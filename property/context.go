@@ -21,7 +21,6 @@ package property
 
 import (
 	"math"
-	"sync/atomic"
 
 	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/usmap"
@@ -66,21 +65,6 @@ type Context struct {
 	// Trace, when set, records the version questions decoding asks (see
 	// [VersionTrace]).
 	Trace *VersionTrace
-	// gen tells a Context renewed for another package (see Renew) from
-	// what it was: decoders keep their caches only for the same address
-	// and gen.
-	gen uint64
-}
-
-// contextGens numbers the Contexts renewed by Renew.
-var contextGens atomic.Uint64
-
-// Renew marks c, whose fields were set for another package's data, as new:
-// decoders that read with c before drop what they cached of its names and
-// schemas. A caller reusing one Context for package after package calls it
-// after setting the fields (assigning a whole Context undoes it).
-func (c *Context) Renew() {
-	c.gen = contextGens.Add(1)
 }
 
 // Object versions the decoder branches on (EUnrealEngineObjectUE4Version

@@ -26,7 +26,6 @@ const (
 // decoder holds the state of one decode.
 type decoder struct {
 	ctx    *Context
-	gen    uint64 // ctx.gen when ctx was taken (see Context.Renew)
 	issues []Issue
 	depth  int
 	path   []pathElem
@@ -165,7 +164,7 @@ func getDecoder(ctx *Context) *decoder {
 	if d == nil {
 		return newDecoder(ctx)
 	}
-	if d.ctx != ctx || d.gen != ctx.gen || !sameNames(d.names, ctx.Names) {
+	if d.ctx != ctx || !sameNames(d.names, ctx.Names) {
 		// The caches hold the previous package's names and schemas.
 		clear(d.types)
 		clear(d.typeNames)
@@ -176,7 +175,7 @@ func getDecoder(ctx *Context) *decoder {
 		}
 		clear(d.numbered)
 	}
-	d.ctx, d.gen, d.names = ctx, ctx.gen, ctx.Names
+	d.ctx, d.names = ctx, ctx.Names
 	d.lite, d.top = false, false
 	return d
 }
@@ -300,7 +299,7 @@ const maxStepsPerByte = 64
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
 func newDecoder(ctx *Context) *decoder {
-	return &decoder{ctx: ctx, gen: ctx.gen, names: ctx.Names}
+	return &decoder{ctx: ctx, names: ctx.Names}
 }
 
 // pathElem is one step of the path to the value being decoded: a property

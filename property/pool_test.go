@@ -108,20 +108,6 @@ func TestDecoderReuse(t *testing.T) {
 			if x := decode(ctxA); x != b {
 				t.Errorf("context with name map B:\n%s\nwant\n%s", x, b)
 			}
-			// The same context and name array, refilled for another
-			// package and renewed.
-			ctxA.Names = slices.Clone(namesA)
-			for _, want := range []string{a, b, a} {
-				src := namesA
-				if want == b {
-					src = namesB
-				}
-				copy(ctxA.Names, src)
-				ctxA.Renew()
-				if x := decode(ctxA); x != want {
-					t.Errorf("renewed context:\n%s\nwant\n%s", x, want)
-				}
-			}
 		})
 	}
 }

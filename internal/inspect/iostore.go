@@ -791,12 +791,6 @@ type zenScratch struct {
 	// pkg is the zen package parsed last, whose tables the next parse
 	// reuses (zen.Options.Reuse).
 	pkg *zen.Package
-	// The package's resolver, Package with its counts and decodes: a
-	// verify line copies what it shows out of them (ResultFor), so the
-	// next package overwrites them instead of allocating its own.
-	zr  zenResolver
-	out zenPackage
-	dec zenDecode
 }
 
 // scratchPool holds the arrays of packages verified one after another.

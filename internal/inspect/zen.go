@@ -297,12 +297,6 @@ func openZen(in *Input, opts *Options) (*Package, error) {
 	return p, err
 }
 
-// zenPackage is a zen package's Package with its counts, made together.
-type zenPackage struct {
-	Package
-	counts objectCounts
-}
-
 // openZenResolver is [openZen] that also returns the package's resolver.
 //
 // For a verify line (Options.resultOnly) the imports are named only as
@@ -331,19 +325,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 			return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
 		}
 	}
-	// A container's package being verified takes its arrays from a pool
-	// (see zenChunk); nil: allocated.
-	var sc *zenScratch
-	if inContainer && opts != nil && opts.resultOnly {
-		sc = zc.getScratch()
-	}
-	var zr *zenResolver
-	if sc != nil {
-		zr = &sc.zr
-		*zr = zenResolver{}
-	} else {
-		zr = &zenResolver{}
-	}
+	zr := &zenResolver{}
 	zopts := zen.Options{Auto: true}
 	var warnings []string
 	if inContainer {
@@ -358,6 +340,12 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		zr.script = s
 	} else if !errors.Is(err, zen.ErrNoGlobal) {
 		warnings = append(warnings, "script imports: "+err.Error())
+	}
+	// A container's package being verified takes its arrays from a pool
+	// (see zenChunk); nil: allocated.
+	var sc *zenScratch
+	if inContainer && opts != nil && opts.resultOnly {
+		sc = zc.getScratch()
 	}
 	if sc != nil {
 		zopts.Reuse, sc.pkg = sc.pkg, nil
@@ -378,13 +366,10 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
 	}
 	// The package and its counts, made together.
-	var pc *zenPackage
-	if sc != nil {
-		pc = &sc.out
-		*pc = zenPackage{}
-	} else {
-		pc = &zenPackage{}
-	}
+	pc := &struct {
+		Package
+		counts objectCounts
+	}{}
 	out := &pc.Package
 	*out = Package{
 		Path:         in.Name,

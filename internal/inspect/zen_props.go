@@ -51,21 +51,12 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	}
 	m, merr := loadMappings(opts)
 	var names []string
-	var z *zenDecode
 	if zc, ok := in.R.(*zenChunk); ok && zc.scratch != nil && zc.opens == 1 && opts != nil && opts.resultOnly {
-		// Verifying a container's package: its names and decodes are
-		// scratch (see zenScratch); the decoder context is renewed
-		// below, so that no property decoder takes it for the last
-		// package's.
-		names = zc.scratch.nameList(len(zp.Names))
-		z = &zc.scratch.dec
-		*z = zenDecode{p: p, zp: zp, merr: merr}
-	} else {
-		z = &zenDecode{p: p, zp: zp, merr: merr}
+		names = zc.scratch.nameList(len(zp.Names)) // verifying a container's package
 	}
+	z := &zenDecode{p: p, zp: zp, merr: merr}
 	ctx := &z.context
 	fillZenContext(ctx, p, zp, names, zr)
-	ctx.Renew()
 	ctx.Mappings = m
 	ctx.LocalSchema = zenLocalSchemas(p, zp, ctx)
 	z.ctx = ctx
