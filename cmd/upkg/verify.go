@@ -70,9 +70,10 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 // verifyHeapReserve is how much heap verify reserves up front, backed by
 // huge pages where the kernel has them (see reserveHugeHeap): about the
 // most the heap reaches under the limit beside the mapped files. Measured
-// on the whole corpus (2-core AMD EPYC VM): page faults 10.5k -> 2.9k per
-// run; wall 4.4% lower (median of 40 alternated pairs, 139.5 -> 134.1 ms);
-// peak RSS 54 -> 58 MB.
+// on the whole corpus (2 cores, AMD EPYC VM, 12 interleaved rounds): page
+// faults 10.5k -> 2.9k per run, wall median 153 -> 134-140 ms for
+// reserves of 24 to 48 MiB, and 143 -> 128 ms once the collection that
+// frees the reserve no longer blocks; peak RSS 54 -> 58 MB.
 const (
 	verifyGCPercent   = 800
 	verifyMemoryLimit = 56 << 20
