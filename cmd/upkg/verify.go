@@ -66,18 +66,9 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 // (up to 16 MiB of closed ones in mapfile's ranges, plus those open): peak
 // RSS is 55 MB for the corpus, 79 MB for it given eight times (64 MiB let
 // that reach 90 MB). GOGC or GOMEMLIMIT in the environment win.
-//
-// verifyHeapReserve is how much heap verify reserves up front, backed by
-// huge pages where the kernel has them (see reserveHugeHeap): about the
-// most the heap reaches under the limit beside the mapped files. Measured
-// on the whole corpus (2 cores, AMD EPYC VM, 12 interleaved rounds): page
-// faults 10.5k -> 2.9k per run, wall median 153 -> 134-140 ms for
-// reserves of 24 to 48 MiB, and 143 -> 128 ms once the collection that
-// frees the reserve no longer blocks; peak RSS 54 -> 58 MB.
 const (
 	verifyGCPercent   = 800
 	verifyMemoryLimit = 56 << 20
-	verifyHeapReserve = 40 << 20
 )
 
 func tuneVerifyGC() {
@@ -87,7 +78,6 @@ func tuneVerifyGC() {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(verifyMemoryLimit)
 	}
-	reserveHugeHeap(verifyHeapReserve)
 }
 
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
