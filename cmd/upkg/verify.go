@@ -55,28 +55,13 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 	return c
 }
 
-// verifyGCPercent and verifyMemoryLimit tune the collector for verify: it
-// allocates much short-lived garbage (decoded chunks and blocks, property
-// values) over a small live heap (5-14 MB), so collecting less often saves
-// a good share of its time, and the soft limit keeps the peak heap (and so
-// RSS) well under 100 MB whatever is verified. 800 measured best on the
-// whole corpus (1 collection instead of 2; wall 0.109-0.114 -> 0.103-0.105 s
-// against 400, alternated; 1600 costs more in page faults of fresh heap
-// than it saves). The limit leaves room for the mapped files verify holds
-// (up to 16 MiB of closed ones in mapfile's ranges, plus those open): peak
-// RSS is 55 MB for the corpus, 79 MB for it given eight times (64 MiB let
-// that reach 90 MB). GOGC or GOMEMLIMIT in the environment win.
-const (
-	verifyGCPercent   = 800
-	verifyMemoryLimit = 56 << 20
-)
-
+// tuneVerifyGC sets the collector up for verify (see inspect.VerifyGCPercent).
 func tuneVerifyGC() {
 	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(verifyGCPercent)
+		debug.SetGCPercent(inspect.VerifyGCPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(verifyMemoryLimit)
+		debug.SetMemoryLimit(inspect.VerifyMemoryLimit)
 	}
 }
 

@@ -4,18 +4,25 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // corpusKeys are the AES keys the corpus README lists for its encrypted
 // containers (repak's base64 key and CUE4Parse's fixture key).
 const corpusKeys = "lNJbw660IOC+kU7cnVQ1oeqrXyhk4J6UAZrCBbcnp94=,CUE4ParseFixtureAESKey0123456789"
 
+// benchOpenWhole is how BenchmarkVerifyCorpus opens package files: as the
+// CLI does (mapped) where mapfile builds, else read (nil).
+var benchOpenWhole osfile.WholeOpener
+
 // BenchmarkVerifyCorpus runs what `upkg verify --aes-key KEYS corpus/` does
-// (the walk, every check, one worker per core, results in order) over the
-// whole shared corpus, and reports MB/s of corpus bytes and files/s.
+// (the walk, every check, files mapped, the collector tuned, one worker
+// per core, results in order) over the whole shared corpus, and reports
+// MB/s of corpus bytes and files/s.
 func BenchmarkVerifyCorpus(b *testing.B) {
 	dir := corpus.Dir(b)
 	files, err := VerifyFiles([]string{dir})
@@ -23,12 +30,15 @@ func BenchmarkVerifyCorpus(b *testing.B) {
 		b.Fatal(err)
 	}
 	bytes := corpusBytes(b, dir)
+	// The collector as upkg verify sets it up.
+	defer debug.SetGCPercent(debug.SetGCPercent(VerifyGCPercent))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(VerifyMemoryLimit))
 	b.SetBytes(bytes)
 	b.ResetTimer()
 	results := 0
 	for b.Loop() {
 		results = 0
-		Verify(files, &Options{AESKey: corpusKeys}, runtime.GOMAXPROCS(0), func(VerifyResult) { results++ })
+		Verify(files, &Options{AESKey: corpusKeys, OpenWhole: benchOpenWhole}, runtime.GOMAXPROCS(0), func(VerifyResult) { results++ })
 	}
 	b.ReportMetric(float64(results)*float64(b.N)/b.Elapsed().Seconds(), "results/s")
 }
