@@ -503,15 +503,19 @@ func ResultFor(p *Package) VerifyResult {
 // collector (debug.SetGCPercent, debug.SetMemoryLimit). Verify allocates
 // much short-lived garbage (decoded chunks and blocks, property values)
 // over a small live heap (5-14 MB), so collecting less often saves a good
-// share of its time, and the soft limit keeps the peak heap (and so
-// RSS) well under 100 MB whatever is verified. 800 measured best on the
-// whole corpus (1 collection instead of 2; wall 0.109-0.114 -> 0.103-0.105 s
-// against 400, alternated; 1600 costs more in page faults of fresh heap
-// than it saves; on a 2-core AMD EPYC VM, 40 alternated pairs each, 400
-// and 1600 were 4% and 6% slower). The limit leaves room for the mapped files verify holds
-// (up to 16 MiB of closed ones in mapfile's ranges, plus those open): peak
-// RSS is 55 MB for the corpus, 79 MB for it given eight times (64 MiB let
-// that reach 90 MB). GOGC or GOMEMLIMIT in the environment win.
+// share of its time, and the soft limit keeps the peak heap (and so RSS)
+// well under 100 MB whatever is verified.
+//
+// 800 measured best on the whole corpus: against 400, one collection
+// instead of two and wall 0.109-0.114 -> 0.103-0.105 s (Xeon VM,
+// alternated); 1600 costs more in page faults of fresh heap than it
+// saves. Re-measured on a 2-core AMD EPYC VM (40 alternated pairs each),
+// 400 and 1600 were 4% and 6% slower than 800.
+//
+// The limit leaves room for the mapped files verify holds (up to 16 MiB
+// of closed ones in mapfile's ranges, plus those open): peak RSS is 55 MB
+// for the corpus, 79 MB for it given eight times (64 MiB let that reach
+// 90 MB). GOGC or GOMEMLIMIT in the environment win.
 const (
 	VerifyGCPercent   = 800
 	VerifyMemoryLimit = 56 << 20
