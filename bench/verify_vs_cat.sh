@@ -21,7 +21,9 @@ cd "$(dirname "$0")/.."
 dir=${1:-../shared/corpus}
 shift || true
 rounds=${ROUNDS:-7}
-bin=$(mktemp -d)/upkg
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+bin=$tmp/upkg
 # Built as on a machine with Go and nothing else (no C compiler: cgo off, a
 # static binary). With a C compiler present, `go build` links the C library
 # dynamically for package net's resolver, which verify never uses, and
@@ -35,23 +37,45 @@ bytes=$(cat "${files[@]}" | wc -c)
 now() { local t=${EPOCHREALTIME/[.,]/}; echo "$t"; }
 # median of its arguments (numbers), by sort -g.
 median() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END{print (NR%2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
+# cpu sets cpu_ms to the processor time (user + system, in milliseconds)
+# that the shell's finished children have used so far. It runs in the
+# shell itself: in a subshell (as in $(...)) the times builtin would report
+# the subshell's children.
+cpu_file=$tmp/times
+cpu() {
+	local user sys m
+	times >"$cpu_file"
+	{ read -r _ && read -r user sys; } <"$cpu_file" # children: "0m1.234s 0m0.056s"
+	cpu_ms=0
+	for m in "$user" "$sys"; do
+		local min=${m%%m*} sec=${m#*m}
+		sec=${sec%s}
+		cpu_ms=$((cpu_ms + min * 60000 + 10#${sec/[.,]/}))
+	done
+}
 
-cat_us=() upkg_us=() base_us=() ratios=() base_ratios=()
+cat_us=() upkg_us=() base_us=() ratios=() base_ratios=() cat_cpu=() upkg_cpu=() base_cpu=()
 for ((r = 0; r < rounds; r++)); do
 	cat "${files[@]}" >/dev/null # the warm pass
+	cpu && c0=$cpu_ms
 	t0=$(now)
 	cat "${files[@]}" >/dev/null
 	t1=$(now)
+	cpu && c1=$cpu_ms
 	"$bin" verify --json "$@" "$dir" >/dev/null || true
 	t2=$(now)
+	cpu && c2=$cpu_ms
 	cat_us+=($((t1 - t0))) upkg_us+=($((t2 - t1)))
+	cat_cpu+=($((c1 - c0))) upkg_cpu+=($((c2 - c1)))
 	ratios+=("$(echo "($t2 - $t1) / ($t1 - $t0)" | bc -l)")
 	if [[ -n ${BASE:-} ]]; then
 		cat "${files[@]}" >/dev/null
+		cpu && c0=$cpu_ms
 		t0=$(now)
 		"$BASE" verify --json "$@" "$dir" >/dev/null || true
 		t1=$(now)
-		base_us+=($((t1 - t0)))
+		cpu && c1=$cpu_ms
+		base_us+=($((t1 - t0))) base_cpu+=($((c1 - c0)))
 		base_ratios+=("$(echo "($t1 - $t0) / ${cat_us[-1]}" | bc -l)")
 	fi
 done
@@ -67,10 +91,13 @@ printf 'files: %d, bytes: %d (%.1f MB), rounds: %d\n' "${#files[@]}" "$bytes" "$
 printf 'cat:         %.3f s  (%.0f MB/s, median)\n' "$cat_s" "$(echo "$bytes/1000000/$cat_s" | bc -l)"
 printf 'upkg verify: %.3f s  (%.0f MB/s, median)\n' "$upkg_s" "$(echo "$bytes/1000000/$upkg_s" | bc -l)"
 printf 'ratio verify/cat: %.2fx (median of rounds; lowest %.2fx, highest %.2fx)\n' "$(median "${ratios[@]}")" "${sorted[0]}" "${sorted[-1]}"
+# Processor time is the work done, whether or not it ran on several cores at
+# once (verify's runs on all of them; cat's on one).
+printf 'processor time (user + system, median): cat %d ms, upkg verify %d ms\n' "$(median "${cat_cpu[@]}")" "$(median "${upkg_cpu[@]}")"
 printf 'upkg verify peak RSS: %.1f MB\n' "$(echo "$rss_kb/1024" | bc -l)"
 if [[ -n ${BASE:-} ]]; then
 	base_s=$(echo "$(median "${base_us[@]}") / 1000000" | bc -l)
 	base_rss_kb=$( { /usr/bin/time -f "%M" "$BASE" verify --json "$@" "$dir" >/dev/null; } 2>&1 | tail -1 || true)
-	printf 'BASE verify: %.3f s  (%.2fx cat, median of rounds; peak RSS %.1f MB); this one is %.2fx faster\n' "$base_s" "$(median "${base_ratios[@]}")" "$(echo "$base_rss_kb/1024" | bc -l)" "$(echo "$base_s/$upkg_s" | bc -l)"
+	printf 'BASE verify: %.3f s  (%.2fx cat, median of rounds; processor time %d ms; peak RSS %.1f MB); this one is %.2fx faster\n' "$base_s" "$(median "${base_ratios[@]}")" "$(median "${base_cpu[@]}")" "$(echo "$base_rss_kb/1024" | bc -l)" "$(echo "$base_s/$upkg_s" | bc -l)"
 fi
 printf 'verify summary: %s\n' "$summary"
