@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"runtime/debug"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -55,18 +54,8 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 	return c
 }
 
-// tuneVerifyGC sets the collector up for verify (see inspect.VerifyGCPercent).
-func tuneVerifyGC() {
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(inspect.VerifyGCPercent)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(inspect.VerifyMemoryLimit)
-	}
-}
-
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
-	tuneVerifyGC()
+	inspect.TuneVerifyGC() // for the rest of the process
 	// Package files are mapped rather than read: verify keeps nothing of a
 	// package but its result line, and a file cut short while mapped costs
 	// an error line for that file (see inspect.VerifyPackage).

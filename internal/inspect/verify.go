@@ -521,6 +521,27 @@ const (
 	VerifyMemoryLimit = 56 << 20
 )
 
+// TuneVerifyGC sets the collector up as verify runs (VerifyGCPercent,
+// VerifyMemoryLimit), leaving a setting GOGC or GOMEMLIMIT gives alone,
+// and returns a function that puts back what it changed.
+func TuneVerifyGC() (restore func()) {
+	percent, limit := -2, int64(-1)
+	if os.Getenv("GOGC") == "" {
+		percent = debug.SetGCPercent(VerifyGCPercent)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		limit = debug.SetMemoryLimit(VerifyMemoryLimit)
+	}
+	return func() {
+		if percent != -2 {
+			debug.SetGCPercent(percent)
+		}
+		if limit >= 0 {
+			debug.SetMemoryLimit(limit)
+		}
+	}
+}
+
 // verifyWindow is how many files per worker Verify may run ahead of the
 // first file whose results are not yet emitted.
 const verifyWindow = 64

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
@@ -27,9 +26,7 @@ var benchOpenWhole osfile.WholeOpener
 func BenchmarkVerifyCorpus(b *testing.B) {
 	dir := corpus.Dir(b)
 	bytes := corpusBytes(b, dir)
-	// The collector as upkg verify sets it up.
-	defer debug.SetGCPercent(debug.SetGCPercent(VerifyGCPercent))
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(VerifyMemoryLimit))
+	defer TuneVerifyGC()() // the collector as upkg verify sets it up
 	b.SetBytes(bytes)
 	b.ResetTimer()
 	results := 0
