@@ -64,6 +64,11 @@ type Reader struct {
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
 	whole  bool // win holds the whole range (FromBytes)
+	// lim is where the inlined little-endian reads (U8, U16, U32Sub, U64)
+	// may end: len(win) while the Reader is whole, little-endian and
+	// without error; 0 otherwise (every other case, including the zero
+	// Reader, takes the careful path). setLim keeps it in step.
+	lim int64
 
 	// text holds a copy of win[textOff:textOff+len(text)] (ShareText):
 	// ASCII FStrings read inside it are substrings of it.
@@ -104,7 +109,15 @@ func (m Mem) ReadAt(p []byte, off int64) (int, error) {
 
 // FromBytes returns a Reader over b. Reads slice b without copying.
 func FromBytes(b []byte) *Reader {
-	return &Reader{size: int64(len(b)), order: binary.LittleEndian, win: b, whole: true}
+	return &Reader{size: int64(len(b)), order: binary.LittleEndian, win: b, whole: true, lim: int64(len(b))}
+}
+
+// setLim sets lim from whole, big and err.
+func (r *Reader) setLim() {
+	r.lim = 0
+	if r.whole && !r.big && r.err == nil {
+		r.lim = int64(len(r.win))
+	}
 }
 
 // Section returns a new Reader over n bytes starting at off (relative to r),
@@ -126,6 +139,10 @@ func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
 		s.order, s.big, s.u16big = r.order, r.big, r.u16big
 		s.win, s.winOff, s.whole = r.win[off:off+n], 0, true
 		s.text, s.textOff = "", 0
+		s.lim = 0
+		if !s.big {
+			s.lim = n
+		}
 		return
 	}
 	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big, u16big: r.u16big}
@@ -137,6 +154,7 @@ func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
 	if r.whole {
 		s.win = r.win[off : off+n]
 		s.whole = true
+		s.setLim()
 	}
 }
 
@@ -145,6 +163,7 @@ func (r *Reader) SetOrder(o binary.ByteOrder) {
 	r.order = o
 	r.big = o == binary.BigEndian
 	r.u16big = r.big
+	r.setLim()
 }
 
 // SetUTF16Order sets the byte order of UTF-16 FString code units apart
@@ -223,18 +242,23 @@ func (r *Reader) Failf(field, format string, args ...any) {
 func (r *Reader) FailAt(off int64, field string, err error) {
 	if r.err == nil {
 		r.err = &Error{Offset: r.base + off, Field: field, Err: err}
+		r.lim = 0
 	}
 }
 
 func (r *Reader) fail(field string, err error) {
 	if r.err == nil {
 		r.err = &Error{Offset: r.base + r.off, Field: field, Err: err}
+		r.lim = 0
 	}
 }
 
 // ClearErr forgets the sticky error. Use it only to try an alternative layout
 // after a failed attempt, together with SeekTo.
-func (r *Reader) ClearErr() { r.err = nil }
+func (r *Reader) ClearErr() {
+	r.err = nil
+	r.setLim()
+}
 
 // peek returns n bytes at the current position without advancing, or nil and
 // sets the error. The slice is valid until the next read.
@@ -309,6 +333,16 @@ func (r *Reader) takeSub(n int, field, sub string) []byte {
 
 // U8 reads a byte.
 func (r *Reader) U8(field string) uint8 {
+	if r.off < r.lim {
+		v := r.win[r.off]
+		r.off++
+		return v
+	}
+	return r.u8(field)
+}
+
+// u8 is U8 past its inlined case.
+func (r *Reader) u8(field string) uint8 {
 	if r.whole && r.err == nil && r.off < int64(len(r.win)) {
 		v := r.win[r.off]
 		r.off++
@@ -325,6 +359,16 @@ func (r *Reader) I8(field string) int8 { return int8(r.U8(field)) }
 
 // U16 reads a uint16.
 func (r *Reader) U16(field string) uint16 {
+	if e := r.off + 2; e <= r.lim {
+		v := binary.LittleEndian.Uint16(r.win[r.off:e])
+		r.off = e
+		return v
+	}
+	return r.u16(field)
+}
+
+// u16 is U16 past its inlined case.
+func (r *Reader) u16(field string) uint16 {
 	if b := r.fast(2); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint16(b)
@@ -348,6 +392,16 @@ func (r *Reader) U32(field string) uint32 { return r.U32Sub(field, "") }
 
 // U32Sub reads a uint32 named field+sub (joined only in an error).
 func (r *Reader) U32Sub(field, sub string) uint32 {
+	if e := r.off + 4; e <= r.lim {
+		v := binary.LittleEndian.Uint32(r.win[r.off:e])
+		r.off = e
+		return v
+	}
+	return r.u32Sub(field, sub)
+}
+
+// u32Sub is U32Sub past its inlined case.
+func (r *Reader) u32Sub(field, sub string) uint32 {
 	if b := r.fast(4); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint32(b)
@@ -371,6 +425,16 @@ func (r *Reader) I32Sub(field, sub string) int32 { return int32(r.U32Sub(field, 
 
 // U64 reads a uint64.
 func (r *Reader) U64(field string) uint64 {
+	if e := r.off + 8; e <= r.lim {
+		v := binary.LittleEndian.Uint64(r.win[r.off:e])
+		r.off = e
+		return v
+	}
+	return r.u64(field)
+}
+
+// u64 is U64 past its inlined case.
+func (r *Reader) u64(field string) uint64 {
 	if b := r.fast(8); b != nil {
 		if r.big {
 			return binary.BigEndian.Uint64(b)

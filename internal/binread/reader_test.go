@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
@@ -366,6 +367,67 @@ func TestSectionIntoUsed(t *testing.T) {
 			}
 			used.U16("y")
 			used.SetOrder(binary.BigEndian)
+		}
+	}
+}
+
+// TestFixedReadsAgree runs the same random sequences of fixed-size reads,
+// byte-order switches, failures, ClearErr, seeks and sections on a Reader
+// over memory (whose little-endian reads take the inlined path while it
+// has no error) and on one over an io.ReaderAt (which never does): values,
+// offsets and errors must agree at every step.
+func TestFixedReadsAgree(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	data := make([]byte, 64)
+	for i := range data {
+		data[i] = byte(rng.IntN(256))
+	}
+	for seq := range 2000 {
+		mem := FromBytes(data)
+		win := New(bytes.NewReader(data), int64(len(data)))
+		for step := range 40 {
+			var a, b uint64
+			switch op := rng.IntN(10); op {
+			case 0:
+				a, b = uint64(mem.U8("f")), uint64(win.U8("f"))
+			case 1:
+				a, b = uint64(mem.U16("f")), uint64(win.U16("f"))
+			case 2:
+				a, b = uint64(mem.U32("f")), uint64(win.U32("f"))
+			case 3:
+				a, b = mem.U64("f"), win.U64("f")
+			case 4:
+				o := binary.ByteOrder(binary.LittleEndian)
+				if rng.IntN(2) == 0 {
+					o = binary.BigEndian
+				}
+				mem.SetOrder(o)
+				win.SetOrder(o)
+			case 5:
+				if rng.IntN(4) == 0 {
+					mem.Fail("f", ErrCount)
+					win.Fail("f", ErrCount)
+				}
+			case 6:
+				mem.ClearErr()
+				win.ClearErr()
+			case 7:
+				off := int64(rng.IntN(len(data) + 8))
+				mem.SeekTo(off, "f")
+				win.SeekTo(off, "f")
+			case 8:
+				off, n := int64(rng.IntN(len(data)+4)), int64(rng.IntN(len(data)))
+				mem = mem.Section(off, n, "f")
+				win = win.Section(off, n, "f")
+			case 9:
+				n := int64(rng.IntN(12))
+				mem.Skip(n, "f")
+				win.Skip(n, "f")
+			}
+			if a != b || mem.Offset() != win.Offset() || fmt.Sprint(mem.Err()) != fmt.Sprint(win.Err()) {
+				t.Fatalf("sequence %d step %d: in memory %#x at %d (%v), through ReadAt %#x at %d (%v)",
+					seq, step, a, mem.Offset(), mem.Err(), b, win.Offset(), win.Err())
+			}
 		}
 	}
 }
