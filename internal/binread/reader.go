@@ -64,7 +64,7 @@ type Reader struct {
 	win    []byte // cached bytes [winOff, winOff+len(win))
 	winOff int64
 	whole  bool // win holds the whole range (FromBytes)
-	// lim is where the inlined little-endian reads (U8, U16, U32Sub, U64)
+	// lim is where the quick little-endian reads (U8, U16, U32Sub, U64)
 	// may end: len(win) while the Reader is whole, little-endian and
 	// without error; 0 otherwise (every other case, including the zero
 	// Reader, takes the careful path). setLim keeps it in step.
@@ -341,7 +341,7 @@ func (r *Reader) U8(field string) uint8 {
 	return r.u8(field)
 }
 
-// u8 is U8 past its inlined case.
+// u8 is U8 past its quick case (one limit test).
 func (r *Reader) u8(field string) uint8 {
 	if r.whole && r.err == nil && r.off < int64(len(r.win)) {
 		v := r.win[r.off]
@@ -367,7 +367,7 @@ func (r *Reader) U16(field string) uint16 {
 	return r.u16(field)
 }
 
-// u16 is U16 past its inlined case.
+// u16 is U16 past its quick case (one limit test).
 func (r *Reader) u16(field string) uint16 {
 	if b := r.fast(2); b != nil {
 		if r.big {
@@ -400,7 +400,7 @@ func (r *Reader) U32Sub(field, sub string) uint32 {
 	return r.u32Sub(field, sub)
 }
 
-// u32Sub is U32Sub past its inlined case.
+// u32Sub is U32Sub past its quick case (one limit test).
 func (r *Reader) u32Sub(field, sub string) uint32 {
 	if b := r.fast(4); b != nil {
 		if r.big {
@@ -433,7 +433,7 @@ func (r *Reader) U64(field string) uint64 {
 	return r.u64(field)
 }
 
-// u64 is U64 past its inlined case.
+// u64 is U64 past its quick case (one limit test).
 func (r *Reader) u64(field string) uint64 {
 	if b := r.fast(8); b != nil {
 		if r.big {

@@ -373,7 +373,7 @@ func TestSectionIntoUsed(t *testing.T) {
 
 // TestFixedReadsAgree runs the same random sequences of fixed-size reads,
 // byte-order switches, failures, ClearErr, seeks and sections on a Reader
-// over memory (whose little-endian reads take the inlined path while it
+// over memory (whose little-endian reads take the quick path while it
 // has no error) and on one over an io.ReaderAt (which never does): values,
 // offsets and errors must agree at every step.
 func TestFixedReadsAgree(t *testing.T) {
