@@ -371,63 +371,88 @@ func TestSectionIntoUsed(t *testing.T) {
 	}
 }
 
-// TestFixedReadsAgree runs the same random sequences of fixed-size reads,
-// byte-order switches, failures, ClearErr, seeks and sections on a Reader
-// over memory (whose little-endian reads take the quick path while it
-// has no error) and on one over an io.ReaderAt (which never does): values,
-// offsets and errors must agree at every step.
+// TestFixedReadsAgree runs random sequences of fixed-size reads, byte-order
+// switches, failures, ClearErr, seeks and sections through fixedReadsAgree.
 func TestFixedReadsAgree(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	data := make([]byte, 64)
 	for i := range data {
 		data[i] = byte(rng.IntN(256))
 	}
-	for seq := range 2000 {
-		mem := FromBytes(data)
-		win := New(bytes.NewReader(data), int64(len(data)))
-		for step := range 40 {
-			var a, b uint64
-			switch op := rng.IntN(10); op {
-			case 0:
-				a, b = uint64(mem.U8("f")), uint64(win.U8("f"))
-			case 1:
-				a, b = uint64(mem.U16("f")), uint64(win.U16("f"))
-			case 2:
-				a, b = uint64(mem.U32("f")), uint64(win.U32("f"))
-			case 3:
-				a, b = mem.U64("f"), win.U64("f")
-			case 4:
-				o := binary.ByteOrder(binary.LittleEndian)
-				if rng.IntN(2) == 0 {
-					o = binary.BigEndian
-				}
-				mem.SetOrder(o)
-				win.SetOrder(o)
-			case 5:
-				if rng.IntN(4) == 0 {
-					mem.Fail("f", ErrCount)
-					win.Fail("f", ErrCount)
-				}
-			case 6:
-				mem.ClearErr()
-				win.ClearErr()
-			case 7:
-				off := int64(rng.IntN(len(data) + 8))
-				mem.SeekTo(off, "f")
-				win.SeekTo(off, "f")
-			case 8:
-				off, n := int64(rng.IntN(len(data)+4)), int64(rng.IntN(len(data)))
-				mem = mem.Section(off, n, "f")
-				win = win.Section(off, n, "f")
-			case 9:
-				n := int64(rng.IntN(12))
-				mem.Skip(n, "f")
-				win.Skip(n, "f")
+	ops := make([]byte, 80)
+	for range 2000 {
+		for i := range ops {
+			ops[i] = byte(rng.IntN(256))
+		}
+		fixedReadsAgree(t, data, ops)
+	}
+}
+
+// FuzzFixedReadsAgree is TestFixedReadsAgree on arbitrary data and steps:
+// the first byte says how many of the next bytes are the data.
+func FuzzFixedReadsAgree(f *testing.F) {
+	f.Add([]byte{8, 1, 2, 3, 4, 5, 6, 7, 8, 2, 0, 4, 1, 2, 0, 5, 0, 6, 0, 3, 0})
+	f.Add([]byte{4, 0xFF, 0, 0, 0, 8, 2, 9, 3, 1, 0, 7, 9})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		if len(b) == 0 {
+			return
+		}
+		n := min(int(b[0]), len(b)-1)
+		fixedReadsAgree(t, b[1:1+n], b[1+n:])
+	})
+}
+
+// fixedReadsAgree runs the steps ops codes (a step byte and its argument
+// byte each) on a Reader over data in memory, whose little-endian reads
+// take the quick path while it has no error, and on one over an
+// io.ReaderAt, which never does: values, offsets and errors must agree
+// after every step.
+func fixedReadsAgree(t *testing.T, data, ops []byte) {
+	t.Helper()
+	mem := FromBytes(data)
+	win := New(bytes.NewReader(data), int64(len(data)))
+	for step := 0; step+1 < len(ops); step += 2 {
+		arg := int64(ops[step+1])
+		var a, b uint64
+		switch ops[step] % 10 {
+		case 0:
+			a, b = uint64(mem.U8("f")), uint64(win.U8("f"))
+		case 1:
+			a, b = uint64(mem.U16("f")), uint64(win.U16("f"))
+		case 2:
+			a, b = uint64(mem.U32("f")), uint64(win.U32("f"))
+		case 3:
+			a, b = mem.U64("f"), win.U64("f")
+		case 4:
+			o := binary.ByteOrder(binary.LittleEndian)
+			if arg&1 != 0 {
+				o = binary.BigEndian
 			}
-			if a != b || mem.Offset() != win.Offset() || fmt.Sprint(mem.Err()) != fmt.Sprint(win.Err()) {
-				t.Fatalf("sequence %d step %d: in memory %#x at %d (%v), through ReadAt %#x at %d (%v)",
-					seq, step, a, mem.Offset(), mem.Err(), b, win.Offset(), win.Err())
+			mem.SetOrder(o)
+			win.SetOrder(o)
+		case 5:
+			if arg&3 == 0 {
+				mem.Fail("f", ErrCount)
+				win.Fail("f", ErrCount)
 			}
+		case 6:
+			mem.ClearErr()
+			win.ClearErr()
+		case 7:
+			off := arg % int64(len(data)+8)
+			mem.SeekTo(off, "f")
+			win.SeekTo(off, "f")
+		case 8:
+			off, n := arg%int64(len(data)+4), (arg*7)%int64(len(data)+1)
+			mem = mem.Section(off, n, "f")
+			win = win.Section(off, n, "f")
+		case 9:
+			mem.Skip(arg%12, "f")
+			win.Skip(arg%12, "f")
+		}
+		if a != b || mem.Offset() != win.Offset() || fmt.Sprint(mem.Err()) != fmt.Sprint(win.Err()) {
+			t.Fatalf("step %d (%d %d): in memory %#x at %d (%v), through ReadAt %#x at %d (%v)",
+				step/2, ops[step], ops[step+1], a, mem.Offset(), mem.Err(), b, win.Offset(), win.Err())
 		}
 	}
 }
