@@ -139,10 +139,7 @@ func (r *Reader) SectionInto(s *Reader, off, n int64, field string) {
 		s.order, s.big, s.u16big = r.order, r.big, r.u16big
 		s.win, s.winOff, s.whole = r.win[off:off+n], 0, true
 		s.text, s.textOff = "", 0
-		s.lim = 0
-		if !s.big {
-			s.lim = n
-		}
+		s.setLim()
 		return
 	}
 	*s = Reader{r: r.r, base: r.base + off, size: n, order: r.order, big: r.big, u16big: r.u16big}
