@@ -366,19 +366,16 @@ func (r *Reader) U16(field string) uint16 {
 
 // u16 is U16 past its quick case (one limit test).
 func (r *Reader) u16(field string) uint16 {
-	if b := r.fast(2); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint16(b)
+	b := r.fast(2)
+	if b == nil {
+		if b = r.take(2, field); b == nil {
+			return 0
 		}
-		return binary.LittleEndian.Uint16(b)
 	}
-	if b := r.take(2, field); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint16(b)
-		}
-		return binary.LittleEndian.Uint16(b)
+	if r.big {
+		return binary.BigEndian.Uint16(b)
 	}
-	return 0
+	return binary.LittleEndian.Uint16(b)
 }
 
 // I16 reads an int16.
@@ -399,19 +396,16 @@ func (r *Reader) U32Sub(field, sub string) uint32 {
 
 // u32Sub is U32Sub past its quick case (one limit test).
 func (r *Reader) u32Sub(field, sub string) uint32 {
-	if b := r.fast(4); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint32(b)
+	b := r.fast(4)
+	if b == nil {
+		if b = r.takeSub(4, field, sub); b == nil {
+			return 0
 		}
-		return binary.LittleEndian.Uint32(b)
 	}
-	if b := r.takeSub(4, field, sub); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint32(b)
-		}
-		return binary.LittleEndian.Uint32(b)
+	if r.big {
+		return binary.BigEndian.Uint32(b)
 	}
-	return 0
+	return binary.LittleEndian.Uint32(b)
 }
 
 // I32 reads an int32.
@@ -432,19 +426,16 @@ func (r *Reader) U64(field string) uint64 {
 
 // u64 is U64 past its quick case (one limit test).
 func (r *Reader) u64(field string) uint64 {
-	if b := r.fast(8); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint64(b)
+	b := r.fast(8)
+	if b == nil {
+		if b = r.take(8, field); b == nil {
+			return 0
 		}
-		return binary.LittleEndian.Uint64(b)
 	}
-	if b := r.take(8, field); b != nil {
-		if r.big {
-			return binary.BigEndian.Uint64(b)
-		}
-		return binary.LittleEndian.Uint64(b)
+	if r.big {
+		return binary.BigEndian.Uint64(b)
 	}
-	return 0
+	return binary.LittleEndian.Uint64(b)
 }
 
 // I64 reads an int64.
