@@ -32,7 +32,9 @@ var decoders = sync.Pool{New: func() any { return new(decoder) }}
 // reset starts a chunk: the arrays of the previous chunk are no longer used.
 func (d *decoder) reset() {
 	if d.need > len(d.arena) {
-		d.arena = make([]byte, min(d.need, maxArena))
+		// Twice the old arena at least: chunk after chunk needing a little
+		// more would otherwise each cost a new one.
+		d.arena = make([]byte, min(max(d.need, 2*len(d.arena)), maxArena))
 	}
 	d.used, d.need = 0, 0
 }
