@@ -18,6 +18,7 @@ import (
 	"math/bits"
 	"strconv"
 	"sync"
+	"unsafe"
 )
 
 // CorruptInputError reports invalid DEFLATE data at the given byte offset
@@ -570,12 +571,24 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 	src, dst := f.src, f.dst
 	pos, n := f.pos, f.n
 	b, nb := f.bits, f.nbits
+	srcEnd, dstEnd := len(src)-8, len(dst)-fastSlack
+	if pos > srcEnd || n > dstEnd {
+		return false
+	}
 	// Both tables of every block have the same first-level sizes.
 	lt := (*[litTableSize]uint32)(lit.table)
 	dt := (*[distTableSize]uint32)(dist.table)
 	const lmask, dmask = 1<<litTableBits - 1, 1<<distTableBits - 1
+	// The loop reads src and writes literals through pointers: its
+	// condition keeps pos+8 <= len(src) and n+fastSlack <= len(dst), so
+	// the word loads and the up to three literals between checks stay in
+	// bounds. Without a length per slice and a check per access, the
+	// loop's state fits in registers (the spilled bit buffer cost a store
+	// and reload on its chain at each refill).
+	sp, dp := unsafe.Pointer(unsafe.SliceData(src)), unsafe.Pointer(unsafe.SliceData(dst))
+	load := func(pos int) uint64 { return binary.LittleEndian.Uint64((*[8]byte)(unsafe.Add(sp, pos))[:]) }
+	put := func(n int, e uint32) { *(*byte)(unsafe.Add(dp, n)) = byte(e >> 16) }
 	end := false
-	srcEnd, dstEnd := len(src)-8, len(dst)-fastSlack
 	for pos <= srcEnd && n <= dstEnd {
 		// Look the symbol up before the refill when the bits are there:
 		// the refill only adds bits above them, and the lookup need not
@@ -583,9 +596,9 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 		var e uint32
 		if nb >= litTableBits {
 			e = lt[b&lmask]
-			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+			b |= load(pos) << (nb & 63)
 		} else {
-			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+			b |= load(pos) << (nb & 63)
 			e = lt[b&lmask]
 		}
 		pos += int(63-nb) >> 3
@@ -595,7 +608,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			// as the one before is taken. Literals of the first level
 			// are the common case: a subtable entry is resolved after
 			// the branch that finds it is no literal.
-			dst[n] = byte(e >> 16)
+			put(n, e)
 			n++
 			b >>= e & 63
 			nb -= uint(e & 31)
@@ -603,7 +616,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			if e&entryLit == 0 {
 				goto other
 			}
-			dst[n] = byte(e >> 16)
+			put(n, e)
 			n++
 			b >>= e & 63
 			nb -= uint(e & 31)
@@ -611,7 +624,7 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			if e&entryLit == 0 {
 				goto other
 			}
-			dst[n] = byte(e >> 16)
+			put(n, e)
 			n++
 			b >>= e & 63
 			nb -= uint(e & 31)
@@ -622,14 +635,14 @@ func (f *inflater) fast(lit, dist *huffman) bool {
 			if pos > srcEnd {
 				break
 			}
-			b |= binary.LittleEndian.Uint64(src[pos:]) << (nb & 63)
+			b |= load(pos) << (nb & 63)
 			pos += int(63-nb) >> 3
 			nb |= 56
 		}
 		if e&entrySub != 0 {
 			e = lt[e>>16+uint32(b>>litTableBits)&(1<<(e>>8&15)-1)]
 			if e&entryLit != 0 {
-				dst[n] = byte(e >> 16)
+				put(n, e)
 				n++
 				b >>= e & 63
 				nb -= uint(e & 31)
