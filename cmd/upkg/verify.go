@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"sync/atomic"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -71,45 +72,49 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		lineDone = func() { stdout.Flush() }
 	}
-	// Files are checked as the walk finds them; a progress bar needs their
-	// number first.
-	var walk func(yield func(string) bool) error
-	var bar *progressbar.ProgressBar
+	// Files are checked as the walk finds them. On a terminal a bar counts
+	// them; its total comes from a second walk beside the checks that only
+	// counts (a walk of the folders, a few percent of the checks' work),
+	// and it shows once that is known and above 20 files. Counting before
+	// checking held every check back for a whole walk: 5 ms of a 135 ms
+	// whole-corpus verify, seconds on a big project with no output.
+	var bar atomic.Pointer[progressbar.ProgressBar]
+	var stopCount atomic.Bool
+	counted := make(chan struct{})
 	if term.IsTerminal(int(stderr.Fd())) {
-		files, err := inspect.VerifyFiles(args)
-		if err != nil {
-			return err
-		}
-		walk = func(yield func(string) bool) error {
-			for _, f := range files {
-				if !yield(f) {
-					break
-				}
+		go func() {
+			defer close(counted)
+			n := 0
+			err := inspect.WalkVerifyFiles(args, func(string) bool {
+				n++
+				return !stopCount.Load()
+			})
+			if err == nil && !stopCount.Load() && n > 20 {
+				bar.Store(progressbar.NewOptions(n,
+					progressbar.OptionSetWriter(stderr),
+					progressbar.OptionSetDescription("verify"),
+					progressbar.OptionShowCount(),
+					progressbar.OptionClearOnFinish(),
+					progressbar.OptionThrottle(100_000_000)))
 			}
-			return nil
-		}
-		if len(files) > 20 {
-			bar = progressbar.NewOptions(len(files),
-				progressbar.OptionSetWriter(stderr),
-				progressbar.OptionSetDescription("verify"),
-				progressbar.OptionShowCount(),
-				progressbar.OptionClearOnFinish(),
-				progressbar.OptionThrottle(100_000_000))
+		}()
+	} else {
+		close(counted)
+	}
+	filesDone, shown := 0, 0
+	fileDone := func() {
+		filesDone++
+		if b := bar.Load(); b != nil {
+			b.Add(filesDone - shown)
+			shown = filesDone
 		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetEscapeHTML(false)
 	var sum inspect.VerifySummary
 	var line []byte
-	verify := func(emit func(inspect.VerifyResult)) error { return inspect.VerifyPaths(args, opts, o.jobs, emit) }
-	if walk != nil {
-		verify = func(emit func(inspect.VerifyResult)) error { return inspect.VerifyEach(walk, opts, o.jobs, emit) }
-	}
-	err := verify(func(r inspect.VerifyResult) {
+	err := inspect.VerifyPathsDone(args, opts, o.jobs, func(r inspect.VerifyResult) {
 		sum.Add(r)
-		if bar != nil {
-			bar.Add(1)
-		}
 		if o.failOnly && r.OK {
 			return
 		}
@@ -119,15 +124,17 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 			lineDone()
 			return
 		}
-		if bar != nil {
-			bar.Clear()
+		if b := bar.Load(); b != nil {
+			b.Clear()
 		}
 		line = append(appendVerifyLine(line[:0], &r), '\n')
 		stdout.Write(line)
 		lineDone()
-	})
-	if bar != nil {
-		bar.Finish()
+	}, fileDone)
+	stopCount.Store(true)
+	<-counted
+	if b := bar.Load(); b != nil {
+		b.Finish()
 	}
 	if err != nil {
 		return err

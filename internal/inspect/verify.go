@@ -567,7 +567,7 @@ func Verify(files []string, opts *Options, workers int, emit func(VerifyResult))
 func VerifyEach(walk func(yield func(string) bool) error, opts *Options, workers int, emit func(VerifyResult)) error {
 	return verifyEach(func(yield func(string, *dirList) bool) error {
 		return walk(func(p string) bool { return yield(p, nil) })
-	}, opts, workers, emit)
+	}, opts, workers, emit, nil)
 }
 
 // VerifyPaths is [VerifyEach] over the files [WalkVerifyFiles] finds in
@@ -575,12 +575,19 @@ func VerifyEach(walk func(yield func(string) bool) error, opts *Options, workers
 // do not exist (most packages have no .ubulk, .uptnl, ...) without trying
 // to open them.
 func VerifyPaths(paths []string, opts *Options, workers int, emit func(VerifyResult)) error {
-	return verifyEach(func(yield func(string, *dirList) bool) error {
-		return walkVerify(paths, yield)
-	}, opts, workers, emit)
+	return VerifyPathsDone(paths, opts, workers, emit, nil)
 }
 
-func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Options, workers int, emit func(VerifyResult)) error {
+// VerifyPathsDone is [VerifyPaths] that also calls fileDone after the
+// results of each file the walk found (a container has many), from the
+// goroutine that calls emit: a progress bar counts files with it.
+func VerifyPathsDone(paths []string, opts *Options, workers int, emit func(VerifyResult), fileDone func()) error {
+	return verifyEach(func(yield func(string, *dirList) bool) error {
+		return walkVerify(paths, yield)
+	}, opts, workers, emit, fileDone)
+}
+
+func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Options, workers int, emit func(VerifyResult), fileDone func()) error {
 	if workers < 1 {
 		workers = 1
 	}
@@ -650,6 +657,9 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 			}
 		}
 		s.first, s.more = VerifyResult{}, nil
+		if fileDone != nil {
+			fileDone()
+		}
 	}
 	wg.Wait()
 	return walkErr
