@@ -312,13 +312,7 @@ func (r *Reader) fast(n int) []byte {
 	return nil
 }
 
-func (r *Reader) take(n int, field string) []byte {
-	b := r.peekSub(n, field, "")
-	if b != nil {
-		r.off += int64(n)
-	}
-	return b
-}
+func (r *Reader) take(n int, field string) []byte { return r.takeSub(n, field, "") }
 
 func (r *Reader) takeSub(n int, field, sub string) []byte {
 	b := r.peekSub(n, field, sub)
@@ -326,6 +320,15 @@ func (r *Reader) takeSub(n int, field, sub string) []byte {
 		r.off += int64(n)
 	}
 	return b
+}
+
+// slow returns the next n bytes of a fixed-size read past its quick case:
+// from the window when the range is in memory, else through takeSub.
+func (r *Reader) slow(n int, field, sub string) []byte {
+	if b := r.fast(n); b != nil {
+		return b
+	}
+	return r.takeSub(n, field, sub)
 }
 
 // U8 reads a byte.
@@ -366,11 +369,9 @@ func (r *Reader) U16(field string) uint16 {
 
 // u16 is U16 past its quick case (one limit test).
 func (r *Reader) u16(field string) uint16 {
-	b := r.fast(2)
+	b := r.slow(2, field, "")
 	if b == nil {
-		if b = r.take(2, field); b == nil {
-			return 0
-		}
+		return 0
 	}
 	if r.big {
 		return binary.BigEndian.Uint16(b)
@@ -396,11 +397,9 @@ func (r *Reader) U32Sub(field, sub string) uint32 {
 
 // u32Sub is U32Sub past its quick case (one limit test).
 func (r *Reader) u32Sub(field, sub string) uint32 {
-	b := r.fast(4)
+	b := r.slow(4, field, sub)
 	if b == nil {
-		if b = r.takeSub(4, field, sub); b == nil {
-			return 0
-		}
+		return 0
 	}
 	if r.big {
 		return binary.BigEndian.Uint32(b)
@@ -426,11 +425,9 @@ func (r *Reader) U64(field string) uint64 {
 
 // u64 is U64 past its quick case (one limit test).
 func (r *Reader) u64(field string) uint64 {
-	b := r.fast(8)
+	b := r.slow(8, field, "")
 	if b == nil {
-		if b = r.take(8, field); b == nil {
-			return 0
-		}
+		return 0
 	}
 	if r.big {
 		return binary.BigEndian.Uint64(b)
