@@ -176,8 +176,11 @@ func TestCorpusInference(t *testing.T) {
 	if wrong > 0 {
 		t.Errorf("inference chose a release that is not among the candidates for %d packages", wrong)
 	}
-	if total > 0 && float64(exact+among) < 0.95*float64(total) {
-		t.Errorf("inference right for %d of %d (%.1f%%), want >= 95%%", exact+among, total, 100*float64(exact+among)/float64(total))
+	// Issue 2's bar: right, or among a few candidates reported as
+	// ambiguous, for at least 95% (a long list of candidates does not
+	// count as an answer).
+	if total > 0 && float64(exact+amongFew) < 0.95*float64(total) {
+		t.Errorf("inference right or among at most %d candidates for %d of %d (%.1f%%), want >= 95%%", fewCandidates, exact+amongFew, total, 100*float64(exact+amongFew)/float64(total))
 	}
 }
 
