@@ -139,6 +139,11 @@ func (f *File) Close() error {
 func (f *File) Release() {
 	releaseTables(f)
 	f.Names, f.Imports, f.Exports = nil, nil, nil
+	if ci, ok := f.img.(*chunkedImage); ok {
+		ci.release()
+		f.img, f.size = binread.Mem(nil), 0
+		return
+	}
 	if f.pooled == nil {
 		return
 	}
@@ -219,8 +224,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	if s := &f.Summary; s.CompressionFlags != 0 && len(s.CompressedChunks) > 0 {
-		img, isize, desc, err := decompressChunks(f.img, f.size, f.order, s, f.game)
-		if err != nil {
+		if err := f.expand(s); err != nil {
 			// The summary did read: say what the package is.
 			what := "package version " + s.Version()
 			if f.Game != "" {
@@ -228,11 +232,6 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 			}
 			return nil, fmt.Errorf("%s: %w", what, err)
 		}
-		f.img, f.size, f.pooled = img, isize, img
-		if f.Wrapper != "" {
-			f.Wrapper += ", "
-		}
-		f.Wrapper += desc
 	}
 	if f.game == gameRocketLeague && rocketLeagueEncrypted(f) {
 		img, err := decryptRocketLeague(f, o.aesKey)
@@ -250,6 +249,50 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// expand makes f's image that of a package stored in the compressed
+// chunks s lists: expanded chunk by chunk as reads reach it when there are
+// several (chunkedImage), else expanded whole. The first chunk, which holds
+// the tables, is expanded at once, so that a package whose body does not
+// start expanding fails to open as before.
+func (f *File) expand(s *Summary) error {
+	ci, isize, desc, err := newChunkedImage(f.img, f.size, f.order, s, f.game)
+	switch {
+	case err != nil:
+		return err
+	case ci != nil:
+		ci.mu.Lock()
+		_, err = ci.expand(0)
+		ci.mu.Unlock()
+		if err != nil {
+			return err
+		}
+		f.img, f.size = ci, isize
+	default:
+		var img binread.Mem
+		img, isize, desc, err = decompressChunks(f.img, f.size, f.order, s, f.game)
+		if err != nil {
+			return err
+		}
+		f.img, f.size, f.pooled = img, isize, img
+	}
+	if f.Wrapper != "" {
+		f.Wrapper += ", "
+	}
+	f.Wrapper += desc
+	return nil
+}
+
+// CheckChunks expands the compressed chunks of the package that no read
+// has reached yet and returns the first error (nil for packages not
+// stored in several chunks). Reading every export need not reach every
+// chunk; verification calls it after.
+func (f *File) CheckChunks() error {
+	if ci, ok := f.img.(*chunkedImage); ok {
+		return ci.check()
+	}
+	return nil
 }
 
 // setOrder puts r in the package's byte order, for integers and for
@@ -788,17 +831,41 @@ func (f *File) Data(i int) ([]byte, error) {
 
 // view returns the serialized bytes of export i like [File.Data], sharing
 // them with the package image when that is held in memory (callers must
-// not modify them).
-func (f *File) view(i int) ([]byte, error) {
-	m, ok := f.img.(binread.Mem)
-	if !ok || f.size > int64(len(m)) || i < 0 || i >= len(f.Exports) {
-		return f.Data(i)
+// not modify them). A view of an expanded chunk keeps it pinned: the
+// caller gives it back with unpin(pin) once done with the bytes.
+func (f *File) view(i int) (data []byte, pin *expandedChunk, err error) {
+	if i < 0 || i >= len(f.Exports) {
+		data, err = f.Data(i)
+		return data, nil, err
 	}
 	e := &f.Exports[i]
 	if e.SerialSize == 0 || e.SerialOffset < 0 || e.SerialSize < 0 || e.SerialSize > maxExportSize || e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset {
-		return f.Data(i) // its result or its error
+		data, err = f.Data(i) // its result or its error
+		return data, nil, err
 	}
-	return m[e.SerialOffset : e.SerialOffset+e.SerialSize : e.SerialOffset+e.SerialSize], nil
+	switch img := f.img.(type) {
+	case binread.Mem:
+		if f.size <= int64(len(img)) {
+			return img[e.SerialOffset : e.SerialOffset+e.SerialSize : e.SerialOffset+e.SerialSize], nil, nil
+		}
+	case *chunkedImage:
+		b, pin, ok, err := img.view(e.SerialOffset, e.SerialSize)
+		if err != nil {
+			return nil, nil, fmt.Errorf("legacy: export %d (%s): %w", i, e.ObjectName, err)
+		}
+		if ok {
+			return b, pin, nil
+		}
+	}
+	data, err = f.Data(i)
+	return data, nil, err
+}
+
+// unpin gives back the chunk a view pinned (nil: none).
+func (f *File) unpin(pin *expandedChunk) {
+	if ci, ok := f.img.(*chunkedImage); ok {
+		ci.unpin(pin)
+	}
 }
 
 // Size returns the size of the package image (after unwrapping).

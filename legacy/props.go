@@ -130,10 +130,11 @@ type propReader struct {
 // Object decodes the object header and tagged properties of export i.
 func (f *File) Object(i int) (*Object, error) {
 	// The Object keeps no slice of data: the bytes may be shared.
-	data, err := f.view(i)
+	data, pin, err := f.view(i)
 	if err != nil {
 		return nil, err
 	}
+	defer f.unpin(pin)
 	return f.decodeObject(i, data)
 }
 
@@ -142,10 +143,11 @@ func (f *File) Object(i int) (*Object, error) {
 // only the size of the native data after the properties (0 for class
 // defaults). Verification uses it to decode every export cheaply.
 func (f *File) CheckObject(i int) (nativeSize int64, err error) {
-	data, err := f.view(i)
+	data, pin, err := f.view(i)
 	if err != nil {
 		return 0, err
 	}
+	defer f.unpin(pin)
 	var o Object
 	if err := f.decodeObjectInto(&o, i, data, false); err != nil {
 		return 0, err

@@ -120,6 +120,9 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 		if opts.Verify || opts.Properties {
 			p.Properties = legacyStats(f)
 		}
+		if opts.Verify {
+			checkLegacyChunks(p, f)
+		}
 		return p
 	}
 	add := func(k string, v any) { p.Summary = append(p.Summary, Field{Key: k, Value: v}) }
@@ -249,7 +252,20 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	if opts != nil && (opts.Verify || opts.Properties) {
 		p.Properties = legacyStats(f)
 	}
+	if opts != nil && opts.Verify {
+		checkLegacyChunks(p, f)
+	}
 	return p
+}
+
+// checkLegacyChunks expands the compressed chunks of f that reading its
+// tables and exports did not reach, and reports the first that fails as
+// a section error (a package stored in several chunks is expanded as it is
+// read: see legacy.File.CheckChunks).
+func checkLegacyChunks(p *Package, f *legacy.File) {
+	if err := f.CheckChunks(); err != nil {
+		p.Sections = append(p.Sections, Section{Name: "CompressedChunks", Error: err.Error()})
+	}
 }
 
 // legacyObjects fills the name, import and export lists of p, objects with

@@ -1,0 +1,409 @@
+package legacy
+
+import (
+	"bytes"
+	"compress/zlib"
+	"encoding/binary"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/corpus"
+)
+
+// multiChunkFiles are the corpus packages stored in several compressed
+// chunks (read through chunkedImage).
+var multiChunkFiles = []string{
+	"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx",
+	"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME1/BIOA_END70_00_ART.xxx",
+}
+
+// chunkedAlways makes every multi-chunk package read chunk by chunk until
+// the test ends (the corpus's are smaller than chunkedMinImage).
+func chunkedAlways(tb testing.TB) {
+	old := chunkedMinImage
+	chunkedMinImage = 0
+	tb.Cleanup(func() { chunkedMinImage = old })
+}
+
+// openMultiChunk opens a multi-chunk corpus package from memory and
+// returns it with its bytes and its image expanded whole (as
+// decompressChunks builds it) to compare with.
+func openMultiChunk(t *testing.T, rel string) (*File, []byte, binread.Mem) {
+	t.Helper()
+	chunkedAlways(t)
+	b, err := os.ReadFile(filepath.Join(corpus.Path(t, "legacy_ue123"), rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFile(binread.Mem(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.img.(*chunkedImage); !ok {
+		t.Fatalf("%s: image is %T, want *chunkedImage (%d chunks)", rel, f.img, len(f.Summary.CompressedChunks))
+	}
+	whole, size, _, err := decompressChunks(binread.Mem(b), int64(len(b)), f.order, &f.Summary, f.game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if size != f.size {
+		t.Fatalf("%s: chunked image of %d bytes, whole one of %d", rel, f.size, size)
+	}
+	return f, b, whole
+}
+
+// TestChunkedImageReads compares reads of a chunk-by-chunk image with the
+// image expanded whole: opening expands only the first chunk; export views
+// and decoded objects are the same, read in order they expand each chunk
+// once, and CheckChunks expands none left; reads of any range are the same.
+func TestChunkedImageReads(t *testing.T) {
+	for _, rel := range multiChunkFiles {
+		f, _, whole := openMultiChunk(t, rel)
+		ci := f.img.(*chunkedImage)
+		for i, ok := range ci.checked {
+			if ok != (i == 0) {
+				t.Errorf("%s: after open, chunk %d expanded = %v (only the first should be)", rel, i, ok)
+			}
+		}
+		// Export views and objects.
+		ref := *f
+		ref.img, ref.pooled = whole, nil
+		for i := range f.Exports {
+			got, pin, err := f.view(i)
+			want, _, werr := ref.view(i)
+			if err != nil || werr != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s: export %d: view differs from the whole image's (%v, %v)", rel, i, err, werr)
+			}
+			f.unpin(pin)
+			gs, gerr := f.CheckObject(i)
+			ws, werr := ref.CheckObject(i)
+			if gs != ws || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+				t.Fatalf("%s: export %d: CheckObject %d, %v; whole image: %d, %v", rel, i, gs, gerr, ws, werr)
+			}
+		}
+		if err := f.CheckChunks(); err != nil {
+			t.Fatalf("%s: CheckChunks: %v", rel, err)
+		}
+		for i, ok := range ci.checked {
+			if !ok {
+				t.Errorf("%s: chunk %d not expanded after CheckChunks", rel, i)
+			}
+		}
+		// In order, each chunk expanded once.
+		if ci.whole != nil || ci.expanded != ci.end-int64(len(ci.head)) {
+			t.Errorf("%s: reading the exports in order expanded %d bytes of %d in chunks (whole: %v)", rel, ci.expanded, ci.end-int64(len(ci.head)), ci.whole != nil)
+		}
+		// Ranges: random ones, and ones across every chunk boundary.
+		rng := rand.New(rand.NewPCG(1, 2))
+		type span struct{ off, n int64 }
+		var spans []span
+		for range 300 {
+			off := rng.Int64N(f.size + 16)
+			spans = append(spans, span{off, 1 + rng.Int64N(300<<10)})
+		}
+		for _, c := range ci.chunks {
+			spans = append(spans, span{c.UncompressedOffset - 3, 7}, span{c.UncompressedOffset, 1})
+		}
+		spans = append(spans, span{0, f.size}, span{f.size - 5, 10})
+		for _, s := range spans {
+			got := make([]byte, s.n)
+			want := make([]byte, s.n)
+			gn, gerr := f.ReadAt(got, s.off)
+			wn, werr := whole.ReadAt(want, s.off)
+			if gn != wn || (gerr == nil) != (werr == nil) || !bytes.Equal(got[:gn], want[:wn]) {
+				t.Fatalf("%s: ReadAt(%d bytes at %d) = %d, %v; whole image: %d, %v", rel, s.n, s.off, gn, gerr, wn, werr)
+			}
+		}
+		f.Release()
+		if n, err := f.ReadAt(make([]byte, 4), 0); n != 0 || err == nil {
+			t.Errorf("%s: ReadAt after Release = %d, %v; want nothing", rel, n, err)
+		}
+	}
+}
+
+// TestChunkedImagePins checks that a view stays valid while chunk after
+// chunk is expanded past it (its chunk falls out of the cache pinned, so
+// its buffer is not reused), and that the buffers of unpinned chunks are.
+func TestChunkedImagePins(t *testing.T) {
+	f, _, whole := openMultiChunk(t, multiChunkFiles[0])
+	ci := f.img.(*chunkedImage)
+	if len(ci.chunks) < chunkCacheLen+2 {
+		t.Fatalf("%d chunks: too few to push the first out of the cache", len(ci.chunks))
+	}
+	c0 := ci.chunks[0]
+	v, pin, ok, err := ci.view(c0.UncompressedOffset, int64(c0.UncompressedSize))
+	if err != nil || !ok {
+		t.Fatalf("view of chunk 0: %v, %v", ok, err)
+	}
+	want := bytes.Clone(whole[c0.UncompressedOffset : c0.UncompressedOffset+int64(c0.UncompressedSize)])
+	// Read every other chunk: chunk 0 falls out of the cache.
+	b := make([]byte, 64)
+	for _, c := range ci.chunks[1:] {
+		if _, err := ci.ReadAt(b, c.UncompressedOffset); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(v, want) {
+		t.Fatal("a pinned view changed after its chunk fell out of the cache")
+	}
+	ci.unpin(pin)
+	if pin.pins != 0 {
+		t.Fatalf("pins = %d after unpin", pin.pins)
+	}
+	if ci.spare == nil {
+		t.Error("no spare buffer: the chunks that fell out unpinned were not kept for reuse")
+	}
+}
+
+// TestChunkedImageDamage damages the last chunk of a multi-chunk package:
+// it still opens (its tables are in the first chunk), the exports stored
+// in that chunk fail cleanly, and CheckChunks names the chunk.
+func TestChunkedImageDamage(t *testing.T) {
+	f0, b, _ := openMultiChunk(t, multiChunkFiles[0])
+	chunks := f0.Summary.CompressedChunks
+	last := len(chunks) - 1
+	c := chunks[last]
+	bad := bytes.Clone(b)
+	// The chunk's header no longer starts with the package tag.
+	bad[c.CompressedOffset] ^= 0x5A
+	f, err := NewFile(binread.Mem(bad), int64(len(bad)))
+	if err != nil {
+		t.Fatalf("open with the last chunk damaged: %v", err)
+	}
+	failed := 0
+	for i := range f.Exports {
+		e := &f.Exports[i]
+		_, err := f.CheckObject(i)
+		inLast := e.SerialOffset >= c.UncompressedOffset && e.SerialSize > 0
+		if inLast && err == nil {
+			t.Fatalf("export %d in the damaged chunk decoded", i)
+		}
+		if inLast {
+			failed++
+		}
+	}
+	err = f.CheckChunks()
+	if err == nil || !strings.Contains(err.Error(), "compressed chunk "+strconv.Itoa(last)+":") {
+		t.Fatalf("CheckChunks = %v, want an error naming chunk %d", err, last)
+	}
+	if _, err := f.ReadAt(make([]byte, 8), c.UncompressedOffset); err == nil {
+		t.Fatal("ReadAt in the damaged chunk did not fail")
+	}
+	t.Logf("%d exports in the damaged chunk failed; CheckChunks: %v", failed, err)
+}
+
+// TestChunkedImageTruncation opens prefixes of a multi-chunk package: each
+// fails cleanly or reads, and what reads decodes or fails cleanly, the
+// chunks past the prefix included.
+func TestChunkedImageTruncation(t *testing.T) {
+	_, b, _ := openMultiChunk(t, multiChunkFiles[1])
+	step := max(1, len(b)/300)
+	opened, failedChunks := 0, 0
+	for n := 0; n < len(b); n += step {
+		f, err := NewFile(binread.Mem(b[:n]), int64(n))
+		if err != nil {
+			continue
+		}
+		opened++
+		for i := range f.Exports {
+			f.CheckObject(i)
+		}
+		if err := f.CheckChunks(); err != nil {
+			failedChunks++
+		}
+		f.Release()
+	}
+	t.Logf("%d of %d prefixes opened, %d of those with a chunk that does not expand", opened, (len(b)+step-1)/step, failedChunks)
+	if failedChunks == 0 {
+		t.Error("no prefix opened with its later chunks cut off: nothing was read chunk by chunk")
+	}
+}
+
+// TestChunkedImageOutOfOrder reads the chunks of a package round and round
+// (more than the cache holds): past maxReexpansion image sizes of
+// expansion the image is expanded whole, and reads stay right.
+func TestChunkedImageOutOfOrder(t *testing.T) {
+	f, _, whole := openMultiChunk(t, multiChunkFiles[0])
+	ci := f.img.(*chunkedImage)
+	if len(ci.chunks) <= chunkCacheLen {
+		t.Fatalf("%d chunks: the cache holds them all", len(ci.chunks))
+	}
+	b := make([]byte, 100)
+	for round := 0; round < maxReexpansion+2; round++ {
+		for _, c := range ci.chunks {
+			off := c.UncompressedOffset + int64(c.UncompressedSize)/2
+			if _, err := ci.ReadAt(b, off); err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(b, whole[off:off+100]) {
+				t.Fatalf("round %d: read at %d differs", round, off)
+			}
+		}
+	}
+	if ci.whole == nil {
+		t.Fatalf("expanded %d bytes of a %d-byte image, still chunk by chunk", ci.expanded, ci.end)
+	}
+	if ci.expanded > (maxReexpansion+1)*ci.end+int64(ci.chunks[0].UncompressedSize) {
+		t.Errorf("expanded %d bytes of a %d-byte image", ci.expanded, ci.end)
+	}
+	if !bytes.Equal(ci.whole, whole) {
+		t.Error("the image expanded whole differs from decompressChunks'")
+	}
+	for i := range f.Exports {
+		got, pin, err := f.view(i)
+		if err != nil || pin != nil {
+			t.Fatalf("export %d: view from the whole image: %v, pin %v", i, err, pin)
+		}
+		e := &f.Exports[i]
+		if e.SerialSize > 0 && !bytes.Equal(got, whole[e.SerialOffset:e.SerialOffset+e.SerialSize]) {
+			t.Fatalf("export %d: view differs", i)
+		}
+	}
+}
+
+// FuzzChunkedImage builds a package body of zlib chunks from the input
+// (chunk sizes, gaps and contents), damages it where the input says, and
+// reads it chunk by chunk: wherever the body expands whole
+// (decompressChunks), every read must give the same bytes, and where it
+// does not, CheckChunks must fail too.
+func FuzzChunkedImage(f *testing.F) {
+	chunkedAlways(f)
+	f.Add([]byte{3, 1, 200, 7, 0, 90, 3, 0, 0, 0})
+	f.Add([]byte{8, 4, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
+	f.Add([]byte{2, 0, 255, 255, 0, 0, 1, 40, 2})
+	f.Fuzz(func(t *testing.T, spec []byte) {
+		if len(spec) < 2 || len(spec) > 256 {
+			return
+		}
+		file, sum := synthChunks(spec)
+		whole, size, _, werr := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		ci, end, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		if err != nil || ci == nil {
+			if werr == nil && err != nil {
+				t.Fatalf("chunk table refused (%v) where the whole image expands", err)
+			}
+			return
+		}
+		if werr != nil {
+			if ci.check() == nil {
+				t.Fatalf("every chunk expands one by one, but not whole: %v", werr)
+			}
+			return
+		}
+		if end != size {
+			t.Fatalf("chunked image of %d bytes, whole one of %d", end, size)
+		}
+		// Reads chosen by the input, then views, then everything.
+		for k := 0; k+1 < len(spec); k += 2 {
+			off := int64(spec[k]) * (size + 1) / 256
+			n := 1 + int64(spec[k+1])*int64(spec[k+1])
+			got, want := make([]byte, n), make([]byte, n)
+			gn, gerr := ci.ReadAt(got, off)
+			wn, wErr := whole.ReadAt(want, off)
+			if gn != wn || (gerr == nil) != (wErr == nil) || !bytes.Equal(got[:gn], want[:wn]) {
+				t.Fatalf("ReadAt(%d bytes at %d) = %d, %v; whole image: %d, %v", n, off, gn, gerr, wn, wErr)
+			}
+			if v, pin, ok, err := ci.view(off, n); err != nil {
+				t.Fatalf("view(%d, %d): %v", off, n, err)
+			} else if ok {
+				if !bytes.Equal(v, want) {
+					t.Fatalf("view(%d, %d) differs", off, n)
+				}
+				ci.unpin(pin)
+			}
+		}
+		if err := ci.check(); err != nil {
+			t.Fatalf("CheckChunks: %v, though the whole image expands", err)
+		}
+		all := make([]byte, size)
+		if n, _ := ci.ReadAt(all, 0); int64(n) != size || !bytes.Equal(all, whole) {
+			t.Fatal("the image read whole differs")
+		}
+		ci.release()
+	})
+}
+
+// synthChunks builds, from spec, a file holding zlib chunks in UE3's
+// FCompressedChunkInfo layout (header, block sizes, blocks) after a small
+// head, and the summary that lists them. spec[0] is the chunk count,
+// spec[1] the block size (in 256-byte units), then per chunk a size byte
+// and a gap byte; the rest seeds the contents and, past them, damage.
+func synthChunks(spec []byte) ([]byte, *Summary) {
+	le := binary.LittleEndian
+	nChunks := 1 + int(spec[0])%6
+	blockSize := 256 * (1 + int(spec[1])%16)
+	rest := spec[2:]
+	next := func() byte {
+		if len(rest) == 0 {
+			return 0
+		}
+		b := rest[0]
+		rest = rest[1:]
+		return b
+	}
+	const headLen = 64
+	file := make([]byte, headLen)
+	copy(file, "synthetic head")
+	s := &Summary{CompressionFlags: CompressZlib}
+	var zb bytes.Buffer
+	zw := zlib.NewWriter(&zb)
+	uoff := int64(headLen)
+	for range nChunks {
+		size := 1 + int(next())*17
+		uoff += int64(next()) % 5 * 13 // a gap before the chunk, sometimes
+		data := make([]byte, size)
+		seed := next()
+		for i := range data {
+			data[i] = byte(i/7) ^ seed
+		}
+		at := int64(len(file))
+		var blocks [][2]int32
+		var comp []byte
+		for p := 0; p < size; p += blockSize {
+			zb.Reset()
+			zw.Reset(&zb)
+			zw.Write(data[p:min(p+blockSize, size)])
+			zw.Close()
+			blocks = append(blocks, [2]int32{int32(zb.Len()), int32(min(blockSize, size-p))})
+			comp = append(comp, zb.Bytes()...)
+		}
+		file = le.AppendUint32(file, PackageTag)
+		file = le.AppendUint32(file, uint32(blockSize))
+		file = le.AppendUint32(file, uint32(len(comp)))
+		file = le.AppendUint32(file, uint32(size))
+		for _, b := range blocks {
+			file = le.AppendUint32(file, uint32(b[0]))
+			file = le.AppendUint32(file, uint32(b[1]))
+		}
+		file = append(file, comp...)
+		s.CompressedChunks = append(s.CompressedChunks, CompressedChunk{UncompressedOffset: uoff, UncompressedSize: int32(size), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)})
+		uoff += int64(size)
+	}
+	// Damage: pairs of (position, xor) over the file.
+	for len(rest) >= 2 {
+		pos, x := int(next())*len(file)/256, next()
+		file[pos] ^= x
+	}
+	return file, s
+}
+
+// TestChunkedMinImage checks that the corpus's multi-chunk packages, being
+// smaller than chunkedMinImage, are expanded whole as before.
+func TestChunkedMinImage(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(corpus.Path(t, "legacy_ue123"), multiChunkFiles[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFile(binread.Mem(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := f.img.(binread.Mem); !ok || f.size >= chunkedMinImage {
+		t.Fatalf("image of %d bytes is %T, want it expanded whole (under %d bytes)", f.size, f.img, chunkedMinImage)
+	}
+}
