@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"compress/zlib"
 	"encoding/binary"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -406,4 +408,88 @@ func TestChunkedMinImage(t *testing.T) {
 	if _, ok := f.img.(binread.Mem); !ok || f.size >= chunkedMinImage {
 		t.Fatalf("image of %d bytes is %T, want it expanded whole (under %d bytes)", f.size, f.img, chunkedMinImage)
 	}
+}
+
+// TestChunkedImageMemory reads a 48 MiB image of 1 MiB zlib chunks through
+// from start to end, as verify reads a package's exports: chunk by chunk
+// it allocates a few chunks' worth, where expanding it whole allocates all
+// of it.
+func TestChunkedImageMemory(t *testing.T) {
+	const nChunks, chunkSize = 48, 1 << 20
+	file, sum := bigChunks(nChunks, chunkSize)
+	readThrough := func(r io.ReaderAt, size int64) {
+		b := make([]byte, 64<<10)
+		for off := int64(0); off < size; off += int64(len(b)) {
+			if _, err := r.ReadAt(b, off); err != nil && err != io.EOF {
+				t.Fatal(err)
+			}
+		}
+	}
+	allocated := func(fn func()) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fn()
+		runtime.ReadMemStats(&m1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	var whole, chunked uint64
+	whole = allocated(func() {
+		img, size, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readThrough(img, size)
+	})
+	chunked = allocated(func() {
+		ci, size, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		if err != nil || ci == nil {
+			t.Fatalf("not read chunk by chunk: %v", err)
+		}
+		readThrough(ci, size)
+		if ci.whole != nil {
+			t.Fatal("reading in order expanded the image whole")
+		}
+	})
+	t.Logf("reading a %d MiB image through: %.1f MiB allocated expanded whole, %.1f MiB chunk by chunk", nChunks*chunkSize>>20, float64(whole)/(1<<20), float64(chunked)/(1<<20))
+	if chunked > (chunkCacheLen+2)*chunkSize {
+		t.Errorf("chunk by chunk allocated %d bytes, more than %d chunks", chunked, chunkCacheLen+2)
+	}
+}
+
+// bigChunks is a file of n zlib chunks of size bytes each (after a small
+// head) and the summary listing them.
+func bigChunks(n, size int) ([]byte, *Summary) {
+	le := binary.LittleEndian
+	const headLen, blockSize = 64, 0x20000
+	file := make([]byte, headLen)
+	s := &Summary{CompressionFlags: CompressZlib}
+	data := make([]byte, size)
+	var zb bytes.Buffer
+	zw, _ := zlib.NewWriterLevel(&zb, zlib.BestSpeed)
+	for c := range n {
+		for i := range data {
+			data[i] = byte(i>>9) ^ byte(c)
+		}
+		at := int64(len(file))
+		var sizes []uint32
+		var comp []byte
+		for p := 0; p < size; p += blockSize {
+			zb.Reset()
+			zw.Reset(&zb)
+			zw.Write(data[p:min(p+blockSize, size)])
+			zw.Close()
+			sizes = append(sizes, uint32(zb.Len()), uint32(min(blockSize, size-p)))
+			comp = append(comp, zb.Bytes()...)
+		}
+		for _, v := range []uint32{PackageTag, blockSize, uint32(len(comp)), uint32(size)} {
+			file = le.AppendUint32(file, v)
+		}
+		for _, v := range sizes {
+			file = le.AppendUint32(file, v)
+		}
+		file = append(file, comp...)
+		s.CompressedChunks = append(s.CompressedChunks, CompressedChunk{UncompressedOffset: int64(headLen + c*size), UncompressedSize: int32(size), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)})
+	}
+	return file, s
 }
