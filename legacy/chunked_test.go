@@ -336,7 +336,6 @@ func FuzzChunkedImage(f *testing.F) {
 // spec[1] the block size (in 256-byte units), then per chunk a size byte
 // and a gap byte; the rest seeds the contents and, past them, damage.
 func synthChunks(spec []byte) ([]byte, *Summary) {
-	le := binary.LittleEndian
 	nChunks := 1 + int(spec[0])%6
 	blockSize := 256 * (1 + int(spec[1])%16)
 	rest := spec[2:]
@@ -352,8 +351,7 @@ func synthChunks(spec []byte) ([]byte, *Summary) {
 	file := make([]byte, headLen)
 	copy(file, "synthetic head")
 	s := &Summary{CompressionFlags: CompressZlib}
-	var zb bytes.Buffer
-	zw := zlib.NewWriter(&zb)
+	var z zlibChunks
 	uoff := int64(headLen)
 	for range nChunks {
 		size := 1 + int(next())*17
@@ -363,27 +361,10 @@ func synthChunks(spec []byte) ([]byte, *Summary) {
 		for i := range data {
 			data[i] = byte(i/7) ^ seed
 		}
-		at := int64(len(file))
-		var blocks [][2]int32
-		var comp []byte
-		for p := 0; p < size; p += blockSize {
-			zb.Reset()
-			zw.Reset(&zb)
-			zw.Write(data[p:min(p+blockSize, size)])
-			zw.Close()
-			blocks = append(blocks, [2]int32{int32(zb.Len()), int32(min(blockSize, size-p))})
-			comp = append(comp, zb.Bytes()...)
-		}
-		file = le.AppendUint32(file, PackageTag)
-		file = le.AppendUint32(file, uint32(blockSize))
-		file = le.AppendUint32(file, uint32(len(comp)))
-		file = le.AppendUint32(file, uint32(size))
-		for _, b := range blocks {
-			file = le.AppendUint32(file, uint32(b[0]))
-			file = le.AppendUint32(file, uint32(b[1]))
-		}
-		file = append(file, comp...)
-		s.CompressedChunks = append(s.CompressedChunks, CompressedChunk{UncompressedOffset: uoff, UncompressedSize: int32(size), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)})
+		var c CompressedChunk
+		file, c = z.add(file, data, blockSize)
+		c.UncompressedOffset = uoff
+		s.CompressedChunks = append(s.CompressedChunks, c)
 		uoff += int64(size)
 	}
 	// Damage: pairs of (position, xor) over the file.
@@ -460,36 +441,54 @@ func TestChunkedImageMemory(t *testing.T) {
 // bigChunks is a file of n zlib chunks of size bytes each (after a small
 // head) and the summary listing them.
 func bigChunks(n, size int) ([]byte, *Summary) {
-	le := binary.LittleEndian
 	const headLen, blockSize = 64, 0x20000
 	file := make([]byte, headLen)
 	s := &Summary{CompressionFlags: CompressZlib}
 	data := make([]byte, size)
-	var zb bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&zb, zlib.BestSpeed)
+	var z zlibChunks
 	for c := range n {
 		for i := range data {
 			data[i] = byte(i>>9) ^ byte(c)
 		}
-		at := int64(len(file))
-		var sizes []uint32
-		var comp []byte
-		for p := 0; p < size; p += blockSize {
-			zb.Reset()
-			zw.Reset(&zb)
-			zw.Write(data[p:min(p+blockSize, size)])
-			zw.Close()
-			sizes = append(sizes, uint32(zb.Len()), uint32(min(blockSize, size-p)))
-			comp = append(comp, zb.Bytes()...)
-		}
-		for _, v := range []uint32{PackageTag, blockSize, uint32(len(comp)), uint32(size)} {
-			file = le.AppendUint32(file, v)
-		}
-		for _, v := range sizes {
-			file = le.AppendUint32(file, v)
-		}
-		file = append(file, comp...)
-		s.CompressedChunks = append(s.CompressedChunks, CompressedChunk{UncompressedOffset: int64(headLen + c*size), UncompressedSize: int32(size), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)})
+		var ch CompressedChunk
+		file, ch = z.add(file, data, blockSize)
+		ch.UncompressedOffset = int64(headLen + c*size)
+		s.CompressedChunks = append(s.CompressedChunks, ch)
 	}
 	return file, s
+}
+
+// zlibChunks writes chunks in UE3's FCompressedChunkInfo layout (header,
+// block sizes, then the blocks), each block compressed alone with zlib.
+type zlibChunks struct {
+	buf bytes.Buffer
+	w   *zlib.Writer
+}
+
+// add appends data to file as a chunk of blocks of blockSize bytes and
+// returns the chunk's entry (its UncompressedOffset left for the caller).
+func (z *zlibChunks) add(file, data []byte, blockSize int) ([]byte, CompressedChunk) {
+	le := binary.LittleEndian
+	if z.w == nil {
+		z.w, _ = zlib.NewWriterLevel(&z.buf, zlib.BestSpeed)
+	}
+	var sizes []uint32
+	var comp []byte
+	for p := 0; p < len(data); p += blockSize {
+		z.buf.Reset()
+		z.w.Reset(&z.buf)
+		z.w.Write(data[p:min(p+blockSize, len(data))])
+		z.w.Close()
+		sizes = append(sizes, uint32(z.buf.Len()), uint32(min(blockSize, len(data)-p)))
+		comp = append(comp, z.buf.Bytes()...)
+	}
+	at := int64(len(file))
+	for _, v := range []uint32{PackageTag, uint32(blockSize), uint32(len(comp)), uint32(len(data))} {
+		file = le.AppendUint32(file, v)
+	}
+	for _, v := range sizes {
+		file = le.AppendUint32(file, v)
+	}
+	file = append(file, comp...)
+	return file, CompressedChunk{UncompressedSize: int32(len(data)), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)}
 }
