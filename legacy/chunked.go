@@ -82,21 +82,17 @@ func newChunkedImage(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summa
 	if len(chunks) < 2 {
 		return nil, 0, "", nil
 	}
-	end := int64(0)
-	for i, c := range chunks {
-		if c.UncompressedOffset < 0 || c.UncompressedSize < 0 || c.CompressedOffset < 0 || c.CompressedSize < 0 || c.CompressedOffset > size {
-			return nil, 0, "", &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunk %d has a negative or out-of-file offset or size", i)}
-		}
-		if i > 0 && c.UncompressedOffset < chunks[i-1].UncompressedOffset+int64(chunks[i-1].UncompressedSize) {
-			return nil, 0, "", nil // out of order or overlapping
-		}
-		end = max(end, c.UncompressedOffset+int64(c.UncompressedSize))
-	}
-	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
+	_, end, err := chunkExtent(chunks, size)
+	if err != nil {
 		return nil, 0, "", err
 	}
 	if end < chunkedMinImage {
 		return nil, 0, "", nil
+	}
+	for i := 1; i < len(chunks); i++ {
+		if chunks[i].UncompressedOffset < chunks[i-1].UncompressedOffset+int64(chunks[i-1].UncompressedSize) {
+			return nil, 0, "", nil // out of order or overlapping
+		}
 	}
 	// Before the first chunk, the image holds the file's bytes (zeros past
 	// its end).

@@ -284,18 +284,8 @@ func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.Read
 // they are, each chunk expanded at its uncompressed offset.
 func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (binread.Mem, int64, string, error) {
 	method := methodFor(s.CompressionFlags, g)
-	end := int64(0)
-	first := int64(-1)
-	for i, c := range s.CompressedChunks {
-		if c.UncompressedOffset < 0 || c.UncompressedSize < 0 || c.CompressedOffset < 0 || c.CompressedSize < 0 || c.CompressedOffset > size {
-			return nil, 0, "", &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunk %d has a negative or out-of-file offset or size", i)}
-		}
-		end = max(end, c.UncompressedOffset+int64(c.UncompressedSize))
-		if first < 0 || c.UncompressedOffset < first {
-			first = c.UncompressedOffset
-		}
-	}
-	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
+	first, end, err := chunkExtent(s.CompressedChunks, size)
+	if err != nil {
 		return nil, 0, "", err
 	}
 	img := newImage(end)
@@ -310,6 +300,25 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 		}
 	}
 	return binread.Mem(img), end, "compressed chunks (" + method + ")", nil
+}
+
+// chunkExtent checks a chunk table against a file of size bytes and
+// returns where the image's first chunk starts and where the image ends.
+func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err error) {
+	first = -1
+	for i, c := range chunks {
+		if c.UncompressedOffset < 0 || c.UncompressedSize < 0 || c.CompressedOffset < 0 || c.CompressedSize < 0 || c.CompressedOffset > size {
+			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunk %d has a negative or out-of-file offset or size", i)}
+		}
+		end = max(end, c.UncompressedOffset+int64(c.UncompressedSize))
+		if first < 0 || c.UncompressedOffset < first {
+			first = c.UncompressedOffset
+		}
+	}
+	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
+		return 0, 0, err
+	}
+	return first, end, nil
 }
 
 // imagePool keeps the package images of decompressChunks that
