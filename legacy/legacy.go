@@ -16,10 +16,10 @@
 // fully compressed console packages and Lineage II's XOR-wrapped files are
 // turned into their plain image in memory first, except that a chunk table
 // whose image is 8 MiB or more is expanded chunk by chunk as reads reach
-// it (a few chunks held at a time; [File.CheckChunks] expands the rest);
-// Rocket League's
-// AES-encrypted headers need the game's key ([WithAESKey]). Oodle (Mass
-// Effect Legendary Edition, Leviathan) decodes through the registry.
+// it (a few chunks held at a time; [File.CheckChunks] expands the rest).
+// Rocket League's AES-encrypted headers need the game's key ([WithAESKey]).
+// Oodle (Mass Effect Legendary Edition, Leviathan) decodes through the
+// registry.
 //
 // Format references: the Unreal Wiki "Package File Format" pages and
 // Antonio Cordero Balcazar's "Unreal Tournament Package File Format" for UE1;
