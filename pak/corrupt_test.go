@@ -12,9 +12,9 @@ import (
 	"github.com/upkg/upkg/pak/paktest"
 )
 
-// TestCorruptData damages stored bytes: Verify and reading report a SHA-1
-// mismatch (or a decompression error) naming the entry and its offset, and
-// the other entries still read.
+// TestCorruptData damages stored bytes: Verify, reading and making a
+// BlockReader report a SHA-1 mismatch (or a decompression error) naming the
+// entry and its offset, and the other entries still read.
 func TestCorruptData(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -52,6 +52,10 @@ func TestCorruptData(t *testing.T) {
 			}
 			if tc.want != nil && !errors.Is(err, tc.want) {
 				t.Errorf("Data: %v, want %v", err, tc.want)
+			}
+			// A BlockReader checks the hash when it is made.
+			if _, err := e.BlockReader(); !errors.Is(err, pak.ErrChecksum) || !strings.Contains(err.Error(), tc.file.Path) {
+				t.Errorf("BlockReader: %v", err)
 			}
 			g, _ := p.Lookup("G/a/good.txt")
 			if d, err := g.Data(); err != nil || string(d) != "untouched" {

@@ -87,6 +87,7 @@ func readSome(t *testing.T, b []byte, key []byte) {
 		if (err == nil) != (err2 == nil) || err == nil && !bytes.Equal(d, streamed) {
 			t.Fatalf("%s: Data gave %d bytes, %v; Open %d bytes, %v", e.Name, len(d), err, len(streamed), err2)
 		}
+		checkBlockReader(t, e, d, err)
 	}
 	p.Names()
 	p.ReadDir(".")

@@ -316,6 +316,12 @@ type pakScratch struct {
 	taken         bool // sibling holds the current package's .uexp
 }
 
+// pakWholeMax is the size of the largest pak entry a package is read from
+// whole, into memory; a bigger one (a cooked map's .uexp can be hundreds
+// of MB) is read through a pak.BlockReader, which holds two compression
+// blocks of it at a time. (A variable: tests lower it.)
+var pakWholeMax int64 = 4 << 20
+
 // pakInputInto is pakInput reading the package and its .uexp into the
 // scratch memory s when not nil.
 func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Input, error) {
@@ -323,47 +329,62 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", container, err)
 	}
-	var data []byte
+	var main []byte
 	if sc != nil {
 		sc.taken = false
-		data, err = e.DataInto(sc.main)
-		if err == nil {
-			sc.main = data
-		}
-	} else {
-		data, err = e.Data()
+		main = sc.main
 	}
+	ra, size, main, err := pakEntryReader(e, main)
 	if err != nil {
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, e.Name, err)
+	}
+	if sc != nil && main != nil {
+		sc.main = main
 	}
 	base := strings.TrimSuffix(e.Name, path.Ext(e.Name))
 	return &Input{
 		Name: container + ContainerSep + e.Name,
-		R:    bytes.NewReader(data),
-		Size: int64(len(data)),
+		R:    ra,
+		Size: size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			s, ok := r.Lookup(base + ext)
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}
-			var b []byte
-			var err error
-			if sc != nil && ext == ".uexp" && !sc.taken {
-				// The first read of the package's .uexp (NewFile reads
-				// it once; any other read gets its own memory).
-				b, err = s.DataInto(sc.sibling)
-				if err == nil {
-					sc.sibling, sc.taken = b, true
-				}
-			} else {
-				b, err = s.Data()
+			// The first read of the package's .uexp goes into the scratch
+			// memory (NewFile reads it once; any other read gets its own).
+			scratch := sc != nil && ext == ".uexp" && !sc.taken
+			var buf []byte
+			if scratch {
+				buf = sc.sibling
 			}
+			ra, size, b, err := pakEntryReader(s, buf)
 			if err != nil {
 				return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
 			}
-			return bytes.NewReader(b), int64(len(b)), nil
+			if scratch && b != nil {
+				sc.sibling, sc.taken = b, true
+			}
+			return ra, size, nil
 		},
 	}, nil
+}
+
+// pakEntryReader gives access to entry e's data: read whole (into buf's
+// memory when it has room; data is what was read) up to pakWholeMax bytes,
+// else through a pak.BlockReader (data nil).
+func pakEntryReader(e *pak.Entry, buf []byte) (r io.ReaderAt, size int64, data []byte, err error) {
+	if e.UncompressedSize > pakWholeMax {
+		br, err := e.BlockReader()
+		if err != nil {
+			return nil, 0, nil, err
+		}
+		return br, br.Size(), nil, nil
+	}
+	if data, err = e.DataInto(buf); err != nil {
+		return nil, 0, nil, err
+	}
+	return bytes.NewReader(data), int64(len(data)), data, nil
 }
 
 // verifyPak is `upkg verify` for a .pak: one line for the container (every

@@ -150,11 +150,28 @@ func TestVerifyPak(t *testing.T) {
 	}
 }
 
+// pakBlocksAlways makes every pak entry a package is read from go through
+// a pak.BlockReader until the test ends.
+func pakBlocksAlways(tb testing.TB) {
+	old := pakWholeMax
+	pakWholeMax = -1
+	tb.Cleanup(func() { pakWholeMax = old })
+}
+
 // TestPakPackages stores real cooked packages (with .uexp and .ubulk) in
 // synthetic paks (compressed, encrypted) and reads them through
 // "PAK::/Game/..." : the model equals the one read from the loose files,
-// and verify gives the same verdict.
+// and verify gives the same verdict; also when the entries are read
+// through a BlockReader (as entries over pakWholeMax are).
 func TestPakPackages(t *testing.T) {
+	t.Run("whole", testPakPackages)
+	t.Run("blocks", func(t *testing.T) {
+		pakBlocksAlways(t)
+		testPakPackages(t)
+	})
+}
+
+func testPakPackages(t *testing.T) {
 	base := corpus.Path(t, "cooked", "LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector", "Saved", "Cooked", "Windows", "Battery_Collector")
 	pkgs := []string{"Content/StarterContent/Textures/T_Gradinet_01", "Content/Blueprints/BatteryMan_GameMode_BP"}
 	var files []paktest.File
@@ -227,4 +244,46 @@ func TestPakPackages(t *testing.T) {
 			t.Errorf("%s: verify in pak %+v, loose %+v", rel, r, loose)
 		}
 	}
+}
+
+// TestVerifyPakBlocks verifies every corpus pak with its packages read
+// whole and read through BlockReaders: the result lines are the same.
+func TestVerifyPakBlocks(t *testing.T) {
+	dir := corpus.Path(t, "pak")
+	opts := &Options{AESKey: corpusKeys}
+	lines := func(p string) []byte {
+		var b bytes.Buffer
+		VerifyOne(p, opts, func(r VerifyResult) {
+			j, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(j, '\n'))
+		})
+		return b.Bytes()
+	}
+	paks, packages := 0, 0
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".pak") {
+			return err
+		}
+		whole := lines(p)
+		restore := pakWholeMax
+		pakWholeMax = -1
+		blocks := lines(p)
+		pakWholeMax = restore
+		if !bytes.Equal(whole, blocks) {
+			t.Errorf("%s: read whole:\n%s\nthrough BlockReaders:\n%s", p, whole, blocks)
+		}
+		paks++
+		packages += bytes.Count(whole, []byte("\n")) - 1
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if packages == 0 {
+		t.Fatal("no package verified in a pak")
+	}
+	t.Logf("%d paks, %d package lines alike", paks, packages)
 }
