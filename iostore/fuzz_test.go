@@ -75,6 +75,25 @@ func FuzzTOC(f *testing.F) {
 						t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
 					}
 				}
+				// A chunk that reads whole reads alike through a
+				// ChunkReader; any other may fail there, not panic.
+				if want, err := tf.ReadChunk(i); err == nil {
+					got := make([]byte, len(want))
+					cr, err := tf.ChunkReader(i)
+					if err != nil {
+						t.Fatalf("chunk %d: read whole, ChunkReader: %v", i, err)
+					}
+					for off := 0; off < len(got); off += 0x55 {
+						if _, err := cr.ReadAt(got[off:min(off+0x55, len(got))], int64(off)); err != nil {
+							t.Fatalf("chunk %d: ReadAt at %d: %v", i, off, err)
+						}
+					}
+					if !bytes.Equal(got, want) {
+						t.Fatalf("chunk %d: ChunkReader differs from ReadChunk", i)
+					}
+				} else if cr, err := tf.ChunkReader(i); err == nil {
+					cr.ReadAt(make([]byte, min(cr.Size(), 1<<16)), 0)
+				}
 			}
 		}
 		if fsys, err := tf.FS(); err == nil {

@@ -31,6 +31,7 @@ func FuzzZenSummary(f *testing.F) {
 		for _, opts := range []Options{{Auto: true}, {HeaderVersion: HeaderPreInitial}, {HeaderVersion: HeaderLocalizedPackages}, {HeaderVersion: HeaderNoExportInfo}} {
 			p, err := Parse(data, opts)
 			checkReuse(t, data, opts, p, err, reuseFrom)
+			checkBody(t, "input", data, len(data)/3, opts, p, err)
 			if err != nil {
 				continue
 			}

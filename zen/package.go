@@ -1,9 +1,12 @@
 package zen
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"sort"
+	"sync/atomic"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/ue"
@@ -175,6 +178,13 @@ type Package struct {
 	BulkDataOffset int64 `json:"bulk_data_offset,omitempty"`
 
 	data []byte
+	// body, when not nil, reads the whole package, size bytes, of which
+	// data holds the first (Options.Body).
+	body io.ReaderAt
+	size int64
+	// bodyRead counts the bytes read through body (see maxBodyReads),
+	// atomically.
+	bodyRead int64
 	// exportOffsets are the offsets of each export's data in data (-1 for
 	// exports without a Serialize command).
 	exportOffsets []int64
@@ -275,6 +285,13 @@ type Options struct {
 	// it, reusing the memory of its tables, and return it. (Verifying many
 	// packages one after another this way saves allocating each one's.)
 	Reuse *Package
+	// Body, when not nil, reads the whole package, Size bytes, of which
+	// Parse is given only the first ones: Parse reads the rest of the
+	// header from Body when it needs it, and export data is read from
+	// Body as it is asked for, into memory of the export's size. A package
+	// too big to hold (a map of hundreds of MB) is parsed this way.
+	Body io.ReaderAt
+	Size int64
 }
 
 // FormatError reports a malformed zen package.
@@ -297,10 +314,14 @@ func (e *FormatError) Unwrap() error { return e.Err }
 // ErrNotZen reports data that is not a zen package in any known layout.
 var ErrNotZen = errors.New("zen: not a zen package (no summary layout fits)")
 
-// Parse reads a zen package from its bytes (header and export data).
+// Parse reads a zen package from its bytes (header and export data), or
+// from its first bytes and opts.Body.
 func Parse(data []byte, opts Options) (*Package, error) {
+	if opts.Body != nil && (opts.Size < int64(len(data)) || opts.Size > maxDataOffset) {
+		return nil, fmt.Errorf("zen: package of %d bytes given as %d", opts.Size, len(data))
+	}
 	if !opts.Auto {
-		p, err := parse(data, opts.HeaderVersion, opts.Reuse)
+		p, err := parseBody(&data, opts.HeaderVersion, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -308,7 +329,7 @@ func Parse(data []byte, opts Options) (*Package, error) {
 	}
 	var firstErr error
 	for _, v := range []HeaderVersion{HeaderSoftPackageReferencesOffset, HeaderNoExportInfo, HeaderOptionalSegmentPackages, HeaderInitial} {
-		p, err := parse(data, v, opts.Reuse)
+		p, err := parseBody(&data, v, opts)
 		if err == nil {
 			return p, p.checkStore(opts)
 		}
@@ -317,6 +338,72 @@ func Parse(data []byte, opts Options) (*Package, error) {
 		}
 	}
 	return nil, fmt.Errorf("%w; as the newest layout: %v", ErrNotZen, firstErr)
+}
+
+// parseBody is parse in layout v of *data, or with opts.Body of the
+// package's header read from it first (*data is then the longest prefix
+// read so far, which later layouts reuse), whose export data is read from
+// opts.Body as it is asked for.
+func parseBody(data *[]byte, v HeaderVersion, opts Options) (*Package, error) {
+	if opts.Body == nil {
+		return parse(*data, v, opts.Reuse)
+	}
+	end, ok := headerEnd(*data, v)
+	if !ok {
+		// Too short to tell: the longest summary first.
+		if err := readMore(data, min(opts.Size, summarySizeUE4), opts.Body); err != nil {
+			return nil, err
+		}
+		end, _ = headerEnd(*data, v)
+	}
+	if end > int64(len(*data)) && end <= opts.Size {
+		// The header, as this layout reads its size: at most the whole
+		// package, whose size the caller knows.
+		if err := readMore(data, end, opts.Body); err != nil {
+			return nil, err
+		}
+	}
+	p, err := parse(*data, v, opts.Reuse)
+	if err != nil {
+		return nil, err
+	}
+	p.body, p.size = opts.Body, opts.Size
+	return p, nil
+}
+
+// readMore extends *data, the first bytes of body, to its first n bytes.
+func readMore(data *[]byte, n int64, body io.ReaderAt) error {
+	have := int64(len(*data))
+	if n <= have {
+		return nil
+	}
+	b := make([]byte, n)
+	copy(b, *data)
+	if got, err := body.ReadAt(b[have:], have); int64(got) != n-have {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return &FormatError{Offset: have, Msg: fmt.Sprintf("reading the first %d bytes", n), Err: err}
+	}
+	*data = b
+	return nil
+}
+
+// headerEnd returns where layout v's header ends by the summary at the
+// start of prefix (ok false when prefix is too short to hold the fields).
+func headerEnd(prefix []byte, v HeaderVersion) (end int64, ok bool) {
+	if v <= HeaderInitial {
+		// FPackageSummary: GraphDataOffset + GraphDataSize.
+		if len(prefix) < 60 {
+			return 0, false
+		}
+		return int64(int32(binary.LittleEndian.Uint32(prefix[52:]))) + int64(int32(binary.LittleEndian.Uint32(prefix[56:]))), true
+	}
+	// FZenPackageSummary: HeaderSize.
+	if len(prefix) < 8 {
+		return 0, false
+	}
+	return int64(binary.LittleEndian.Uint32(prefix[4:])), true
 }
 
 // checkStore compares the package with its package store entry.
@@ -814,16 +901,44 @@ func (p *Package) CellExportData(i int) ([]byte, error) {
 	return p.slice(p.CellExportOffset(i), p.CellExports[i].CookedSerialSize, func() string { return fmt.Sprintf("cell export %d", i) })
 }
 
+// maxBodyReads bounds the bytes export data reads through Options.Body
+// take in all, as a multiple of the package's size. The exports of a
+// well-formed package tile its data, so reading each once or twice stays
+// below it; crafted exports that all claim most of a big package would
+// otherwise make reading them quadratic.
+const maxBodyReads = 4
+
+// errBodyReads reports export data reads past maxBodyReads.
+var errBodyReads = fmt.Errorf("export data read through the package body passed %d times its size: the exports overlap", maxBodyReads)
+
 // slice returns size bytes at off, or an error naming what (called only
-// then: exports are sliced far more often than they fail) and where.
+// then: exports are sliced far more often than they fail) and where. Bytes
+// past data are read from body into new memory.
 func (p *Package) slice(off int64, size uint64, what func() string) ([]byte, error) {
-	if size > uint64(len(p.data)) || off+int64(size) > int64(len(p.data)) {
-		if off >= int64(len(p.data)) {
-			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what(), size, off, len(p.data))}
-		}
-		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what(), size, off, int64(len(p.data))-off)}
+	end := int64(len(p.data))
+	if p.body != nil {
+		end = p.size
 	}
-	return p.data[off : off+int64(size)], nil
+	if size > uint64(end) || off+int64(size) > end {
+		if off >= end {
+			return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d, beyond the end of the %d-byte package", what(), size, off, end)}
+		}
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d cut short: the package ends after %d of them", what(), size, off, end-off)}
+	}
+	if off+int64(size) <= int64(len(p.data)) {
+		return p.data[off : off+int64(size)], nil
+	}
+	if atomic.AddInt64(&p.bodyRead, int64(size)) > maxBodyReads*p.size {
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: %d bytes at offset %d", what(), size, off), Err: errBodyReads}
+	}
+	b := make([]byte, size) // at most the package's size, checked above
+	if n, err := p.body.ReadAt(b, off); n != len(b) {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, &FormatError{Offset: off, Msg: fmt.Sprintf("%s: reading %d bytes at offset %d", what(), size, off), Err: err}
+	}
+	return b, nil
 }
 
 // ExportOffset returns where export i's serialized data starts in the

@@ -619,7 +619,18 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 		}
 	}
 	if p == nil {
-		data, err := f.ReadChunk(chunk)
+		var data []byte
+		var err error
+		if size := int64(f.OffsetLength(chunk).Length); size > zenWholeMax {
+			// Parsed from its header; export data, if asked for, is read
+			// block by block.
+			if opts.Body, err = f.ChunkReader(chunk); err == nil {
+				opts.Size = size
+				data, err = f.ReadChunkPrefix(chunk, zenPrefix)
+			}
+		} else {
+			data, err = f.ReadChunk(chunk)
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -734,16 +745,21 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		c.Close()
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, inner, err)
 	}
-	data, err := c.f.ReadChunkVerified(chunk)
+	data, body, err := readPackageChunk(c.f, chunk, nil)
 	if err != nil {
 		c.Close()
 		return nil, err
 	}
+	zc := &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk}
+	size := int64(len(data))
+	if body != nil {
+		zc.body, size = body, body.Size()
+	}
 	base := strings.TrimSuffix(p, path.Ext(p))
 	in := &Input{
 		Name: container + ContainerSep + p,
-		R:    &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk},
-		Size: int64(len(data)),
+		R:    zc,
+		Size: size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			if i, ok := c.fsys.Chunk(base + ext); ok {
 				d, err := c.f.ReadChunkVerified(i)
@@ -763,7 +779,10 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 // opener recognises it and resolves names through the container.
 type zenChunk struct {
 	bytes.Reader
-	data  []byte // what Reader reads, parsed in place (never modified)
+	data []byte // what Reader reads, parsed in place (never modified)
+	// body reads a chunk over zenWholeMax, which data and Reader then do
+	// not hold.
+	body  io.ReaderAt
 	c     *utocContainer
 	chunk int
 	// scratch holds the arrays taken from scratchPool for a package being
@@ -802,6 +821,14 @@ const maxPooledObjects = 1 << 14
 
 // maxPooledPathBytes bounds the path buffer kept in scratchPool.
 const maxPooledPathBytes = 1 << 20
+
+// ReadAt reads the chunk: from data, or through body.
+func (z *zenChunk) ReadAt(b []byte, off int64) (int, error) {
+	if z.body != nil {
+		return z.body.ReadAt(b, off)
+	}
+	return z.Reader.ReadAt(b, off)
+}
 
 // getScratch takes the package's scratch arrays from scratchPool; nil
 // when the package took them before (they may still be in use).
@@ -1014,13 +1041,13 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		pkgResults = make([]VerifyResult, len(pkgFiles))
 		for _, j := range importsFirst(c, files, pkgFiles) {
 			fe := files[pkgFiles[j]]
-			data, err := f.ReadChunkVerifiedBuf(fe.Chunk, buf)
+			data, body, err := readPackageChunk(f, fe.Chunk, buf)
 			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
 				buf = data
 				*bp = buf
 			}
 			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
-			pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, err, opts)
+			pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
 		}
 	}
 	for i := range f.ChunkIDs {
@@ -1125,6 +1152,33 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 // (package header chunks are mostly a few KiB to a few MiB).
 const maxChunkBuf = 16 << 20
 
+// zenWholeMax is the size of the largest package chunk read whole into
+// memory. A bigger one (a map's export bundle can be hundreds of MB) is
+// parsed from its header and read export by export through an
+// iostore.ChunkReader, which holds two compression blocks of it at a
+// time. (A variable: tests lower it.)
+var zenWholeMax int64 = maxChunkBuf
+
+// zenPrefix is how much of a package chunk over zenWholeMax is read before
+// parsing it: zen.Parse reads the rest of a longer header itself.
+const zenPrefix = 64 << 10
+
+// readPackageChunk reads package chunk i for its checks, checking its
+// hash: whole, into buf's memory when it has room (data), up to
+// zenWholeMax bytes; a bigger chunk is hashed block by block and given as
+// a ChunkReader (body).
+func readPackageChunk(f *iostore.File, i int, buf []byte) (data []byte, body *iostore.ChunkReader, err error) {
+	if int64(f.OffsetLength(i).Length) <= zenWholeMax {
+		data, err = f.ReadChunkVerifiedBuf(i, buf)
+		return data, nil, err
+	}
+	if err := f.VerifyChunk(i); err != nil {
+		return nil, nil, err
+	}
+	body, err = f.ChunkReader(i)
+	return nil, body, err
+}
+
 // chunkBufs holds verifyUtoc's package buffers, one per worker at a time.
 var chunkBufs = sync.Pool{New: func() any { return new([]byte) }}
 
@@ -1186,7 +1240,7 @@ func listSome(items []string, n int) string {
 
 // verifyInner checks the package at path p in the container, whose chunk
 // has been read (and hashed) as data, or failed with err.
-func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, opts *Options) (res VerifyResult) {
+func verifyInner(c *utocContainer, p string, chunk int, data []byte, body *iostore.ChunkReader, err error, opts *Options) (res VerifyResult) {
 	name := c.path + ContainerSep + p
 	res = VerifyResult{Path: name, Format: "zen"}
 	defer func() {
@@ -1202,6 +1256,9 @@ func verifyInner(c *utocContainer, p string, chunk int, data []byte, err error, 
 	zc := &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: chunk}
 	in := &zc.in
 	*in = Input{Name: name, R: zc, Size: int64(len(data))}
+	if body != nil {
+		zc.body, in.Size = body, body.Size()
+	}
 	pkg, err := openZenProps(in, opts) // with property statistics, like loose zen packages
 	if err != nil {
 		zc.release()

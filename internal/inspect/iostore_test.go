@@ -1,6 +1,7 @@
 package inspect
 
 import (
+	"bytes"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -211,5 +212,69 @@ func TestVerifyContainer(t *testing.T) {
 	VerifyOne(corpus.Path(t, "iostore/GAMEWayOfTheNinja+wayoftheninja.github.io/WayOfTheNinja-Windows.utoc"), &Options{}, func(r VerifyResult) { got = append(got, r) })
 	if len(got) != 1 || *got[0].Entries != 5370 || !strings.Contains(got[0].Error, "no .ucas") {
 		t.Errorf("TOC-only: %+v", got)
+	}
+}
+
+// TestVerifyUtocLazy verifies every corpus container with its packages
+// read whole and read through ChunkReaders (as chunks over zenWholeMax
+// are): the result lines are the same, and so is what `upkg info` reads
+// of a package inside.
+func TestVerifyUtocLazy(t *testing.T) {
+	opts := &Options{AESKey: corpusKeys}
+	lines := func(p string) []byte {
+		var b bytes.Buffer
+		VerifyOne(p, opts, func(r VerifyResult) {
+			j, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(j, '\n'))
+		})
+		return b.Bytes()
+	}
+	lazily := func(fn func()) {
+		old := zenWholeMax
+		zenWholeMax = -1
+		defer func() { zenWholeMax = old }()
+		fn()
+	}
+	containers, packages := 0, 0
+	for _, p := range corpus.Files(t, "iostore", ".utoc") {
+		whole := lines(p)
+		var lazy []byte
+		lazily(func() { lazy = lines(p) })
+		if !bytes.Equal(whole, lazy) {
+			t.Errorf("%s: read whole:\n%s\nthrough ChunkReaders:\n%s", p, whole, lazy)
+		}
+		containers++
+		packages += bytes.Count(whole, []byte("\n")) - 1
+	}
+	if packages < 1000 {
+		t.Fatalf("only %d package lines", packages)
+	}
+	t.Logf("%d containers, %d package lines alike", containers, packages)
+	// One package opened on its own (upkg info CONTAINER::PACKAGE).
+	p := filepath.Join(corpus.Path(t, "iostore", "FabianFG+CUE4Parse", "CUE4Parse.Tests", "Fixtures", "UE5_8", "IoStore", "Tagged", "Zlib"), "CUE4ParseFixtures-Minimal-Zlib-Windows.utoc")
+	dump := func() []byte {
+		in, err := OpenInput(p+"::/Game/Fixtures/Maps/Empty", opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer in.Close()
+		pkg, err := OpenPackage(in, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j, err := json.Marshal(pkg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return j
+	}
+	whole := dump()
+	var lazy []byte
+	lazily(func() { lazy = dump() })
+	if !bytes.Equal(whole, lazy) {
+		t.Errorf("Empty.umap read whole and through a ChunkReader differ:\n%s\n%s", whole, lazy)
 	}
 }

@@ -312,13 +312,20 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	}
 	zc, inContainer := in.R.(*zenChunk)
 	var data []byte
+	lazy := false // data is the first bytes; the rest is read from in.R
 	if inContainer && int64(len(zc.data)) == in.Size {
 		data = zc.data // already in memory: no copy
 	} else if m, ok := in.R.(binread.Mem); ok && int64(len(m)) >= in.Size {
 		data = m[:in.Size] // a file read or mapped whole: no copy
 	} else {
-		data = make([]byte, in.Size)
-		if n, err := in.R.ReadAt(data, 0); int64(n) != in.Size {
+		if in.Size > zenWholeMax {
+			// Too big to hold: zen.Parse reads the rest of the header
+			// and the export data from in.R as they are needed.
+			data, lazy = make([]byte, min(zenPrefix, in.Size)), true
+		} else {
+			data = make([]byte, in.Size)
+		}
+		if n, err := in.R.ReadAt(data, 0); n != len(data) {
 			if err == nil || err == io.EOF {
 				err = io.ErrUnexpectedEOF
 			}
@@ -349,6 +356,9 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	}
 	if sc != nil {
 		zopts.Reuse, sc.pkg = sc.pkg, nil
+	}
+	if lazy {
+		zopts.Body, zopts.Size = in.R, in.Size
 	}
 	p, err := zen.Parse(data, zopts)
 	if err != nil {
@@ -386,7 +396,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		out.Summary = zenSummary(p)
 	}
 	zr.sc = sc
-	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, int64(len(data)))
+	out.Sections = zenSectionsInto(sc.sections(zenSectionRoom), p, in.Size)
 	// Sized up front (the tables are already read); empty ones stay nil.
 	// A verify line needs only the number of names.
 	if render {
@@ -496,8 +506,8 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		out.ExportData = p.ExportData
 		out.Raw = func(section string) ([]byte, error) {
 			for _, s := range out.Sections {
-				if s.Name == section && s.Offset >= 0 && s.Offset+s.Size <= int64(len(data)) {
-					return data[s.Offset : s.Offset+s.Size], nil
+				if s.Name == section && s.Offset >= 0 && s.Offset+s.Size <= in.Size {
+					return p.Bytes(s.Offset, s.Size) // read from in.R past data
 				}
 			}
 			return nil, fmt.Errorf("no section %q", section)
