@@ -177,9 +177,18 @@ func sniffMethod(b []byte) string {
 	return "LZO"
 }
 
-// readChunk decompresses one FCompressedChunkInfo block list starting at
-// off (absolute in r) into dst. method "" means sniff it.
-func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst []byte, method string) (string, error) {
+// chunkBlock is one block of a compressed chunk: its compressed bytes at
+// off in the file, and the part of the chunk they expand to.
+type chunkBlock struct {
+	off, comp   int64
+	pos, uncomp int64 // in the chunk
+}
+
+// readChunkBlocks reads the FCompressedChunkInfo header and block list of
+// the chunk at off (absolute in r) that expands to n bytes, and checks them:
+// the blocks' data lies in the file, one after another, and their
+// uncompressed sizes add up to n.
+func readChunkBlocks(r io.ReaderAt, size int64, order binary.ByteOrder, off, n int64) ([]chunkBlock, error) {
 	br := binread.New(r, size)
 	br.SetOrder(order)
 	br.SeekTo(off, "CompressedChunk")
@@ -188,7 +197,7 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 	sumComp := br.I32("CompressedChunk.CompressedSize")
 	sumUncomp := br.I32("CompressedChunk.UncompressedSize")
 	if err := br.Err(); err != nil {
-		return method, err
+		return nil, err
 	}
 	if blockSize == PackageTag {
 		// Mass Effect's Xbox 360 packages repeat the tag where the block
@@ -196,57 +205,94 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 		blockSize = defaultBlockSize
 	}
 	if tag != PackageTag {
-		return method, &FormatError{Off: off, Field: "CompressedChunk.Tag", Msg: fmt.Sprintf("0x%08X is not the package tag", tag)}
+		return nil, &FormatError{Off: off, Field: "CompressedChunk.Tag", Msg: fmt.Sprintf("0x%08X is not the package tag", tag)}
 	}
-	if int64(sumUncomp) != int64(len(dst)) || sumComp < 0 || blockSize <= 0 {
-		return method, &FormatError{Off: off + 8, Field: "CompressedChunk.UncompressedSize", Msg: fmt.Sprintf("chunk holds %d bytes, table says %d", sumUncomp, len(dst))}
+	if int64(sumUncomp) != n || sumComp < 0 || blockSize <= 0 {
+		return nil, &FormatError{Off: off + 8, Field: "CompressedChunk.UncompressedSize", Msg: fmt.Sprintf("chunk holds %d bytes, table says %d", sumUncomp, n)}
 	}
-	nBlocks := (int64(len(dst)) + blockSize - 1) / blockSize
+	nBlocks := (n + blockSize - 1) / blockSize
 	if nBlocks > br.Remaining()/8 {
-		return method, &FormatError{Off: off + 16, Field: "CompressedChunk.Blocks", Msg: fmt.Sprintf("%d blocks do not fit", nBlocks)}
+		return nil, &FormatError{Off: off + 16, Field: "CompressedChunk.Blocks", Msg: fmt.Sprintf("%d blocks do not fit", nBlocks)}
 	}
-	type block struct{ comp, uncomp int64 }
-	blocks := make([]block, nBlocks)
+	blocks := make([]chunkBlock, nBlocks)
 	for i := range blocks {
-		blocks[i] = block{int64(br.I32("CompressedBlock.CompressedSize")), int64(br.I32("CompressedBlock.UncompressedSize"))}
+		blocks[i].comp, blocks[i].uncomp = int64(br.I32("CompressedBlock.CompressedSize")), int64(br.I32("CompressedBlock.UncompressedSize"))
 	}
 	if err := br.Err(); err != nil {
+		return nil, err
+	}
+	at, pos := br.Abs(), int64(0)
+	for i := range blocks {
+		b := &blocks[i]
+		if b.comp < 0 || b.uncomp < 0 || b.uncomp > n-pos {
+			return nil, &FormatError{Off: at, Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
+		}
+		if b.comp > size-at {
+			return nil, &binread.Error{Offset: at, Field: "CompressedBlock.Data", Err: io.ErrUnexpectedEOF}
+		}
+		b.off, b.pos = at, pos
+		at += b.comp
+		pos += b.uncomp
+	}
+	if pos != n {
+		return nil, &FormatError{Off: off, Field: "CompressedChunk", Msg: fmt.Sprintf("blocks hold %d bytes, chunk %d", pos, n)}
+	}
+	return blocks, nil
+}
+
+// readChunk decompresses one FCompressedChunkInfo block list starting at
+// off (absolute in r) into dst. method "" means sniff it.
+func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst []byte, method string) (string, error) {
+	blocks, err := readChunkBlocks(r, size, order, off, int64(len(dst)))
+	if err != nil {
 		return method, err
 	}
-	pos := int64(0)
+	var buf []byte
 	for i, b := range blocks {
-		if b.comp < 0 || b.uncomp < 0 || b.uncomp > int64(len(dst))-pos {
-			return method, &FormatError{Off: br.Abs(), Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
-		}
-		var src []byte
-		if m, ok := r.(binread.Mem); ok && size <= int64(len(m)) && b.comp <= br.Remaining() {
-			// br reads m itself; the block is sliced, not copied.
-			at := br.Abs()
-			br.Skip(b.comp, "CompressedBlock.Data")
-			src = m[at : at+b.comp : at+b.comp]
-		} else {
-			src = br.Bytes(b.comp, "CompressedBlock.Data")
-		}
-		if err := br.Err(); err != nil {
+		src, err := blockBytes(r, size, b, &buf)
+		if err != nil {
 			return method, err
 		}
 		if method == "" {
 			method = sniffMethod(src)
 		}
-		if err := compression.Decompress(method, dst[pos:pos+b.uncomp], src); err != nil {
-			if ue, ok := err.(*compression.UnsupportedError); ok {
-				// ue.Method names the codec when the method has several
-				// ("Oodle LZNA").
-				return method, &UnsupportedError{Feature: fmt.Sprintf("%s-compressed package: no pure-Go %s decoder available", ue.Method, ue.Method)}
-			}
-			return method, &FormatError{Off: br.Abs() - b.comp, Field: "CompressedBlock.Data", Msg: fmt.Sprintf("block %d (%s): %v", i, method, err)}
+		if err := decompressBlock(method, dst[b.pos:b.pos+b.uncomp], src, b.off, i); err != nil {
+			return method, err
 		}
-		pos += b.uncomp
-	}
-	if pos != int64(len(dst)) {
-		return method, &FormatError{Off: off, Field: "CompressedChunk", Msg: fmt.Sprintf("blocks hold %d bytes, chunk %d", pos, len(dst))}
 	}
 	return method, nil
+}
+
+// blockBytes returns block b's compressed bytes: a slice of r when it is a
+// binread.Mem holding the file, else read into *buf (grown as needed).
+func blockBytes(r io.ReaderAt, size int64, b chunkBlock, buf *[]byte) ([]byte, error) {
+	if m, ok := r.(binread.Mem); ok && size <= int64(len(m)) {
+		return m[b.off : b.off+b.comp : b.off+b.comp], nil // readChunkBlocks checked the range
+	}
+	if int64(cap(*buf)) < b.comp {
+		*buf = make([]byte, b.comp)
+	}
+	src := (*buf)[:b.comp]
+	if n, err := r.ReadAt(src, b.off); int64(n) != b.comp {
+		if err == nil || err == io.EOF {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, &binread.Error{Offset: b.off, Field: "CompressedBlock.Data", Err: err}
+	}
+	return src, nil
+}
+
+// decompressBlock expands block i of a chunk (src, stored at off) into dst.
+func decompressBlock(method string, dst, src []byte, off int64, i int) error {
+	if err := compression.Decompress(method, dst, src); err != nil {
+		if ue, ok := err.(*compression.UnsupportedError); ok {
+			// ue.Method names the codec when the method has several
+			// ("Oodle LZNA").
+			return &UnsupportedError{Feature: fmt.Sprintf("%s-compressed package: no pure-Go %s decoder available", ue.Method, ue.Method)}
+		}
+		return &FormatError{Off: off, Field: "CompressedBlock.Data", Msg: fmt.Sprintf("block %d (%s): %v", i, method, err)}
+	}
+	return nil
 }
 
 func checkImageSize(n, compressed int64, field string) error {
