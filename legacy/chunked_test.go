@@ -108,7 +108,7 @@ func TestChunkedImageReads(t *testing.T) {
 			off := rng.Int64N(f.size + 16)
 			spans = append(spans, span{off, 1 + rng.Int64N(300<<10)})
 		}
-		for _, c := range ci.chunks {
+		for _, c := range ci.units {
 			spans = append(spans, span{c.UncompressedOffset - 3, 7}, span{c.UncompressedOffset, 1})
 		}
 		spans = append(spans, span{0, f.size}, span{f.size - 5, 10})
@@ -134,10 +134,10 @@ func TestChunkedImageReads(t *testing.T) {
 func TestChunkedImagePins(t *testing.T) {
 	f, _, whole := openMultiChunk(t, multiChunkFiles[0])
 	ci := f.img.(*chunkedImage)
-	if len(ci.chunks) < chunkCacheLen+2 {
-		t.Fatalf("%d chunks: too few to push the first out of the cache", len(ci.chunks))
+	if len(ci.units) < chunkCacheLen+2 {
+		t.Fatalf("%d chunks: too few to push the first out of the cache", len(ci.units))
 	}
-	c0 := ci.chunks[0]
+	c0 := ci.units[0]
 	v, pin, ok, err := ci.view(c0.UncompressedOffset, int64(c0.UncompressedSize))
 	if err != nil || !ok {
 		t.Fatalf("view of chunk 0: %v, %v", ok, err)
@@ -145,7 +145,7 @@ func TestChunkedImagePins(t *testing.T) {
 	want := bytes.Clone(whole[c0.UncompressedOffset : c0.UncompressedOffset+int64(c0.UncompressedSize)])
 	// Read every other chunk: chunk 0 falls out of the cache.
 	b := make([]byte, 64)
-	for _, c := range ci.chunks[1:] {
+	for _, c := range ci.units[1:] {
 		if _, err := ci.ReadAt(b, c.UncompressedOffset); err != nil {
 			t.Fatal(err)
 		}
@@ -232,12 +232,12 @@ func TestChunkedImageTruncation(t *testing.T) {
 func TestChunkedImageOutOfOrder(t *testing.T) {
 	f, _, whole := openMultiChunk(t, multiChunkFiles[0])
 	ci := f.img.(*chunkedImage)
-	if len(ci.chunks) <= chunkCacheLen {
-		t.Fatalf("%d chunks: the cache holds them all", len(ci.chunks))
+	if len(ci.units) <= chunkCacheLen {
+		t.Fatalf("%d chunks: the cache holds them all", len(ci.units))
 	}
 	b := make([]byte, 100)
 	for round := 0; round < maxReexpansion+2; round++ {
-		for _, c := range ci.chunks {
+		for _, c := range ci.units {
 			off := c.UncompressedOffset + int64(c.UncompressedSize)/2
 			if _, err := ci.ReadAt(b, off); err != nil {
 				t.Fatal(err)
@@ -250,7 +250,7 @@ func TestChunkedImageOutOfOrder(t *testing.T) {
 	if ci.whole == nil {
 		t.Fatalf("expanded %d bytes of a %d-byte image, still chunk by chunk", ci.expanded, ci.end)
 	}
-	if ci.expanded > (maxReexpansion+1)*ci.end+int64(ci.chunks[0].UncompressedSize) {
+	if ci.expanded > (maxReexpansion+1)*ci.end+int64(ci.units[0].UncompressedSize) {
 		t.Errorf("expanded %d bytes of a %d-byte image", ci.expanded, ci.end)
 	}
 	if !bytes.Equal(ci.whole, whole) {
@@ -270,17 +270,26 @@ func TestChunkedImageOutOfOrder(t *testing.T) {
 
 // FuzzChunkedImage builds a package body of zlib chunks from the input
 // (chunk sizes, gaps and contents), damages it where the input says, and
-// reads it chunk by chunk: wherever the body expands whole
-// (decompressChunks), every read must give the same bytes, and where it
-// does not, CheckChunks must fail too.
+// reads it chunk by chunk, or block by block when the input's first byte
+// has its top bit set: wherever the body expands whole (decompressChunks),
+// every read must give the same bytes, and where it does not, CheckChunks
+// must fail too.
 func FuzzChunkedImage(f *testing.F) {
 	chunkedAlways(f)
 	f.Add([]byte{3, 1, 200, 7, 0, 90, 3, 0, 0, 0})
 	f.Add([]byte{8, 4, 10, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16})
 	f.Add([]byte{2, 0, 255, 255, 0, 0, 1, 40, 2})
+	f.Add([]byte{0x82, 0, 255, 3, 0, 200, 1, 9, 0, 60, 0})
+	f.Add([]byte{0x80, 1, 250, 0, 17, 0, 0})
+	split := blockSplitMin
+	f.Cleanup(func() { blockSplitMin = split })
 	f.Fuzz(func(t *testing.T, spec []byte) {
 		if len(spec) < 2 || len(spec) > 256 {
 			return
+		}
+		blockSplitMin = split
+		if spec[0]&0x80 != 0 {
+			blockSplitMin = 0
 		}
 		file, sum := synthChunks(spec)
 		whole, size, _, werr := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
@@ -491,4 +500,178 @@ func (z *zlibChunks) add(file, data []byte, blockSize int) ([]byte, CompressedCh
 	}
 	file = append(file, comp...)
 	return file, CompressedChunk{UncompressedSize: int32(len(data)), CompressedOffset: at, CompressedSize: int32(int64(len(file)) - at)}
+}
+
+// blocksAlways makes every chunk of a chunk-by-chunk image split into its
+// blocks until the test ends.
+func blocksAlways(tb testing.TB) {
+	old := blockSplitMin
+	blockSplitMin = 0
+	tb.Cleanup(func() { blockSplitMin = old })
+}
+
+// TestChunkedImageBlocks reads the corpus's multi-chunk packages with
+// their chunks split into blocks: the units are the blocks, and export
+// views, objects and reads are those of the image expanded whole.
+func TestChunkedImageBlocks(t *testing.T) {
+	blocksAlways(t)
+	for _, rel := range multiChunkFiles {
+		f, _, whole := openMultiChunk(t, rel)
+		ci := f.img.(*chunkedImage)
+		if len(ci.units) <= len(f.Summary.CompressedChunks) {
+			t.Fatalf("%s: %d units for %d chunks: not split into blocks", rel, len(ci.units), len(f.Summary.CompressedChunks))
+		}
+		ref := *f
+		ref.img, ref.pooled = whole, nil
+		for i := range f.Exports {
+			got, pin, err := f.view(i)
+			want, _, werr := ref.view(i)
+			if err != nil || werr != nil || !bytes.Equal(got, want) {
+				t.Fatalf("%s: export %d: view differs from the whole image's (%v, %v)", rel, i, err, werr)
+			}
+			f.unpin(pin)
+			gs, gerr := f.CheckObject(i)
+			ws, werr := ref.CheckObject(i)
+			if gs != ws || (gerr == nil) != (werr == nil) {
+				t.Fatalf("%s: export %d: CheckObject %d, %v; whole image: %d, %v", rel, i, gs, gerr, ws, werr)
+			}
+		}
+		if err := f.CheckChunks(); err != nil {
+			t.Fatal(err)
+		}
+		all := make([]byte, f.size)
+		if n, err := f.ReadAt(all, 0); int64(n) != f.size || err != nil || !bytes.Equal(all, whole) {
+			t.Fatalf("%s: the image read whole differs (%d bytes, %v)", rel, n, err)
+		}
+		t.Logf("%s: %d chunks, %d units", rel, len(f.Summary.CompressedChunks), len(ci.units))
+	}
+}
+
+// TestFullyCompressedBlocks wraps a real package (UT2004's Entry.ut2,
+// 336 KB) as a fully compressed one of 64 KiB zlib blocks and reads it
+// block by block: the same package as the file itself. The corpus's one
+// fully compressed package (PS3 SFXTEST.XXX) is a single block, which
+// stays expanded whole.
+func TestFullyCompressedBlocks(t *testing.T) {
+	dir := corpus.Path(t, "legacy_ue123")
+	b, err := os.ReadFile(filepath.Join(dir, "ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunkedAlways(t)
+	blocksAlways(t)
+	if f, err := NewFile(binread.Mem(b), int64(len(b))); err != nil {
+		t.Fatal(err)
+	} else if _, ok := f.img.(binread.Mem); !ok || !strings.HasPrefix(f.Wrapper, "fully compressed (LZMA)") {
+		t.Fatalf("SFXTEST.XXX: image %T (%s), want one block expanded whole", f.img, f.Wrapper)
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, "HeffersonMan+UT2004/Maps/Entry.ut2"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := NewFile(binread.Mem(raw), int64(len(raw)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var z zlibChunks
+	wrapped, _ := z.add(nil, raw, 0x10000)
+	got, err := NewFile(binread.Mem(wrapped), int64(len(wrapped)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, ok := got.img.(*chunkedImage)
+	if !ok || got.Wrapper != "fully compressed (Zlib)" {
+		t.Fatalf("image %T (%s), want it read block by block", got.img, got.Wrapper)
+	}
+	if got.size != want.size || len(got.Exports) != len(want.Exports) || len(got.Names) != len(want.Names) || len(got.Imports) != len(want.Imports) {
+		t.Fatalf("block by block: %d bytes, %d names, %d imports, %d exports; the file: %d bytes, %d, %d, %d",
+			got.size, len(got.Names), len(got.Imports), len(got.Exports), want.size, len(want.Names), len(want.Imports), len(want.Exports))
+	}
+	for i := range want.Exports {
+		gs, gerr := got.CheckObject(i)
+		ws, werr := want.CheckObject(i)
+		if gs != ws || (gerr == nil) != (werr == nil) {
+			t.Fatalf("export %d: CheckObject %d, %v; the file: %d, %v", i, gs, gerr, ws, werr)
+		}
+	}
+	if err := got.CheckChunks(); err != nil {
+		t.Fatal(err)
+	}
+	// A damaged block: the package still opens when its tables are
+	// elsewhere, and CheckChunks names the block.
+	u := ci.units[len(ci.units)/2]
+	bad := bytes.Clone(wrapped)
+	bad[u.blk.off+u.blk.comp/2] ^= 0x5A
+	f, err := NewFile(binread.Mem(bad), int64(len(bad)))
+	if err == nil {
+		err = f.CheckChunks()
+	}
+	if err == nil || !strings.Contains(err.Error(), "block "+strconv.Itoa(u.block)+" (Zlib)") {
+		t.Fatalf("block %d damaged: %v, want an error naming it", u.block, err)
+	}
+	t.Logf("%d units; damaged: %v", len(ci.units), err)
+}
+
+// TestBlocksMemory reads a package of one 24 MiB chunk and a fully
+// compressed 24 MiB package through from start to end: block by block
+// each allocates a few 128 KiB blocks' worth, where expanding it whole
+// allocates all of it.
+func TestBlocksMemory(t *testing.T) {
+	const size = 24 << 20
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(i>>9) ^ byte(i>>17)
+	}
+	binary.LittleEndian.PutUint32(data, PackageTag)
+	var z zlibChunks
+	file, ch := z.add(make([]byte, 64), data, 0x20000)
+	ch.UncompressedOffset = 64
+	sum := &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{ch}}
+	full, _ := z.add(nil, data, 0x20000)
+	readThrough := func(r io.ReaderAt, n int64) {
+		b := make([]byte, 64<<10)
+		for off := int64(0); off < n; off += int64(len(b)) {
+			if _, err := r.ReadAt(b, off); err != nil && err != io.EOF {
+				t.Fatal(err)
+			}
+		}
+	}
+	allocated := func(fn func()) uint64 {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		fn()
+		runtime.ReadMemStats(&m1)
+		return m1.TotalAlloc - m0.TotalAlloc
+	}
+	whole := allocated(func() {
+		img, n, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		if err != nil {
+			t.Fatal(err)
+		}
+		readThrough(img, n)
+	})
+	oneChunk := allocated(func() {
+		ci, n, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+		if err != nil || ci == nil {
+			t.Fatalf("one big chunk not read block by block: %v", err)
+		}
+		readThrough(ci, n)
+	})
+	fully := allocated(func() {
+		img, n, desc, err := fullyCompressedImage(binread.Mem(full), int64(len(full)), binary.LittleEndian)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := img.(*chunkedImage); !ok {
+			t.Fatalf("fully compressed package read as %T (%s)", img, desc)
+		}
+		readThrough(img, n)
+	})
+	t.Logf("reading a %d MiB image through: %.1f MiB allocated expanded whole, %.2f MiB block by block (one chunk), %.2f MiB (fully compressed)", size>>20, float64(whole)/(1<<20), float64(oneChunk)/(1<<20), float64(fully)/(1<<20))
+	for _, got := range []uint64{oneChunk, fully} {
+		if got > 1<<20 {
+			t.Errorf("block by block allocated %d bytes", got)
+		}
+	}
 }

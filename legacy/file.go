@@ -206,7 +206,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	f.order = order
 	f.BigEndian = order == binary.BigEndian
 	if isFullyCompressed(head, order) {
-		img, isize, desc, err := decompressWhole(f.img, f.size, order)
+		img, isize, desc, err := fullyCompressedImage(f.img, f.size, order)
 		if err != nil {
 			return nil, err
 		}
@@ -252,10 +252,10 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 }
 
 // expand makes f's image that of a package stored in the compressed
-// chunks s lists: expanded chunk by chunk as reads reach it when there are
-// several (chunkedImage), else expanded whole. The first chunk, which holds
-// the tables, is expanded at once, so that a package whose body does not
-// start expanding fails to open as before.
+// chunks s lists: expanded chunk by chunk (or block by block) as reads
+// reach it when it is big (chunkedImage), else expanded whole. The first
+// chunk or block, where the tables start, is expanded at once, so that a
+// package whose body does not start expanding fails to open as before.
 func (f *File) expand(s *Summary) error {
 	ci, isize, desc, err := newChunkedImage(f.img, f.size, f.order, s, f.game)
 	switch {

@@ -14,9 +14,11 @@
 // packages with a compressed chunk table (zlib, and the pure-Go LZO, LZMA and
 // Xbox 360 LZX decoders of this package, registered in package compression),
 // fully compressed console packages and Lineage II's XOR-wrapped files are
-// turned into their plain image in memory first, except that a chunk table
-// whose image is 8 MiB or more is expanded chunk by chunk as reads reach
-// it (a few chunks held at a time; [File.CheckChunks] expands the rest).
+// turned into their plain image in memory first, except that an image of
+// 8 MiB or more (a chunk table, or a fully compressed package) is expanded
+// chunk by chunk as reads reach it, and a chunk of 2 MiB or more block by
+// block (a few chunks or blocks held at a time; [File.CheckChunks] expands
+// the rest).
 // Rocket League's AES-encrypted headers need the game's key ([WithAESKey]).
 // Oodle (Mass Effect Legendary Edition, Leviathan) decodes through the
 // registry.

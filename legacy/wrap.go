@@ -302,6 +302,26 @@ func checkImageSize(n, compressed int64, field string) error {
 	return nil
 }
 
+// fullyCompressedImage is the image of a fully compressed package: read
+// block by block when it is big (newFullyCompressed), else expanded whole.
+func fullyCompressedImage(r io.ReaderAt, size int64, order binary.ByteOrder) (io.ReaderAt, int64, string, error) {
+	ci, n, desc, err := newFullyCompressed(r, size, order)
+	if err != nil || ci == nil {
+		if err == nil {
+			return decompressWhole(r, size, order)
+		}
+		return nil, 0, "", err
+	}
+	var tag [4]byte
+	if _, err := ci.ReadAt(tag[:], 0); err != nil {
+		return nil, 0, "", fmt.Errorf("legacy: fully compressed package: %w", err)
+	}
+	if _, ok := orderFromTag(tag[:]); !ok {
+		return nil, 0, "", &FormatError{Field: "FullyCompressed", Msg: "decompressed data does not start with the package tag"}
+	}
+	return ci, n, desc, nil
+}
+
 // decompressWhole expands a fully compressed package.
 func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.ReaderAt, int64, string, error) {
 	br := binread.New(r, size)
