@@ -4,7 +4,8 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"sync"
+
+	"github.com/upkg/upkg/internal/blockcache"
 )
 
 // ChunkReader reads a chunk at any offset, decoding only the compression
@@ -14,20 +15,11 @@ import (
 // the chunk's hash, which covers the whole chunk: [File.VerifyChunk] checks
 // it block by block. A ChunkReader is safe for concurrent use.
 type ChunkReader struct {
-	f     *File
-	chunk int
-	off   uint64 // where the chunk starts in the uncompressed address space
-	size  int64
-
-	mu     sync.Mutex
-	recent [2]decodedBlock // the blocks read last, most recent first
-	raw    []byte          // stored bytes of the block being read
-}
-
-// decodedBlock is compression block b's bytes, or nothing when buf is nil.
-type decodedBlock struct {
-	b   int
-	buf []byte
+	f      *File
+	chunk  int
+	off    uint64 // where the chunk starts in the uncompressed address space
+	blocks blockcache.Reader
+	raw    []byte // stored bytes of the block being read
 }
 
 // ChunkReader returns a [ChunkReader] of chunk i (a TOC entry index).
@@ -39,83 +31,50 @@ func (f *File) ChunkReader(i int) (*ChunkReader, error) {
 		return nil, f.chunkErr(i, err)
 	}
 	ol := f.OffsetLength(i)
+	bs := uint64(f.Header.CompressionBlockSize)
 	if ol.Length > 0 {
-		bs := uint64(f.Header.CompressionBlockSize)
 		if end := ol.Offset + ol.Length; end < ol.Offset || (end-1)/bs >= uint64(f.NumBlocks()) {
 			return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", ol.Offset, ol.Length, f.NumBlocks())})
 		}
 	}
-	return &ChunkReader{f: f, chunk: i, off: ol.Offset, size: int64(ol.Length)}, nil
+	r := &ChunkReader{f: f, chunk: i, off: ol.Offset}
+	r.blocks = blockcache.Reader{
+		Size: int64(ol.Length),
+		Locate: func(pos int64) (int64, int64) {
+			at := r.off + uint64(pos)
+			return int64(at / bs), int64(at % bs)
+		},
+		Decode: r.decode,
+	}
+	return r, nil
 }
 
 // Size is the chunk's length.
-func (r *ChunkReader) Size() int64 { return r.size }
+func (r *ChunkReader) Size() int64 { return r.blocks.Size }
 
 // ReadAt reads len(b) bytes from offset off of the chunk. Like any
 // io.ReaderAt it returns io.EOF when fewer bytes remain.
 func (r *ChunkReader) ReadAt(b []byte, off int64) (int, error) {
-	if off < 0 {
-		return 0, r.f.chunkErr(r.chunk, fmt.Errorf("read at negative offset %d", off))
+	n, err := r.blocks.ReadAt(b, off)
+	if err != nil && err != io.EOF {
+		err = r.f.chunkErr(r.chunk, err)
 	}
-	if off >= r.size {
-		if len(b) == 0 {
-			return 0, nil
-		}
-		return 0, io.EOF
-	}
-	want := len(b)
-	if int64(want) > r.size-off {
-		b = b[:r.size-off]
-	}
-	bs := uint64(r.f.Header.CompressionBlockSize)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	for n := 0; n < len(b); {
-		at := r.off + uint64(off) + uint64(n)
-		blk, in := int(at/bs), at%bs
-		data, err := r.block(blk)
-		if err != nil {
-			return n, r.f.chunkErr(r.chunk, err)
-		}
-		if in >= uint64(len(data)) {
-			return n, r.f.chunkErr(r.chunk, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, the chunk needs byte %d of it", blk, len(data), in)})
-		}
-		n += copy(b[n:], data[in:])
-	}
-	if len(b) < want {
-		return len(b), io.EOF
-	}
-	return len(b), nil
+	return n, err
 }
 
-// block returns compression block b's bytes, decoding it unless it is one
-// of the two read last. The caller holds r.mu; the result is valid until
-// it unlocks.
-func (r *ChunkReader) block(b int) ([]byte, error) {
-	if c := r.recent[0]; c.buf != nil && c.b == b {
-		return c.buf, nil
-	}
-	if c := r.recent[1]; c.buf != nil && c.b == b {
-		r.recent[0], r.recent[1] = c, r.recent[0]
-		return c.buf, nil
-	}
-	// The older block's memory takes the new one.
-	buf := r.recent[1].buf
-	r.recent[1] = decodedBlock{}
-	blk := r.f.Block(b)
-	if run := r.f.storedRun(b, b, 0, uint64(blk.UncompressedSize), math.MaxUint64); run.blocks > 0 {
+// decode reads compression block b into buf's memory.
+func (r *ChunkReader) decode(b int64, buf []byte) ([]byte, error) {
+	f := r.f
+	blk := f.Block(int(b))
+	if run := f.storedRun(int(b), int(b), 0, uint64(blk.UncompressedSize), math.MaxUint64); run.blocks > 0 {
 		// A stored block, read as File.ReadChunk reads it: its bytes
 		// straight from the partition.
-		var err error
-		if m, ok := r.f.storedInMem(run); ok {
-			buf = append(buf[:0], m...)
-		} else if buf, err = r.f.readStored(buf[:0], run); err != nil {
-			return nil, err
+		if m, ok := f.storedInMem(run); ok {
+			return append(buf[:0], m...), nil
 		}
-		r.recent[0], r.recent[1] = decodedBlock{b: b, buf: buf}, r.recent[0]
-		return buf, nil
+		return f.readStored(buf[:0], run)
 	}
-	raw, plain, err := r.f.readBlock(b, blk, r.raw, buf)
+	raw, plain, err := f.readBlock(int(b), blk, r.raw, buf)
 	r.raw = raw
 	if err != nil {
 		return nil, err
@@ -123,10 +82,7 @@ func (r *ChunkReader) block(b int) ([]byte, error) {
 	if blk.MethodIndex == 0 {
 		// A stored block's bytes are in raw or in the mapped partition:
 		// the cache keeps its own copy.
-		buf = append(buf[:0], plain...)
-	} else {
-		buf = plain // decompressed into buf, or a buffer grown for it
+		return append(buf[:0], plain...), nil
 	}
-	r.recent[0], r.recent[1] = decodedBlock{b: b, buf: buf}, r.recent[0]
-	return buf, nil
+	return plain, nil // decompressed into buf, or a buffer grown for it
 }

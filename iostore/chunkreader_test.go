@@ -2,70 +2,35 @@ package iostore
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"runtime"
 	"testing"
 
 	"github.com/upkg/upkg/internal/binread"
-	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/readertest"
 )
 
 // checkChunkReader reads chunk i through a ChunkReader in several patterns
-// (forwards in odd steps, backwards, across block boundaries, past the
-// end): every read gives the bytes of want, what ReadChunk gave.
+// (readertest.Check): every read gives the bytes of want, what ReadChunk
+// gave.
 func checkChunkReader(t *testing.T, f *File, i int, want []byte) {
 	t.Helper()
 	cr, err := f.ChunkReader(i)
 	if err != nil {
 		t.Fatalf("%s chunk %d: ReadChunk read, ChunkReader: %v", f.Name, i, err)
 	}
-	size := cr.Size()
-	if size != int64(len(want)) {
-		t.Fatalf("%s chunk %d: ChunkReader size %d, ReadChunk %d bytes", f.Name, i, size, len(want))
+	if cr.Size() != int64(len(want)) {
+		t.Fatalf("%s chunk %d: ChunkReader size %d, ReadChunk %d bytes", f.Name, i, cr.Size(), len(want))
 	}
-	check := func(off, n int64) {
-		buf := make([]byte, n)
-		got, err := cr.ReadAt(buf, off)
-		exp := max(0, min(n, size-off))
-		switch {
-		case int64(got) != exp:
-			t.Fatalf("%s chunk %d: ReadAt(%d bytes at %d) read %d, want %d (%v)", f.Name, i, n, off, got, exp, err)
-		case exp < n && err != io.EOF:
-			t.Fatalf("%s chunk %d: ReadAt(%d bytes at %d) past the end: %v, want io.EOF", f.Name, i, n, off, err)
-		case exp == n && err != nil:
-			t.Fatalf("%s chunk %d: ReadAt(%d bytes at %d): %v", f.Name, i, n, off, err)
-		case !bytes.Equal(buf[:got], want[off:off+int64(got)]):
-			t.Fatalf("%s chunk %d: ReadAt(%d bytes at %d) differs from ReadChunk", f.Name, i, n, off)
-		}
-	}
-	const step = 7919 // prime: reads straddle every block boundary sooner or later
-	for off := int64(0); off < size; off += step {
-		check(off, step)
-	}
-	for off := size - 1; off >= 0; off -= 3 * step {
-		check(off, min(2*step, size-off))
-	}
-	check(0, size)
-	check(size, 1)
-	check(max(0, size-5), 10)
-	if _, err := cr.ReadAt(make([]byte, 1), -1); err == nil {
-		t.Fatalf("%s chunk %d: ReadAt at -1 did not fail", f.Name, i)
-	}
+	readertest.Check(t, fmt.Sprintf("%s chunk %d", f.Name, i), cr, want)
 }
 
 // TestChunkReaderCorpus reads every chunk of the corpus containers through
 // a ChunkReader and compares it with ReadChunk.
 func TestChunkReaderCorpus(t *testing.T) {
 	n := 0
-	for _, p := range corpus.Files(t, "iostore", ".utoc") {
-		f, err := Open(p, WithAESKey([]byte(fixtureKey)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !f.HasData() {
-			f.Close()
-			continue
-		}
+	eachCorpusContainer(t, func(f *File) {
 		for i := range f.ChunkIDs {
 			want, err := f.ReadChunk(i)
 			if err != nil {
@@ -74,8 +39,7 @@ func TestChunkReaderCorpus(t *testing.T) {
 			checkChunkReader(t, f, i, want)
 			n++
 		}
-		f.Close()
-	}
+	})
 	if n < 1695 {
 		t.Errorf("only %d chunks read", n)
 	}

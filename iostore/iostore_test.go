@@ -97,26 +97,32 @@ func TestFiles(t *testing.T) {
 // TestChunkHashes reads every chunk of every container whose data is in the
 // corpus and compares its hash (SHA-1 or BLAKE3) with the TOC's; Oodle
 // chunks decode through the registry like the others.
-func TestChunkHashes(t *testing.T) {
-	ok := 0
+// eachCorpusContainer calls fn with every corpus container that has its
+// data (.ucas) beside it, opened with the fixtures' key.
+func eachCorpusContainer(t *testing.T, fn func(f *File)) {
 	for _, p := range corpus.Files(t, "iostore", ".utoc") {
 		f, err := Open(p, WithAESKey([]byte(fixtureKey)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !f.HasData() {
-			f.Close()
-			continue
+		if f.HasData() {
+			fn(f)
 		}
+		f.Close()
+	}
+}
+
+func TestChunkHashes(t *testing.T) {
+	ok := 0
+	eachCorpusContainer(t, func(f *File) {
 		for i := range f.ChunkIDs {
 			if err := f.VerifyChunk(i); err != nil {
-				t.Errorf("%s: %v", p, err)
+				t.Errorf("%s: %v", f.Name, err)
 			} else {
 				ok++
 			}
 		}
-		f.Close()
-	}
+	})
 	t.Logf("%d chunk hashes verified", ok)
 	if ok < 1695 {
 		t.Errorf("only %d chunks verified", ok)

@@ -6,8 +6,6 @@ import (
 	"io"
 	"sort"
 	"sync"
-
-	"github.com/upkg/upkg/internal/binread"
 )
 
 // chunkedImage is the image of a UE3 package whose body is stored in
@@ -140,14 +138,8 @@ func newChunkedImage(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summa
 // block, or nil when it expands to less than chunkedMinImage:
 // decompressWhole expands those.
 func newFullyCompressed(r io.ReaderAt, size int64, order binary.ByteOrder) (*chunkedImage, int64, string, error) {
-	br := binread.New(r, size)
-	br.SetOrder(order)
-	br.Skip(12, "CompressedChunk")
-	n := int64(br.I32("CompressedChunk.UncompressedSize"))
-	if err := br.Err(); err != nil {
-		return nil, 0, "", err
-	}
-	if err := checkImageSize(n, size, "CompressedChunk.UncompressedSize"); err != nil {
+	n, err := fullySize(r, size, order)
+	if err != nil {
 		return nil, 0, "", err
 	}
 	if n < chunkedMinImage || n < blockSplitMin {

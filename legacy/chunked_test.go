@@ -59,6 +59,28 @@ func openMultiChunk(t *testing.T, rel string) (*File, []byte, binread.Mem) {
 	return f, b, whole
 }
 
+// sameExports checks that every export of f (read chunk by chunk) gives
+// the view and the decoded object it gives read from whole, its image
+// expanded whole.
+func sameExports(t *testing.T, rel string, f *File, whole binread.Mem) {
+	t.Helper()
+	ref := *f
+	ref.img, ref.pooled = whole, nil
+	for i := range f.Exports {
+		got, pin, err := f.view(i)
+		want, _, werr := ref.view(i)
+		if err != nil || werr != nil || !bytes.Equal(got, want) {
+			t.Fatalf("%s: export %d: view differs from the whole image's (%v, %v)", rel, i, err, werr)
+		}
+		f.unpin(pin)
+		gs, gerr := f.CheckObject(i)
+		ws, werr := ref.CheckObject(i)
+		if gs != ws || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
+			t.Fatalf("%s: export %d: CheckObject %d, %v; whole image: %d, %v", rel, i, gs, gerr, ws, werr)
+		}
+	}
+}
+
 // TestChunkedImageReads compares reads of a chunk-by-chunk image with the
 // image expanded whole: opening expands only the first chunk; export views
 // and decoded objects are the same, read in order they expand each chunk
@@ -72,22 +94,7 @@ func TestChunkedImageReads(t *testing.T) {
 				t.Errorf("%s: after open, chunk %d expanded = %v (only the first should be)", rel, i, ok)
 			}
 		}
-		// Export views and objects.
-		ref := *f
-		ref.img, ref.pooled = whole, nil
-		for i := range f.Exports {
-			got, pin, err := f.view(i)
-			want, _, werr := ref.view(i)
-			if err != nil || werr != nil || !bytes.Equal(got, want) {
-				t.Fatalf("%s: export %d: view differs from the whole image's (%v, %v)", rel, i, err, werr)
-			}
-			f.unpin(pin)
-			gs, gerr := f.CheckObject(i)
-			ws, werr := ref.CheckObject(i)
-			if gs != ws || (gerr == nil) != (werr == nil) || gerr != nil && gerr.Error() != werr.Error() {
-				t.Fatalf("%s: export %d: CheckObject %d, %v; whole image: %d, %v", rel, i, gs, gerr, ws, werr)
-			}
-		}
+		sameExports(t, rel, f, whole)
 		if err := f.CheckChunks(); err != nil {
 			t.Fatalf("%s: CheckChunks: %v", rel, err)
 		}
@@ -407,36 +414,20 @@ func TestChunkedMinImage(t *testing.T) {
 func TestChunkedImageMemory(t *testing.T) {
 	const nChunks, chunkSize = 48, 1 << 20
 	file, sum := bigChunks(nChunks, chunkSize)
-	readThrough := func(r io.ReaderAt, size int64) {
-		b := make([]byte, 64<<10)
-		for off := int64(0); off < size; off += int64(len(b)) {
-			if _, err := r.ReadAt(b, off); err != nil && err != io.EOF {
-				t.Fatal(err)
-			}
-		}
-	}
-	allocated := func(fn func()) uint64 {
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		fn()
-		runtime.ReadMemStats(&m1)
-		return m1.TotalAlloc - m0.TotalAlloc
-	}
 	var whole, chunked uint64
 	whole = allocated(func() {
 		img, size, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
 		if err != nil {
 			t.Fatal(err)
 		}
-		readThrough(img, size)
+		readThrough(t, img, size)
 	})
 	chunked = allocated(func() {
 		ci, size, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
 		if err != nil || ci == nil {
 			t.Fatalf("not read chunk by chunk: %v", err)
 		}
-		readThrough(ci, size)
+		readThrough(t, ci, size)
 		if ci.whole != nil {
 			t.Fatal("reading in order expanded the image whole")
 		}
@@ -445,6 +436,26 @@ func TestChunkedImageMemory(t *testing.T) {
 	if chunked > (chunkCacheLen+2)*chunkSize {
 		t.Errorf("chunk by chunk allocated %d bytes, more than %d chunks", chunked, chunkCacheLen+2)
 	}
+}
+
+// readThrough reads size bytes of r from start to end, 64 KiB at a time.
+func readThrough(t *testing.T, r io.ReaderAt, size int64) {
+	b := make([]byte, 64<<10)
+	for off := int64(0); off < size; off += int64(len(b)) {
+		if _, err := r.ReadAt(b, off); err != nil && err != io.EOF {
+			t.Fatal(err)
+		}
+	}
+}
+
+// allocated returns the bytes fn allocates.
+func allocated(fn func()) uint64 {
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	fn()
+	runtime.ReadMemStats(&m1)
+	return m1.TotalAlloc - m0.TotalAlloc
 }
 
 // bigChunks is a file of n zlib chunks of size bytes each (after a small
@@ -521,21 +532,7 @@ func TestChunkedImageBlocks(t *testing.T) {
 		if len(ci.units) <= len(f.Summary.CompressedChunks) {
 			t.Fatalf("%s: %d units for %d chunks: not split into blocks", rel, len(ci.units), len(f.Summary.CompressedChunks))
 		}
-		ref := *f
-		ref.img, ref.pooled = whole, nil
-		for i := range f.Exports {
-			got, pin, err := f.view(i)
-			want, _, werr := ref.view(i)
-			if err != nil || werr != nil || !bytes.Equal(got, want) {
-				t.Fatalf("%s: export %d: view differs from the whole image's (%v, %v)", rel, i, err, werr)
-			}
-			f.unpin(pin)
-			gs, gerr := f.CheckObject(i)
-			ws, werr := ref.CheckObject(i)
-			if gs != ws || (gerr == nil) != (werr == nil) {
-				t.Fatalf("%s: export %d: CheckObject %d, %v; whole image: %d, %v", rel, i, gs, gerr, ws, werr)
-			}
-		}
+		sameExports(t, rel, f, whole)
 		if err := f.CheckChunks(); err != nil {
 			t.Fatal(err)
 		}
@@ -628,35 +625,19 @@ func TestBlocksMemory(t *testing.T) {
 	ch.UncompressedOffset = 64
 	sum := &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{ch}}
 	full, _ := z.add(nil, data, 0x20000)
-	readThrough := func(r io.ReaderAt, n int64) {
-		b := make([]byte, 64<<10)
-		for off := int64(0); off < n; off += int64(len(b)) {
-			if _, err := r.ReadAt(b, off); err != nil && err != io.EOF {
-				t.Fatal(err)
-			}
-		}
-	}
-	allocated := func(fn func()) uint64 {
-		var m0, m1 runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&m0)
-		fn()
-		runtime.ReadMemStats(&m1)
-		return m1.TotalAlloc - m0.TotalAlloc
-	}
 	whole := allocated(func() {
 		img, n, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
 		if err != nil {
 			t.Fatal(err)
 		}
-		readThrough(img, n)
+		readThrough(t, img, n)
 	})
 	oneChunk := allocated(func() {
 		ci, n, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
 		if err != nil || ci == nil {
 			t.Fatalf("one big chunk not read block by block: %v", err)
 		}
-		readThrough(ci, n)
+		readThrough(t, ci, n)
 	})
 	fully := allocated(func() {
 		img, n, desc, err := fullyCompressedImage(binread.Mem(full), int64(len(full)), binary.LittleEndian)
@@ -666,7 +647,7 @@ func TestBlocksMemory(t *testing.T) {
 		if _, ok := img.(*chunkedImage); !ok {
 			t.Fatalf("fully compressed package read as %T (%s)", img, desc)
 		}
-		readThrough(img, n)
+		readThrough(t, img, n)
 	})
 	t.Logf("reading a %d MiB image through: %.1f MiB allocated expanded whole, %.2f MiB block by block (one chunk), %.2f MiB (fully compressed)", size>>20, float64(whole)/(1<<20), float64(oneChunk)/(1<<20), float64(fully)/(1<<20))
 	for _, got := range []uint64{oneChunk, fully} {

@@ -322,16 +322,23 @@ func fullyCompressedImage(r io.ReaderAt, size int64, order binary.ByteOrder) (io
 	return ci, n, desc, nil
 }
 
-// decompressWhole expands a fully compressed package.
-func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.ReaderAt, int64, string, error) {
+// fullySize returns the size of a fully compressed package expanded: its
+// one chunk's UncompressedSize, checked against the file's size.
+func fullySize(r io.ReaderAt, size int64, order binary.ByteOrder) (int64, error) {
 	br := binread.New(r, size)
 	br.SetOrder(order)
 	br.Skip(12, "CompressedChunk")
 	n := int64(br.I32("CompressedChunk.UncompressedSize"))
 	if err := br.Err(); err != nil {
-		return nil, 0, "", err
+		return 0, err
 	}
-	if err := checkImageSize(n, size, "CompressedChunk.UncompressedSize"); err != nil {
+	return n, checkImageSize(n, size, "CompressedChunk.UncompressedSize")
+}
+
+// decompressWhole expands a fully compressed package.
+func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.ReaderAt, int64, string, error) {
+	n, err := fullySize(r, size, order)
+	if err != nil {
 		return nil, 0, "", err
 	}
 	img := make([]byte, n)

@@ -3,7 +3,6 @@ package pak_test
 import (
 	"bytes"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -11,14 +10,14 @@ import (
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/readertest"
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
 )
 
 // checkBlockReader reads entry e through its BlockReader in several
-// patterns (forwards in odd steps, backwards, across block boundaries, past
-// the end). When Data gave d (dataErr nil), every read must give the same
-// bytes; otherwise reads may fail but must not panic.
+// patterns (readertest.Check). When Data gave d (dataErr nil), every read
+// must give the same bytes; otherwise reads may fail but must not panic.
 func checkBlockReader(t *testing.T, e *pak.Entry, d []byte, dataErr error) {
 	t.Helper()
 	br, err := e.BlockReader()
@@ -28,41 +27,16 @@ func checkBlockReader(t *testing.T, e *pak.Entry, d []byte, dataErr error) {
 		}
 		return
 	}
-	if dataErr == nil && br.Size() != int64(len(d)) {
+	if dataErr != nil {
+		for off := int64(-1); off < br.Size()+2; off += 7919 {
+			br.ReadAt(make([]byte, 7919), off)
+		}
+		return
+	}
+	if br.Size() != int64(len(d)) {
 		t.Fatalf("%s: BlockReader size %d, Data %d bytes", e.Name, br.Size(), len(d))
 	}
-	size := br.Size()
-	check := func(off, n int64) {
-		buf := make([]byte, n)
-		got, err := br.ReadAt(buf, off)
-		if dataErr != nil {
-			return
-		}
-		want := max(0, min(n, size-off))
-		switch {
-		case int64(got) != want:
-			t.Fatalf("%s: ReadAt(%d bytes at %d) read %d, want %d (%v)", e.Name, n, off, got, want, err)
-		case want < n && err != io.EOF:
-			t.Fatalf("%s: ReadAt(%d bytes at %d) past the end: %v, want io.EOF", e.Name, n, off, err)
-		case want == n && err != nil:
-			t.Fatalf("%s: ReadAt(%d bytes at %d): %v", e.Name, n, off, err)
-		case !bytes.Equal(buf[:got], d[off:off+int64(got)]):
-			t.Fatalf("%s: ReadAt(%d bytes at %d) differs from Data", e.Name, n, off)
-		}
-	}
-	const step = 7919 // prime: reads straddle every block boundary sooner or later
-	for off := int64(0); off < size; off += step {
-		check(off, step)
-	}
-	for off := size - 1; off >= 0; off -= 3 * step {
-		check(off, min(2*step, size-off))
-	}
-	check(0, size)
-	check(size, 1)
-	check(max(0, size-5), 10)
-	if _, err := br.ReadAt(make([]byte, 1), -1); err == nil {
-		t.Fatalf("%s: ReadAt at -1 did not fail", e.Name)
-	}
+	readertest.Check(t, e.Name, br, d)
 }
 
 // TestBlockReaderCorpus reads every entry of the corpus paks through a

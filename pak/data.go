@@ -333,33 +333,46 @@ func (r *entryReader) fill() error {
 // decompresses to.
 func (r *entryReader) readBlock() (src []byte, out int64, err error) {
 	e := r.e
-	p := e.p
 	if r.next >= len(e.Blocks) {
 		return nil, 0, e.errorf(e.DataOffset(), fmt.Errorf("%d bytes left after the last of %d compression blocks", r.remain, len(e.Blocks)))
 	}
-	b := e.Blocks[r.next]
-	size := b.End - b.Start
-	stored := size
-	if e.Encrypted() {
-		stored = align(size)
-	}
-	r.raw = grow(r.raw, stored)
-	if err := readAtFull(p.r, r.raw, b.Start); err != nil {
-		return nil, 0, e.errorf(b.Start, err)
-	}
-	if r.h != nil {
-		r.h.Write(r.raw)
-	}
-	if e.Encrypted() {
-		if err := p.decrypt(r.raw, e.IV, b.Start-e.Blocks[0].Start); err != nil {
-			return nil, 0, e.errorf(b.Start, err)
-		}
+	raw, src, err := e.readStoredBlock(r.next, r.raw, r.h)
+	r.raw = raw
+	if err != nil {
+		return nil, 0, err
 	}
 	bs := int64(e.CompressionBlockSize)
 	if len(e.Blocks) == 1 || bs == 0 {
 		bs = e.UncompressedSize
 	}
-	return r.raw[:size], min(bs, r.remain), nil
+	return src, min(bs, r.remain), nil
+}
+
+// readStoredBlock reads compression block i as stored into raw's memory
+// (grown as needed), feeds it to h when not nil (the entry hash covers
+// the blocks as stored) and decrypts it; it returns raw and the block's
+// compressed bytes.
+func (e *Entry) readStoredBlock(i int, raw []byte, h hash.Hash) ([]byte, []byte, error) {
+	p := e.p
+	b := e.Blocks[i]
+	size := b.End - b.Start
+	stored := size
+	if e.Encrypted() {
+		stored = align(size)
+	}
+	raw = grow(raw, stored)
+	if err := readAtFull(p.r, raw, b.Start); err != nil {
+		return raw, nil, e.errorf(b.Start, err)
+	}
+	if h != nil {
+		h.Write(raw)
+	}
+	if e.Encrypted() {
+		if err := p.decrypt(raw, e.IV, b.Start-e.Blocks[0].Start); err != nil {
+			return raw, nil, e.errorf(b.Start, err)
+		}
+	}
+	return raw, raw[:size], nil
 }
 
 // decompress decompresses block r.next (src, from readBlock) into dst,

@@ -221,17 +221,7 @@ func TestVerifyContainer(t *testing.T) {
 // of a package inside.
 func TestVerifyUtocLazy(t *testing.T) {
 	opts := &Options{AESKey: corpusKeys}
-	lines := func(p string) []byte {
-		var b bytes.Buffer
-		VerifyOne(p, opts, func(r VerifyResult) {
-			j, err := json.Marshal(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(append(j, '\n'))
-		})
-		return b.Bytes()
-	}
+	lines := func(p string) []byte { return verifyLines(t, p, opts) }
 	lazily := func(fn func()) {
 		old := zenWholeMax
 		zenWholeMax = -1

@@ -251,17 +251,7 @@ func testPakPackages(t *testing.T) {
 func TestVerifyPakBlocks(t *testing.T) {
 	dir := corpus.Path(t, "pak")
 	opts := &Options{AESKey: corpusKeys}
-	lines := func(p string) []byte {
-		var b bytes.Buffer
-		VerifyOne(p, opts, func(r VerifyResult) {
-			j, err := json.Marshal(r)
-			if err != nil {
-				t.Fatal(err)
-			}
-			b.Write(append(j, '\n'))
-		})
-		return b.Bytes()
-	}
+	lines := func(p string) []byte { return verifyLines(t, p, opts) }
 	paks, packages := 0, 0
 	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() || !strings.EqualFold(filepath.Ext(p), ".pak") {
@@ -286,4 +276,18 @@ func TestVerifyPakBlocks(t *testing.T) {
 		t.Fatal("no package verified in a pak")
 	}
 	t.Logf("%d paks, %d package lines alike", paks, packages)
+}
+
+// verifyLines is what `upkg verify --json p` prints for p, less the
+// summary line.
+func verifyLines(t *testing.T, p string, opts *Options) []byte {
+	var b bytes.Buffer
+	VerifyOne(p, opts, func(r VerifyResult) {
+		j, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.Write(append(j, '\n'))
+	})
+	return b.Bytes()
 }

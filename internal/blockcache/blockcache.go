@@ -1,0 +1,91 @@
+// Package blockcache reads a stream stored in blocks (compression blocks,
+// encryption units) at any offset, decoding only the blocks a read reaches
+// and keeping the last two: reading a stream too big to hold through costs
+// two blocks of memory. The containers' readers of big entries and chunks
+// (pak.BlockReader, iostore.ChunkReader) share it.
+package blockcache
+
+import (
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Reader reads Size bytes made of blocks. It is safe for concurrent use
+// once set up.
+type Reader struct {
+	Size int64
+	// Locate returns the block holding stream offset pos (0 <= pos < Size)
+	// and where pos lies in it.
+	Locate func(pos int64) (block int64, in int64)
+	// Decode decodes the given block into buf's memory (buf is the memory
+	// of a block no longer kept, of any length: grow it as needed) and
+	// returns the block's bytes.
+	Decode func(block int64, buf []byte) ([]byte, error)
+
+	mu     sync.Mutex
+	recent [2]decoded // most recent first
+}
+
+// decoded is one decoded block (nothing when buf is nil).
+type decoded struct {
+	block int64
+	buf   []byte
+}
+
+// ReadAt reads len(b) bytes at off. Like any io.ReaderAt it returns io.EOF
+// when fewer bytes remain; errors are Decode's, or say that a block holds
+// fewer bytes than Locate placed in it.
+func (r *Reader) ReadAt(b []byte, off int64) (int, error) {
+	if off < 0 {
+		return 0, fmt.Errorf("read at negative offset %d", off)
+	}
+	if off >= r.Size {
+		if len(b) == 0 {
+			return 0, nil
+		}
+		return 0, io.EOF
+	}
+	want := len(b)
+	if int64(want) > r.Size-off {
+		b = b[:r.Size-off]
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for n := 0; n < len(b); {
+		k, in := r.Locate(off + int64(n))
+		data, err := r.block(k)
+		if err != nil {
+			return n, err
+		}
+		if in < 0 || in >= int64(len(data)) {
+			return n, fmt.Errorf("block %d holds %d bytes, the stream needs byte %d of it", k, len(data), in)
+		}
+		n += copy(b[n:], data[in:])
+	}
+	if len(b) < want {
+		return len(b), io.EOF
+	}
+	return len(b), nil
+}
+
+// block returns block k's bytes, decoding it unless it is one of the two
+// read last. r.mu is held; the result is valid until it is unlocked.
+func (r *Reader) block(k int64) ([]byte, error) {
+	if c := r.recent[0]; c.buf != nil && c.block == k {
+		return c.buf, nil
+	}
+	if c := r.recent[1]; c.buf != nil && c.block == k {
+		r.recent[0], r.recent[1] = c, r.recent[0]
+		return c.buf, nil
+	}
+	// The older block's memory takes the new one.
+	buf := r.recent[1].buf
+	r.recent[1] = decoded{}
+	buf, err := r.Decode(k, buf)
+	if err != nil {
+		return nil, err
+	}
+	r.recent[0], r.recent[1] = decoded{block: k, buf: buf}, r.recent[0]
+	return buf, nil
+}

@@ -1,0 +1,52 @@
+// Package readertest checks an io.ReaderAt against the bytes it should
+// read, for the tests of the readers that decode a stream block by block
+// (pak.BlockReader, iostore.ChunkReader).
+package readertest
+
+import (
+	"bytes"
+	"io"
+	"testing"
+)
+
+// step is the length of the reads Check makes: a prime, so that they
+// straddle every block boundary sooner or later.
+const step = 7919
+
+// Check reads r, whose bytes should be want, in several patterns:
+// forwards in step-byte reads, backwards, all at once, across the end,
+// past it and at a negative offset. Every read must give want's bytes,
+// io.EOF exactly when it is cut short by the end, and an error at a
+// negative offset.
+func Check(t testing.TB, name string, r io.ReaderAt, want []byte) {
+	t.Helper()
+	size := int64(len(want))
+	check := func(off, n int64) {
+		t.Helper()
+		buf := make([]byte, n)
+		got, err := r.ReadAt(buf, off)
+		exp := max(0, min(n, size-off))
+		switch {
+		case int64(got) != exp:
+			t.Fatalf("%s: ReadAt(%d bytes at %d) read %d, want %d (%v)", name, n, off, got, exp, err)
+		case exp < n && err != io.EOF:
+			t.Fatalf("%s: ReadAt(%d bytes at %d) past the end: %v, want io.EOF", name, n, off, err)
+		case exp == n && err != nil:
+			t.Fatalf("%s: ReadAt(%d bytes at %d): %v", name, n, off, err)
+		case !bytes.Equal(buf[:got], want[off:off+int64(got)]):
+			t.Fatalf("%s: ReadAt(%d bytes at %d) differs", name, n, off)
+		}
+	}
+	for off := int64(0); off < size; off += step {
+		check(off, step)
+	}
+	for off := size - 1; off >= 0; off -= 3 * step {
+		check(off, min(2*step, size-off))
+	}
+	check(0, size)
+	check(size, 1)
+	check(max(0, size-5), 10)
+	if _, err := r.ReadAt(make([]byte, 1), -1); err == nil {
+		t.Fatalf("%s: ReadAt at -1 did not fail", name)
+	}
+}
