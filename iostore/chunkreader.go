@@ -66,9 +66,11 @@ func (r *ChunkReader) ReadAt(b []byte, off int64) (int, error) {
 func (r *ChunkReader) decode(b int64, buf []byte) ([]byte, error) {
 	f := r.f
 	blk := f.Block(int(b))
-	if run := f.storedRun(int(b), int(b), 0, uint64(blk.UncompressedSize), math.MaxUint64); run.blocks > 0 {
-		// A stored block, read as File.ReadChunk reads it: its bytes
-		// straight from the partition.
+	// Of a stored block, only what the chunk holds is read, as
+	// File.ReadChunk reads it: its bytes straight from the partition, up
+	// to the chunk's end.
+	need := min(uint64(blk.UncompressedSize), r.off+uint64(r.blocks.Size)-uint64(b)*uint64(f.Header.CompressionBlockSize))
+	if run := f.storedRun(int(b), int(b), 0, need, math.MaxUint64); run.blocks > 0 {
 		if m, ok := f.storedInMem(run); ok {
 			return append(buf[:0], m...), nil
 		}
