@@ -206,10 +206,18 @@ func TestChunkedImageDamage(t *testing.T) {
 	t.Logf("%d exports in the damaged chunk failed; CheckChunks: %v", failed, err)
 }
 
-// TestChunkedImageTruncation opens prefixes of a multi-chunk package: each
-// fails cleanly or reads, and what reads decodes or fails cleanly, the
-// chunks past the prefix included.
+// TestChunkedImageTruncation opens prefixes of a multi-chunk package, read
+// chunk by chunk and block by block: each fails cleanly or reads, and what
+// reads decodes or fails cleanly, the chunks past the prefix included.
 func TestChunkedImageTruncation(t *testing.T) {
+	t.Run("chunks", testChunkedTruncation)
+	t.Run("blocks", func(t *testing.T) {
+		blocksAlways(t)
+		testChunkedTruncation(t)
+	})
+}
+
+func testChunkedTruncation(t *testing.T) {
 	_, b, _ := openMultiChunk(t, multiChunkFiles[1])
 	step := max(1, len(b)/300)
 	opened, failedChunks := 0, 0
