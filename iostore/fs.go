@@ -147,7 +147,9 @@ func (d *dirEntry) Type() fs.FileMode          { return d.info.Mode().Type() }
 func (d *dirEntry) Info() (fs.FileInfo, error) { return d.info, nil }
 
 // chunkFile streams its chunk block by block (checking the hash at the
-// end); Seek and ReadAt switch to the whole chunk in memory.
+// end); Seek and ReadAt switch to random access, after checking the hash:
+// the whole chunk in memory, or a chunk over wholeChunkMax through a
+// ChunkReader (two compression blocks held at a time).
 type chunkFile struct {
 	fsys   *FS
 	chunk  int
@@ -155,24 +157,45 @@ type chunkFile struct {
 	info   fileInfo
 	stream io.Reader
 	pos    int64
-	r      *bytes.Reader
+	r      io.ReadSeeker
+	ra     io.ReaderAt
 	err    error
 }
+
+// wholeChunkMax is the size of the largest chunk a chunkFile reads into
+// memory for Seek and ReadAt (a variable: tests lower it).
+var wholeChunkMax int64 = 16 << 20
 
 func (c *chunkFile) Stat() (fs.FileInfo, error) { return c.info, nil }
 func (c *chunkFile) Close() error               { return nil }
 
 func (c *chunkFile) load() error {
-	if c.r == nil && c.err == nil {
-		data, err := c.fsys.f.ReadChunkVerified(c.chunk)
+	if c.r != nil || c.err != nil {
+		return c.err
+	}
+	f := c.fsys.f
+	if c.info.size <= wholeChunkMax {
+		data, err := f.ReadChunkVerified(c.chunk)
 		if err != nil {
 			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
-		} else {
-			c.r = bytes.NewReader(data)
-			c.r.Seek(c.pos, io.SeekStart)
+			return c.err
 		}
+		br := bytes.NewReader(data)
+		c.r, c.ra = br, br
+	} else {
+		if err := f.VerifyChunk(c.chunk); err != nil {
+			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
+			return c.err
+		}
+		cr, err := f.ChunkReader(c.chunk)
+		if err != nil {
+			c.err = &fs.PathError{Op: "read", Path: c.name, Err: err}
+			return c.err
+		}
+		c.r, c.ra = io.NewSectionReader(cr, 0, cr.Size()), cr
 	}
-	return c.err
+	_, err := c.r.Seek(c.pos, io.SeekStart)
+	return err
 }
 
 func (c *chunkFile) Read(p []byte) (int, error) {
@@ -209,7 +232,7 @@ func (c *chunkFile) ReadAt(p []byte, off int64) (int, error) {
 	if err := c.load(); err != nil {
 		return 0, err
 	}
-	return c.r.ReadAt(p, off)
+	return c.ra.ReadAt(p, off)
 }
 
 type dirFile struct {

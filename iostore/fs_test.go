@@ -1,6 +1,8 @@
 package iostore
 
 import (
+	"bytes"
+	"io"
 	"path"
 	"strings"
 	"testing"
@@ -9,7 +11,20 @@ import (
 	"github.com/upkg/upkg/internal/corpus"
 )
 
+// TestFS runs fstest.TestFS over a container, whose files' Seek and
+// ReadAt read them whole, or (as for files over wholeChunkMax) through a
+// ChunkReader.
 func TestFS(t *testing.T) {
+	t.Run("whole", testFS)
+	t.Run("blocks", func(t *testing.T) {
+		old := wholeChunkMax
+		wholeChunkMax = -1
+		defer func() { wholeChunkMax = old }()
+		testFS(t)
+	})
+}
+
+func testFS(t *testing.T) {
 	f, err := Open(corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Zlib/CUE4ParseFixtures-Minimal-Zlib-Windows.utoc"))
 	if err != nil {
 		t.Fatal(err)
@@ -22,6 +37,25 @@ func TestFS(t *testing.T) {
 	var some []string
 	for _, fe := range f.DirectoryIndex.Files()[:5] {
 		some = append(some, fe.Path)
+	}
+	// One file read through Seek and ReadAt gives what ReadFile gives.
+	want, err := fsys.ReadFile(some[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := fsys.Open(some[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := make([]byte, len(want))
+	if _, err := h.(io.ReaderAt).ReadAt(got, 0); err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("%s: ReadAt gave %v, or bytes that differ from ReadFile", some[0], err)
+	}
+	if _, err := h.(io.Seeker).Seek(int64(len(want))/2, io.SeekStart); err != nil {
+		t.Fatal(err)
+	}
+	if rest, err := io.ReadAll(h); err != nil || !bytes.Equal(rest, want[len(want)/2:]) {
+		t.Fatalf("%s: read after Seek gave %v, or bytes that differ", some[0], err)
 	}
 	if err := fstest.TestFS(fsys, some...); err != nil {
 		t.Fatal(err)
