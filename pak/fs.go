@@ -153,6 +153,7 @@ func (i dirInfo) Sys() any           { return nil }
 type file struct {
 	e  *Entry
 	rc io.ReadCloser
+	br *BlockReader // made by the first ReadAt
 }
 
 func (f *file) Stat() (fs.FileInfo, error) { return fileInfo{e: f.e}, nil }
@@ -166,6 +167,19 @@ func (f *file) Read(b []byte) (int, error) {
 		f.rc = rc
 	}
 	return f.rc.Read(b)
+}
+
+// ReadAt reads the entry at any offset through a BlockReader, which
+// decodes only the compression blocks the read reaches (io.ReaderAt).
+func (f *file) ReadAt(b []byte, off int64) (int, error) {
+	if f.br == nil {
+		br, err := f.e.BlockReader()
+		if err != nil {
+			return 0, err
+		}
+		f.br = br
+	}
+	return f.br.ReadAt(b, off)
 }
 
 func (f *file) Close() error {
