@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"sort"
 
 	"github.com/upkg/upkg/internal/blockcache"
 )
@@ -14,10 +15,16 @@ import (
 // blocks of memory, not the chunk's size. Reads are not checked against
 // the chunk's hash, which covers the whole chunk: [File.VerifyChunk] checks
 // it block by block. A ChunkReader is safe for concurrent use.
+//
+// The chunk's bytes are those [File.ReadChunk] reads, as the engine reads
+// them: from its offset in the first block on, the blocks one after
+// another, each for the bytes it holds.
 type ChunkReader struct {
 	f      *File
 	chunk  int
-	off    uint64 // where the chunk starts in the uncompressed address space
+	first  int    // the chunk's first block
+	in     uint64 // where the chunk starts in it
+	starts []int64
 	blocks blockcache.Reader
 	raw    []byte // stored bytes of the block being read
 }
@@ -32,18 +39,35 @@ func (f *File) ChunkReader(i int) (*ChunkReader, error) {
 	}
 	ol := f.OffsetLength(i)
 	bs := uint64(f.Header.CompressionBlockSize)
+	r := &ChunkReader{f: f, chunk: i, first: int(ol.Offset / bs), in: ol.Offset % bs}
 	if ol.Length > 0 {
-		if end := ol.Offset + ol.Length; end < ol.Offset || (end-1)/bs >= uint64(f.NumBlocks()) {
+		last := (ol.Offset + ol.Length - 1) / bs
+		if ol.Offset+ol.Length < ol.Offset || last >= uint64(f.NumBlocks()) {
 			return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", ol.Offset, ol.Length, f.NumBlocks())})
 		}
+		// Where each block's bytes start in the chunk (as walkRange takes
+		// them), from the block table alone.
+		r.starts = make([]int64, 0, last-uint64(r.first)+2)
+		var done uint64
+		for b := uint64(r.first); b <= last && done < ol.Length; b++ {
+			size := uint64(f.Block(int(b)).UncompressedSize)
+			if b == uint64(r.first) {
+				if r.in >= size {
+					return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, size, r.in)})
+				}
+				size -= r.in
+			}
+			r.starts = append(r.starts, int64(done))
+			done += min(size, ol.Length-done)
+		}
+		if done != ol.Length {
+			return nil, f.chunkErr(i, &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk blocks give %d of %d bytes", done, ol.Length)})
+		}
+		r.starts = append(r.starts, int64(done))
 	}
-	r := &ChunkReader{f: f, chunk: i, off: ol.Offset}
 	r.blocks = blockcache.Reader{
-		Size: int64(ol.Length),
-		Locate: func(pos int64) (int64, int64) {
-			at := r.off + uint64(pos)
-			return int64(at / bs), int64(at % bs)
-		},
+		Size:   int64(ol.Length),
+		Locate: r.locate,
 		Decode: r.decode,
 	}
 	return r, nil
@@ -62,14 +86,28 @@ func (r *ChunkReader) ReadAt(b []byte, off int64) (int, error) {
 	return n, err
 }
 
+// locate returns the block holding chunk byte pos and where it is in the
+// block.
+func (r *ChunkReader) locate(pos int64) (int64, int64) {
+	k := sort.Search(len(r.starts)-1, func(k int) bool { return r.starts[k+1] > pos })
+	in := pos - r.starts[k]
+	if k == 0 {
+		in += int64(r.in)
+	}
+	return int64(r.first + k), in
+}
+
 // decode reads compression block b into buf's memory.
 func (r *ChunkReader) decode(b int64, buf []byte) ([]byte, error) {
 	f := r.f
 	blk := f.Block(int(b))
-	// Of a stored block, only what the chunk holds is read, as
-	// File.ReadChunk reads it: its bytes straight from the partition, up
-	// to the chunk's end.
-	need := min(uint64(blk.UncompressedSize), r.off+uint64(r.blocks.Size)-uint64(b)*uint64(f.Header.CompressionBlockSize))
+	// Of a stored block, only what the chunk takes of it is read, as
+	// File.ReadChunk reads it: its bytes straight from the partition.
+	k := int(b) - r.first
+	need := uint64(r.starts[k+1] - r.starts[k])
+	if k == 0 {
+		need += r.in
+	}
 	if run := f.storedRun(int(b), int(b), 0, need, math.MaxUint64); run.blocks > 0 {
 		if m, ok := f.storedInMem(run); ok {
 			return append(buf[:0], m...), nil
