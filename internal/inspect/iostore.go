@@ -626,7 +626,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 			// block by block.
 			if opts.Body, err = f.ChunkReader(chunk); err == nil {
 				opts.Size = size
-				data, err = f.ReadChunkPrefix(chunk, zenPrefix)
+				data, err = f.ReadChunkPrefix(chunk, uint64(zenPrefix))
 			}
 		} else {
 			data, err = f.ReadChunk(chunk)
@@ -1160,8 +1160,9 @@ const maxChunkBuf = 16 << 20
 var zenWholeMax int64 = maxChunkBuf
 
 // zenPrefix is how much of a package chunk over zenWholeMax is read before
-// parsing it: zen.Parse reads the rest of a longer header itself.
-const zenPrefix = 64 << 10
+// parsing it: zen.Parse reads the rest of a longer header itself. (A
+// variable: tests lower it.)
+var zenPrefix int64 = 64 << 10
 
 // readPackageChunk reads package chunk i for its checks, checking its
 // hash: whole, into buf's memory when it has room (data), up to

@@ -223,9 +223,9 @@ func TestVerifyUtocLazy(t *testing.T) {
 	opts := &Options{AESKey: corpusKeys}
 	lines := func(p string) []byte { return verifyLines(t, p, opts) }
 	lazily := func(fn func()) {
-		old := zenWholeMax
-		zenWholeMax = -1
-		defer func() { zenWholeMax = old }()
+		oldMax, oldPrefix := zenWholeMax, zenPrefix
+		zenWholeMax, zenPrefix = -1, 100 // most headers are read through Body too
+		defer func() { zenWholeMax, zenPrefix = oldMax, oldPrefix }()
 		fn()
 	}
 	containers, packages := 0, 0

@@ -16,8 +16,20 @@ import (
 // data: the header still reads, the ExportData section reports the cut
 // with the offset where the package ends and the export it cuts, verify
 // fails naming it, and ExportData of the cut export names the offset too.
-// Prefixes inside the header fail to open, never panic.
+// Prefixes inside the header fail to open, never panic. All of it holds
+// with the packages read whole and read lazily (zen.Options.Body, as
+// packages over zenWholeMax are).
 func TestZenTruncation(t *testing.T) {
+	t.Run("whole", testZenTruncation)
+	t.Run("lazy", func(t *testing.T) {
+		oldMax, oldPrefix := zenWholeMax, zenPrefix
+		zenWholeMax, zenPrefix = -1, 16 // the header too is read through Body
+		defer func() { zenWholeMax, zenPrefix = oldMax, oldPrefix }()
+		testZenTruncation(t)
+	})
+}
+
+func testZenTruncation(t *testing.T) {
 	dir := corpus.Dir(t)
 	type sample struct {
 		name string
