@@ -903,10 +903,11 @@ func (p *Package) CellExportData(i int) ([]byte, error) {
 
 // maxBodyReads bounds the bytes export data reads through Options.Body
 // take in all, as a multiple of the package's size. The exports of a
-// well-formed package tile its data, so reading each once or twice stays
-// below it; crafted exports that all claim most of a big package would
-// otherwise make reading them quadratic.
-const maxBodyReads = 4
+// well-formed package tile its data, so reading each a few times (a dump
+// decodes them and shows their bytes) stays below it; crafted exports
+// that all claim most of a big package would otherwise make reading them
+// quadratic.
+const maxBodyReads = 8
 
 // errBodyReads reports export data reads past maxBodyReads.
 var errBodyReads = fmt.Errorf("export data read through the package body passed %d times its size: the exports overlap", maxBodyReads)
