@@ -20,10 +20,12 @@ import (
 // them: from its offset in the first block on, the blocks one after
 // another, each for the bytes it holds.
 type ChunkReader struct {
-	f      *File
-	chunk  int
-	first  int    // the chunk's first block
-	in     uint64 // where the chunk starts in it
+	f     *File
+	chunk int
+	first int    // the chunk's first block
+	in    uint64 // where the chunk starts in it
+	// starts[k] is where block first+k's bytes begin in the chunk; the
+	// last element is the chunk's length.
 	starts []int64
 	blocks blockcache.Reader
 	raw    []byte // stored bytes of the block being read
