@@ -228,7 +228,7 @@ func readChunkBlocks(r io.ReaderAt, size int64, order binary.ByteOrder, off, n i
 			return nil, &FormatError{Off: at, Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
 		}
 		if b.comp > size-at {
-			return nil, &binread.Error{Offset: at, Field: "CompressedBlock.Data", Err: io.ErrUnexpectedEOF}
+			return nil, &binread.Error{Offset: at, Field: "CompressedBlock.Data", Err: fmt.Errorf("%w: %d bytes wanted, %d left", io.ErrUnexpectedEOF, b.comp, size-at)}
 		}
 		b.off, b.pos = at, pos
 		at += b.comp
