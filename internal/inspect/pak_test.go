@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -290,4 +291,51 @@ func verifyLines(t *testing.T, p string, opts *Options) []byte {
 		b.Write(append(j, '\n'))
 	})
 	return b.Bytes()
+}
+
+// TestPakBlocksMemory verifies a pak holding CodeVein's SK_Inner_Female1
+// (a 3.2 MB .uexp, 64 KiB zlib blocks), its package read whole and read
+// through BlockReaders: the same line, and through BlockReaders a fraction
+// of the memory (what is left is mostly its one big export, read whole).
+func TestPakBlocksMemory(t *testing.T) {
+	base := corpus.Path(t, "uassetapi", "TestManyAssets", "CodeVein")
+	var files []paktest.File
+	for _, ext := range []string{".uasset", ".uexp"} {
+		b, err := os.ReadFile(filepath.Join(base, "SK_Inner_Female1"+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, paktest.File{Path: "Content/SK_Inner_Female1" + ext, Data: b, Compress: true, BlockSize: 64 << 10})
+	}
+	b, err := paktest.Build(paktest.Options{Version: 8, Mount: "../../../CodeVein/"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "CodeVein.pak")
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts := &Options{Engine: "4.18"}
+	var lines [2][]byte
+	var alloc [2]uint64
+	for i, blocks := range []bool{false, true} {
+		old := pakWholeMax
+		if blocks {
+			pakWholeMax = -1
+		}
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		lines[i] = verifyLines(t, p, opts)
+		runtime.ReadMemStats(&m1)
+		pakWholeMax = old
+		alloc[i] = m1.TotalAlloc - m0.TotalAlloc
+	}
+	if !bytes.Equal(lines[0], lines[1]) || !bytes.Contains(lines[0], []byte(`"ok":true`)) {
+		t.Fatalf("read whole:\n%s\nthrough BlockReaders:\n%s", lines[0], lines[1])
+	}
+	t.Logf("verify allocated %.1f MB reading the package whole, %.1f MB through BlockReaders", float64(alloc[0])/1e6, float64(alloc[1])/1e6)
+	if alloc[1] > alloc[0]/2 && !raceEnabled {
+		t.Errorf("through BlockReaders %d bytes, whole %d", alloc[1], alloc[0])
+	}
 }
