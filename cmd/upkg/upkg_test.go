@@ -28,6 +28,7 @@ func TestScripts(t *testing.T) {
 			env.Setenv("CORPUS", dir)
 			return nil
 		},
+		Cmds: scriptCmds,
 		Condition: func(cond string) (bool, error) {
 			if cond == "corpus" {
 				return ok, nil
@@ -36,3 +37,7 @@ func TestScripts(t *testing.T) {
 		},
 	})
 }
+
+// scriptCmds are the scripts' own commands (upkg_unix_test.go adds
+// mkfifo).
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}

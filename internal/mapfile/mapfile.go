@@ -14,6 +14,7 @@ package mapfile
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sync"
 	"syscall"
@@ -47,9 +48,9 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 		syscall.Close(fd)
 		return nil, 0, nil, &os.PathError{Op: "stat", Path: name, Err: err}
 	}
-	if st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		syscall.Close(fd)
-		return nil, 0, nil, fmt.Errorf("%s: is a directory", name)
+		return nil, 0, nil, osfile.CheckRegular(name, fileMode(st.Mode))
 	}
 	size = st.Size
 	if size > osfile.MaxWhole {
@@ -100,9 +101,11 @@ func (s *smallBuf) Close() error {
 	return nil
 }
 
+// openRead opens name read-only; a named pipe without waiting for a writer
+// (OpenWhole then refuses it).
 func openRead(name string) (int, error) {
 	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 		if err != syscall.EINTR {
 			return fd, err
 		}
@@ -135,6 +138,25 @@ func preadFull(fd int, b []byte) error {
 		off += n
 	}
 	return nil
+}
+
+// fileMode is the type bits of a stat mode as an fs.FileMode.
+func fileMode(m uint32) fs.FileMode {
+	switch m & syscall.S_IFMT {
+	case syscall.S_IFREG:
+		return 0
+	case syscall.S_IFDIR:
+		return fs.ModeDir
+	case syscall.S_IFIFO:
+		return fs.ModeNamedPipe
+	case syscall.S_IFSOCK:
+		return fs.ModeSocket
+	case syscall.S_IFCHR:
+		return fs.ModeDevice | fs.ModeCharDevice
+	case syscall.S_IFBLK:
+		return fs.ModeDevice
+	}
+	return fs.ModeIrregular
 }
 
 // pathErr wraps a system call error as os.File does; io errors stay.

@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
@@ -143,5 +145,34 @@ func TestTruncatedPakWhileMapped(t *testing.T) {
 	}
 	if len(results) != 1 || results[0].OK || results[0].Format != "pak" || !strings.Contains(results[0].Error, "file changed while being read") {
 		t.Errorf("verify of a pak truncated while mapped: %+v", results)
+	}
+}
+
+// TestOpenWholeSpecial checks that OpenWhole refuses what is not a regular
+// file, saying what it is, without waiting for a writer on a named pipe.
+func TestOpenWholeSpecial(t *testing.T) {
+	dir := t.TempDir()
+	pipe := filepath.Join(dir, "pipe.uasset")
+	if err := syscall.Mkfifo(pipe, 0o644); err != nil {
+		t.Skip(err)
+	}
+	for name, want := range map[string]string{
+		pipe:        "not a regular file (a named pipe)",
+		"/dev/null": "not a regular file (a character device)",
+		dir:         "is a directory",
+	} {
+		done := make(chan error, 1)
+		go func() {
+			_, _, _, err := mapfile.OpenWhole(name)
+			done <- err
+		}()
+		select {
+		case err := <-done:
+			if err == nil || err.Error() != name+": "+want {
+				t.Errorf("OpenWhole(%s): %v, want %q", name, err, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("OpenWhole(%s) still waiting after 10 s", name)
+		}
 	}
 }

@@ -12,10 +12,13 @@ import (
 	"github.com/upkg/upkg/internal/binread"
 )
 
-// Open opens name for reading and returns it with its size. A directory is an
-// error, so that readers never see one as an empty file.
+// Open opens name for reading and returns it with its size. Anything but a
+// regular file is an error, so that readers never see a directory or a
+// device as an empty file. A named pipe is opened without waiting for a
+// writer (which would hang: readers need the size, which a pipe does not
+// have).
 func Open(name string) (*os.File, int64, error) {
-	f, err := os.Open(name)
+	f, err := os.OpenFile(name, os.O_RDONLY|openNonblock, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -24,11 +27,35 @@ func Open(name string) (*os.File, int64, error) {
 		f.Close()
 		return nil, 0, err
 	}
-	if st.IsDir() {
+	if err := CheckRegular(name, st.Mode()); err != nil {
 		f.Close()
-		return nil, 0, fmt.Errorf("%s: is a directory", name)
+		return nil, 0, err
 	}
 	return f, st.Size(), nil
+}
+
+// CheckRegular returns the error Open gives for the file name of mode m
+// when it is not a regular file: "is a directory", or "not a regular file"
+// saying what it is.
+func CheckRegular(name string, m os.FileMode) error {
+	switch {
+	case m.IsRegular():
+		return nil
+	case m.IsDir():
+		return fmt.Errorf("%s: is a directory", name)
+	}
+	what := "special file"
+	switch {
+	case m&os.ModeNamedPipe != 0:
+		what = "named pipe"
+	case m&os.ModeSocket != 0:
+		what = "socket"
+	case m&os.ModeCharDevice != 0:
+		what = "character device"
+	case m&os.ModeDevice != 0:
+		what = "block device"
+	}
+	return fmt.Errorf("%s: not a regular file (a %s)", name, what)
 }
 
 // MaxWhole is the largest file [OpenWhole] reads into memory at once.
