@@ -50,7 +50,7 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
 		syscall.Close(fd)
-		return nil, 0, nil, osfile.CheckRegular(name, fileMode(st.Mode))
+		return nil, 0, nil, osfile.CheckRegular(name, fileMode(uint32(st.Mode)))
 	}
 	size = st.Size
 	if size > osfile.MaxWhole {
