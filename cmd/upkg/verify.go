@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/term"
 
+	"github.com/upkg/upkg/internal/fscall"
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/mapfile"
 )
@@ -63,6 +64,12 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	// an error line for that file (see inspect.VerifyPackage).
 	mapped := *opts
 	mapped.OpenWhole = mapfile.OpenWhole
+	// With no more workers than processors (the default), the walk's and
+	// the file reads' system calls keep their processor (see package
+	// fscall: less thread hand-off, which costs most on a busy host).
+	if fscall.ForWorkers(o.jobs) == fscall.Direct {
+		mapped.OpenWhole, mapped.DirectCalls = mapfile.OpenWholeDirect, true
+	}
 	opts = &mapped
 	// Lines are buffered (one write per line costs a system call each);
 	// on a terminal each line is flushed as it comes.

@@ -45,6 +45,12 @@ type Options struct {
 	// fault while reading (a mapped file cut short by another process)
 	// into an error for that file.
 	OpenWhole osfile.WholeOpener
+	// DirectCalls makes the system calls of verify's walk (opening and
+	// listing folders, reading the heads of files) directly on Linux: the
+	// calling thread keeps its processor through them (see package
+	// internal/fscall). The CLI sets it, with an OpenWhole that does the
+	// same, when it runs no more workers than processors.
+	DirectCalls bool
 
 	// resultOnly is set by [VerifyOne]: nothing of the package but its
 	// [VerifyResult] is used, so renderings no check needs (a zen

@@ -54,12 +54,13 @@ func VerifyFiles(paths []string) ([]string, error) {
 // same order, as the walk finds it; it stops early when yield returns
 // false. The paths are all checked (stat) before the first yield.
 func WalkVerifyFiles(paths []string, yield func(string) bool) error {
-	return walkVerify(paths, func(p string, _ *dirList) bool { return yield(p) })
+	return walkVerify(paths, false, func(p string, _ *dirList) bool { return yield(p) })
 }
 
 // walkVerify is [WalkVerifyFiles] that also hands yield the listing of the
-// folder a file is in, when it read one (nil: not known).
-func walkVerify(paths []string, yield func(string, *dirList) bool) error {
+// folder a file is in, when it read one (nil: not known). direct is
+// [Options.DirectCalls].
+func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) error {
 	dirs := make([]bool, len(paths))
 	for i, p := range paths {
 		if _, _, ok := SplitContainerPath(p); ok {
@@ -82,9 +83,9 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 				parent := filepath.Dir(p)
 				if parent != namedDir && i+1 < len(paths) && !dirs[i+1] && filepath.Dir(paths[i+1]) == parent {
 					namedDir, named = parent, nil
-					var r dirReader
+					r := dirReader{direct: direct}
 					if fd, entries, err := r.read(-1, parent, parent, 0); err == nil {
-						closeDir(fd)
+						r.closeDir(fd)
 						named = newDirList(parent, entries)
 					}
 				}
@@ -106,7 +107,7 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 		if !st.IsDir() {
 			continue
 		}
-		if more, err := walkVerifyDir(p, yield); err != nil || !more {
+		if more, err := walkVerifyDir(p, direct, yield); err != nil || !more {
 			return err
 		}
 	}
@@ -116,8 +117,8 @@ func walkVerify(paths []string, yield func(string, *dirList) bool) error {
 // walkVerifyDir walks the folder dir as filepath.WalkDir does (entries in
 // lexical order, subfolders as they come, symbolic links not followed).
 // It returns false when yield asked to stop.
-func walkVerifyDir(dir string, yield func(string, *dirList) bool) (bool, error) {
-	var r dirReader
+func walkVerifyDir(dir string, direct bool, yield func(string, *dirList) bool) (bool, error) {
+	r := dirReader{direct: direct}
 	return r.walk(-1, dir, dir, 0, yield)
 }
 
@@ -128,7 +129,7 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 	if err != nil {
 		return false, err
 	}
-	defer closeDir(fd)
+	defer r.closeDir(fd)
 	var list *dirList
 	listed := false
 	// Whether a path in dir is dir + separator + name (see joinName),
@@ -583,7 +584,7 @@ func VerifyPaths(paths []string, opts *Options, workers int, emit func(VerifyRes
 // goroutine that calls emit: a progress bar counts files with it.
 func VerifyPathsDone(paths []string, opts *Options, workers int, emit func(VerifyResult), fileDone func()) error {
 	return verifyEach(func(yield func(string, *dirList) bool) error {
-		return walkVerify(paths, yield)
+		return walkVerify(paths, opts.DirectCalls, yield)
 	}, opts, workers, emit, fileDone)
 }
 

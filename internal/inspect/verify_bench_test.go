@@ -14,15 +14,20 @@ import (
 // containers (repak's base64 key and CUE4Parse's fixture key).
 const corpusKeys = "lNJbw660IOC+kU7cnVQ1oeqrXyhk4J6UAZrCBbcnp94=,CUE4ParseFixtureAESKey0123456789"
 
-// benchOpenWhole is how BenchmarkVerifyCorpus opens package files: as the
-// CLI does (mapped) where mapfile builds, else read (nil).
-var benchOpenWhole osfile.WholeOpener
+// benchOpenWhole and benchDirect are how BenchmarkVerifyCorpus opens
+// package files and walks: as the CLI does (mapped, calls made directly)
+// where mapfile builds, else read (nil) with ordinary calls.
+var (
+	benchOpenWhole osfile.WholeOpener
+	benchDirect    bool
+)
 
 // BenchmarkVerifyCorpus runs what `upkg verify --aes-key KEYS corpus/` does
-// (VerifyPaths: the walk beside the checks, files mapped, the collector
-// tuned, one worker per core, results in order) over the whole shared
-// corpus, and reports MB/s of corpus bytes and files/s. What it leaves out
-// is the process: start, first touch of the heap, exit.
+// (VerifyPaths: the walk beside the checks, files mapped, system calls
+// made directly, the collector tuned, one worker per core, results in
+// order) over the whole shared corpus, and reports MB/s of corpus bytes
+// and files/s. What it leaves out is the process: start, first touch of
+// the heap, exit.
 func BenchmarkVerifyCorpus(b *testing.B) {
 	dir := corpus.Dir(b)
 	bytes := corpusBytes(b, dir)
@@ -32,7 +37,7 @@ func BenchmarkVerifyCorpus(b *testing.B) {
 	results := 0
 	for b.Loop() {
 		results = 0
-		err := VerifyPaths([]string{dir}, &Options{AESKey: corpusKeys, OpenWhole: benchOpenWhole}, runtime.GOMAXPROCS(0), func(VerifyResult) { results++ })
+		err := VerifyPaths([]string{dir}, &Options{AESKey: corpusKeys, OpenWhole: benchOpenWhole, DirectCalls: benchDirect}, runtime.GOMAXPROCS(0), func(VerifyResult) { results++ })
 		if err != nil {
 			b.Fatal(err)
 		}

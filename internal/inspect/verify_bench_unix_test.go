@@ -4,4 +4,6 @@ package inspect
 
 import "github.com/upkg/upkg/internal/mapfile"
 
-func init() { benchOpenWhole = mapfile.OpenWhole }
+// As the CLI's verify with a worker per processor: files mapped, system
+// calls made directly.
+func init() { benchOpenWhole, benchDirect = mapfile.OpenWholeDirect, true }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"sort"
 	"syscall"
+
+	"github.com/upkg/upkg/internal/fscall"
 )
 
 // dirReader lists folders for the verify walk with plain system calls: a
@@ -18,23 +20,25 @@ import (
 // the folder records them (lstat when it does not).
 type dirReader struct {
 	buf []byte
+	// direct: the calls keep the thread's processor (fscall.Direct; see
+	// Options.DirectCalls).
+	direct bool
 }
+
+// sys is how r makes its calls.
+func (r *dirReader) sys() fscall.Mode { return fscall.Mode(r.direct) }
 
 // read lists the folder path, which is name in the folder open as parent
 // (parent < 0: not known, open path). It returns the folder's descriptor
-// for the subfolders (-1 when closed; close it with closeDir).
+// for the subfolders (-1 when closed; close it with r.closeDir).
 func (r *dirReader) read(parent int, name, path string, depth int) (int, []dirEntry, error) {
+	sys := r.sys()
 	var fd int
 	var err error
-	for {
-		if parent >= 0 {
-			fd, err = syscall.Openat(parent, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
-		} else {
-			fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
-		}
-		if err != syscall.EINTR {
-			break
-		}
+	if parent >= 0 {
+		fd, err = sys.Openat(parent, name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
+	} else {
+		fd, err = sys.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_DIRECTORY, 0)
 	}
 	if err != nil {
 		return -1, nil, &os.PathError{Op: "open", Path: path, Err: err}
@@ -44,25 +48,22 @@ func (r *dirReader) read(parent int, name, path string, depth int) (int, []dirEn
 	}
 	var ents []dirEntry
 	for {
-		n, err := syscall.ReadDirent(fd, r.buf)
-		if err == syscall.EINTR {
-			continue
-		}
+		n, err := sys.ReadDirent(fd, r.buf)
 		if err != nil {
-			syscall.Close(fd)
+			sys.Close(fd)
 			return -1, nil, &os.PathError{Op: "readdirent", Path: path, Err: err}
 		}
 		if n <= 0 {
 			break
 		}
 		if ents, err = parseDirents(path, r.buf[:n], ents); err != nil {
-			syscall.Close(fd)
+			sys.Close(fd)
 			return -1, nil, err
 		}
 	}
 	sort.Sort(dirEntries(ents))
 	if depth >= maxHeldDirs {
-		syscall.Close(fd)
+		sys.Close(fd)
 		fd = -1
 	}
 	return fd, ents, nil
@@ -132,36 +133,30 @@ func lstat(name string, st *syscall.Stat_t) error {
 	}
 }
 
-func closeDir(fd int) {
+// closeDir closes a descriptor read returned.
+func (r *dirReader) closeDir(fd int) {
 	if fd >= 0 {
-		syscall.Close(fd)
+		r.sys().Close(fd)
 	}
 }
 
 // readHead reads the first len(b) bytes of the file path, which is name
 // in the folder open as dir (-1: not open).
 func (r *dirReader) readHead(dir int, name, path string, b []byte) bool {
+	sys := r.sys()
 	var fd int
 	var err error
-	for {
-		if dir >= 0 {
-			fd, err = syscall.Openat(dir, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		} else {
-			fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-		}
-		if err != syscall.EINTR {
-			break
-		}
+	if dir >= 0 {
+		fd, err = sys.Openat(dir, name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	} else {
+		fd, err = sys.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		return false
 	}
-	defer syscall.Close(fd)
+	defer sys.Close(fd)
 	for off := 0; off < len(b); {
-		n, err := syscall.Pread(fd, b[off:], int64(off))
-		if err == syscall.EINTR {
-			continue
-		}
+		n, err := sys.Pread(fd, b[off:], int64(off))
 		if err != nil || n <= 0 {
 			return false
 		}

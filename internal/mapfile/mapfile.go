@@ -20,6 +20,7 @@ import (
 	"syscall"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/fscall"
 	"github.com/upkg/upkg/internal/osfile"
 )
 
@@ -39,17 +40,30 @@ const MinSize = 64 << 10
 // that make up most of a game folder, os.File's poller registration and
 // descriptor-flag calls outnumbered open, fstat, pread and close.
 func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err error) {
-	fd, err := openRead(name)
+	return openWhole(name, fscall.Blocking)
+}
+
+// OpenWholeDirect is OpenWhole making its open, fstat, pread and close
+// calls directly: the calling thread keeps its processor through them
+// (see package fscall). It is for callers that run no more goroutines
+// opening files than processors (fscall.ForWorkers).
+func OpenWholeDirect(name string) (r io.ReaderAt, size int64, closer io.Closer, err error) {
+	return openWhole(name, fscall.Direct)
+}
+
+func openWhole(name string, sys fscall.Mode) (r io.ReaderAt, size int64, closer io.Closer, err error) {
+	// A named pipe is opened without waiting for a writer (and refused).
+	fd, err := sys.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, 0, nil, &os.PathError{Op: "open", Path: name, Err: err}
 	}
 	var st syscall.Stat_t
-	if err := ignoringEINTR(func() error { return syscall.Fstat(fd, &st) }); err != nil {
-		syscall.Close(fd)
+	if err := sys.Fstat(fd, &st); err != nil {
+		sys.Close(fd)
 		return nil, 0, nil, &os.PathError{Op: "stat", Path: name, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		syscall.Close(fd)
+		sys.Close(fd)
 		return nil, 0, nil, osfile.CheckRegular(name, fileMode(uint32(st.Mode)))
 	}
 	size = st.Size
@@ -59,28 +73,28 @@ func OpenWhole(name string) (r io.ReaderAt, size int64, closer io.Closer, err er
 	}
 	if size >= MinSize {
 		if b, c, ok := arenaMap(fd, size); ok {
-			syscall.Close(fd) // the mapping stays valid without the descriptor
+			sys.Close(fd) // the mapping stays valid without the descriptor
 			return binread.Mem(b), size, c, nil
 		}
 		if b, err := syscall.Mmap(fd, 0, int(size), syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
-			syscall.Close(fd) // the mapping stays valid without the descriptor
+			sys.Close(fd) // the mapping stays valid without the descriptor
 			return binread.Mem(b), size, &mapping{b: b}, nil
 		}
 	}
-	defer syscall.Close(fd)
+	defer sys.Close(fd)
 	if size < MinSize {
 		// A fresh buffer per file would cost zeroing and, with garbage
 		// collected seldom, page faults on fresh heap: reuse one.
 		bp := smallBufs.Get().(*[]byte)
 		b := (*bp)[:size]
-		if err := preadFull(fd, b); err != nil {
+		if err := preadFull(sys, fd, b); err != nil {
 			smallBufs.Put(bp)
 			return nil, 0, nil, fmt.Errorf("%s: %w", name, pathErr("read", name, err))
 		}
 		return binread.Mem(b), size, &smallBuf{b: bp}, nil
 	}
 	b := make([]byte, size)
-	if err := preadFull(fd, b); err != nil {
+	if err := preadFull(sys, fd, b); err != nil {
 		return nil, 0, nil, fmt.Errorf("%s: %w", name, pathErr("read", name, err))
 	}
 	return binread.Mem(b), size, nil, nil
@@ -101,34 +115,12 @@ func (s *smallBuf) Close() error {
 	return nil
 }
 
-// openRead opens name read-only; a named pipe without waiting for a writer
-// (OpenWhole then refuses it).
-func openRead(name string) (int, error) {
-	for {
-		fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
-		if err != syscall.EINTR {
-			return fd, err
-		}
-	}
-}
-
-func ignoringEINTR(fn func() error) error {
-	for {
-		if err := fn(); err != syscall.EINTR {
-			return err
-		}
-	}
-}
-
 // preadFull reads len(b) bytes from offset 0 as os.File.ReadAt does: a
 // short file is io.ErrUnexpectedEOF.
-func preadFull(fd int, b []byte) error {
+func preadFull(sys fscall.Mode, fd int, b []byte) error {
 	off := 0
 	for off < len(b) {
-		n, err := syscall.Pread(fd, b[off:], int64(off))
-		if err == syscall.EINTR {
-			continue
-		}
+		n, err := sys.Pread(fd, b[off:], int64(off))
 		if err != nil {
 			return err
 		}

@@ -4,5 +4,9 @@ package mapfile
 
 import "github.com/upkg/upkg/internal/osfile"
 
-// OpenWhole is osfile.OpenWhole: files are read, not mapped, here.
-var OpenWhole = osfile.OpenWhole
+// OpenWhole and OpenWholeDirect are osfile.OpenWhole: files are read, not
+// mapped, here, with the calls package os makes.
+var (
+	OpenWhole       = osfile.OpenWhole
+	OpenWholeDirect = osfile.OpenWhole
+)

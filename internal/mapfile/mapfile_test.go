@@ -4,7 +4,9 @@ package mapfile_test
 
 import (
 	"bytes"
+	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -32,31 +34,40 @@ func writeFile(t *testing.T, n int) (string, []byte) {
 	return name, b
 }
 
+// TestOpenWhole reads files of every size class (read into a reused
+// buffer, mapped into an arena, mapped on their own) through both openers:
+// making the calls directly changes nothing of what is read.
 func TestOpenWhole(t *testing.T) {
-	for _, tc := range []int{100, mapfile.MinSize - 1, mapfile.MinSize, 300 << 10} {
-		name, want := writeFile(t, tc)
-		r, size, c, err := mapfile.OpenWhole(name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if size != int64(tc) || c == nil {
-			t.Errorf("%d bytes: size %d, closer %v", tc, size, c)
-		}
-		got := make([]byte, size)
-		if n, err := r.ReadAt(got, 0); n != len(got) || (err != nil && err != io.EOF) || !bytes.Equal(got, want) {
-			t.Errorf("%d bytes: read %d, %v, same %v", tc, n, err, bytes.Equal(got, want))
-		}
-		if c != nil {
-			if err := c.Close(); err != nil {
-				t.Error(err)
+	for _, open := range []struct {
+		name string
+		fn   func(string) (io.ReaderAt, int64, io.Closer, error)
+	}{{"OpenWhole", mapfile.OpenWhole}, {"OpenWholeDirect", mapfile.OpenWholeDirect}} {
+		for _, tc := range []int{0, 100, mapfile.MinSize - 1, mapfile.MinSize, 300 << 10, 3 << 20} {
+			name, want := writeFile(t, tc)
+			r, size, c, err := open.fn(name)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if err := c.Close(); err != nil {
-				t.Errorf("second Close: %v", err)
+			if size != int64(tc) || c == nil {
+				t.Errorf("%s, %d bytes: size %d, closer %v", open.name, tc, size, c)
+			}
+			got := make([]byte, size)
+			if n, err := r.ReadAt(got, 0); n != len(got) || (err != nil && err != io.EOF) || !bytes.Equal(got, want) {
+				t.Errorf("%s, %d bytes: read %d, %v, same %v", open.name, tc, n, err, bytes.Equal(got, want))
+			}
+			if c != nil {
+				if err := c.Close(); err != nil {
+					t.Error(err)
+				}
+				if err := c.Close(); err != nil {
+					t.Errorf("%s: second Close: %v", open.name, err)
+				}
 			}
 		}
-	}
-	if _, _, _, err := mapfile.OpenWhole(t.TempDir()); err == nil {
-		t.Error("a directory opened")
+		missing := filepath.Join(t.TempDir(), "None.uasset")
+		if _, _, _, err := open.fn(missing); !errors.Is(err, fs.ErrNotExist) || !strings.Contains(err.Error(), missing) {
+			t.Errorf("%s of a missing file: %v", open.name, err)
+		}
 	}
 }
 
@@ -148,8 +159,9 @@ func TestTruncatedPakWhileMapped(t *testing.T) {
 	}
 }
 
-// TestOpenWholeSpecial checks that OpenWhole refuses what is not a regular
-// file, saying what it is, without waiting for a writer on a named pipe.
+// TestOpenWholeSpecial checks that both openers refuse what is not a
+// regular file, saying what it is, without waiting for a writer on a named
+// pipe.
 func TestOpenWholeSpecial(t *testing.T) {
 	dir := t.TempDir()
 	pipe := filepath.Join(dir, "pipe.uasset")
@@ -161,18 +173,20 @@ func TestOpenWholeSpecial(t *testing.T) {
 		"/dev/null": "not a regular file (a character device)",
 		dir:         "is a directory",
 	} {
-		done := make(chan error, 1)
-		go func() {
-			_, _, _, err := mapfile.OpenWhole(name)
-			done <- err
-		}()
-		select {
-		case err := <-done:
-			if err == nil || err.Error() != name+": "+want {
-				t.Errorf("OpenWhole(%s): %v, want %q", name, err, want)
+		for _, open := range []func(string) (io.ReaderAt, int64, io.Closer, error){mapfile.OpenWhole, mapfile.OpenWholeDirect} {
+			done := make(chan error, 1)
+			go func() {
+				_, _, _, err := open(name)
+				done <- err
+			}()
+			select {
+			case err := <-done:
+				if err == nil || err.Error() != name+": "+want {
+					t.Errorf("OpenWhole(%s): %v, want %q", name, err, want)
+				}
+			case <-time.After(10 * time.Second):
+				t.Fatalf("OpenWhole(%s) still waiting after 10 s", name)
 			}
-		case <-time.After(10 * time.Second):
-			t.Fatalf("OpenWhole(%s) still waiting after 10 s", name)
 		}
 	}
 }
