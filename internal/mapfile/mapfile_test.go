@@ -17,6 +17,7 @@ import (
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/mapfile"
+	"github.com/upkg/upkg/internal/osfile"
 )
 
 // writeFile writes n bytes starting with the package tag to a temp file.
@@ -159,9 +160,10 @@ func TestTruncatedPakWhileMapped(t *testing.T) {
 	}
 }
 
-// TestOpenWholeSpecial checks that both openers refuse what is not a
-// regular file, saying what it is, without waiting for a writer on a named
-// pipe.
+// TestOpenWholeSpecial checks that both openers, and osfile.OpenWhole
+// (what other platforms and commands read files with), refuse what is not
+// a regular file, saying what it is, without waiting for a writer on a
+// named pipe.
 func TestOpenWholeSpecial(t *testing.T) {
 	dir := t.TempDir()
 	pipe := filepath.Join(dir, "pipe.uasset")
@@ -173,7 +175,7 @@ func TestOpenWholeSpecial(t *testing.T) {
 		"/dev/null": "not a regular file (a character device)",
 		dir:         "is a directory",
 	} {
-		for _, open := range []func(string) (io.ReaderAt, int64, io.Closer, error){mapfile.OpenWhole, mapfile.OpenWholeDirect} {
+		for _, open := range []func(string) (io.ReaderAt, int64, io.Closer, error){mapfile.OpenWhole, mapfile.OpenWholeDirect, osfile.OpenWhole} {
 			done := make(chan error, 1)
 			go func() {
 				_, _, _, err := open(name)

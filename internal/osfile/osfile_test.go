@@ -2,6 +2,7 @@ package osfile
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"testing"
@@ -36,5 +37,25 @@ func TestOpenWhole(t *testing.T) {
 	}
 	if _, _, err := s.Open(filepath.Join(dir, "missing.uexp")); err == nil {
 		t.Error("a missing file opened")
+	}
+}
+
+// TestCheckRegular checks what Open says of files that are not regular
+// (opening them is tested with the openers in mapfile's tests).
+func TestCheckRegular(t *testing.T) {
+	for mode, want := range map[os.FileMode]string{
+		0o644:                             "",
+		os.ModeDir:                        "x: is a directory",
+		os.ModeNamedPipe:                  "x: not a regular file (a named pipe)",
+		os.ModeSocket:                     "x: not a regular file (a socket)",
+		os.ModeDevice | os.ModeCharDevice: "x: not a regular file (a character device)",
+		os.ModeDevice:                     "x: not a regular file (a block device)",
+		os.ModeIrregular:                  "x: not a regular file (a special file)",
+		os.ModeSymlink | os.ModeNamedPipe: "x: not a regular file (a named pipe)",
+	} {
+		err := CheckRegular("x", mode)
+		if got := fmt.Sprint(err); err == nil && want != "" || err != nil && got != want {
+			t.Errorf("CheckRegular(%v) = %v, want %q", mode, err, want)
+		}
 	}
 }
