@@ -15,12 +15,12 @@
 // fastest. The busier the host, the longer the calls and the more
 // hand-offs.
 //
-// Measured on whole-corpus verify (2-core KVM guest, 300 rounds, each
-// timing both ways back to back): direct calls halve the hand-off churn
-// (context switches, median per run: 301 -> 194) and make the run 1.0 ms
-// faster at the median (faster in 169 of 300 rounds). In the third of the
-// rounds where the host was busiest they make it 4.3 ms (3%) faster
-// (faster in 66 of 100); when it is calm they change nothing measurable.
+// Measured on whole-corpus verify (2-core KVM guest, 500 rounds, each
+// timing both ways back to back): direct calls cut the hand-off churn
+// (context switches, median per run: 311 -> 197) and make the run 0.8 ms
+// faster at the median (faster in 274 of 500 rounds). In the third of the
+// rounds where the host was busiest they make it 6.3 ms (4%) faster
+// (faster in 105 of 167); when it is calm they change nothing measurable.
 //
 // A direct call holds its P while it waits, as a page fault on a mapped
 // file does (verify reads most bytes that way already). So Direct is for
