@@ -1,3 +1,5 @@
+//go:build linux && (amd64 || arm64)
+
 package fscall
 
 import (
@@ -24,6 +26,10 @@ func (m Mode) Openat(dirfd int, path string, flags int, perm uint32) (int, error
 	}
 }
 
+// Direct calls are made on the 64-bit architectures whose system calls
+// take these arguments as package syscall passes them (elsewhere a 64-bit
+// offset is split in two, and fstat has other numbers).
+//
 // The direct calls below return what package syscall's do (a count or
 // descriptor of -1 with an error).
 
