@@ -336,7 +336,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if nd == 0 {
 		return d, nil
 	}
-	if chunks > validBit {
+	if int64(chunks) > validBit {
 		return nil, &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d TOC entries", chunks)}
 	}
 	if err := d.walk(base, elemOK); err != nil {
@@ -414,7 +414,7 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	// after its path was taken.
 	pb := make([]byte, 0, total)
 	pbs := unsafe.String(unsafe.SliceData(pb[:cap(pb)]), cap(pb))
-	if total > math.MaxUint32 {
+	if int64(total) > math.MaxUint32 {
 		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d bytes of paths", total)}
 	}
 	d.files = make([]fileRec, 0, nfiles)

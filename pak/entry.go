@@ -203,7 +203,7 @@ func (p *Reader) methodFor(slot uint32) (string, error) {
 		}
 		return "", fmt.Errorf("unknown compression flags 0x%x", slot)
 	}
-	if int(slot) > len(f.CompressionMethods) || f.CompressionMethods[slot-1] == "" {
+	if uint64(slot) > uint64(len(f.CompressionMethods)) || f.CompressionMethods[slot-1] == "" {
 		return "", fmt.Errorf("compression method slot %d not in the footer's table %q", slot, f.CompressionMethods)
 	}
 	return f.CompressionMethods[slot-1], nil

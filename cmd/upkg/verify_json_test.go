@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"math"
 	"reflect"
 	"testing"
 
@@ -36,7 +37,7 @@ func TestAppendVerifyJSONValues(t *testing.T) {
 		cases = append(cases, inspect.VerifyResult{Path: s, Format: s, Error: s, Engine: s, EngineSource: s})
 	}
 	cases = append(cases,
-		inspect.VerifyResult{OK: true, Names: 3, Imports: -1, Exports: 1 << 40, HeaderRoundtrip: &yes},
+		inspect.VerifyResult{OK: true, Names: 3, Imports: -1, Exports: math.MaxInt, HeaderRoundtrip: &yes},
 		inspect.VerifyResult{HeaderRoundtrip: &no, ExportsWithProperties: &one, PropertiesOK: &zero,
 			PropertiesFailed: &one, BytesUnaccounted: &big, PackageVersion: &zero, LicenseeVersion: &one,
 			Entries: &one, ChunksOK: &zero, ChunksFailed: &one},

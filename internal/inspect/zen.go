@@ -29,7 +29,7 @@ func init() {
 }
 
 // maxZenSize bounds a loose zen package read into memory.
-const maxZenSize = 1 << 31
+const maxZenSize int64 = 1 << 31
 
 // matchZen recognises a zen summary by its shape: never the package tag
 // (the uasset and legacy openers own that).

@@ -87,7 +87,7 @@ func TestAllPropertiesFixture(t *testing.T) {
 				"bBoolean":              `true`,
 				"Byte":                  `171`,
 				"Integer":               fmt.Sprint(0x12345678),
-				"Integer64":             fmt.Sprint(0x1122334455667788),
+				"Integer64":             fmt.Sprint(int64(0x1122334455667788)),
 				"Integer8":              `-101`,
 				"Integer16":             `-12345`,
 				"UnsignedInteger16":     `54321`,

@@ -61,7 +61,7 @@ func arenaMap(fd int, size int64) (b []byte, c io.Closer, ok bool) {
 	at := a.mem[a.next : a.next+span : a.next+span]
 	// MAP_FIXED replaces what is at the address: here always a part of
 	// the arena's own reservation no file has used since it was reset.
-	_, _, errno := syscall.Syscall6(syscall.SYS_MMAP, uintptr(unsafe.Pointer(&at[0])), uintptr(n),
+	_, _, errno := syscall.Syscall6(sysMmap, uintptr(unsafe.Pointer(&at[0])), uintptr(n),
 		syscall.PROT_READ, syscall.MAP_SHARED|syscall.MAP_FIXED, uintptr(fd), 0)
 	if errno != 0 {
 		return nil, nil, false
@@ -122,7 +122,7 @@ func newArena() *arena {
 // reset gives the arena's file mappings back in one call, replacing them
 // with a fresh reservation. The caller holds arenas.mu.
 func (a *arena) reset() {
-	_, _, errno := syscall.Syscall6(syscall.SYS_MMAP, uintptr(unsafe.Pointer(&a.mem[0])), uintptr(len(a.mem)),
+	_, _, errno := syscall.Syscall6(sysMmap, uintptr(unsafe.Pointer(&a.mem[0])), uintptr(len(a.mem)),
 		syscall.PROT_NONE, syscall.MAP_PRIVATE|syscall.MAP_ANON|syscall.MAP_NORESERVE|syscall.MAP_FIXED, ^uintptr(0), 0)
 	if errno != 0 {
 		// The files stay mapped; the range takes no more (nothing is
