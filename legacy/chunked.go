@@ -1,9 +1,11 @@
 package legacy
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"sync"
 )
@@ -68,6 +70,10 @@ type imageUnit struct {
 	block  int
 	blk    chunkBlock
 	method string
+	// err is why the block list of a whole chunk of blockSplitMin bytes or
+	// more does not read: expanding the unit reports it without making
+	// the chunk's buffer first.
+	err error
 }
 
 // blockSplitMin is the size of the smallest chunk expanded block by block
@@ -100,35 +106,33 @@ type expandedChunk struct {
 
 // newChunkedImage checks the chunk table of s as decompressChunks does and
 // returns the image, its size and its description. It returns a nil image
-// (and no error) when the chunks are out of order or overlapping, expand
-// to less than chunkedMinImage, or are one chunk of less than
-// blockSplitMin bytes: decompressChunks expands those whole.
+// (and no error) when the chunks expand to less than chunkedMinImage or
+// are one chunk of less than blockSplitMin bytes: decompressChunks expands
+// those whole.
 func newChunkedImage(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (*chunkedImage, int64, string, error) {
 	chunks := s.CompressedChunks
 	if len(chunks) == 0 || len(chunks) == 1 && int64(chunks[0].UncompressedSize) < blockSplitMin {
 		return nil, 0, "", nil
 	}
-	_, end, err := chunkExtent(chunks, size)
+	first, end, err := chunkExtent(chunks, size)
 	if err != nil {
 		return nil, 0, "", err
 	}
 	if end < chunkedMinImage {
 		return nil, 0, "", nil
 	}
-	for i := 1; i < len(chunks); i++ {
-		if chunks[i].UncompressedOffset < chunks[i-1].UncompressedOffset+int64(chunks[i-1].UncompressedSize) {
-			return nil, 0, "", nil // out of order or overlapping
-		}
-	}
 	// Before the first chunk, the image holds the file's bytes (zeros past
 	// its end).
-	head := make([]byte, min(chunks[0].UncompressedOffset, size))
+	head := make([]byte, min(first, size))
 	if _, err := r.ReadAt(head, 0); err != nil && err != io.EOF {
 		return nil, 0, "", err
 	}
 	method := methodFor(s.CompressionFlags, g)
 	c := &chunkedImage{r: r, size: size, order: order, method: method, head: head, end: end}
 	c.units = c.split(chunks)
+	// The units go in image order whatever the table's (chunkExtent
+	// checked that no two chunks overlap).
+	slices.SortStableFunc(c.units, func(a, b imageUnit) int { return cmp.Compare(a.UncompressedOffset, b.UncompressedOffset) })
 	c.checked = make([]bool, len(c.units))
 	return c, end, "compressed chunks (" + method + ")", nil
 }
@@ -168,6 +172,7 @@ func (c *chunkedImage) split(chunks []CompressedChunk) []imageUnit {
 		}
 		blocks, err := readChunkBlocks(c.r, c.size, c.order, ch.CompressedOffset, int64(ch.UncompressedSize))
 		if err != nil || len(blocks) < 2 {
+			whole.err = err
 			units = append(units, whole)
 			continue
 		}
@@ -267,6 +272,9 @@ func (c *chunkedImage) expand(i int) (*expandedChunk, error) {
 			return e, nil
 		}
 	}
+	if u := &c.units[i]; u.err != nil {
+		return nil, chunkError(u.chunk, u.err)
+	}
 	n := int(c.units[i].UncompressedSize)
 	buf := c.spare
 	c.spare = nil
@@ -301,10 +309,12 @@ func (c *chunkedImage) expand(i int) (*expandedChunk, error) {
 // expandInto expands unit i into dst (its size). c.mu is held.
 func (c *chunkedImage) expandInto(i int, dst []byte) error {
 	u := &c.units[i]
-	var err error
-	if u.block < 0 {
+	err := u.err
+	switch {
+	case err != nil:
+	case u.block < 0:
 		_, err = readChunk(c.r, c.size, c.order, u.off, dst, c.method)
-	} else {
+	default:
 		var src []byte
 		if src, err = blockBytes(c.r, c.size, u.blk, &c.raw); err == nil {
 			err = decompressBlock(u.method, dst, src, u.blk.off, u.block)

@@ -61,9 +61,13 @@ func (f *File) readBulk(r *binread.Reader, field string) (BulkData, error) {
 	if b.ElementCount < 0 || int64(b.ElementCount) > int64(len(raw))*maxRatio || b.ElementCount > maxContentSize {
 		return b, &FormatError{Off: r.Abs(), Field: field + ".ElementCount", Msg: fmt.Sprintf("%d bytes from %d compressed", b.ElementCount, len(raw))}
 	}
-	out := make([]byte, b.ElementCount)
 	br := &bytesAt{raw}
-	if _, err := readChunk(br, int64(len(raw)), f.order, 0, out, method); err != nil {
+	blocks, err := readChunkBlocks(br, int64(len(raw)), f.order, 0, int64(b.ElementCount))
+	if err != nil {
+		return b, err
+	}
+	out := make([]byte, b.ElementCount)
+	if _, err := expandBlocks(br, int64(len(raw)), blocks, out, method); err != nil {
 		return b, err
 	}
 	b.Data = out

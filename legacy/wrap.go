@@ -1,9 +1,11 @@
 package legacy
 
 import (
+	"cmp"
 	"encoding/binary"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"sync"
 	"unicode/utf16"
@@ -141,6 +143,12 @@ const (
 	// maxRatio bounds decompressed/compressed size, so a lying header
 	// cannot make a small file allocate gigabytes.
 	maxRatio = 1024
+	// maxBlockRatio bounds what one compressed block expands to, per
+	// compressed byte: far above real data (the corpus's blocks expand at
+	// most 51 times), it still admits a 256 KiB block of one repeated
+	// byte, which Oodle stores in 6 bytes. A block of no bytes expands to
+	// none.
+	maxBlockRatio = 1 << 16
 )
 
 // defaultBlockSize is UE3's LOADING_COMPRESSION_CHUNK_SIZE.
@@ -227,6 +235,9 @@ func readChunkBlocks(r io.ReaderAt, size int64, order binary.ByteOrder, off, n i
 		if b.comp < 0 || b.uncomp < 0 || b.uncomp > n-pos {
 			return nil, &FormatError{Off: at, Field: "CompressedBlock", Msg: fmt.Sprintf("block %d sizes %d/%d do not fit the chunk", i, b.comp, b.uncomp)}
 		}
+		if b.uncomp > b.comp*maxBlockRatio {
+			return nil, &FormatError{Off: at, Field: "CompressedBlock", Msg: fmt.Sprintf("block %d: %d compressed bytes cannot expand to %d", i, b.comp, b.uncomp)}
+		}
 		if b.comp > size-at {
 			return nil, &binread.Error{Offset: at, Field: "CompressedBlock.Data", Err: fmt.Errorf("%w: %d bytes wanted, %d left", io.ErrUnexpectedEOF, b.comp, size-at)}
 		}
@@ -247,6 +258,12 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 	if err != nil {
 		return method, err
 	}
+	return expandBlocks(r, size, blocks, dst, method)
+}
+
+// expandBlocks decompresses the blocks readChunkBlocks checked into dst
+// (the chunk's size). method "" means sniff it from the first block.
+func expandBlocks(r io.ReaderAt, size int64, blocks []chunkBlock, dst []byte, method string) (string, error) {
 	var buf []byte
 	for i, b := range blocks {
 		src, err := blockBytes(r, size, b, &buf)
@@ -341,8 +358,14 @@ func decompressWhole(r io.ReaderAt, size int64, order binary.ByteOrder) (io.Read
 	if err != nil {
 		return nil, 0, "", err
 	}
+	// The block list is checked against the file before the image is
+	// made: a size the blocks cannot hold allocates nothing.
+	blocks, err := readChunkBlocks(r, size, order, 0, n)
+	if err != nil {
+		return nil, 0, "", fmt.Errorf("legacy: fully compressed package: %w", err)
+	}
 	img := make([]byte, n)
-	method, err := readChunk(r, size, order, 0, img, "")
+	method, err := expandBlocks(r, size, blocks, img, "")
 	if err != nil {
 		return nil, 0, "", fmt.Errorf("legacy: fully compressed package: %w", err)
 	}
@@ -361,6 +384,14 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	if err != nil {
 		return nil, 0, "", err
 	}
+	// Every chunk's block list is checked against the file before the
+	// image is made.
+	blocks := make([][]chunkBlock, len(s.CompressedChunks))
+	for i, c := range s.CompressedChunks {
+		if blocks[i], err = readChunkBlocks(r, size, order, c.CompressedOffset, int64(c.UncompressedSize)); err != nil {
+			return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", i, err)
+		}
+	}
 	img := newImage(end)
 	hdr := min(first, size)
 	if _, err := r.ReadAt(img[:hdr], 0); err != nil && err != io.EOF {
@@ -368,7 +399,7 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	}
 	for i, c := range s.CompressedChunks {
 		dst := img[c.UncompressedOffset : c.UncompressedOffset+int64(c.UncompressedSize)]
-		if _, err := readChunk(r, size, order, c.CompressedOffset, dst, method); err != nil {
+		if _, err := expandBlocks(r, size, blocks[i], dst, method); err != nil {
 			return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", i, err)
 		}
 	}
@@ -390,6 +421,29 @@ func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err er
 	}
 	if err := checkImageSize(end, size, "CompressedChunk.UncompressedSize"); err != nil {
 		return 0, 0, err
+	}
+	// UE3 writes the chunks one after another into the image. Chunks that
+	// overlap there make no image (and would let a small file claim a big
+	// one, expanding the same compressed bytes again and again).
+	byOffset := func(a, b int) int { return cmp.Compare(chunks[a].UncompressedOffset, chunks[b].UncompressedOffset) }
+	var idx []int
+	for i := 1; i < len(chunks) && idx == nil; i++ {
+		if byOffset(i-1, i) > 0 {
+			idx = make([]int, len(chunks))
+			for k := range idx {
+				idx[k] = k
+			}
+			slices.SortStableFunc(idx, byOffset)
+		}
+	}
+	for k := 1; k < len(chunks); k++ {
+		a, b := k-1, k
+		if idx != nil {
+			a, b = idx[a], idx[b]
+		}
+		if chunks[b].UncompressedOffset < chunks[a].UncompressedOffset+int64(chunks[a].UncompressedSize) {
+			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunks %d and %d overlap in the image", a, b)}
+		}
 	}
 	return first, end, nil
 }

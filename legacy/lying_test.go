@@ -1,0 +1,106 @@
+package legacy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// TestLyingSizes gives compressed packages whose headers claim images the
+// file cannot hold. Each fails with an error naming the field, and
+// allocates far less than the claim: sizes are checked against the block
+// lists (which must lie in the file, each block's bytes able to expand to
+// what it claims) before any image is made.
+func TestLyingSizes(t *testing.T) {
+	le := binary.LittleEndian
+	u32s := func(vs ...uint32) []byte {
+		var b []byte
+		for _, v := range vs {
+			b = le.AppendUint32(b, v)
+		}
+		return b
+	}
+	// A chunk header (tag, block size, compressed and uncompressed sums)
+	// and its block list; blocks of up to 8 MiB.
+	chunk := func(blocks ...uint32) []byte {
+		var comp, uncomp uint32
+		for i := 0; i < len(blocks); i += 2 {
+			comp += blocks[i]
+			uncomp += blocks[i+1]
+		}
+		return append(u32s(PackageTag, 8<<20, comp, uncomp), u32s(blocks...)...)
+	}
+	// A fuzzer's 24 bytes: a fully compressed package of 13.7 MB whose
+	// one block cannot fit it (each used to allocate the claimed image).
+	fuzzed := []byte("\xc1\x83*\x9e\x00\x00\x00\x01000000\xd1\x0000000000")
+	for _, tc := range []struct {
+		name  string
+		file  []byte
+		field string
+	}{
+		{"fully compressed, block list does not fit", fuzzed, "CompressedBlock"},
+		// 6 MiB from no compressed bytes: the list fits the file.
+		{"fully compressed, empty block", chunk(0, 6<<20), "CompressedBlock"},
+		// 6 MiB from 4 bytes: more than any codec expands a block.
+		{"fully compressed, block of 4 bytes", append(chunk(4, 6<<20), 1, 2, 3, 4), "CompressedBlock"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var err error
+			grew := allocated(func() { _, err = NewFile(binread.Mem(tc.file), int64(len(tc.file))) })
+			if err == nil || !strings.Contains(err.Error(), tc.field) {
+				t.Fatalf("error %v, want one naming %s", err, tc.field)
+			}
+			if grew > 1<<20 {
+				t.Errorf("%d bytes allocated for a %d-byte file", grew, len(tc.file))
+			}
+		})
+	}
+}
+
+// TestChunkTableOrder reads a package whose chunk table lists its chunks
+// out of image order, chunk by chunk: the same image as in order. A table
+// whose chunks overlap in the image is refused, read either way (with
+// overlapping chunks, a small file could claim a big image by expanding
+// the same compressed bytes again and again).
+func TestChunkTableOrder(t *testing.T) {
+	chunkedAlways(t)
+	file, sum := bigChunks(4, 1<<20)
+	want, size, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, sum, gameStock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rev := *sum
+	rev.CompressedChunks = append([]CompressedChunk(nil), sum.CompressedChunks...)
+	for i, j := 0, len(rev.CompressedChunks)-1; i < j; i, j = i+1, j-1 {
+		rev.CompressedChunks[i], rev.CompressedChunks[j] = rev.CompressedChunks[j], rev.CompressedChunks[i]
+	}
+	ci, end, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, &rev, gameStock)
+	if err != nil || ci == nil || end != size {
+		t.Fatalf("chunks in reverse order: image %v of %d bytes, %v", ci, end, err)
+	}
+	got := make([]byte, size)
+	if n, err := ci.ReadAt(got, 0); int64(n) != size || err != nil || !bytes.Equal(got, want) {
+		t.Fatalf("chunks in reverse order read %d bytes (%v), or other bytes", n, err)
+	}
+
+	over := rev
+	over.CompressedChunks = append([]CompressedChunk(nil), sum.CompressedChunks...)
+	over.CompressedChunks[2].UncompressedOffset -= 100
+	for name, open := range map[string]func() error{
+		"whole": func() error {
+			_, _, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, &over, gameStock)
+			return err
+		},
+		"chunk by chunk": func() error {
+			_, _, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), binary.LittleEndian, &over, gameStock)
+			return err
+		},
+	} {
+		if err := open(); err == nil || !strings.Contains(err.Error(), "chunks 1 and 2 overlap") {
+			t.Errorf("%s: overlapping chunks: %v", name, err)
+		}
+	}
+}
