@@ -82,3 +82,73 @@ func FuzzVerifyBytes(f *testing.F) {
 		}
 	})
 }
+
+// containerSeeds are small real containers with packages inside: a pak
+// of each engine generation the corpus's small ones cover (one with an
+// encrypted index and compressed entries) and IoStore containers (the
+// .ucas follows the .utoc in the input).
+var containerSeeds = []string{
+	"pak/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Patch/Pak/CUE4ParseFixtures-PatchBase.pak",
+	"pak/trumank+repak/repak/tests/packs/pack_v7_compress_encryptindex.pak",
+	"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/Patch/IoStore/CUE4ParseFixtures-PatchBase.utoc",
+	"iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE6_0/Patch/IoStore/CUE4ParseFixtures-PatchBase_0_P.utoc",
+}
+
+// FuzzVerifyContainer writes fuzzed bytes as a container, a .pak (kind
+// even) or a .utoc and its .ucas cut at split (kind odd), into a folder
+// and verifies the folder as `upkg verify --aes-key` does, every package
+// inside checked. Whatever the bytes: no panic (a recovered one would show
+// as an "internal error" line), lines that encode as JSON, and no
+// allocation beyond a multiple of the input.
+func FuzzVerifyContainer(f *testing.F) {
+	if dir, ok := corpus.Find(); ok {
+		for _, rel := range containerSeeds {
+			path := filepath.Join(dir, filepath.FromSlash(rel))
+			data, err := os.ReadFile(path)
+			if err != nil {
+				f.Fatalf("seed %s: %v", rel, err)
+			}
+			kind, split := uint8(0), uint32(len(data))
+			if filepath.Ext(path) == ".utoc" {
+				cas, err := os.ReadFile(strings.TrimSuffix(path, ".utoc") + ".ucas")
+				if err != nil {
+					f.Fatalf("seed %s: %v", rel, err)
+				}
+				kind, data = 1, append(data, cas...)
+			}
+			f.Add(kind, split, data)
+		}
+	}
+	f.Add(uint8(0), uint32(0), []byte{0xE1, 0x12, 0x6F, 0x5A})
+	f.Add(uint8(1), uint32(16), []byte("-==--==--==--==-"))
+	f.Fuzz(func(t *testing.T, kind uint8, split uint32, data []byte) {
+		dir := t.TempDir()
+		files := map[string][]byte{"c.pak": data}
+		if kind%2 == 1 {
+			cut := min(int(split), len(data))
+			files = map[string][]byte{"c.utoc": data[:cut], "c.ucas": data[cut:]}
+		}
+		for name, b := range files {
+			if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err := inspect.VerifyPaths([]string{dir}, &inspect.Options{AESKey: inspect.CorpusKeys}, 1, func(r inspect.VerifyResult) {
+			if strings.Contains(r.Error, "internal error") {
+				t.Fatalf("%s: %s", r.Path, r.Error)
+			}
+			if _, err := json.Marshal(r); err != nil {
+				t.Fatalf("%s: result does not encode: %v", r.Path, err)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(data)+allocSlack) {
+			t.Fatalf("%d input bytes allocated %d bytes", len(data), grew)
+		}
+	})
+}

@@ -1,0 +1,4 @@
+package inspect
+
+// CorpusKeys gives the external tests corpusKeys.
+const CorpusKeys = corpusKeys
