@@ -19,8 +19,8 @@ var fuzzNames = []string{"Fuzz.uasset", "Fuzz.umap", "Fuzz.upk", "Fuzz.u", "Fuzz
 
 // fuzzSeeds are small real packages of every family verify reads from a
 // single file: uncooked and cooked UE4/UE5 (the cooked one split from its
-// .uexp where the .uasset ends), zen packages of 4.27 and 5.x, and
-// UE1–UE3 packages, plain and compressed.
+// .uexp where the .uasset ends), a zen package, and UE1–UE3 packages,
+// plain, fully compressed and in compressed chunks.
 var fuzzSeeds = []string{
 	"uncooked/TechnicallyArtist+UE5.3-FoW/Content/TopDown/Input/Actions/IA_MoveCamera.uasset",
 	"cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/BatteryMan_GameMode_BP.uasset",
@@ -28,6 +28,9 @@ var fuzzSeeds = []string{
 	"cooked/AstroTechies+unrealmodding/unreal_asset/tests/assets/general/npc_onop/NPC_Onop_IO_Bech.uasset",
 	"legacy_ue123/nrempel+ut-server/Textures/BluffFX.utx",
 	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE1/BioGame/CookedPCConsole/Core.pcc",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX",                               // fully compressed, LZMA
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME2/BioGame/CookedPC/PlotManagerMap.pcc",        // chunks, LZO
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/LE1/BioGame/CookedPCConsole/PlotManagerMap.pcc", // chunks, Oodle
 }
 
 // FuzzVerifyBytes opens fuzzed bytes as a package with every check verify
@@ -49,9 +52,11 @@ func FuzzVerifyBytes(f *testing.F) {
 				data = append(data, uexp...)
 			}
 			kind := uint8(0)
-			switch filepath.Ext(path) {
+			switch strings.ToLower(filepath.Ext(path)) {
 			case ".utx":
 				kind = 3
+			case ".xxx":
+				kind = 4
 			case ".pcc":
 				kind = 5
 			}
