@@ -104,3 +104,30 @@ func TestChunkTableOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestChunkExtentOverlap checks chunk tables in any order: chunks that
+// share image bytes are refused, naming them; chunks of no bytes overlap
+// none.
+func TestChunkExtentOverlap(t *testing.T) {
+	ch := func(off int64, n int32) CompressedChunk {
+		return CompressedChunk{UncompressedOffset: off, UncompressedSize: n, CompressedOffset: 10, CompressedSize: 10}
+	}
+	for _, tc := range []struct {
+		name   string
+		chunks []CompressedChunk
+		want   string // "" for no error
+	}{
+		{"in order", []CompressedChunk{ch(100, 50), ch(150, 50), ch(200, 10)}, ""},
+		{"reversed", []CompressedChunk{ch(200, 10), ch(150, 50), ch(100, 50)}, ""},
+		{"empty chunk at a chunk's start", []CompressedChunk{ch(150, 0), ch(150, 50), ch(100, 50)}, ""},
+		{"empty chunk inside a chunk", []CompressedChunk{ch(100, 50), ch(120, 0)}, ""},
+		{"adjacent overlap", []CompressedChunk{ch(100, 50), ch(149, 50)}, "chunks 0 and 1 overlap"},
+		{"overlap out of order", []CompressedChunk{ch(200, 10), ch(100, 50), ch(140, 20)}, "chunks 1 and 2 overlap"},
+		{"overlap past an empty chunk", []CompressedChunk{ch(100, 50), ch(120, 0), ch(130, 5)}, "chunks 0 and 2 overlap"},
+	} {
+		_, _, err := chunkExtent(tc.chunks, 1<<20)
+		if tc.want == "" && err != nil || tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+}

@@ -436,14 +436,20 @@ func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err er
 			slices.SortStableFunc(idx, byOffset)
 		}
 	}
-	for k := 1; k < len(chunks); k++ {
-		a, b := k-1, k
+	last, lastEnd := -1, int64(0) // the chunk ending last so far (chunks of no bytes overlap none)
+	for k := range chunks {
+		i := k
 		if idx != nil {
-			a, b = idx[a], idx[b]
+			i = idx[k]
 		}
-		if chunks[b].UncompressedOffset < chunks[a].UncompressedOffset+int64(chunks[a].UncompressedSize) {
-			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunks %d and %d overlap in the image", a, b)}
+		c := &chunks[i]
+		if c.UncompressedSize == 0 {
+			continue
 		}
+		if last >= 0 && c.UncompressedOffset < lastEnd {
+			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunks %d and %d overlap in the image", last, i)}
+		}
+		last, lastEnd = i, c.UncompressedOffset+int64(c.UncompressedSize)
 	}
 	return first, end, nil
 }
