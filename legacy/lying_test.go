@@ -34,27 +34,45 @@ func TestLyingSizes(t *testing.T) {
 		return append(u32s(PackageTag, 8<<20, comp, uncomp), u32s(blocks...)...)
 	}
 	// A fuzzer's 24 bytes: a fully compressed package of 13.7 MB whose
-	// one block cannot fit it (each used to allocate the claimed image).
+	// one block cannot fit it. Before block lists were checked first, each
+	// case here allocated the image it claims.
 	fuzzed := []byte("\xc1\x83*\x9e\x00\x00\x00\x01000000\xd1\x0000000000")
+	whole := func(file []byte) func() error {
+		return func() error {
+			_, err := NewFile(binread.Mem(file), int64(len(file)))
+			return err
+		}
+	}
+	// A package body in one compressed chunk after a 64-byte head.
+	inChunk := func(c []byte) func() error {
+		file := append(make([]byte, 64), c...)
+		s := &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{{UncompressedOffset: 64, UncompressedSize: int32(le.Uint32(c[12:])), CompressedOffset: 64, CompressedSize: int32(len(c))}}}
+		return func() error {
+			_, _, _, err := decompressChunks(binread.Mem(file), int64(len(file)), le, s, gameStock)
+			return err
+		}
+	}
 	for _, tc := range []struct {
 		name  string
-		file  []byte
+		open  func() error
 		field string
 	}{
-		{"fully compressed, block list does not fit", fuzzed, "CompressedBlock"},
+		{"fully compressed, block list does not fit", whole(fuzzed), "CompressedBlock"},
 		// 6 MiB from no compressed bytes: the list fits the file.
-		{"fully compressed, empty block", chunk(0, 6<<20), "CompressedBlock"},
+		{"fully compressed, empty block", whole(chunk(0, 6<<20)), "CompressedBlock"},
 		// 6 MiB from 4 bytes: more than any codec expands a block.
-		{"fully compressed, block of 4 bytes", append(chunk(4, 6<<20), 1, 2, 3, 4), "CompressedBlock"},
+		{"fully compressed, block of 4 bytes", whole(append(chunk(4, 6<<20), 1, 2, 3, 4)), "CompressedBlock"},
+		{"chunk, empty block", inChunk(chunk(0, 6<<20)), "CompressedBlock"},
+		{"chunk, block list does not fit", inChunk(append(chunk(0, 6<<20), 0, 1)[:20]), "CompressedChunk.Blocks"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var err error
-			grew := allocated(func() { _, err = NewFile(binread.Mem(tc.file), int64(len(tc.file))) })
+			grew := allocated(func() { err = tc.open() })
 			if err == nil || !strings.Contains(err.Error(), tc.field) {
 				t.Fatalf("error %v, want one naming %s", err, tc.field)
 			}
 			if grew > 1<<20 {
-				t.Errorf("%d bytes allocated for a %d-byte file", grew, len(tc.file))
+				t.Errorf("%d bytes allocated", grew)
 			}
 		})
 	}
