@@ -20,6 +20,8 @@ var sweepFiles = []string{
 	"cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/BatteryMan_GameMode_BP.uasset",
 	"cooked/trumank+retoc/retoc/tests/UE4.27/BP_SpicyChoppingDamage.uasset",
 	"legacy_ue123/nrempel+ut-server/Textures/BluffFX.utx",
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX",                        // fully compressed (LZMA)
+	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME2/BioGame/CookedPC/PlotManagerMap.pcc", // compressed chunks (LZO)
 }
 
 // allocSlack is what any single open may allocate beyond a multiple of the
