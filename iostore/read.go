@@ -270,11 +270,14 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	if last >= uint64(f.NumBlocks()) || off+n < off {
 		return &FormatError{Offset: -1, Msg: fmt.Sprintf("range [0x%x, +0x%x) outside the %d compression blocks", off, n, f.NumBlocks())}
 	}
-	// The sum of the blocks' uncompressed sizes bounds the allocation: each
-	// is at most 16 MiB and is checked against the stored bytes first.
-	var avail uint64
+	// The blocks' uncompressed sizes must hold the chunk. What they can
+	// plausibly expand to (at most maxBlockRatio bytes per stored byte,
+	// as readBlock checks) bounds the preallocation below.
+	var avail, plausible uint64
 	for b := first; b <= last; b++ {
-		avail += uint64(f.Block(int(b)).UncompressedSize)
+		blk := f.Block(int(b))
+		avail += uint64(blk.UncompressedSize)
+		plausible += min(uint64(blk.UncompressedSize), uint64(blk.CompressedSize)*maxBlockRatio)
 	}
 	if avail < n-(off-first*bs) && avail < n {
 		return &FormatError{Offset: -1, Msg: fmt.Sprintf("chunk of %d bytes but its blocks hold %d", n, avail)}
@@ -285,7 +288,7 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	if dst != nil {
 		// Preallocate at most maxPrealloc: a TOC that lies about sizes
 		// then costs only the bytes its blocks really decompress to.
-		if want := min(n, avail, maxPrealloc); uint64(cap(*dst)) < want {
+		if want := min(n, plausible, maxPrealloc); uint64(cap(*dst)) < want {
 			*dst = make([]byte, 0, want)
 		} else {
 			*dst = (*dst)[:0]
@@ -560,6 +563,11 @@ func (f *File) readBlock(b int, blk CompressionBlock, raw, plain []byte) ([]byte
 			return raw, plain, &FormatError{Offset: -1, Msg: fmt.Sprintf("uncompressed block %d: %d bytes stored, %d expected", b, blk.CompressedSize, blk.UncompressedSize)}
 		}
 		return raw, src[:blk.UncompressedSize], nil
+	}
+	if uint64(blk.UncompressedSize) > uint64(blk.CompressedSize)*maxBlockRatio {
+		// Checked before the block's buffer is made: a few stored bytes
+		// claiming megabytes allocate nothing.
+		return raw, plain, &FormatError{Offset: int64(f.blockOffset(b) + 5), Msg: fmt.Sprintf("compression block %d: %d stored bytes cannot expand to %d", b, blk.CompressedSize, blk.UncompressedSize)}
 	}
 	if cap(plain) < int(blk.UncompressedSize) {
 		plain = make([]byte, blk.UncompressedSize)

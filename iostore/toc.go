@@ -21,6 +21,11 @@ const (
 	onDemandHashSize    = 20  // FIoHash of TOC version 6 on-demand metas
 	maxMethodNameLength = 256 // CompressionMethodNameLength is 32 in every engine; anything far beyond is corrupt
 	maxBlockSize        = 1 << 24
+	// maxBlockRatio bounds what a compressed block expands to per stored
+	// byte: real blocks stay far below it, and so do blocks of one
+	// repeated byte (the most any codec packs: a 16 MiB block of it is a
+	// few hundred bytes of Oodle or Zstd).
+	maxBlockRatio = 1 << 17
 
 	// maxTocSize bounds the .utoc read into memory. The largest shipped TOCs
 	// (Fortnite) are tens of MiB; 1 GiB leaves room and stops a lying size.
