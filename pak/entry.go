@@ -326,9 +326,17 @@ func (p *Reader) validate(e *Entry) error {
 		if min(bs, e.UncompressedSize) > p.maxBlock {
 			return bad("compression block of %d bytes exceeds the limit of %d", bs, p.maxBlock)
 		}
+		remain := e.UncompressedSize
 		for i, b := range e.Blocks {
 			if b.Start < 0 || b.End < b.Start || b.End > p.size {
 				return bad("compression block %d [0x%x, 0x%x) outside the file", i, b.Start, b.End)
+			}
+			// Checked before a block's buffer is made: a few stored bytes
+			// claiming megabytes are refused here.
+			out := min(bs, remain)
+			remain -= out
+			if out > (b.End-b.Start)*maxBlockRatio {
+				return bad("compression block %d of %d stored bytes cannot expand to %d", i, b.End-b.Start, out)
 			}
 			// A stored block is read whole: it can exceed its uncompressed
 			// size only by a codec's small overhead.

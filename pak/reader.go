@@ -22,6 +22,11 @@ import (
 // 124 KiB; games raise it to a few MiB at most.
 const maxBlockSize = 64 << 20
 
+// maxBlockRatio bounds what a compression block expands to per stored
+// byte: real blocks stay far below it, and so do blocks of one repeated
+// byte (the most any codec packs: Oodle stores 256 KiB of it in 6 bytes).
+const maxBlockRatio = 1 << 17
+
 // maxIndexSize bounds one index blob (primary index, path hash index or
 // directory index), which is read into memory whole. The largest shipped
 // indexes (hundreds of thousands of files) are tens of MiB; a claim beyond
