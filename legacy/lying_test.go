@@ -149,3 +149,16 @@ func TestChunkExtentOverlap(t *testing.T) {
 		}
 	}
 }
+
+// TestXboxMipTooShort gives a 16-byte Xbox 360 mip claiming 32768×32768
+// DXT5 pixels: it fails before the 1 GiB linear mip is made.
+func TestXboxMipTooShort(t *testing.T) {
+	var err error
+	grew := allocated(func() { _, err = untile360(make([]byte, 16), 1<<15, 1<<15, TexDXT5) })
+	if err == nil || !strings.Contains(err.Error(), "too short") {
+		t.Fatalf("error %v, want a mip too short", err)
+	}
+	if grew > 1<<20 {
+		t.Errorf("%d bytes allocated", grew)
+	}
+}

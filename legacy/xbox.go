@@ -46,6 +46,11 @@ func untile360(data []byte, w, h, format int) ([]byte, error) {
 		return nil, fmt.Errorf("legacy: Xbox 360 mip of %dx%d", w, h)
 	}
 	aw := (bw + 31) &^ 31
+	// The tiled mip is padded, never smaller than the linear one: checked
+	// before the linear one is made.
+	if len(data) < bw*bh*pitch {
+		return nil, fmt.Errorf("legacy: tiled mip of %d bytes too short for %dx%d", len(data), w, h)
+	}
 	out := make([]byte, bw*bh*pitch)
 	for y := range bh {
 		for x := range bw {
