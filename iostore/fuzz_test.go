@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -50,61 +51,63 @@ func FuzzTOC(f *testing.F) {
 	f.Add(big)
 	cas := bytes.Repeat([]byte{0x5A}, 1<<16)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Half the inputs read their data in place (a partition in memory).
-		var part io.ReaderAt = bytes.NewReader(cas)
-		if len(data)%2 == 1 {
-			part = binread.Mem(cas)
-		}
-		tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
-			return part, int64(len(cas)), nil
-		}))
-		if err != nil {
-			return
-		}
-		if len(tf.ChunkIDs) != int(tf.Header.TocEntryCount) || len(tf.loadMetas()) != len(tf.ChunkIDs)*tf.metaSize && len(tf.ChunkIDs) > 0 {
-			t.Fatalf("%d chunk IDs, %d metas for %d entries", len(tf.ChunkIDs), len(tf.metas), tf.Header.TocEntryCount)
-		}
-		for i := range tf.ChunkIDs {
-			tf.Info(i)
-			tf.PathOf(i)
-			tf.LookupPerfectHash(tf.ChunkIDs[i])
-			if tf.OffsetLength(i).Length < 1<<22 {
-				tf.VerifyChunk(i)
-				if got, ok := tf.ChunkInPlace(i); ok {
-					if want, err := tf.ReadChunk(i); err != nil || !bytes.Equal(got, want) {
-						t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
-					}
-				}
-				// A chunk that reads whole reads alike through a
-				// ChunkReader; any other may fail there, not panic.
-				if want, err := tf.ReadChunk(i); err == nil {
-					got := make([]byte, len(want))
-					cr, err := tf.ChunkReader(i)
-					if err != nil {
-						t.Fatalf("chunk %d: read whole, ChunkReader: %v", i, err)
-					}
-					for off := 0; off < len(got); off += 0x55 {
-						if _, err := cr.ReadAt(got[off:min(off+0x55, len(got))], int64(off)); err != nil {
-							t.Fatalf("chunk %d: ReadAt at %d: %v", i, off, err)
+		alloctest.Check(t, len(data)+len(cas), func() {
+			// Half the inputs read their data in place (a partition in memory).
+			var part io.ReaderAt = bytes.NewReader(cas)
+			if len(data)%2 == 1 {
+				part = binread.Mem(cas)
+			}
+			tf, err := NewReader(bytes.NewReader(data), int64(len(data)), WithAESKey([]byte(fixtureKey)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
+				return part, int64(len(cas)), nil
+			}))
+			if err != nil {
+				return
+			}
+			if len(tf.ChunkIDs) != int(tf.Header.TocEntryCount) || len(tf.loadMetas()) != len(tf.ChunkIDs)*tf.metaSize && len(tf.ChunkIDs) > 0 {
+				t.Fatalf("%d chunk IDs, %d metas for %d entries", len(tf.ChunkIDs), len(tf.metas), tf.Header.TocEntryCount)
+			}
+			for i := range tf.ChunkIDs {
+				tf.Info(i)
+				tf.PathOf(i)
+				tf.LookupPerfectHash(tf.ChunkIDs[i])
+				if tf.OffsetLength(i).Length < 1<<22 {
+					tf.VerifyChunk(i)
+					if got, ok := tf.ChunkInPlace(i); ok {
+						if want, err := tf.ReadChunk(i); err != nil || !bytes.Equal(got, want) {
+							t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
 						}
 					}
-					if !bytes.Equal(got, want) {
-						t.Fatalf("chunk %d: ChunkReader differs from ReadChunk", i)
+					// A chunk that reads whole reads alike through a
+					// ChunkReader; any other may fail there, not panic.
+					if want, err := tf.ReadChunk(i); err == nil {
+						got := make([]byte, len(want))
+						cr, err := tf.ChunkReader(i)
+						if err != nil {
+							t.Fatalf("chunk %d: read whole, ChunkReader: %v", i, err)
+						}
+						for off := 0; off < len(got); off += 0x55 {
+							if _, err := cr.ReadAt(got[off:min(off+0x55, len(got))], int64(off)); err != nil {
+								t.Fatalf("chunk %d: ReadAt at %d: %v", i, off, err)
+							}
+						}
+						if !bytes.Equal(got, want) {
+							t.Fatalf("chunk %d: ChunkReader differs from ReadChunk", i)
+						}
+					} else if cr, err := tf.ChunkReader(i); err == nil {
+						cr.ReadAt(make([]byte, min(cr.Size(), 1<<16)), 0)
 					}
-				} else if cr, err := tf.ChunkReader(i); err == nil {
-					cr.ReadAt(make([]byte, min(cr.Size(), 1<<16)), 0)
 				}
 			}
-		}
-		if fsys, err := tf.FS(); err == nil {
-			fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-				if !fs.ValidPath(p) {
-					t.Fatalf("invalid path %q served", p)
-				}
-				return nil
-			})
-		}
-		tf.ContainerHeader()
+			if fsys, err := tf.FS(); err == nil {
+				fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+					if !fs.ValidPath(p) {
+						t.Fatalf("invalid path %q served", p)
+					}
+					return nil
+				})
+			}
+			tf.ContainerHeader()
+		})
 	})
 }
 

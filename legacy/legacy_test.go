@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -319,28 +320,30 @@ func FuzzTables(f *testing.F) {
 	f.Add(synthPackage(synthNames, []int32{-1}, [][]byte{synthProps()}))
 	seedFiles(f, 64<<10)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		start := time.Now()
-		defer func() {
-			if d := time.Since(start); d > slowInput {
-				t.Fatalf("input took %v", d)
-			}
-		}()
-		pf, err := NewFile(bytes.NewReader(b), int64(len(b)))
-		if err != nil {
-			return
-		}
-		for i := range pf.Exports {
-			_ = pf.ExportPath(i)
-			_ = pf.ClassPath(i)
-			for _, ref := range []int32{pf.Exports[i].ClassIndex, pf.Exports[i].OuterIndex, pf.Exports[i].SuperIndex} {
-				if !pf.validRef(ref) {
-					t.Fatalf("export %d keeps reference %d outside the tables", i, ref)
+		alloctest.Check(t, len(b), func() {
+			start := time.Now()
+			defer func() {
+				if d := time.Since(start); d > slowInput {
+					t.Fatalf("input took %v", d)
 				}
+			}()
+			pf, err := NewFile(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				return
 			}
-			o, err := pf.Object(i)
-			checkObjectAgrees(t, pf, i, o, err)
-			pf.ExportContent(i)
-		}
+			for i := range pf.Exports {
+				_ = pf.ExportPath(i)
+				_ = pf.ClassPath(i)
+				for _, ref := range []int32{pf.Exports[i].ClassIndex, pf.Exports[i].OuterIndex, pf.Exports[i].SuperIndex} {
+					if !pf.validRef(ref) {
+						t.Fatalf("export %d keeps reference %d outside the tables", i, ref)
+					}
+				}
+				o, err := pf.Object(i)
+				checkObjectAgrees(t, pf, i, o, err)
+				pf.ExportContent(i)
+			}
+		})
 	})
 }
 
@@ -363,33 +366,35 @@ func FuzzProperties(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		pkg := synthPackage(synthNames, []int32{-1}, [][]byte{data})
-		pf, err := NewFile(bytes.NewReader(pkg), int64(len(pkg)))
-		if err != nil {
-			if len(data) == 0 {
+		alloctest.Check(t, len(data), func() {
+			pkg := synthPackage(synthNames, []int32{-1}, [][]byte{data})
+			pf, err := NewFile(bytes.NewReader(pkg), int64(len(pkg)))
+			if err != nil {
+				if len(data) == 0 {
+					return
+				}
+				t.Fatalf("synthetic package does not read: %v", err)
+			}
+			o, err := pf.Object(0)
+			checkObjectAgrees(t, pf, 0, o, err)
+			// The same package held in memory: export data is shared, not
+			// copied.
+			mf, merr := NewFile(binread.Mem(pkg), int64(len(pkg)))
+			if merr != nil {
+				t.Fatalf("in memory: %v", merr)
+			}
+			mo, merr := mf.Object(0)
+			checkObjectAgrees(t, mf, 0, mo, merr)
+			if (err == nil) != (merr == nil) || err == nil && len(o.Properties) != len(mo.Properties) {
+				t.Fatalf("in memory the object decodes to %v, %v; from a reader %v, %v", mo, merr, o, err)
+			}
+			if err != nil {
 				return
 			}
-			t.Fatalf("synthetic package does not read: %v", err)
-		}
-		o, err := pf.Object(0)
-		checkObjectAgrees(t, pf, 0, o, err)
-		// The same package held in memory: export data is shared, not
-		// copied.
-		mf, merr := NewFile(binread.Mem(pkg), int64(len(pkg)))
-		if merr != nil {
-			t.Fatalf("in memory: %v", merr)
-		}
-		mo, merr := mf.Object(0)
-		checkObjectAgrees(t, mf, 0, mo, merr)
-		if (err == nil) != (merr == nil) || err == nil && len(o.Properties) != len(mo.Properties) {
-			t.Fatalf("in memory the object decodes to %v, %v; from a reader %v, %v", mo, merr, o, err)
-		}
-		if err != nil {
-			return
-		}
-		if o.PropertiesEnd > int64(len(data)) || o.NativeSize < 0 {
-			t.Fatalf("properties end at %d of %d", o.PropertiesEnd, len(data))
-		}
+			if o.PropertiesEnd > int64(len(data)) || o.NativeSize < 0 {
+				t.Fatalf("properties end at %d of %d", o.PropertiesEnd, len(data))
+			}
+		})
 	})
 }
 

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
@@ -97,8 +98,10 @@ func readSome(t *testing.T, b []byte, key []byte) {
 func FuzzReader(f *testing.F) {
 	addPakSeeds(f)
 	f.Fuzz(func(t *testing.T, b []byte) {
-		readSome(t, b, nil)
-		readSome(t, b, testKey)
+		alloctest.Check(t, len(b), func() {
+			readSome(t, b, nil)
+			readSome(t, b, testKey)
+		})
 	})
 }
 
@@ -118,7 +121,7 @@ func FuzzIndex(f *testing.F) {
 	f.Fuzz(func(t *testing.T, version uint8, index []byte) {
 		v := []int{5, 8, 10, 11, 12}[int(version)%5]
 		b := wrapIndex(v, index)
-		readSome(t, b, nil)
+		alloctest.Check(t, len(b), func() { readSome(t, b, nil) })
 	})
 }
 

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/upkg/upkg/assetprops"
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/proptest"
 	"github.com/upkg/upkg/property"
@@ -163,23 +164,25 @@ func FuzzTagged(f *testing.F) {
 	}
 	f.Add([]byte{0, 0, 0, 0, 0, 0, 0, 0}, uint8(1))
 	f.Fuzz(func(t *testing.T, data []byte, layout uint8) {
-		if len(data) > maxFuzzInput {
-			return
-		}
-		ctx := &property.Context{FileVersionUE4: 522, Names: []string{"None", "IntProperty", "StructProperty", "ArrayProperty", "Vector", "MapProperty", "TextProperty", "X"}}
-		if tg != nil {
-			c := *all[int(layout/3)%len(all)].ctx
-			ctx = &c
-		}
-		switch layout % 3 {
-		case 1:
-			ctx.FileVersionUE5 = 1011
-		case 2:
-			ctx.FileVersionUE5 = 1012
-		}
-		o := property.ReadExport(ctx, data, property.Export{Class: "DataTable"})
-		check(t, o, len(data))
-		checkLite(t, o, ctx, data, property.Export{Class: "DataTable"})
+		alloctest.Check(t, len(data), func() {
+			if len(data) > maxFuzzInput {
+				return
+			}
+			ctx := &property.Context{FileVersionUE4: 522, Names: []string{"None", "IntProperty", "StructProperty", "ArrayProperty", "Vector", "MapProperty", "TextProperty", "X"}}
+			if tg != nil {
+				c := *all[int(layout/3)%len(all)].ctx
+				ctx = &c
+			}
+			switch layout % 3 {
+			case 1:
+				ctx.FileVersionUE5 = 1011
+			case 2:
+				ctx.FileVersionUE5 = 1012
+			}
+			o := property.ReadExport(ctx, data, property.Export{Class: "DataTable"})
+			check(t, o, len(data))
+			checkLite(t, o, ctx, data, property.Export{Class: "DataTable"})
+		})
 	})
 }
 
@@ -194,12 +197,14 @@ func FuzzUnversioned(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte, which uint8) {
-		if len(data) > maxFuzzInput {
-			return
-		}
-		info := un.infos[int(which)%len(un.infos)]
-		o := property.ReadExport(un.ctx, data, info)
-		check(t, o, len(data))
-		checkLite(t, o, un.ctx, data, info)
+		alloctest.Check(t, len(data), func() {
+			if len(data) > maxFuzzInput {
+				return
+			}
+			info := un.infos[int(which)%len(un.infos)]
+			o := property.ReadExport(un.ctx, data, info)
+			check(t, o, len(data))
+			checkLite(t, o, un.ctx, data, info)
+		})
 	})
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -82,27 +83,29 @@ func checkRoundTrip(t *testing.T, f *File, data []byte) {
 func FuzzNewFile(f *testing.F) {
 	addCorpusSeeds(f, 24)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		// Released at the end, as verify does: the next inputs read
-		// into the memory this one used.
-		file, err := NewFile(bytes.NewReader(data), int64(len(data)), WithRelease())
-		if err != nil {
-			return
-		}
-		defer file.Release()
-		checkRoundTrip(t, file, data)
-		for i := range file.Exports {
-			file.ObjectPath(ExportIndex(i))
-			file.ClassPath(ExportIndex(i))
-			file.Exports[i].Data()
-		}
-		for i := range file.Imports {
-			file.ObjectPath(ImportIndex(i))
-		}
-		for i := range file.Thumbnails {
-			file.Thumbnails[i].Data()
-		}
-		file.HeaderGaps()
-		file.AssetExport()
+		alloctest.Check(t, len(data), func() {
+			// Released at the end, as verify does: the next inputs read
+			// into the memory this one used.
+			file, err := NewFile(bytes.NewReader(data), int64(len(data)), WithRelease())
+			if err != nil {
+				return
+			}
+			defer file.Release()
+			checkRoundTrip(t, file, data)
+			for i := range file.Exports {
+				file.ObjectPath(ExportIndex(i))
+				file.ClassPath(ExportIndex(i))
+				file.Exports[i].Data()
+			}
+			for i := range file.Imports {
+				file.ObjectPath(ImportIndex(i))
+			}
+			for i := range file.Thumbnails {
+				file.Thumbnails[i].Data()
+			}
+			file.HeaderGaps()
+			file.AssetExport()
+		})
 	})
 }
 

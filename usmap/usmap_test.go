@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -201,14 +202,16 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add([]byte{0xC4, 0x30, 4, 0, 0, 0, 0, 0, 4, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0})
 	f.Fuzz(func(t *testing.T, b []byte) {
-		uf, err := Parse(b)
-		if err != nil {
-			return
-		}
-		for _, s := range uf.Structs {
-			uf.TotalProperties(s.Name)
-			uf.PropertyAt(s.Name, 0)
-		}
+		alloctest.Check(t, len(b), func() {
+			uf, err := Parse(b)
+			if err != nil {
+				return
+			}
+			for _, s := range uf.Structs {
+				uf.TotalProperties(s.Name)
+				uf.PropertyAt(s.Name, 0)
+			}
+		})
 	})
 }
 

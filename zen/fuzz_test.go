@@ -8,6 +8,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 )
 
@@ -28,32 +29,34 @@ func FuzzZenSummary(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, opts := range []Options{{Auto: true}, {HeaderVersion: HeaderPreInitial}, {HeaderVersion: HeaderLocalizedPackages}, {HeaderVersion: HeaderNoExportInfo}} {
-			p, err := Parse(data, opts)
-			checkReuse(t, data, opts, p, err, reuseFrom)
-			checkBody(t, "input", data, len(data)/3, opts, p, err)
-			if err != nil {
-				continue
-			}
-			if len(p.BundleEntries) != 2*len(p.Exports) {
-				t.Fatalf("%d bundle entries for %d exports", len(p.BundleEntries), len(p.Exports))
-			}
-			for i := range p.Exports {
-				if d, err := p.ExportData(i); err == nil && uint64(len(d)) != p.Exports[i].CookedSerialSize {
-					t.Fatalf("export %d: %d bytes, size %d", i, len(d), p.Exports[i].CookedSerialSize)
+		alloctest.Check(t, len(data), func() {
+			for _, opts := range []Options{{Auto: true}, {HeaderVersion: HeaderPreInitial}, {HeaderVersion: HeaderLocalizedPackages}, {HeaderVersion: HeaderNoExportInfo}} {
+				p, err := Parse(data, opts)
+				checkReuse(t, data, opts, p, err, reuseFrom)
+				checkBody(t, "input", data, len(data)/3, opts, p, err)
+				if err != nil {
+					continue
+				}
+				if len(p.BundleEntries) != 2*len(p.Exports) {
+					t.Fatalf("%d bundle entries for %d exports", len(p.BundleEntries), len(p.Exports))
+				}
+				for i := range p.Exports {
+					if d, err := p.ExportData(i); err == nil && uint64(len(d)) != p.Exports[i].CookedSerialSize {
+						t.Fatalf("export %d: %d bytes, size %d", i, len(d), p.Exports[i].CookedSerialSize)
+					}
+				}
+				for i := range p.CellExports {
+					if d, err := p.CellExportData(i); err == nil && uint64(len(d)) != p.CellExports[i].CookedSerialSize {
+						t.Fatalf("cell export %d: %d bytes, size %d", i, len(d), p.CellExports[i].CookedSerialSize)
+					}
+				}
+				for _, r := range p.DataRanges() {
+					if r.Offset < 0 || r.Size < 0 || r.Offset+r.Size > p.ExportDataEnd() {
+						t.Fatalf("data range %+v beyond ExportDataEnd %d", r, p.ExportDataEnd())
+					}
 				}
 			}
-			for i := range p.CellExports {
-				if d, err := p.CellExportData(i); err == nil && uint64(len(d)) != p.CellExports[i].CookedSerialSize {
-					t.Fatalf("cell export %d: %d bytes, size %d", i, len(d), p.CellExports[i].CookedSerialSize)
-				}
-			}
-			for _, r := range p.DataRanges() {
-				if r.Offset < 0 || r.Size < 0 || r.Offset+r.Size > p.ExportDataEnd() {
-					t.Fatalf("data range %+v beyond ExportDataEnd %d", r, p.ExportDataEnd())
-				}
-			}
-		}
+		})
 	})
 }
 

@@ -4,10 +4,10 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 )
@@ -72,19 +72,15 @@ func FuzzVerifyBytes(f *testing.F) {
 			files[name] = data[:split]
 			files[strings.TrimSuffix(name, filepath.Ext(name))+".uexp"] = data[split:]
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		p, err := inspect.OpenPackage(inspect.BytesInput(name, files), &inspect.Options{Verify: true})
-		if err == nil {
-			r := inspect.ResultFor(p)
-			if _, err := json.Marshal(r); err != nil {
-				t.Fatalf("result does not encode: %v", err)
+		alloctest.Check(t, len(data), func() {
+			p, err := inspect.OpenPackage(inspect.BytesInput(name, files), &inspect.Options{Verify: true})
+			if err == nil {
+				r := inspect.ResultFor(p)
+				if _, err := json.Marshal(r); err != nil {
+					t.Fatalf("result does not encode: %v", err)
+				}
 			}
-		}
-		runtime.ReadMemStats(&after)
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(data)+allocSlack) {
-			t.Fatalf("%d input bytes allocated %d bytes", len(data), grew)
-		}
+		})
 	})
 }
 
@@ -138,23 +134,19 @@ func FuzzVerifyContainer(f *testing.F) {
 				t.Fatal(err)
 			}
 		}
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		// Lines may come from another goroutine: Errorf, not Fatalf.
-		err := inspect.VerifyPaths([]string{dir}, &inspect.Options{AESKey: inspect.CorpusKeys}, 1, func(r inspect.VerifyResult) {
-			if strings.Contains(r.Error, "internal error") {
-				t.Errorf("%s: %s", r.Path, r.Error)
-			}
-			if _, err := json.Marshal(r); err != nil {
-				t.Errorf("%s: result does not encode: %v", r.Path, err)
+		alloctest.Check(t, len(data), func() {
+			// Lines may come from another goroutine: Errorf, not Fatalf.
+			err := inspect.VerifyPaths([]string{dir}, &inspect.Options{AESKey: inspect.CorpusKeys}, 1, func(r inspect.VerifyResult) {
+				if strings.Contains(r.Error, "internal error") {
+					t.Errorf("%s: %s", r.Path, r.Error)
+				}
+				if _, err := json.Marshal(r); err != nil {
+					t.Errorf("%s: result does not encode: %v", r.Path, err)
+				}
+			})
+			if err != nil {
+				t.Fatal(err)
 			}
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		runtime.ReadMemStats(&after)
-		if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(data)+allocSlack) {
-			t.Fatalf("%d input bytes allocated %d bytes", len(data), grew)
-		}
 	})
 }

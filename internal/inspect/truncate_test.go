@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 )
@@ -23,11 +24,6 @@ var sweepFiles = []string{
 	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX",                        // fully compressed (LZMA)
 	"legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME2/BioGame/CookedPC/PlotManagerMap.pcc", // compressed chunks (LZO)
 }
-
-// allocSlack is what any single open may allocate beyond a multiple of the
-// file's size: tables, maps and the decoded model of a tiny file fit in it,
-// an allocation sized by a lying header field does not.
-const allocSlack = 8 << 20
 
 // TestTruncationSweep opens every prefix of real files through the openers
 // (with all verify checks on) and requires a clean failure each time: no
@@ -70,7 +66,7 @@ func TestTruncationSweep(t *testing.T) {
 						}
 					}
 					runtime.ReadMemStats(&after)
-					if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(16*len(full)+allocSlack) {
+					if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(alloctest.Ratio*len(full)+alloctest.Slack) {
 						t.Errorf("%s cut at %d: allocated %d bytes", label, n, grew)
 					}
 					if err == nil {

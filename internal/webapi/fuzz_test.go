@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -80,7 +81,9 @@ func FuzzOpenPackage(f *testing.F) {
 	f.Add([]byte{0xC1, 0x83, 0x2A, 0x9E})
 	s := NewSession()
 	f.Fuzz(func(t *testing.T, data []byte) {
-		exercise(t, s, "Fuzz.uasset", data)
+		alloctest.Check(t, len(data), func() {
+			exercise(t, s, "Fuzz.uasset", data)
+		})
 	})
 }
 
