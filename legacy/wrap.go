@@ -145,10 +145,10 @@ const (
 	maxRatio = 1024
 	// maxBlockRatio bounds what one compressed block expands to, per
 	// compressed byte: far above real data (the corpus's blocks expand at
-	// most 51 times), it still admits a 256 KiB block of one repeated
-	// byte, which Oodle stores in 6 bytes. A block of no bytes expands to
-	// none.
-	maxBlockRatio = 1 << 16
+	// most 51 times), it still admits blocks of one repeated byte, which
+	// Oodle packs tightest (4 bytes per 256 KiB). A block of no bytes
+	// expands to none.
+	maxBlockRatio = 1 << 17
 )
 
 // defaultBlockSize is UE3's LOADING_COMPRESSION_CHUNK_SIZE.
