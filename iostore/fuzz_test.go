@@ -124,20 +124,22 @@ func FuzzDirectoryIndex(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		d, err := parseDirectoryIndex(data, 0, 1000)
-		if err != nil {
-			return
-		}
-		for _, fe := range d.Files() {
-			// Valid paths are valid io/fs paths; names with backslashes
-			// are refused too (they would be separators on Windows).
-			if fe.Valid && (!fs.ValidPath(fe.Path) || fe.Path == "." || strings.Contains(fe.Path, "\\")) {
-				t.Fatalf("path %q: Valid = %v", fe.Path, fe.Valid)
+		alloctest.Check(t, len(data), func() {
+			d, err := parseDirectoryIndex(data, 0, 1000)
+			if err != nil {
+				return
 			}
-			if fe.Chunk < 0 || fe.Chunk >= 1000 {
-				t.Fatalf("chunk %d out of range", fe.Chunk)
+			for _, fe := range d.Files() {
+				// Valid paths are valid io/fs paths; names with backslashes
+				// are refused too (they would be separators on Windows).
+				if fe.Valid && (!fs.ValidPath(fe.Path) || fe.Path == "." || strings.Contains(fe.Path, "\\")) {
+					t.Fatalf("path %q: Valid = %v", fe.Path, fe.Valid)
+				}
+				if fe.Chunk < 0 || fe.Chunk >= 1000 {
+					t.Fatalf("chunk %d out of range", fe.Chunk)
+				}
 			}
-		}
+		})
 	})
 }
 
@@ -166,15 +168,17 @@ func FuzzContainerHeader(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		for _, v := range []TocVersion{0, TocDirectoryIndex, TocPartitionSize, TocLatest} {
-			h, err := ParseContainerHeader(data, v)
-			if err != nil {
-				continue
+		alloctest.Check(t, len(data), func() {
+			for _, v := range []TocVersion{0, TocDirectoryIndex, TocPartitionSize, TocLatest} {
+				h, err := ParseContainerHeader(data, v)
+				if err != nil {
+					continue
+				}
+				if len(h.PackageIDs) != len(h.StoreEntries) {
+					t.Fatalf("%d package IDs, %d store entries", len(h.PackageIDs), len(h.StoreEntries))
+				}
 			}
-			if len(h.PackageIDs) != len(h.StoreEntries) {
-				t.Fatalf("%d package IDs, %d store entries", len(h.PackageIDs), len(h.StoreEntries))
-			}
-		}
+		})
 	})
 }
 

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
 )
 
@@ -98,19 +99,21 @@ func FuzzDirectoryIndex(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		p := &Reader{}
-		p.Footer.Version = VersionLatest
-		for _, flat := range []bool{false, true} {
-			var files []dirFile
-			var err error
-			if flat {
-				files, err = p.readFlatDirectoryIndex(memReader(b, 0, ""))
-			} else {
-				files, err = p.readDirectoryIndex(memReader(b, 0, ""))
+		alloctest.Check(t, len(b), func() {
+			p := &Reader{}
+			p.Footer.Version = VersionLatest
+			for _, flat := range []bool{false, true} {
+				var files []dirFile
+				var err error
+				if flat {
+					files, err = p.readFlatDirectoryIndex(memReader(b, 0, ""))
+				} else {
+					files, err = p.readDirectoryIndex(memReader(b, 0, ""))
+				}
+				if err == nil && int64(len(files)) > int64(len(b)) {
+					t.Fatalf("%d files from %d bytes", len(files), len(b))
+				}
 			}
-			if err == nil && int64(len(files)) > int64(len(b)) {
-				t.Fatalf("%d files from %d bytes", len(files), len(b))
-			}
-		}
+		})
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 )
@@ -92,23 +93,25 @@ func FuzzEvidence(f *testing.F) {
 	f.Add(append(le(1, 10, 0), inner...))
 	f.Add(append(le(2), append(le(10, 0), inner...)...))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		ev := &evidence{out: map[string]string{}, cands: engines}
-		p := &prober{f: file}
-		m := ev.mark()
-		var st tagStats
-		r := binread.FromBytes(data)
-		if p.tags(r, ev, &place{name: "export"}, "MovieScene", 0, &st) {
-			p.dataTableRows(r, ev, &place{name: "table"})
-		}
-		p.dataTableRows(binread.FromBytes(data), ev, &place{name: "table"})
-		for _, kind := range []exportKind{kindFunction, kindClass, kindScriptStruct, kindUserDefinedStruct, kindProperty} {
-			for _, tr := range []layoutTraits{{}, {ufieldNext: true}, {fproperties: true, repCondition: true, udsDefaults: true}} {
-				p.fits(data, 0, kind, "ArrayProperty", tr, true)
+		alloctest.Check(t, len(data), func() {
+			ev := &evidence{out: map[string]string{}, cands: engines}
+			p := &prober{f: file}
+			m := ev.mark()
+			var st tagStats
+			r := binread.FromBytes(data)
+			if p.tags(r, ev, &place{name: "export"}, "MovieScene", 0, &st) {
+				p.dataTableRows(r, ev, &place{name: "table"})
 			}
-		}
-		ev.undo(m)
-		if len(ev.out) != 0 || len(ev.outLog) != 0 || len(ev.ruleLog) != 0 || ev.applied != [numRules]bool{} {
-			t.Fatalf("undo left %v, applied %v", ev.out, ev.applied)
-		}
+			p.dataTableRows(binread.FromBytes(data), ev, &place{name: "table"})
+			for _, kind := range []exportKind{kindFunction, kindClass, kindScriptStruct, kindUserDefinedStruct, kindProperty} {
+				for _, tr := range []layoutTraits{{}, {ufieldNext: true}, {fproperties: true, repCondition: true, udsDefaults: true}} {
+					p.fits(data, 0, kind, "ArrayProperty", tr, true)
+				}
+			}
+			ev.undo(m)
+			if len(ev.out) != 0 || len(ev.outLog) != 0 || len(ev.ruleLog) != 0 || ev.applied != [numRules]bool{} {
+				t.Fatalf("undo left %v, applied %v", ev.out, ev.applied)
+			}
+		})
 	})
 }

@@ -114,30 +114,32 @@ func FuzzNewFile(f *testing.F) {
 func FuzzSummary(f *testing.F) {
 	addCorpusSeeds(f, 12)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		r := binread.FromBytes(data)
-		var s PackageFileSummary
-		s.serializeVersions(loader{r})
-		if r.Err() != nil || s.LegacyFileVersion >= 0 || s.LegacyFileVersion < LegacyFileVersionCurrent {
-			return
-		}
-		v := Versions{UE4: s.FileVersionUE4, UE5: s.FileVersionUE5}
-		if s.Unversioned() {
-			e, _ := LookupEngine("5.3")
-			v = e.versions()
-		}
-		r = binread.FromBytes(data)
-		s = PackageFileSummary{}
-		s.serialize(loader{r}, &v)
-		if r.Err() != nil {
-			return
-		}
-		n := r.Offset()
-		sv := newSaver(r.Order(), 0)
-		s.serialize(sv, &v)
-		if !bytes.Equal(sv.w.Bytes(), data[:n]) {
-			t.Fatalf("summary rewrite differs (%d bytes read, %d written)", n, len(sv.w.Bytes()))
-		}
-		s.Fields(&v)
+		alloctest.Check(t, len(data), func() {
+			r := binread.FromBytes(data)
+			var s PackageFileSummary
+			s.serializeVersions(loader{r})
+			if r.Err() != nil || s.LegacyFileVersion >= 0 || s.LegacyFileVersion < LegacyFileVersionCurrent {
+				return
+			}
+			v := Versions{UE4: s.FileVersionUE4, UE5: s.FileVersionUE5}
+			if s.Unversioned() {
+				e, _ := LookupEngine("5.3")
+				v = e.versions()
+			}
+			r = binread.FromBytes(data)
+			s = PackageFileSummary{}
+			s.serialize(loader{r}, &v)
+			if r.Err() != nil {
+				return
+			}
+			n := r.Offset()
+			sv := newSaver(r.Order(), 0)
+			s.serialize(sv, &v)
+			if !bytes.Equal(sv.w.Bytes(), data[:n]) {
+				t.Fatalf("summary rewrite differs (%d bytes read, %d written)", n, len(sv.w.Bytes()))
+			}
+			s.Fields(&v)
+		})
 	})
 }
 
@@ -150,39 +152,41 @@ func FuzzTables(f *testing.F) {
 	f.Add([]byte("\xfe\xff\xff\xff\x00\xd8\x00\x00"), uint8(3))
 	versions := []Versions{{UE4: 342}, {UE4: 504}, {UE4: 510}, {UE4: 522}, {UE4: 522, UE5: 1004}, {UE4: 522, UE5: 1010}, {UE4: 522, UE5: 1018}}
 	f.Fuzz(func(t *testing.T, data []byte, sel uint8) {
-		v := versions[int(sel)%len(versions)]
-		editor := sel&0x80 == 0
-		unv := sel&0x40 != 0
-		for kind := 0; kind < 3; kind++ {
-			r := binread.FromBytes(data)
-			a := loader{r}
-			sv := newSaver(r.Order(), 0)
-			switch kind {
-			case 0:
-				var e NameEntry
-				e.serialize(a, &v)
-				if r.Err() == nil {
-					e.serialize(sv, &v)
+		alloctest.Check(t, len(data), func() {
+			v := versions[int(sel)%len(versions)]
+			editor := sel&0x80 == 0
+			unv := sel&0x40 != 0
+			for kind := 0; kind < 3; kind++ {
+				r := binread.FromBytes(data)
+				a := loader{r}
+				sv := newSaver(r.Order(), 0)
+				switch kind {
+				case 0:
+					var e NameEntry
+					e.serialize(a, &v)
+					if r.Err() == nil {
+						e.serialize(sv, &v)
+					}
+				case 1:
+					var im ObjectImport
+					im.serialize(a, importLayoutOf(&v, editor))
+					if r.Err() == nil {
+						im.serialize(sv, importLayoutOf(&v, editor))
+					}
+				case 2:
+					var e ObjectExport
+					e.serialize(a, exportLayoutOf(&v, unv))
+					if r.Err() == nil {
+						e.serialize(sv, exportLayoutOf(&v, unv))
+					}
 				}
-			case 1:
-				var im ObjectImport
-				im.serialize(a, importLayoutOf(&v, editor))
-				if r.Err() == nil {
-					im.serialize(sv, importLayoutOf(&v, editor))
+				if r.Err() != nil {
+					continue
 				}
-			case 2:
-				var e ObjectExport
-				e.serialize(a, exportLayoutOf(&v, unv))
-				if r.Err() == nil {
-					e.serialize(sv, exportLayoutOf(&v, unv))
+				if !bytes.Equal(sv.w.Bytes(), data[:r.Offset()]) {
+					t.Fatalf("table entry %d rewrite differs", kind)
 				}
 			}
-			if r.Err() != nil {
-				continue
-			}
-			if !bytes.Equal(sv.w.Bytes(), data[:r.Offset()]) {
-				t.Fatalf("table entry %d rewrite differs", kind)
-			}
-		}
+		})
 	})
 }

@@ -236,23 +236,25 @@ func FuzzScriptObjects(f *testing.F) {
 	seed = obj(seed, 2, 1<<62|3, 1<<62|1, 1<<62|2)
 	f.Add(seed)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		s, err := ParseScriptObjects(data)
-		if err != nil {
-			return
-		}
-		for i := range s.NumNames() {
-			s.Name(i)
-		}
-		for i := range s.Len() {
-			o := s.Object(i)
-			if want := plainPath(s, i, 0); o.Path != want {
-				t.Fatalf("object %d: path %q, want %q", i, o.Path, want)
+		alloctest.Check(t, len(data), func() {
+			s, err := ParseScriptObjects(data)
+			if err != nil {
+				return
 			}
-			if l, ok := s.Lookup(o.GlobalIndex); !ok || l.GlobalIndex != o.GlobalIndex {
-				t.Fatalf("object %d: Lookup(%s) = %v, %v", i, o.GlobalIndex, l, ok)
+			for i := range s.NumNames() {
+				s.Name(i)
 			}
-			s.IsClass(o.CDOClassIndex)
-		}
-		s.CheckHashes()
+			for i := range s.Len() {
+				o := s.Object(i)
+				if want := plainPath(s, i, 0); o.Path != want {
+					t.Fatalf("object %d: path %q, want %q", i, o.Path, want)
+				}
+				if l, ok := s.Lookup(o.GlobalIndex); !ok || l.GlobalIndex != o.GlobalIndex {
+					t.Fatalf("object %d: Lookup(%s) = %v, %v", i, o.GlobalIndex, l, ok)
+				}
+				s.IsClass(o.CDOClassIndex)
+			}
+			s.CheckHashes()
+		})
 	})
 }
