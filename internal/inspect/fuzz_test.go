@@ -42,11 +42,7 @@ var fuzzSeeds = []string{
 func FuzzVerifyBytes(f *testing.F) {
 	if dir, ok := corpus.Find(); ok {
 		for _, rel := range fuzzSeeds {
-			path := filepath.Join(dir, filepath.FromSlash(rel))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				f.Fatalf("seed %s: %v", rel, err)
-			}
+			path, data := seedFile(f, dir, rel)
 			split := uint32(len(data))
 			if uexp, err := os.ReadFile(strings.TrimSuffix(path, filepath.Ext(path)) + ".uexp"); err == nil {
 				data = append(data, uexp...)
@@ -104,11 +100,7 @@ var containerSeeds = []string{
 func FuzzVerifyContainer(f *testing.F) {
 	if dir, ok := corpus.Find(); ok {
 		for _, rel := range containerSeeds {
-			path := filepath.Join(dir, filepath.FromSlash(rel))
-			data, err := os.ReadFile(path)
-			if err != nil {
-				f.Fatalf("seed %s: %v", rel, err)
-			}
+			path, data := seedFile(f, dir, rel)
 			kind, split := uint8(0), uint32(len(data))
 			if filepath.Ext(path) == ".utoc" {
 				cas, err := os.ReadFile(strings.TrimSuffix(path, ".utoc") + ".ucas")
@@ -149,4 +141,14 @@ func FuzzVerifyContainer(f *testing.F) {
 			}
 		})
 	})
+}
+
+// seedFile reads the corpus file rel (under dir) for a fuzz seed.
+func seedFile(f *testing.F, dir, rel string) (path string, data []byte) {
+	path = filepath.Join(dir, filepath.FromSlash(rel))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		f.Fatalf("seed %s: %v", rel, err)
+	}
+	return path, data
 }
