@@ -3,6 +3,7 @@ package legacy
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"strings"
 	"testing"
 
@@ -52,11 +53,37 @@ func TestLyingSizes(t *testing.T) {
 			return err
 		}
 	}
+	// One small chunk placed 16 MiB into an image whose head the file
+	// does not hold (a fuzzer's find, through verify: it allocated the
+	// image of zeros). Whole, the image is refused; through File.expand,
+	// it is read chunk by chunk and allocates nothing of the sort.
+	pastEnd := func(whole bool) func() error {
+		c := append(chunk(4, 8), 1, 2, 3, 4)
+		file := append(make([]byte, 64), c...)
+		s := &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{{UncompressedOffset: 16 << 20, UncompressedSize: 8, CompressedOffset: 64, CompressedSize: int32(len(c))}}}
+		return func() error {
+			if whole {
+				_, _, _, err := decompressChunks(binread.Mem(file), int64(len(file)), le, s, gameStock)
+				return err
+			}
+			ci, _, _, err := newChunkedImage(binread.Mem(file), int64(len(file)), le, s, gameStock)
+			switch {
+			case err != nil:
+				return err
+			case ci == nil:
+				return errors.New("left to decompressChunks")
+			}
+			_, err = ci.ReadAt(make([]byte, 8), 16<<20)
+			return err
+		}
+	}
 	for _, tc := range []struct {
 		name  string
 		open  func() error
 		field string
 	}{
+		{"one chunk past the file's end, whole", pastEnd(true), "CompressedChunk.UncompressedOffset"},
+		{"one chunk past the file's end, by chunk", pastEnd(false), "zlib"},
 		{"fully compressed, block list does not fit", whole(fuzzed), "CompressedBlock"},
 		// 6 MiB from no compressed bytes: the list fits the file.
 		{"fully compressed, empty block", whole(chunk(0, 6<<20)), "CompressedBlock"},

@@ -384,6 +384,16 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	if err != nil {
 		return nil, 0, "", err
 	}
+	// The image is the file's head and the chunks, one after another:
+	// stretches no chunk fills would be zeros the file never held, and
+	// a few bytes could claim megabytes of them.
+	filled := min(first, size)
+	for _, c := range s.CompressedChunks {
+		filled += int64(c.UncompressedSize)
+	}
+	if end-filled > size {
+		return nil, 0, "", &FormatError{Field: "CompressedChunk.UncompressedOffset", Msg: fmt.Sprintf("the chunks leave %d of the image's %d bytes unfilled", end-filled, end)}
+	}
 	// Every chunk's block list is checked against the file before the
 	// image is made.
 	blocks := make([][]chunkBlock, len(s.CompressedChunks))
