@@ -107,14 +107,11 @@ type expandedChunk struct {
 // newChunkedImage checks the chunk table of s as decompressChunks does and
 // returns the image, its size and its description. It returns a nil image
 // (and no error) when the chunks expand to less than chunkedMinImage or
-// are one chunk of less than blockSplitMin bytes following the file's
-// head: decompressChunks expands those whole.
+// are one chunk of less than blockSplitMin bytes: decompressChunks expands
+// those whole.
 func newChunkedImage(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summary, g game) (*chunkedImage, int64, string, error) {
 	chunks := s.CompressedChunks
-	if len(chunks) == 0 || len(chunks) == 1 && int64(chunks[0].UncompressedSize) < blockSplitMin && chunks[0].UncompressedOffset <= size {
-		// One small chunk after a head the file holds: the image is at
-		// most the file and the chunk. (A chunk placed past the file's
-		// end would make a whole image of zeros the file never held.)
+	if len(chunks) == 0 || len(chunks) == 1 && int64(chunks[0].UncompressedSize) < blockSplitMin {
 		return nil, 0, "", nil
 	}
 	first, end, err := chunkExtent(chunks, size)

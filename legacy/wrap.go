@@ -384,16 +384,6 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	if err != nil {
 		return nil, 0, "", err
 	}
-	// The image is the file's head and the chunks, one after another:
-	// stretches no chunk fills would be zeros the file never held, and
-	// a few bytes could claim megabytes of them.
-	filled := min(first, size)
-	for _, c := range s.CompressedChunks {
-		filled += int64(c.UncompressedSize)
-	}
-	if end-filled > size {
-		return nil, 0, "", &FormatError{Field: "CompressedChunk.UncompressedOffset", Msg: fmt.Sprintf("the chunks leave %d of the image's %d bytes unfilled", end-filled, end)}
-	}
 	// Every chunk's block list is checked against the file before the
 	// image is made.
 	blocks := make([][]chunkBlock, len(s.CompressedChunks))
@@ -460,6 +450,18 @@ func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err er
 			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunks %d and %d overlap in the image", last, i)}
 		}
 		last, lastEnd = i, c.UncompressedOffset+int64(c.UncompressedSize)
+	}
+	// The image is the file's head and the chunks, one after another.
+	// Stretches that neither fills would read as zeros the file never
+	// held: a few bytes could claim megabytes of them, and tables that
+	// parse from zeros (empty names, null objects) fill that much memory.
+	// Real packages leave none; as many as the file's size are let by.
+	filled := min(max(first, 0), size)
+	for _, c := range chunks {
+		filled += int64(c.UncompressedSize)
+	}
+	if end-filled > size {
+		return 0, 0, &FormatError{Field: "CompressedChunk.UncompressedOffset", Msg: fmt.Sprintf("the chunks leave %d of the image's %d bytes unfilled", end-filled, end)}
 	}
 	return first, end, nil
 }
