@@ -43,7 +43,15 @@ func Parse(s string) ([]byte, error) {
 
 // Cipher is an AES-256 block cipher for the modes Unreal uses: ECB, and
 // CTR for IoStore and pak containers that ask for it.
-type Cipher struct{ b block }
+type Cipher struct {
+	b block
+	// dec is the decryption schedule of the ECB kernel (amd64 with
+	// AES-NI; nil elsewhere).
+	dec *[decKeyLen]byte
+}
+
+// decKeyLen is the size of an AES-256 schedule: 15 round keys.
+const decKeyLen = (rounds256 + 1) * BlockSize
 
 // block is the AES block cipher: crypto/aes natively, a small own one in
 // the WebAssembly build (see newBlock).
@@ -64,13 +72,17 @@ func New(key []byte) (*Cipher, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cipher{b: b}, nil
+	return &Cipher{b: b, dec: newDecKey(key)}, nil
 }
 
 // DecryptECB decrypts buf in place; len(buf) must be a multiple of 16.
 func (c *Cipher) DecryptECB(buf []byte) error {
 	if len(buf)%BlockSize != 0 {
 		return fmt.Errorf("aes: encrypted length %d is not a multiple of %d", len(buf), BlockSize)
+	}
+	if c.dec != nil {
+		decryptECB(c.dec, buf)
+		return nil
 	}
 	for i := 0; i < len(buf); i += BlockSize {
 		c.b.Decrypt(buf[i:i+BlockSize], buf[i:i+BlockSize])
