@@ -5,6 +5,8 @@ package aeskey
 import (
 	"encoding/binary"
 	"sync"
+
+	"github.com/upkg/upkg/internal/cpuid"
 )
 
 // crypto/aes decrypts one block per call, each waiting for the last round
@@ -12,15 +14,13 @@ import (
 // decryptBlocks runs eight at a time through AES-NI, several times faster
 // on the encrypted containers and packages of a game.
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-
 //go:noescape
 func decryptBlocks(xk *[decKeyLen]byte, buf *byte, n int)
 
 // hasAESNI reports the AES instructions (CPUID.1:ECX bit 25). It is asked
 // on the first key, not at start: CPUID is slow in virtual machines.
 var hasAESNI = sync.OnceValue(func() bool {
-	_, _, ecx, _ := cpuid(1, 0)
+	_, _, ecx, _ := cpuid.CPUID(1, 0)
 	return ecx&(1<<25) != 0
 })
 

@@ -2,8 +2,7 @@
 
 package blake3
 
-func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
+import "github.com/upkg/upkg/internal/cpuid"
 
 // hasAVX512 reports whether the CPU has AVX2, AVX-512F and VL and the OS saves its
 // registers: CPUID's OSXSAVE bit, then XCR0's SSE, AVX, opmask and both
@@ -14,17 +13,17 @@ func xgetbv() (eax, edx uint32)
 var hasAVX2, hasAVX512 = detectCPU()
 
 func detectCPU() (avx2, avx512 bool) {
-	maxLeaf, _, _, _ := cpuid(0, 0)
+	maxLeaf, _, _, _ := cpuid.CPUID(0, 0)
 	if maxLeaf < 7 {
 		return false, false
 	}
-	_, _, ecx1, _ := cpuid(1, 0)
+	_, _, ecx1, _ := cpuid.CPUID(1, 0)
 	const osxsave = 1 << 27
 	if ecx1&osxsave == 0 {
 		return false, false
 	}
-	xcr0, _ := xgetbv()
-	_, ebx7, _, _ := cpuid(7, 0)
+	xcr0, _ := cpuid.XGETBV()
+	_, ebx7, _, _ := cpuid.CPUID(7, 0)
 	const ymmState = 1<<1 | 1<<2
 	const zmmState = ymmState | 1<<5 | 1<<6 | 1<<7
 	const bitAVX2, bitAVX512F, bitAVX512VL = 1 << 5, 1 << 16, 1 << 31
