@@ -436,6 +436,12 @@ func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err er
 			slices.SortStableFunc(idx, byOffset)
 		}
 	}
+	// The image is the file's head and the chunks, one after another.
+	// Stretches that neither fills would read as zeros the file never
+	// held: a few bytes could claim megabytes of them, and tables that
+	// parse from zeros (empty names, null objects) fill that much memory.
+	// Real packages leave none; as many as the file's size are let by.
+	filled := min(max(first, 0), size)
 	last, lastEnd := -1, int64(0) // the chunk ending last so far (chunks of no bytes overlap none)
 	for k := range chunks {
 		i := k
@@ -446,19 +452,11 @@ func chunkExtent(chunks []CompressedChunk, size int64) (first, end int64, err er
 		if c.UncompressedSize == 0 {
 			continue
 		}
+		filled += int64(c.UncompressedSize)
 		if last >= 0 && c.UncompressedOffset < lastEnd {
 			return 0, 0, &FormatError{Field: "CompressedChunk", Msg: fmt.Sprintf("chunks %d and %d overlap in the image", last, i)}
 		}
 		last, lastEnd = i, c.UncompressedOffset+int64(c.UncompressedSize)
-	}
-	// The image is the file's head and the chunks, one after another.
-	// Stretches that neither fills would read as zeros the file never
-	// held: a few bytes could claim megabytes of them, and tables that
-	// parse from zeros (empty names, null objects) fill that much memory.
-	// Real packages leave none; as many as the file's size are let by.
-	filled := min(max(first, 0), size)
-	for _, c := range chunks {
-		filled += int64(c.UncompressedSize)
 	}
 	if end-filled > size {
 		return 0, 0, &FormatError{Field: "CompressedChunk.UncompressedOffset", Msg: fmt.Sprintf("the chunks leave %d of the image's %d bytes unfilled", end-filled, end)}

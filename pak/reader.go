@@ -24,7 +24,7 @@ const maxBlockSize = 64 << 20
 
 // maxBlockRatio bounds what a compression block expands to per stored
 // byte: real blocks stay far below it, and so do blocks of one repeated
-// byte (the most any codec packs: Oodle stores 256 KiB of it in 6 bytes).
+// byte (the most any codec packs: Oodle stores 256 KiB of it in 4 bytes).
 const maxBlockRatio = 1 << 17
 
 // maxIndexSize bounds one index blob (primary index, path hash index or
