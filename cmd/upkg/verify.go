@@ -36,6 +36,8 @@ func newVerifyCmd(g *globalFlags) *cobra.Command {
 finds with all checks on (every section, the header rewritten and compared
 byte for byte, properties decoded, container hashes), and prints a line per
 package. Companion files (.uexp, .ubulk, .ucas) are read with their package.
+Files are checked in parallel (--jobs); a worker with no file left helps
+check a container another is on, so one big .utoc or .pak uses every core.
 
 With --json it prints one JSON object per package, then a last line
 {"summary":{"files":N,"ok":N,"failed":N}}.
@@ -52,7 +54,7 @@ Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 	}
 	f := c.Flags()
 	f.BoolVar(&o.json, "json", false, "print one JSON object per package, then a summary line")
-	f.IntVarP(&o.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "files checked in parallel")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "workers: files checked in parallel, and the entries of a container when files run out")
 	f.BoolVar(&o.failOnly, "failed", false, "print only the packages that failed (and the summary)")
 	return c
 }

@@ -59,6 +59,10 @@ type Options struct {
 	// dir is set by [VerifyOne] for a file found in a walk: the listing
 	// of its folder, which tells which companions do not exist.
 	dir *dirList
+	// helpers is set by a verify run with more than one worker: the
+	// workers the walk has no file for, which a container's checks may
+	// share (see shareWork).
+	helpers *helpers
 }
 
 // Input is one package to read: its main file and a way to reach the files

@@ -1023,11 +1023,6 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	isPkg := make([]bool, n)
 	var pkgResults []VerifyResult
 	if f.DirectoryIndex != nil {
-		// One buffer serves every package: a result line keeps nothing of
-		// the chunk it was checked from.
-		bp := chunkBufs.Get().(*[]byte)
-		defer chunkBufs.Put(bp)
-		buf := *bp
 		files := f.DirectoryIndex.Files()
 		var pkgFiles []int // the package files, in directory order
 		for k, fe := range files {
@@ -1037,24 +1032,46 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			}
 		}
 		// Checked imported packages first, so that naming their importers'
-		// imports needs no second read of them; reported in directory order.
+		// imports needs no second read of them; reported in directory
+		// order. Idle workers share the packages: one whose imports are
+		// still being checked reads them again, to the same names.
 		pkgResults = make([]VerifyResult, len(pkgFiles))
-		for _, j := range importsFirst(c, files, pkgFiles) {
-			fe := files[pkgFiles[j]]
-			data, body, err := readPackageChunk(f, fe.Chunk, buf)
-			if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
-				buf = data
-				*bp = buf
+		pkgErr := make([]error, len(pkgFiles))
+		order := importsFirst(c, files, pkgFiles)
+		shareWork(opts, len(order), func(next func() (int, bool)) {
+			// One buffer serves every package a worker checks: a result
+			// line keeps nothing of the chunk it was checked from.
+			bp := chunkBufs.Get().(*[]byte)
+			defer chunkBufs.Put(bp)
+			buf := *bp
+			for k, ok := next(); ok; k, ok = next() {
+				j := order[k]
+				fe := files[pkgFiles[j]]
+				data, body, err := readPackageChunk(f, fe.Chunk, buf)
+				if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
+					buf = data
+					*bp = buf
+				}
+				pkgErr[j] = err
+				pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
 			}
-			chunkErr[fe.Chunk], isPkg[fe.Chunk] = err, true
-			pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
+		})
+		for _, j := range order {
+			chunk := files[pkgFiles[j]].Chunk
+			chunkErr[chunk], isPkg[chunk] = pkgErr[j], true
 		}
 	}
+	var others []int // the chunks no package check has read
 	for i := range f.ChunkIDs {
 		if !isPkg[i] {
-			chunkErr[i] = f.VerifyChunk(i)
+			others = append(others, i)
 		}
 	}
+	shareWork(opts, len(others), func(next func() (int, bool)) {
+		for k, ok := next(); ok; k, ok = next() {
+			chunkErr[others[k]] = f.VerifyChunk(others[k])
+		}
+	})
 	var unsupported, failed []string
 	unsupportedFirst := ""
 	for i, err := range chunkErr {

@@ -411,8 +411,15 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	defer c.Close()
 	n, ok, failed := len(c.R.Entries), 0, 0
 	var first error
-	for _, e := range c.R.Entries {
-		if err := e.Verify(); err != nil {
+	// Idle workers share the entries' hash checks, then the packages.
+	errs := make([]error, n)
+	shareWork(opts, n, func(next func() (int, bool)) {
+		for i, more := next(); more; i, more = next() {
+			errs[i] = c.R.Entries[i].Verify()
+		}
+	})
+	for _, err := range errs {
+		if err != nil {
 			failed++
 			if first == nil {
 				first = err
@@ -427,12 +434,21 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		res.Error = fmt.Sprintf("%d of %d entries fail their hash check (first: %v)", failed, n, first)
 	}
 	emit(res)
-	var sc pakScratch
+	var pkgs []*pak.Entry
 	for _, e := range c.R.Entries {
-		if e.Deleted() || !isPakPackage(e.Name) {
-			continue
+		if !e.Deleted() && isPakPackage(e.Name) {
+			pkgs = append(pkgs, e)
 		}
-		emit(verifyInPak(c.R, p, e, opts, &sc))
+	}
+	lines := make([]VerifyResult, len(pkgs))
+	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
+		var sc pakScratch // each worker's own
+		for i, more := next(); more; i, more = next() {
+			lines[i] = verifyInPak(c.R, p, pkgs[i], opts, &sc)
+		}
+	})
+	for _, r := range lines {
+		emit(r)
 	}
 	return true
 }

@@ -1,0 +1,278 @@
+package inspect
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/mapfile"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+// TestShareWork checks shareWork's bookkeeping with idle workers standing
+// by: every item is handed out once, helpers join, a helper's panic
+// reaches the caller after the others stop, and the caller's own panic
+// waits for the helpers it let in.
+func TestShareWork(t *testing.T) {
+	h := newHelpers(4)
+	opts := &Options{helpers: h}
+	// Three idle workers, as verifyEach runs them once the walk is done.
+	quit := make(chan struct{})
+	var idle sync.WaitGroup
+	for range 3 {
+		idle.Add(1)
+		go func() {
+			defer idle.Done()
+			for {
+				if h.help() {
+					continue
+				}
+				select {
+				case <-h.wake:
+				case <-quit:
+					return
+				}
+			}
+		}()
+	}
+	defer func() {
+		close(quit)
+		idle.Wait()
+	}()
+
+	const n = 2000
+	var seen [n]atomic.Int32
+	var goroutines sync.Map
+	var bodies atomic.Int32
+	shareWork(opts, n, func(next func() (int, bool)) {
+		bodies.Add(1)
+		for i, ok := next(); ok; i, ok = next() {
+			seen[i].Add(1)
+			goroutines.Store(goroutineTag(), true)
+			time.Sleep(10 * time.Microsecond) // room for helpers to join
+		}
+	})
+	for i := range seen {
+		if c := seen[i].Load(); c != 1 {
+			t.Fatalf("item %d handed out %d times", i, c)
+		}
+	}
+	helped := 0
+	goroutines.Range(func(any, any) bool { helped++; return true })
+	if bodies.Load() < 2 || helped < 2 {
+		t.Errorf("%d bodies ran on %d goroutines: no helper joined", bodies.Load(), helped)
+	}
+	if len(h.active) != 0 {
+		t.Errorf("%d works left registered", len(h.active))
+	}
+
+	// A helper's panic is raised on the caller, once no body runs.
+	var running atomic.Int32
+	got := catch(func() {
+		shareWork(opts, n, func(next func() (int, bool)) {
+			running.Add(1)
+			defer running.Add(-1)
+			first := true
+			for _, ok := next(); ok; _, ok = next() {
+				if !first && bodies.Add(1) == 50 {
+					panic("helper failed")
+				}
+				first = false
+				time.Sleep(10 * time.Microsecond)
+			}
+		})
+	})
+	if got != "helper failed" {
+		t.Errorf("caller got panic %v, want the helper's", got)
+	}
+	if r := running.Load(); r != 0 {
+		t.Errorf("%d bodies still running after shareWork returned", r)
+	}
+
+	// The caller's own panic: the helpers stop and are waited for.
+	running.Store(0)
+	var owner atomic.Value
+	got = catch(func() {
+		owner.Store(goroutineTag())
+		shareWork(opts, n, func(next func() (int, bool)) {
+			running.Add(1)
+			defer running.Add(-1)
+			for _, ok := next(); ok; _, ok = next() {
+				time.Sleep(10 * time.Microsecond)
+				if goroutineTag() == owner.Load() {
+					panic("owner failed")
+				}
+			}
+		})
+	})
+	if got != "owner failed" {
+		t.Errorf("caller got panic %v, want its own", got)
+	}
+	if r := running.Load(); r != 0 {
+		t.Errorf("%d bodies still running after the caller's panic", r)
+	}
+
+	// Without helpers, body runs once on the caller.
+	bodies.Store(0)
+	count := 0
+	shareWork(&Options{}, 10, func(next func() (int, bool)) {
+		bodies.Add(1)
+		for _, ok := next(); ok; _, ok = next() {
+			count++
+		}
+	})
+	if bodies.Load() != 1 || count != 10 {
+		t.Errorf("no helpers: %d bodies, %d items", bodies.Load(), count)
+	}
+}
+
+// catch runs fn and returns what it panicked with.
+func catch(fn func()) (p any) {
+	defer func() { p = recover() }()
+	fn()
+	return nil
+}
+
+// goroutineTag tells goroutines apart: the ID runtime.Stack's header
+// line gives.
+func goroutineTag() string {
+	var b [64]byte
+	n := runtime.Stack(b[:], false)
+	// "goroutine 123 [running]:"
+	f := bytes.Fields(b[:n])
+	if len(f) < 2 {
+		return ""
+	}
+	return string(f[1])
+}
+
+// TestVerifySharedContainers verifies every corpus container alone with
+// several workers, whose idle ones share its chunks and packages, and with
+// one: the lines are the same, in the same order. Run with -race, it is
+// the check that the sharing is safe; files are mapped, as by the CLI, so
+// helpers read mapped memory too.
+func TestVerifySharedContainers(t *testing.T) {
+	var containers []string
+	containers = append(containers, corpus.Files(t, "iostore", ".utoc")...)
+	containers = append(containers, corpus.Files(t, "pak", ".pak")...)
+	if testing.Short() {
+		containers = containers[:4]
+	}
+	lines := func(p string, workers int) []byte {
+		var b bytes.Buffer
+		opts := &Options{AESKey: corpusKeys, OpenWhole: mapfile.OpenWhole}
+		err := VerifyPaths([]string{p}, opts, workers, func(r VerifyResult) {
+			j, err := json.Marshal(r)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b.Write(append(j, '\n'))
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes()
+	}
+	packages := 0
+	joins := helpJoins.Load()
+	for _, p := range containers {
+		one := lines(p, 1)
+		many := lines(p, 4)
+		if !bytes.Equal(one, many) {
+			t.Errorf("%s: one worker:\n%s\nfour:\n%s", p, one, many)
+		}
+		packages += bytes.Count(one, []byte("\n")) - 1
+	}
+	joins = helpJoins.Load() - joins
+	if joins == 0 {
+		t.Error("no helper ever joined a container's checks")
+	}
+	t.Logf("%d containers, %d package lines; helpers joined %d times", len(containers), packages, joins)
+}
+
+// BenchmarkVerifyBigPak verifies one pak of 96 MiB (384 files of 256 KiB,
+// zlib, text-like data): with one worker it is checked alone, with more
+// the idle workers share its entries. MB/s is of the files' bytes.
+func BenchmarkVerifyBigPak(b *testing.B) {
+	var files []paktest.File
+	const n, size = 384, 256 << 10
+	for i := range n {
+		files = append(files, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%20, i), Data: textLike(size, int64(i)), Compress: true})
+	}
+	data, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
+	if err != nil {
+		b.Fatal(err)
+	}
+	p := filepath.Join(b.TempDir(), "big.pak")
+	if err := os.WriteFile(p, data, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	for _, workers := range []int{1, 2, 4} {
+		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
+			b.SetBytes(n * size)
+			for b.Loop() {
+				err := VerifyPaths([]string{p}, &Options{OpenWhole: mapfile.OpenWhole}, workers, func(r VerifyResult) {
+					if !r.OK {
+						b.Fatalf("%+v", r)
+					}
+				})
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// textLike returns n bytes that zlib compresses about 3:1.
+func textLike(n int, seed int64) []byte {
+	words := []string{"Actor", "Component", "/Script/Engine", "StaticMesh", "None", "Transform", "\x00\x00\x00\x00", "\x01\x00\x00\x00", "Material", "Texture2D"}
+	var b bytes.Buffer
+	x := uint64(seed)*0x9E3779B97F4A7C15 + 1
+	for b.Len() < n {
+		x ^= x << 13
+		x ^= x >> 7
+		x ^= x << 17
+		if x%4 == 0 {
+			var r [8]byte
+			for i := range r {
+				r[i] = byte(x >> (8 * i))
+			}
+			b.Write(r[:])
+		} else {
+			b.WriteString(words[x%uint64(len(words))])
+		}
+	}
+	return b.Bytes()[:n]
+}
+
+// BenchmarkVerifyFixtureContainer verifies CUE4Parse's UE 5.8 fixture
+// container (98 packages, 2.5 MB of chunks) alone, zlib and Oodle: with one
+// worker, and with more whose idle ones share its packages and chunks.
+func BenchmarkVerifyFixtureContainer(b *testing.B) {
+	for _, variant := range []string{"Zlib", "Oodle"} {
+		p := fixtureToc(b, "UE5_8", "Tagged", variant)
+		for _, workers := range []int{1, 2} {
+			b.Run(fmt.Sprintf("%s/workers=%d", variant, workers), func(b *testing.B) {
+				for b.Loop() {
+					err := VerifyPaths([]string{p}, &Options{OpenWhole: mapfile.OpenWhole}, workers, func(r VerifyResult) {
+						if !r.OK {
+							b.Fatalf("%+v", r)
+						}
+					})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
