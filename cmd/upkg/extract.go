@@ -9,9 +9,11 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -27,6 +29,7 @@ type extractOpts struct {
 	force bool
 	quiet bool
 	glob  globFilter
+	jobs  int
 }
 
 // Progress is shown on a terminal only when extraction is long enough to
@@ -48,7 +51,9 @@ It never writes outside DIR: absolute paths, ".." elements, backslashes and
 paths through symbolic links that leave DIR are refused and reported. Each
 file's stored hash is checked while it is written; a file that fails is
 removed and reported. Existing files are never overwritten unless --force is
-given. Chunks without a path are skipped.
+given. Chunks without a path are skipped. Files are written in parallel
+(--jobs), with the same outcome as one after the other: an entry whose path
+collides with an earlier one's waits for it.
 
 Several containers (or a game's Paks/ folder) extract into one DIR, which
 must then be given with -o. They are processed in the engine's mount order:
@@ -71,6 +76,7 @@ Exit status: 0 when every selected file was written, 1 otherwise.`,
 	f.StringVarP(&o.out, "output", "o", "", "output `DIR` (created if missing)")
 	f.BoolVar(&o.force, "force", false, "overwrite existing files")
 	f.BoolVarP(&o.quiet, "quiet", "q", false, "print only problems and the summary")
+	f.IntVarP(&o.jobs, "jobs", "j", runtime.GOMAXPROCS(0), "files written in parallel")
 	f.StringArrayVar(&o.glob.include, "include", nil, "extract only paths matching `GLOB` (** matches any folders; repeatable)")
 	f.StringArrayVar(&o.glob.exclude, "exclude", nil, "skip paths matching `GLOB` (repeatable)")
 	return c
@@ -202,18 +208,17 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionThrottle(100_000_000))
 	}
-	for _, i := range todo {
+	results := x.extractAll(c, entries, todo)
+	for k, i := range todo {
 		e := entries[i]
 		path := e.Path
-		if !safeRelPath(path) {
+		r := results.wait(k)
+		if !r.safe {
 			x.st.refused++
 			x.report("refusing %q: it would land outside %s", path, x.dir)
 			continue
 		}
-		key := strings.ToLower(path)
-		replace := x.written[key]
-		n, err := extractOne(c, x.root, i, e, x.o.force || replace)
-		switch {
+		switch err := r.err; {
 		case errors.Is(err, fs.ErrExist):
 			x.st.exists++
 			x.report("%s: exists in %s (use --force to overwrite)", path, x.dir)
@@ -225,13 +230,13 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 				x.report("%s: %v", path, err)
 			}
 		default:
-			if replace {
+			if r.replace {
 				x.st.replaced++
 			} else {
 				x.st.written++
 			}
-			x.written[key] = true
-			x.st.bytes += n
+			x.written[strings.ToLower(path)] = true
+			x.st.bytes += r.n
 			if !x.o.quiet && x.bar == nil {
 				fmt.Fprintln(x.stdout, path)
 			}
@@ -348,4 +353,94 @@ func writeEntry(c inspect.Container, i int, e inspect.ContainerEntry, w io.Write
 		}
 	}
 	return n, nil
+}
+
+// extracted is how the extraction of one entry ended.
+type extracted struct {
+	safe    bool // the path may be written under the output folder
+	replace bool // it replaced a file this run wrote before
+	n       int64
+	err     error
+}
+
+// extractResults are the outcomes of a container's entries, filled in by
+// extractAll's workers.
+type extractResults struct {
+	r    []extracted
+	done []chan struct{}
+}
+
+// wait returns the outcome of entry k of the list once it is known.
+func (rs *extractResults) wait(k int) extracted {
+	<-rs.done[k]
+	return rs.r[k]
+}
+
+// extractAll starts writing the entries todo (indices into entries) with
+// x.o.jobs workers, and returns where their outcomes arrive. Entries are
+// written in parallel but end as they would one after the other: one whose
+// path (ignoring case) equals or lies inside or above an earlier entry's
+// waits for that entry, and replaces its file when it was written.
+func (x *extraction) extractAll(c inspect.Container, entries []inspect.ContainerEntry, todo []int) *extractResults {
+	rs := &extractResults{r: make([]extracted, len(todo)), done: make([]chan struct{}, len(todo))}
+	for k := range rs.done {
+		rs.done[k] = make(chan struct{})
+	}
+	// Written by an earlier container of this run: the workers read this
+	// copy, the caller updates x.written as outcomes arrive.
+	before := make([]bool, len(todo))
+	deps := conflicts(entries, todo)
+	for k, i := range todo {
+		before[k] = x.written[strings.ToLower(entries[i].Path)]
+	}
+	one := func(k int) {
+		defer close(rs.done[k])
+		e := entries[todo[k]]
+		if !safeRelPath(e.Path) {
+			return
+		}
+		replace := before[k]
+		key := strings.ToLower(e.Path)
+		for _, d := range deps[k] {
+			<-rs.done[d]
+			if prev := rs.r[d]; prev.safe && prev.err == nil && strings.ToLower(entries[todo[d]].Path) == key {
+				replace = true
+			}
+		}
+		r := extracted{safe: true, replace: replace}
+		r.n, r.err = extractOne(c, x.root, todo[k], e, x.o.force || replace)
+		rs.r[k] = r
+	}
+	workers := min(max(x.o.jobs, 1), len(todo))
+	var next atomic.Int64
+	for range workers {
+		go func() {
+			// Entries are taken in order, so an entry's earlier
+			// conflicts are all taken already: waiting for them ends.
+			for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
+				one(k)
+			}
+		}()
+	}
+	return rs
+}
+
+// conflicts lists, for each entry of todo, the earlier entries whose paths
+// (ignoring case) equal its path, are a folder of it or have it as a
+// folder: what an entry does to the output folder depends on those.
+func conflicts(entries []inspect.ContainerEntry, todo []int) [][]int {
+	deps := make([][]int, len(todo))
+	files := map[string][]int{} // path -> entries with that path
+	under := map[string][]int{} // folder -> entries inside it
+	for k, i := range todo {
+		p := strings.ToLower(entries[i].Path)
+		deps[k] = append(deps[k], files[p]...) // the same path
+		deps[k] = append(deps[k], under[p]...) // entries inside this path
+		for d := path.Dir(p); d != "." && d != "/" && d != ""; d = path.Dir(d) {
+			deps[k] = append(deps[k], files[d]...) // a file where this needs a folder
+			under[d] = append(under[d], k)
+		}
+		files[p] = append(files[p], k)
+	}
+	return deps
 }

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"fmt"
 	"errors"
 	"io/fs"
 	"os"
@@ -207,5 +209,70 @@ func TestExtractPatchOrder(t *testing.T) {
 	}
 	if _, _, err := runExtractTestArgs(t, extractOpts{}, []string{paks}); err == nil || !strings.Contains(err.Error(), "-o DIR") {
 		t.Errorf("no -o: %v", err)
+	}
+}
+
+// TestExtractParallel extracts a pak with many workers and with one: the
+// same files with the same contents, the same lines in the same order and
+// the same summary, also for entries that collide (the same path twice,
+// in another case, a file where another entry needs a folder, one inside
+// a path that is a file) and with --force.
+func TestExtractParallel(t *testing.T) {
+	top := t.TempDir()
+	var files []paktest.File
+	for i := range 300 {
+		files = append(files, paktest.File{Path: fmt.Sprintf("Content/D%d/F%d.bin", i%7, i), Data: bytes.Repeat([]byte{byte(i)}, 1000+i*37), Compress: i%2 == 0})
+	}
+	files = append(files,
+		paktest.File{Path: "Content/Dup.txt", Data: []byte("first")},
+		paktest.File{Path: "Content/D1", Data: []byte("a file where folders are")},
+		paktest.File{Path: "Content/dup.TXT", Data: []byte("second, other case")},
+		paktest.File{Path: "Content/Dup.txt/inside", Data: []byte("below a file")},
+		paktest.File{Path: "Content/Dup.txt", Data: []byte("third")},
+		paktest.File{Path: "../escape.txt", Data: []byte("refused")},
+	)
+	for i := range 50 {
+		files = append(files, paktest.File{Path: fmt.Sprintf("Content/D%d/Late%d.bin", i%3, i), Data: []byte(fmt.Sprint(i))})
+	}
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakPath := filepath.Join(top, "many.pak")
+	os.WriteFile(pakPath, b, 0o644)
+	tree := func(root string) string {
+		var sb strings.Builder
+		for _, f := range listFiles(t, root) {
+			data, _ := os.ReadFile(filepath.Join(root, f))
+			fmt.Fprintf(&sb, "%s %x\n", f, sha1.Sum(data))
+		}
+		return sb.String()
+	}
+	for _, force := range []bool{false, true} {
+		var want [3]string
+		for _, jobs := range []int{1, 4, 16} {
+			out := filepath.Join(top, fmt.Sprintf("out-%v-%d", force, jobs))
+			if force {
+				// Over an earlier extraction.
+				runExtractTest(t, extractOpts{out: out, jobs: jobs}, pakPath)
+			}
+			stdout, stderr, err := runExtractTest(t, extractOpts{out: out, jobs: jobs, force: force}, pakPath)
+			got := [3]string{strings.ReplaceAll(stdout, out, "OUT"), strings.ReplaceAll(stderr, out, "OUT"), tree(out)}
+			if err == nil {
+				t.Errorf("force %v, %d workers: no error for the refused and colliding entries", force, jobs)
+			}
+			if jobs == 1 {
+				want = got
+				if !strings.Contains(stdout, "Game/Content/D0/F0.bin") {
+					t.Errorf("force %v: stdout lists no files:\n%s", force, stdout)
+				}
+				continue
+			}
+			for i, what := range []string{"stdout", "stderr", "files"} {
+				if got[i] != want[i] {
+					t.Errorf("force %v, %d workers: %s differs from one worker's:\n%s\nwant:\n%s", force, jobs, what, got[i], want[i])
+				}
+			}
+		}
 	}
 }
