@@ -57,6 +57,7 @@ func FuzzVerifyBytes(f *testing.F) {
 				kind = 5
 			}
 			f.Add(kind, split, data)
+			f.Add(kind|2, split, data)
 		}
 	}
 	f.Add(uint8(2), uint32(0), []byte{0xC1, 0x83, 0x2A, 0x9E, 0x6C, 0x02, 0x00, 0x00})
@@ -94,7 +95,8 @@ var containerSeeds = []string{
 // FuzzVerifyContainer writes fuzzed bytes as a container, a .pak (kind
 // even) or a .utoc and its .ucas cut at split (kind odd), into a folder
 // and verifies the folder as `upkg verify --aes-key` does, every package
-// inside checked. Whatever the bytes: no panic (a recovered one would show
+// inside checked: with one worker, or (kind&2) with two, the idle one
+// sharing the container's checks. Whatever the bytes: no panic (a recovered one would show
 // as an "internal error" line), lines that encode as JSON, and no
 // allocation beyond a multiple of the input.
 func FuzzVerifyContainer(f *testing.F) {
@@ -110,6 +112,7 @@ func FuzzVerifyContainer(f *testing.F) {
 				kind, data = 1, append(data, cas...)
 			}
 			f.Add(kind, split, data)
+			f.Add(kind|2, split, data)
 		}
 	}
 	f.Add(uint8(0), uint32(0), []byte{0xE1, 0x12, 0x6F, 0x5A})
@@ -128,7 +131,8 @@ func FuzzVerifyContainer(f *testing.F) {
 		}
 		alloctest.Check(t, len(data), func() {
 			// Lines may come from another goroutine: Errorf, not Fatalf.
-			err := inspect.VerifyPaths([]string{dir}, &inspect.Options{AESKey: inspect.CorpusKeys}, 1, func(r inspect.VerifyResult) {
+			workers := 1 + int(kind>>1&1)
+			err := inspect.VerifyPaths([]string{dir}, &inspect.Options{AESKey: inspect.CorpusKeys}, workers, func(r inspect.VerifyResult) {
 				if strings.Contains(r.Error, "internal error") {
 					t.Errorf("%s: %s", r.Path, r.Error)
 				}

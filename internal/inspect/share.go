@@ -43,7 +43,8 @@ func newHelpers(workers int) *helpers {
 	return &helpers{workers: workers, wake: make(chan struct{}, workers)}
 }
 
-// signal wakes a waiting worker, if none is woken already.
+// signal wakes a waiting worker; when none waits, the wake is kept for the
+// next to wait (up to one per worker).
 func (h *helpers) signal() {
 	select {
 	case h.wake <- struct{}{}:
