@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 	"sync/atomic"
+	"unicode"
 
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
@@ -425,22 +426,49 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 	return rs
 }
 
-// conflicts lists, for each entry of todo, the earlier entries whose paths
-// (ignoring case) equal its path, are a folder of it or have it as a
-// folder: what an entry does to the output folder depends on those.
+// conflicts lists, for each entry of todo, the earlier entries its outcome
+// depends on: those with the same path (ignoring case), those whose path is
+// a folder of its path, and the first one inside its path (which made that
+// a folder; the later ones inside cannot change what this entry finds).
+// Paths are compared by a hash of their folded form: two that collide only
+// make one entry wait for the other.
 func conflicts(entries []inspect.ContainerEntry, todo []int) [][]int {
 	deps := make([][]int, len(todo))
-	files := map[string][]int{} // path -> entries with that path
-	under := map[string][]int{} // folder -> entries inside it
+	files := map[uint64][]int{} // path -> entries with that path
+	firstIn := map[uint64]int{} // folder -> the first entry inside it
+	var folders []uint64
 	for k, i := range todo {
-		p := strings.ToLower(entries[i].Path)
-		deps[k] = append(deps[k], files[p]...) // the same path
-		deps[k] = append(deps[k], under[p]...) // entries inside this path
-		for d := path.Dir(p); d != "." && d != "/" && d != ""; d = path.Dir(d) {
-			deps[k] = append(deps[k], files[d]...) // a file where this needs a folder
-			under[d] = append(under[d], k)
+		var p uint64
+		p, folders = foldHashes(entries[i].Path, folders[:0])
+		deps[k] = append(deps[k], files[p]...)
+		if j, ok := firstIn[p]; ok {
+			deps[k] = append(deps[k], j)
+		}
+		for _, d := range folders {
+			deps[k] = append(deps[k], files[d]...)
+			if _, ok := firstIn[d]; !ok {
+				firstIn[d] = k
+			}
 		}
 		files[p] = append(files[p], k)
 	}
 	return deps
+}
+
+// foldHashes returns the FNV-1a hash of name with its letters folded to
+// lower case, and appends to folders the hash of each of its folders (the
+// prefixes before a '/').
+func foldHashes(name string, folders []uint64) (uint64, []uint64) {
+	const offset, prime = 14695981039346656037, 1099511628211
+	h := uint64(offset)
+	for _, r := range name {
+		if r == '/' && h != offset {
+			folders = append(folders, h)
+		}
+		r = unicode.ToLower(r)
+		for ; r > 0; r >>= 8 {
+			h = (h ^ uint64(r&0xFF)) * prime
+		}
+	}
+	return h, folders
 }

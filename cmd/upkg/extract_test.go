@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"crypto/sha1"
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"testing"
 
@@ -273,6 +274,38 @@ func TestExtractParallel(t *testing.T) {
 					t.Errorf("force %v, %d workers: %s differs from one worker's:\n%s\nwant:\n%s", force, jobs, what, got[i], want[i])
 				}
 			}
+		}
+	}
+}
+
+// TestConflicts lists which earlier entries an entry's extraction waits for.
+func TestConflicts(t *testing.T) {
+	paths := []string{
+		"A/b.txt",   // 0
+		"A/c.txt",   // 1: none (a sibling)
+		"a/B.TXT",   // 2: 0 (the same path in another case)
+		"A",         // 3: 0 (the first entry inside it)
+		"A/b.txt/x", // 4: 0 and 2 (files where it needs a folder), 3 (its folder A is a file)
+		"Ä/x",       // 5: none
+		"ä",         // 6: 5 (folded, the first inside it)
+		"Z/y/z",     // 7: none
+		"z/Y",       // 8: 7
+	}
+	want := [][]int{nil, nil, {0}, {0}, {3, 0, 2}, nil, {5}, nil, {7}}
+	var entries []inspect.ContainerEntry
+	var todo []int
+	for i, p := range paths {
+		entries = append(entries, inspect.ContainerEntry{Path: p})
+		todo = append(todo, i)
+	}
+	got := conflicts(entries, todo)
+	for k := range paths {
+		g := append([]int(nil), got[k]...)
+		sort.Ints(g)
+		w := append([]int(nil), want[k]...)
+		sort.Ints(w)
+		if fmt.Sprint(g) != fmt.Sprint(w) {
+			t.Errorf("%s: waits for %v, want %v", paths[k], got[k], want[k])
 		}
 	}
 }
