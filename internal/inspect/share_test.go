@@ -76,16 +76,18 @@ func TestShareWork(t *testing.T) {
 
 	// A helper's panic is raised on the caller, once no body runs.
 	var running atomic.Int32
+	var owner atomic.Value
 	got := catch(func() {
+		owner.Store(goroutineTag())
 		shareWork(opts, n, func(next func() (int, bool)) {
 			running.Add(1)
 			defer running.Add(-1)
-			first := true
+			helper := goroutineTag() != owner.Load()
+			done := 0
 			for _, ok := next(); ok; _, ok = next() {
-				if !first && bodies.Add(1) == 50 {
+				if done++; helper && done == 3 {
 					panic("helper failed")
 				}
-				first = false
 				time.Sleep(10 * time.Microsecond)
 			}
 		})
@@ -99,7 +101,6 @@ func TestShareWork(t *testing.T) {
 
 	// The caller's own panic: the helpers stop and are waited for.
 	running.Store(0)
-	var owner atomic.Value
 	got = catch(func() {
 		owner.Store(goroutineTag())
 		shareWork(opts, n, func(next func() (int, bool)) {
