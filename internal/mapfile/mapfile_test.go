@@ -93,38 +93,47 @@ func TestTruncatedWhileMapped(t *testing.T) {
 }
 
 // TestTruncatedPartitionWhileMapped cuts a container's mapped .ucas short
-// before its chunks are read: the container's line reports it.
+// before its chunks are read: the container's line reports it, also when
+// idle verify workers share the container's checks (a helper's fault
+// reaches the container's line too).
 func TestTruncatedPartitionWhileMapped(t *testing.T) {
 	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
 	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
-	dir := t.TempDir()
-	for _, ext := range []string{".utoc", ".ucas"} {
-		b, err := os.ReadFile(filepath.Join(src, base+ext))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	mapped := false
-	opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
-		r, size, c, err := mapfile.OpenWhole(name)
-		if c != nil && strings.HasSuffix(name, ".ucas") {
-			mapped = true
-			if err := os.Truncate(name, 0); err != nil {
+	for _, workers := range []int{0, 4} { // 0: VerifyOne
+		dir := t.TempDir()
+		for _, ext := range []string{".utoc", ".ucas"} {
+			b, err := os.ReadFile(filepath.Join(src, base+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
-		return r, size, c, err
-	}}
-	var results []inspect.VerifyResult
-	inspect.VerifyOne(filepath.Join(dir, base+".utoc"), opts, func(r inspect.VerifyResult) { results = append(results, r) })
-	if !mapped {
-		t.Fatal("the .ucas was not mapped")
-	}
-	if len(results) != 1 || results[0].OK || !strings.Contains(results[0].Error, "file changed while being read") {
-		t.Errorf("verify of a container whose .ucas was truncated while mapped: %+v", results)
+		mapped := false
+		opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+			r, size, c, err := mapfile.OpenWhole(name)
+			if c != nil && strings.HasSuffix(name, ".ucas") {
+				mapped = true
+				if err := os.Truncate(name, 0); err != nil {
+					t.Error(err)
+				}
+			}
+			return r, size, c, err
+		}}
+		var results []inspect.VerifyResult
+		emit := func(r inspect.VerifyResult) { results = append(results, r) }
+		if workers == 0 {
+			inspect.VerifyOne(filepath.Join(dir, base+".utoc"), opts, emit)
+		} else if err := inspect.VerifyPaths([]string{dir}, opts, workers, emit); err != nil {
+			t.Fatal(err)
+		}
+		if !mapped {
+			t.Fatal("the .ucas was not mapped")
+		}
+		if len(results) != 1 || results[0].OK || !strings.Contains(results[0].Error, "file changed while being read") {
+			t.Errorf("%d workers: verify of a container whose .ucas was truncated while mapped: %+v", workers, results)
+		}
 	}
 }
 
