@@ -4,36 +4,17 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"math/rand"
 	"testing"
 
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
 )
 
-// benchData returns n bytes of text-like data that zlib compresses about
-// 3:1, like typical package data.
-func benchData(n int, seed int64) []byte {
-	rng := rand.New(rand.NewSource(seed))
-	words := []string{"Actor", "Component", "/Script/Engine", "StaticMesh", "None", "Transform", "\x00\x00\x00\x00", "\x01\x00\x00\x00", "Material", "Texture2D"}
-	var b bytes.Buffer
-	for b.Len() < n {
-		if rng.Intn(4) == 0 {
-			var x [8]byte
-			rng.Read(x[:])
-			b.Write(x[:])
-		} else {
-			b.WriteString(words[rng.Intn(len(words))])
-		}
-	}
-	return b.Bytes()[:n]
-}
-
 func benchPak(b *testing.B, version int, files, size int, compress, encrypt bool) []byte {
 	b.Helper()
 	var fs []paktest.File
 	for i := range files {
-		fs = append(fs, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%50, i), Data: benchData(size, int64(i)), Compress: compress, Encrypt: encrypt})
+		fs = append(fs, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%50, i), Data: paktest.TextLike(size, int64(i)), Compress: compress, Encrypt: encrypt})
 	}
 	data, err := paktest.Build(paktest.Options{Version: version, Mount: "../../../Game/", Key: testKey}, fs)
 	if err != nil {

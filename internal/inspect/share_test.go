@@ -206,7 +206,7 @@ func BenchmarkVerifyBigPak(b *testing.B) {
 	var files []paktest.File
 	const n, size = 384, 256 << 10
 	for i := range n {
-		files = append(files, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%20, i), Data: textLike(size, int64(i)), Compress: true})
+		files = append(files, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%20, i), Data: paktest.TextLike(size, int64(i)), Compress: true})
 	}
 	data, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
 	if err != nil {
@@ -237,28 +237,6 @@ func benchVerifyAlone(b *testing.B, p string, workers int) {
 			b.Fatal(err)
 		}
 	}
-}
-
-// textLike returns n bytes that zlib compresses about 3:1.
-func textLike(n int, seed int64) []byte {
-	words := []string{"Actor", "Component", "/Script/Engine", "StaticMesh", "None", "Transform", "\x00\x00\x00\x00", "\x01\x00\x00\x00", "Material", "Texture2D"}
-	var b bytes.Buffer
-	x := uint64(seed)*0x9E3779B97F4A7C15 + 1
-	for b.Len() < n {
-		x ^= x << 13
-		x ^= x >> 7
-		x ^= x << 17
-		if x%4 == 0 {
-			var r [8]byte
-			for i := range r {
-				r[i] = byte(x >> (8 * i))
-			}
-			b.Write(r[:])
-		} else {
-			b.WriteString(words[x%uint64(len(words))])
-		}
-	}
-	return b.Bytes()[:n]
 }
 
 // BenchmarkVerifyFixtureContainer verifies CUE4Parse's UE 5.8 fixture

@@ -13,6 +13,7 @@ import (
 	"crypto/sha1"
 	"encoding/binary"
 	"fmt"
+	"math/rand"
 	"path"
 	"sort"
 	"strings"
@@ -458,4 +459,23 @@ func (w *writer) encoded(e *entry) {
 			}
 		}
 	}
+}
+
+// TextLike returns n bytes of text-like data that zlib compresses about
+// 3:1, like typical package data: engine words and, one time in four,
+// eight random bytes. The same seed gives the same bytes.
+func TextLike(n int, seed int64) []byte {
+	rng := rand.New(rand.NewSource(seed))
+	words := []string{"Actor", "Component", "/Script/Engine", "StaticMesh", "None", "Transform", "\x00\x00\x00\x00", "\x01\x00\x00\x00", "Material", "Texture2D"}
+	var b bytes.Buffer
+	for b.Len() < n {
+		if rng.Intn(4) == 0 {
+			var x [8]byte
+			rng.Read(x[:])
+			b.Write(x[:])
+		} else {
+			b.WriteString(words[rng.Intn(len(words))])
+		}
+	}
+	return b.Bytes()[:n]
 }
