@@ -262,22 +262,27 @@ func readChunk(r io.ReaderAt, size int64, order binary.ByteOrder, off int64, dst
 }
 
 // expandBlocks decompresses the blocks readChunkBlocks checked into dst
-// (the chunk's size). method "" means sniff it from the first block.
+// (the chunk's size), in parallel when they are many (expandAll). method
+// "" means sniff it from the first block.
 func expandBlocks(r io.ReaderAt, size int64, blocks []chunkBlock, dst []byte, method string) (string, error) {
-	var buf []byte
-	for i, b := range blocks {
-		src, err := blockBytes(r, size, b, &buf)
+	if method == "" && len(blocks) > 0 {
+		var buf []byte
+		src, err := blockBytes(r, size, blocks[0], &buf)
 		if err != nil {
 			return method, err
 		}
-		if method == "" {
-			method = sniffMethod(src)
-		}
-		if err := decompressBlock(method, dst[b.pos:b.pos+b.uncomp], src, b.off, i); err != nil {
-			return method, err
-		}
+		method = sniffMethod(src)
 	}
-	return method, nil
+	_, err := expandAll(r, size, method, chunkJobs(nil, blocks, dst))
+	return method, err
+}
+
+// chunkJobs appends the jobs that expand a chunk's blocks into dst.
+func chunkJobs(jobs []blockJob, blocks []chunkBlock, dst []byte) []blockJob {
+	for i, b := range blocks {
+		jobs = append(jobs, blockJob{b: b, dst: dst[b.pos : b.pos+b.uncomp], block: i})
+	}
+	return jobs
 }
 
 // blockBytes returns block b's compressed bytes: a slice of r when it is a
@@ -397,11 +402,19 @@ func decompressChunks(r io.ReaderAt, size int64, order binary.ByteOrder, s *Summ
 	if _, err := r.ReadAt(img[:hdr], 0); err != nil && err != io.EOF {
 		return nil, 0, "", err
 	}
+	// The blocks of every chunk, in chunk order: the first that fails is
+	// the one reported, as when they expand one after the other.
+	var jobs []blockJob
+	chunkOf := make([]int, 0, len(s.CompressedChunks))
 	for i, c := range s.CompressedChunks {
 		dst := img[c.UncompressedOffset : c.UncompressedOffset+int64(c.UncompressedSize)]
-		if _, err := expandBlocks(r, size, blocks[i], dst, method); err != nil {
-			return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", i, err)
+		jobs = chunkJobs(jobs, blocks[i], dst)
+		for len(chunkOf) < len(jobs) {
+			chunkOf = append(chunkOf, i)
 		}
+	}
+	if k, err := expandAll(r, size, method, jobs); err != nil {
+		return nil, 0, "", fmt.Errorf("legacy: compressed chunk %d: %w", chunkOf[k], err)
 	}
 	return binread.Mem(img), end, "compressed chunks (" + method + ")", nil
 }

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -166,6 +167,44 @@ func TestTruncatedPakWhileMapped(t *testing.T) {
 	}
 	if len(results) != 1 || results[0].OK || results[0].Format != "pak" || !strings.Contains(results[0].Error, "file changed while being read") {
 		t.Errorf("verify of a pak truncated while mapped: %+v", results)
+	}
+}
+
+// TestTruncatedLegacyWhileMapped cuts a mapped UE3 package (Mass Effect 3
+// for Xbox 360: four LZX chunks, 4.4 MB expanded by goroutines sharing its
+// blocks) short inside its last chunk's first block: the package's line
+// reports it, whichever goroutine met the fault.
+func TestTruncatedLegacyWhileMapped(t *testing.T) {
+	b, err := os.ReadFile(corpus.Path(t, "legacy_ue123/ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(old)
+	const cut = 0x85000 // inside chunk 3's first block, at a page boundary
+	for range 5 {
+		name := filepath.Join(t.TempDir(), "biod_nor.xxx")
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mapped := false
+		opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+			r, size, c, err := mapfile.OpenWhole(name)
+			if c != nil {
+				mapped = true
+				if err := os.Truncate(name, cut); err != nil {
+					t.Fatal(err)
+				}
+			}
+			return r, size, c, err
+		}}
+		res := inspect.VerifyPackage(name, opts)
+		if !mapped {
+			t.Fatal("the package was not mapped")
+		}
+		if res.OK || !strings.Contains(res.Error, "file changed while being read") {
+			t.Fatalf("verify of a UE3 package truncated while mapped: ok %v, error %q", res.OK, res.Error)
+		}
 	}
 }
 

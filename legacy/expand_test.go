@@ -1,0 +1,188 @@
+package legacy
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/upkg/upkg/internal/binread"
+)
+
+// withProcs sets GOMAXPROCS to n until the test ends.
+func withProcs(tb testing.TB, n int) {
+	old := runtime.GOMAXPROCS(n)
+	tb.Cleanup(func() { runtime.GOMAXPROCS(old) })
+}
+
+// countingReader is an io.ReaderAt (not a binread.Mem, so blocks are read
+// through ReadAt) that records how many reads overlap at most, and panics
+// with panicWith on a read that starts at panicAt (a block's, not the
+// block list's).
+type countingReader struct {
+	b         []byte
+	now, most atomic.Int32
+	panicAt   int64
+	panicWith any
+}
+
+func (c *countingReader) ReadAt(p []byte, off int64) (int, error) {
+	n := c.now.Add(1)
+	defer c.now.Add(-1)
+	for {
+		m := c.most.Load()
+		if n <= m || c.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	if c.panicWith != nil && off == c.panicAt {
+		panic(c.panicWith)
+	}
+	time.Sleep(50 * time.Microsecond) // lets reads of other goroutines overlap
+	if off >= int64(len(c.b)) {
+		return 0, io.EOF
+	}
+	k := copy(p, c.b[off:])
+	if k < len(p) {
+		return k, io.EOF
+	}
+	return k, nil
+}
+
+// blockOffsets returns where each block of each chunk of s starts in file.
+func blockOffsets(t *testing.T, file []byte, s *Summary) [][]chunkBlock {
+	var all [][]chunkBlock
+	for i, c := range s.CompressedChunks {
+		blocks, err := readChunkBlocks(binread.Mem(file), int64(len(file)), binary.LittleEndian, c.CompressedOffset, int64(c.UncompressedSize))
+		if err != nil {
+			t.Fatalf("chunk %d: %v", i, err)
+		}
+		all = append(all, blocks)
+	}
+	return all
+}
+
+// TestExpandAll expands a package of 6 chunks of eight 128 KiB zlib blocks
+// on one goroutine and on four: the same image, read through ReadAt by
+// overlapping goroutines with four. With blocks damaged, both report the
+// first damaged block in chunk order, whichever goroutine met it, every
+// time.
+func TestExpandAll(t *testing.T) {
+	file, s := bigChunks(6, 1<<20)
+	expand := func(procs int, data []byte) ([]byte, error, int32) {
+		withProcs(t, procs)
+		r := &countingReader{b: data}
+		img, _, _, err := decompressChunks(r, int64(len(data)), binary.LittleEndian, s, gameStock)
+		return bytes.Clone(img), err, r.most.Load()
+	}
+	one, err, _ := expand(1, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	four, err, most := expand(4, file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(one, four) {
+		t.Fatal("the image expanded on four goroutines differs")
+	}
+	if most < 2 {
+		t.Errorf("at most %d reads at once with four goroutines: not parallel", most)
+	}
+
+	blocks := blockOffsets(t, file, s)
+	bad := bytes.Clone(file)
+	for _, at := range [][2]int{{4, 0}, {2, 5}, {5, 7}} { // chunk, block
+		b := blocks[at[0]][at[1]]
+		bad[b.off] ^= 0xFF // the zlib header
+	}
+	_, want, _ := expand(1, bad)
+	if want == nil {
+		t.Fatal("damaged blocks expand without error")
+	}
+	for range 20 {
+		if _, err, _ := expand(4, bad); err == nil || err.Error() != want.Error() {
+			t.Fatalf("four goroutines: %v, one: %v", err, want)
+		}
+	}
+	t.Logf("reported: %v", want)
+}
+
+// TestExpandAllPanic checks that a panic while a goroutine reads a block
+// (as a fault on a mapped file that was cut short raises, where the caller
+// recovers it) reaches the caller, once the other goroutines have stopped;
+// and that, as when the blocks expand one after the other, only the first
+// failure counts, be it a panic or an error.
+func TestExpandAllPanic(t *testing.T) {
+	withProcs(t, 4)
+	file, s := bigChunks(4, 1<<20)
+	blocks := blockOffsets(t, file, s)
+	type sentinel struct{ n int }
+	for _, at := range [][2]int{{0, 0}, {1, 3}, {3, 7}} {
+		r := &countingReader{b: file, panicAt: blocks[at[0]][at[1]].off, panicWith: &sentinel{at[0]*8 + at[1]}}
+		got := func() (p any) {
+			defer func() { p = recover() }()
+			decompressChunks(r, int64(len(file)), binary.LittleEndian, s, gameStock)
+			return nil
+		}()
+		if p, ok := got.(*sentinel); !ok || p.n != at[0]*8+at[1] {
+			t.Fatalf("block %v: recovered %v", at, got)
+		}
+		if n := r.now.Load(); n != 0 {
+			t.Fatalf("block %v: %d reads still running after the panic reached the caller", at, n)
+		}
+	}
+	for _, tc := range []struct {
+		panicAt, badAt [2]int
+		wantPanic      bool
+	}{
+		{[2]int{3, 0}, [2]int{1, 2}, false},
+		{[2]int{0, 5}, [2]int{2, 0}, true},
+	} {
+		bad := bytes.Clone(file)
+		bad[blocks[tc.badAt[0]][tc.badAt[1]].off] ^= 0xFF
+		for range 10 {
+			r := &countingReader{b: bad, panicAt: blocks[tc.panicAt[0]][tc.panicAt[1]].off, panicWith: &sentinel{}}
+			var err error
+			p := func() (p any) {
+				defer func() { p = recover() }()
+				_, _, _, err = decompressChunks(r, int64(len(bad)), binary.LittleEndian, s, gameStock)
+				return nil
+			}()
+			if tc.wantPanic && p == nil || !tc.wantPanic && (p != nil || err == nil || !strings.Contains(err.Error(), fmt.Sprintf("chunk %d: ", tc.badAt[0]))) {
+				t.Fatalf("panic at block %v, damage at %v: panic %v, error %v", tc.panicAt, tc.badAt, p, err)
+			}
+		}
+	}
+}
+
+// TestExpandAllConcurrent expands packages from several goroutines at
+// once, each in parallel itself (run under the race detector in CI).
+func TestExpandAllConcurrent(t *testing.T) {
+	withProcs(t, 4)
+	file, s := bigChunks(3, 1<<20)
+	want, _, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, s, gameStock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = bytes.Clone(want)
+	var wg sync.WaitGroup
+	for range 4 {
+		wg.Go(func() {
+			for range 3 {
+				img, _, _, err := decompressChunks(binread.Mem(file), int64(len(file)), binary.LittleEndian, s, gameStock)
+				if err != nil || !bytes.Equal(img, want) {
+					t.Errorf("concurrent expansion: %v, image equal %v", err, bytes.Equal(img, want))
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
