@@ -27,8 +27,8 @@ type blockJob struct {
 // parallelMinShare is the least output a goroutine of expandAll is given
 // to expand: one UE3 block, 0.2 to 2 ms of work depending on the codec,
 // against a few microseconds to start a goroutine. A chunk of one block
-// expands on the caller alone.
-const parallelMinShare = 128 << 10
+// expands on the caller alone. (A variable for the tests.)
+var parallelMinShare int64 = 128 << 10
 
 // expandAll expands every job with method, on up to GOMAXPROCS goroutines
 // when the jobs add up to more than parallelMinShare per goroutine. It

@@ -186,3 +186,58 @@ func TestExpandAllConcurrent(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// oneBigChunk is a package of one zlib chunk of size bytes in 128 KiB
+// blocks (after a 64-byte head), and its image.
+func oneBigChunk(size int) ([]byte, *Summary, []byte) {
+	data := make([]byte, size)
+	for i := range data {
+		data[i] = byte(i>>9) ^ byte(i>>17) ^ byte(i*7>>3)
+	}
+	var z zlibChunks
+	file, ch := z.add(make([]byte, 64), data, 0x20000)
+	ch.UncompressedOffset = 64
+	return file, &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{ch}}, append(make([]byte, 64), data...)
+}
+
+// TestChunkedImageRuns reads a package of one 8 MiB chunk through, a run
+// of eight blocks at a time, each run expanded by four goroutines: the
+// image reads as expanded whole, and a damaged block is named as when the
+// blocks are expanded one by one.
+func TestChunkedImageRuns(t *testing.T) {
+	withProcs(t, 4)
+	file, s, want := oneBigChunk(8 << 20)
+	open := func(r io.ReaderAt, data []byte) *chunkedImage {
+		ci, _, _, err := newChunkedImage(r, int64(len(data)), binary.LittleEndian, s, gameStock)
+		if err != nil || ci == nil {
+			t.Fatalf("not read a few blocks at a time: %v", err)
+		}
+		return ci
+	}
+	r := &countingReader{b: file}
+	ci := open(r, file)
+	if len(ci.units) != 8 || len(ci.units[0].blks) != 8 {
+		t.Fatalf("%d units of %d blocks, want 8 of 8", len(ci.units), len(ci.units[0].blks))
+	}
+	got := make([]byte, len(want))
+	for pos := 0; pos < len(got); pos += 64 << 10 {
+		if _, err := ci.ReadAt(got[pos:min(pos+64<<10, len(got))], int64(pos)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(got, want) {
+		t.Fatal("the image read a run at a time differs")
+	}
+	if m := r.most.Load(); m < 2 {
+		t.Errorf("at most %d block reads at once: a run's blocks expanded one by one", m)
+	}
+	ci.release()
+
+	u := ci.units[5]
+	bad := bytes.Clone(file)
+	bad[u.blks[3].off] ^= 0xFF
+	err := open(binread.Mem(bad), bad).check()
+	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("block %d (Zlib)", u.block+3)) {
+		t.Fatalf("block %d damaged: %v, want an error naming it", u.block+3, err)
+	}
+}
