@@ -36,6 +36,22 @@ func writeFile(t *testing.T, n int) (string, []byte) {
 	return name, b
 }
 
+// truncateOnMap returns verify options whose OpenWhole maps files as the
+// CLI does and, once one for which cuts(name) holds is mapped, cuts it to
+// cut bytes and sets *mapped.
+func truncateOnMap(t *testing.T, cut int64, mapped *bool, cuts func(name string) bool) *inspect.Options {
+	return &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
+		r, size, c, err := mapfile.OpenWhole(name)
+		if c != nil && cuts(name) {
+			*mapped = true
+			if err := os.Truncate(name, cut); err != nil {
+				t.Error(err)
+			}
+		}
+		return r, size, c, err
+	}}
+}
+
 // TestOpenWhole reads files of every size class (read into a reused
 // buffer, mapped into an arena, mapped on their own) through both openers:
 // making the calls directly changes nothing of what is read.
@@ -112,16 +128,7 @@ func TestTruncatedPartitionWhileMapped(t *testing.T) {
 			}
 		}
 		mapped := false
-		opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
-			r, size, c, err := mapfile.OpenWhole(name)
-			if c != nil && strings.HasSuffix(name, ".ucas") {
-				mapped = true
-				if err := os.Truncate(name, 0); err != nil {
-					t.Error(err)
-				}
-			}
-			return r, size, c, err
-		}}
+		opts := truncateOnMap(t, 0, &mapped, func(name string) bool { return strings.HasSuffix(name, ".ucas") })
 		var results []inspect.VerifyResult
 		emit := func(r inspect.VerifyResult) { results = append(results, r) }
 		if workers == 0 {
@@ -150,16 +157,7 @@ func TestTruncatedPakWhileMapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	mapped := false
-	opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
-		r, size, c, err := mapfile.OpenWhole(name)
-		if c != nil {
-			mapped = true
-			if err := os.Truncate(name, 0); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return r, size, c, err
-	}}
+	opts := truncateOnMap(t, 0, &mapped, func(string) bool { return true })
 	var results []inspect.VerifyResult
 	inspect.VerifyOne(name, opts, func(r inspect.VerifyResult) { results = append(results, r) })
 	if !mapped {
@@ -188,17 +186,7 @@ func TestTruncatedLegacyWhileMapped(t *testing.T) {
 			t.Fatal(err)
 		}
 		mapped := false
-		opts := &inspect.Options{OpenWhole: func(name string) (io.ReaderAt, int64, io.Closer, error) {
-			r, size, c, err := mapfile.OpenWhole(name)
-			if c != nil {
-				mapped = true
-				if err := os.Truncate(name, cut); err != nil {
-					t.Fatal(err)
-				}
-			}
-			return r, size, c, err
-		}}
-		res := inspect.VerifyPackage(name, opts)
+		res := inspect.VerifyPackage(name, truncateOnMap(t, cut, &mapped, func(string) bool { return true }))
 		if !mapped {
 			t.Fatal("the package was not mapped")
 		}
