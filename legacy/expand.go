@@ -50,9 +50,10 @@ func expandAll(r io.ReaderAt, size int64, method string, jobs []blockJob) (int, 
 	}
 	workers := int(min(int64(runtime.GOMAXPROCS(0)), int64(len(jobs)), total/parallelMinShare))
 	if workers < 2 {
-		var buf []byte
+		buf := rawBufs.Get().(*[]byte)
+		defer rawBufs.Put(buf)
 		for k := range jobs {
-			if err := expandJob(r, size, method, &jobs[k], &buf); err != nil {
+			if err := expandJob(r, size, method, &jobs[k], buf); err != nil {
 				return k, err
 			}
 		}
@@ -83,13 +84,14 @@ func expandAll(r io.ReaderAt, size int64, method string, jobs []blockJob) (int, 
 				fail(k)
 			}
 		}()
-		var buf []byte
+		buf := rawBufs.Get().(*[]byte)
+		defer rawBufs.Put(buf)
 		for {
 			k = next.Add(1) - 1
 			if k >= int64(len(jobs)) || k > first.Load() {
 				return
 			}
-			if err := expandJob(r, size, method, &jobs[k], &buf); err != nil {
+			if err := expandJob(r, size, method, &jobs[k], buf); err != nil {
 				errs[k] = err
 				fail(k)
 			}
@@ -115,6 +117,11 @@ func expandAll(r io.ReaderAt, size int64, method string, jobs []blockJob) (int, 
 	}
 	return int(k), errs[k]
 }
+
+// rawBufs keeps the buffers blocks' compressed bytes are read into when
+// the package is not in memory (blockBytes), from one expansion to the
+// next.
+var rawBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // expandJob expands one job, reading its compressed bytes into *buf when
 // r is not in memory.
