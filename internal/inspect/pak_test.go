@@ -190,14 +190,7 @@ func testPakPackages(t *testing.T) {
 	}
 	key := "0x" + strings.Repeat("5a", 32)
 	keyBytes := bytes.Repeat([]byte{0x5a}, 32)
-	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Battery_Collector/", Key: keyBytes, EncryptIndex: true}, files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	pakPath := filepath.Join(t.TempDir(), "Battery-Windows.pak")
-	if err := os.WriteFile(pakPath, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	pakPath := writePak(t, "Battery-Windows.pak", paktest.Options{Version: 11, Mount: "../../../Battery_Collector/", Key: keyBytes, EncryptIndex: true}, files)
 	opts := &Options{AESKey: key}
 	for _, p := range pkgs {
 		loose, err := OpenInput(filepath.Join(base, filepath.FromSlash(p+".uasset")), opts)
@@ -307,14 +300,7 @@ func TestPakBlocksMemory(t *testing.T) {
 		}
 		files = append(files, paktest.File{Path: "Content/SK_Inner_Female1" + ext, Data: b, Compress: true, BlockSize: 64 << 10})
 	}
-	b, err := paktest.Build(paktest.Options{Version: 8, Mount: "../../../CodeVein/"}, files)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := filepath.Join(t.TempDir(), "CodeVein.pak")
-	if err := os.WriteFile(p, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writePak(t, "CodeVein.pak", paktest.Options{Version: 8, Mount: "../../../CodeVein/"}, files)
 	opts := &Options{Engine: "4.18"}
 	var lines [2][]byte
 	var alloc [2]uint64
@@ -338,4 +324,19 @@ func TestPakBlocksMemory(t *testing.T) {
 	if alloc[1] > alloc[0]/2 && !raceEnabled {
 		t.Errorf("through BlockReaders %d bytes, whole %d", alloc[1], alloc[0])
 	}
+}
+
+// writePak builds a pak of files with paktest and writes it as name in a
+// temporary folder of tb's, whose path it returns.
+func writePak(tb testing.TB, name string, o paktest.Options, files []paktest.File) string {
+	tb.Helper()
+	b, err := paktest.Build(o, files)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p := filepath.Join(tb.TempDir(), name)
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	return p
 }

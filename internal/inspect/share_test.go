@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -208,14 +206,7 @@ func BenchmarkVerifyBigPak(b *testing.B) {
 	for i := range n {
 		files = append(files, paktest.File{Path: fmt.Sprintf("Content/Dir%d/File%d.bin", i%20, i), Data: paktest.TextLike(size, int64(i)), Compress: true})
 	}
-	data, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
-	if err != nil {
-		b.Fatal(err)
-	}
-	p := filepath.Join(b.TempDir(), "big.pak")
-	if err := os.WriteFile(p, data, 0o644); err != nil {
-		b.Fatal(err)
-	}
+	p := writePak(b, "big.pak", paktest.Options{Version: 11, Mount: "../../../Game/"}, files)
 	for _, workers := range []int{1, 2, 4} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			b.SetBytes(n * size)
