@@ -43,6 +43,13 @@ const (
 // and container ID, mounted at mount, and returns the .utoc and .ucas bytes.
 // Chunk hashes are SHA-1 up to version 3 and BLAKE3 (FIoHash) after.
 func Build(version uint8, containerID uint64, mount string, chunks []Chunk) (toc, cas []byte) {
+	return BuildCompressed(version, containerID, mount, chunks, blockSize, "", nil)
+}
+
+// BuildCompressed is Build with compression blocks of blockSize bytes,
+// each compressed with compress and stored as method (one method name in
+// the TOC); a nil compress stores them as they are.
+func BuildCompressed(version uint8, containerID uint64, mount string, chunks []Chunk, blockSize int, method string, compress func([]byte) []byte) (toc, cas []byte) {
 	le := binary.LittleEndian
 	var ids, ols, blocks, metas, ucas bytes.Buffer
 	var addr uint64
@@ -62,16 +69,21 @@ func Build(version uint8, containerID uint64, mount string, chunks []Chunk) (toc
 			for k := 0; k < 5; k++ {
 				be[k] = byte(pos >> (8 * k))
 			}
-			be[5], be[6], be[7] = byte(len(part)), byte(len(part)>>8), byte(len(part)>>16)
+			stored := part
+			if compress != nil {
+				stored = compress(part)
+				be[11] = 1 // the method
+			}
+			be[5], be[6], be[7] = byte(len(stored)), byte(len(stored)>>8), byte(len(stored)>>16)
 			be[8], be[9], be[10] = byte(len(part)), byte(len(part)>>8), byte(len(part)>>16)
 			blocks.Write(be[:])
-			ucas.Write(part)
+			ucas.Write(stored)
 			for ucas.Len()%16 != 0 {
 				ucas.WriteByte(0)
 			}
 			nblocks++
 		}
-		addr += (uint64(len(c.Data)) + blockSize - 1) / blockSize * blockSize
+		addr += (uint64(len(c.Data)) + uint64(blockSize) - 1) / uint64(blockSize) * uint64(blockSize)
 		var h [20]byte
 		if version <= 3 {
 			h = sha1.Sum(c.Data)
@@ -95,8 +107,11 @@ func Build(version uint8, containerID uint64, mount string, chunks []Chunk) (toc
 	le.PutUint32(hdr[24:], uint32(len(chunks)))
 	le.PutUint32(hdr[28:], uint32(nblocks))
 	le.PutUint32(hdr[32:], 12)
+	if compress != nil {
+		le.PutUint32(hdr[36:], 1) // CompressionMethodNameCount
+	}
 	le.PutUint32(hdr[40:], 32)
-	le.PutUint32(hdr[44:], blockSize)
+	le.PutUint32(hdr[44:], uint32(blockSize))
 	if version >= 2 {
 		le.PutUint32(hdr[48:], uint32(len(di)))
 	}
@@ -109,6 +124,11 @@ func Build(version uint8, containerID uint64, mount string, chunks []Chunk) (toc
 	out.Write(ids.Bytes())
 	out.Write(ols.Bytes())
 	out.Write(blocks.Bytes())
+	if compress != nil {
+		var name [32]byte
+		copy(name[:], method)
+		out.Write(name[:])
+	}
 	if version >= 2 {
 		out.Write(di)
 	}
