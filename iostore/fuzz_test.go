@@ -2,6 +2,7 @@ package iostore
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -71,7 +72,14 @@ func FuzzTOC(f *testing.F) {
 				tf.PathOf(i)
 				tf.LookupPerfectHash(tf.ChunkIDs[i])
 				if tf.OffsetLength(i).Length < 1<<22 {
-					tf.VerifyChunk(i)
+					verifyErr := tf.VerifyChunk(i)
+					// Decoded ahead, the chunk reads and verifies as one
+					// block after the other.
+					want, readErr := tf.ReadChunk(i)
+					got, gotErr, gotVerify := readAhead(tf, i)
+					if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(readErr) || fmt.Sprint(gotVerify) != fmt.Sprint(verifyErr) {
+						t.Fatalf("chunk %d: decoded ahead %d bytes, %v, %v; one by one %d bytes, %v, %v", i, len(got), gotErr, gotVerify, len(want), readErr, verifyErr)
+					}
 					if got, ok := tf.ChunkInPlace(i); ok {
 						if want, err := tf.ReadChunk(i); err != nil || !bytes.Equal(got, want) {
 							t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
@@ -109,6 +117,16 @@ func FuzzTOC(f *testing.F) {
 			tf.ContainerHeader()
 		})
 	})
+}
+
+// readAhead reads and verifies chunk i with every range decoded ahead (a
+// few hundred bytes ahead), whatever its size.
+func readAhead(f *File, i int) ([]byte, error, error) {
+	oldShare, oldBytes := parallelMinShare, aheadBytes
+	parallelMinShare, aheadBytes = 1, 0x300
+	defer func() { parallelMinShare, aheadBytes = oldShare, oldBytes }()
+	data, err := f.ReadChunk(i)
+	return data, err, f.VerifyChunk(i)
 }
 
 // FuzzDirectoryIndex parses arbitrary (decrypted) directory indexes.

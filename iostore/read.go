@@ -297,8 +297,20 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	bufs := f.getBufs()
 	defer f.putBufs(bufs)
 	inBlock := off % bs
+	// Big ranges are decoded ahead on several goroutines (ahead.go).
+	var into []byte
+	if dst != nil {
+		into = *dst
+	}
+	ah := f.startAhead(int(first), int(last), inBlock, n, into)
+	if ah != nil {
+		defer ah.close()
+	}
 	var done uint64
 	for b := first; b <= last; {
+		if ah != nil {
+			ah.at(int(b))
+		}
 		if run := f.storedRun(int(b), int(last), inBlock, n-done, runLimit); run.blocks > 0 {
 			// Stored blocks that follow each other on disk: one read.
 			var err error
@@ -320,30 +332,47 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 			inBlock = 0
 			continue
 		}
-		blk := f.Block(int(b))
-		// A compressed block whose bytes all belong to the chunk is
-		// decompressed straight into the chunk's buffer when it has room
-		// (always, unless a lying TOC capped the preallocation).
-		out, direct := bufs.plain, false
-		if dst != nil && inBlock == 0 && blk.MethodIndex != 0 && uint64(blk.UncompressedSize) <= n-done {
-			if d := *dst; cap(d)-len(d) >= int(blk.UncompressedSize) {
-				out, direct = d[len(d):len(d)+int(blk.UncompressedSize)], true
+		var plain []byte
+		var err error
+		decoded, inPlace := false, false // by ah
+		if ah != nil {
+			plain, inPlace, err, decoded = ah.get(int(b))
+			if err != nil {
+				return err
+			}
+			if inPlace { // only for a read into memory (dst)
+				if d := *dst; cap(d) > len(d) && &d[:len(d)+1][len(d)] == &plain[0] {
+					*dst = d[:len(d)+len(plain)] // already in its place
+					done += uint64(len(plain))
+					b++
+					continue
+				}
 			}
 		}
-		var err error
-		var plain []byte
-		bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, out)
-		if err != nil {
-			return err
-		}
-		if direct && len(plain) > 0 && &plain[0] == &out[0] {
-			*dst = (*dst)[:len(*dst)+len(plain)]
-			done += uint64(len(plain))
-			b++
-			continue
-		}
-		if blk.MethodIndex != 0 && !direct {
-			bufs.plain = plain // decompressed into (maybe a grown) plain buffer
+		if !decoded {
+			blk := f.Block(int(b))
+			// A compressed block whose bytes all belong to the chunk is
+			// decompressed straight into the chunk's buffer when it has
+			// room (always, unless a lying TOC capped the preallocation).
+			out, direct := bufs.plain, false
+			if dst != nil && inBlock == 0 && blk.MethodIndex != 0 && uint64(blk.UncompressedSize) <= n-done {
+				if d := *dst; cap(d)-len(d) >= int(blk.UncompressedSize) {
+					out, direct = d[len(d):len(d)+int(blk.UncompressedSize)], true
+				}
+			}
+			bufs.raw, plain, err = f.readBlock(int(b), blk, bufs.raw, out)
+			if err != nil {
+				return err
+			}
+			if direct && len(plain) > 0 && &plain[0] == &out[0] {
+				*dst = (*dst)[:len(*dst)+len(plain)]
+				done += uint64(len(plain))
+				b++
+				continue
+			}
+			if blk.MethodIndex != 0 && !direct {
+				bufs.plain = plain // decompressed into (maybe a grown) plain buffer
+			}
 		}
 		if inBlock > uint64(len(plain)) {
 			return &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk starts at %d in it", b, len(plain), inBlock)}
@@ -363,6 +392,18 @@ func (f *File) walkRange(off, n uint64, dst *[]byte, sink func([]byte)) error {
 	}
 	return nil
 }
+
+// parallelMinShare is the least output a decoding goroutine is given
+// (four 64 KiB blocks, 0.3 to 0.6 ms of work against a few microseconds
+// to start a goroutine): a range with less than twice that in blocks to
+// decode is decoded by walkRange alone, as before. aheadBytes bounds what
+// the blocks taken ahead of the one walkRange is at expand to (one block
+// is taken whatever its size), so that memory stays bounded by the
+// bytes, not by the number of goroutines. Variables for the tests.
+var (
+	parallelMinShare uint64 = 256 << 10
+	aheadBytes       uint64 = 2 << 20
+)
 
 // preallocRatio is how many bytes a chunk's buffer is made for per stored
 // byte of its compressed blocks before they are decompressed. The corpus's

@@ -1,0 +1,443 @@
+//go:build !wasm
+
+package iostore
+
+import (
+	"bytes"
+	"compress/zlib"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"runtime"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/upkg/upkg/internal/iostoretest"
+)
+
+// aheadAlways makes every range with a block to decode be decoded ahead,
+// up to size bytes ahead (at least two blocks per goroutine), by four
+// goroutines on 4 processors, until the test ends.
+func aheadAlways(tb testing.TB, size uint64) {
+	oldShare, oldBytes := parallelMinShare, aheadBytes
+	parallelMinShare, aheadBytes = 1, size
+	old := runtime.GOMAXPROCS(4)
+	tb.Cleanup(func() {
+		parallelMinShare, aheadBytes = oldShare, oldBytes
+		runtime.GOMAXPROCS(old)
+	})
+}
+
+// readBothWays reads chunk i whole and verifies it (a sink read) with the
+// current settings.
+func readBothWays(f *File, i int) (data []byte, readErr, verifyErr error) {
+	data, readErr = f.ReadChunk(i)
+	return data, readErr, f.VerifyChunk(i)
+}
+
+// TestAheadCorpus reads and verifies every chunk of the corpus containers
+// with the blocks decoded ahead (by one block, 192 KiB, 2 MiB) and one
+// after the other: the same bytes and the same errors.
+func TestAheadCorpus(t *testing.T) {
+	type outcome struct {
+		data               []byte
+		readErr, verifyErr string
+	}
+	errText := func(err error) string {
+		if err == nil {
+			return ""
+		}
+		return err.Error()
+	}
+	var want []outcome
+	n := 0
+	eachCorpusContainer(t, func(f *File) {
+		for i := range f.ChunkIDs {
+			d, re, ve := readBothWays(f, i)
+			want = append(want, outcome{d, errText(re), errText(ve)})
+		}
+	})
+	for _, size := range []uint64{1, 192 << 10, 2 << 20} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			aheadAlways(t, size)
+			k := 0
+			eachCorpusContainer(t, func(f *File) {
+				for i := range f.ChunkIDs {
+					d, re, ve := readBothWays(f, i)
+					w := want[k]
+					k++
+					if !bytes.Equal(d, w.data) || errText(re) != w.readErr || errText(ve) != w.verifyErr {
+						t.Errorf("%s chunk %d: decoded ahead %d bytes, %v, %v; one by one %d bytes, %s, %s", f.Name, i, len(d), re, ve, len(w.data), w.readErr, w.verifyErr)
+					}
+					if re == nil && f.chunkBlocks(i) > 1 {
+						n++
+					}
+				}
+			})
+		})
+	}
+	if n == 0 {
+		t.Error("no chunk of more than one block was read")
+	}
+}
+
+// chunkBlocks returns how many compression blocks chunk i spans.
+func (f *File) chunkBlocks(i int) int {
+	ol := f.OffsetLength(i)
+	if ol.Length == 0 {
+		return 0
+	}
+	bs := uint64(f.Header.CompressionBlockSize)
+	return int((ol.Offset+ol.Length-1)/bs - ol.Offset/bs + 1)
+}
+
+// zlibFixture opens the UE 5.8 Zlib fixture container with its partition
+// in memory, the bytes changed by damage first, and returns it with the
+// chunk that spans the most compressed blocks and those blocks.
+func zlibFixture(t *testing.T, r func(cas []byte) io.ReaderAt, damage func(f *File, cas []byte, blocks []int)) (*File, int, []int) {
+	t.Helper()
+	utoc := fixtures(t, "UE5_8", "Tagged", "Zlib")
+	toc, err := os.ReadFile(utoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cas, err := os.ReadFile(utoc[:len(utoc)-len(".utoc")] + ".ucas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	open := func(cas []byte) *File {
+		f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), WithPartitions(func(int) (io.ReaderAt, int64, error) {
+			return r(cas), int64(len(cas)), nil
+		}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f := open(cas)
+	best, blocks := biggestChunk(f)
+	if len(blocks) < 6 {
+		t.Skipf("%s: no chunk of 6 or more compressed blocks", utoc)
+	}
+	if damage != nil {
+		cas = bytes.Clone(cas)
+		damage(f, cas, blocks)
+		f = open(cas)
+	}
+	return f, best, blocks
+}
+
+// biggestChunk returns the chunk of f that spans the most compressed
+// blocks, and those blocks.
+func biggestChunk(f *File) (int, []int) {
+	best, blocks := -1, []int(nil)
+	for i := range f.ChunkIDs {
+		ol := f.OffsetLength(i)
+		if ol.Length == 0 {
+			continue
+		}
+		bs := uint64(f.Header.CompressionBlockSize)
+		var bl []int
+		for b := ol.Offset / bs; b <= (ol.Offset+ol.Length-1)/bs; b++ {
+			if f.Block(int(b)).MethodIndex != 0 {
+				bl = append(bl, int(b))
+			}
+		}
+		if len(bl) > len(blocks) {
+			best, blocks = i, bl
+		}
+	}
+	return best, blocks
+}
+
+// spoil overwrites the middle of block b's stored bytes.
+func spoil(f *File, cas []byte, b int) {
+	blk := f.Block(b)
+	mid := blk.Offset + uint64(blk.CompressedSize)/2
+	for k := range uint64(8) {
+		cas[mid+k] ^= 0xA5
+	}
+}
+
+func memReader(cas []byte) io.ReaderAt { return bytes.NewReader(cas) }
+
+// TestAheadFirstError damages three blocks of a chunk: read and verified
+// with its blocks decoded ahead, the chunk fails at the first of them in
+// block order, every time, as it does one block after the other.
+func TestAheadFirstError(t *testing.T) {
+	f, chunk, blocks := zlibFixture(t, memReader, func(f *File, cas []byte, blocks []int) {
+		for _, k := range []int{2, 4, 5} {
+			spoil(f, cas, blocks[k])
+		}
+	})
+	_, wantRead, wantVerify := readBothWays(f, chunk)
+	wantBlock := fmt.Sprintf("compression block %d ", blocks[2])
+	if wantRead == nil || wantVerify == nil || !bytes.Contains([]byte(wantRead.Error()), []byte(wantBlock)) {
+		t.Fatalf("one block after the other: %v, %v; want both to name %q", wantRead, wantVerify, wantBlock)
+	}
+	aheadAlways(t, 1<<20)
+	for range 20 {
+		_, re, ve := readBothWays(f, chunk)
+		if fmt.Sprint(re) != wantRead.Error() || fmt.Sprint(ve) != wantVerify.Error() {
+			t.Fatalf("decoded ahead: %v, %v; one after the other: %v, %v", re, ve, wantRead, wantVerify)
+		}
+	}
+}
+
+// panickingReader reads cas, and panics with the value it holds on a read
+// that starts at at (a block's stored bytes). Each read takes at least a
+// millisecond, and it counts the reads that overlap at most.
+type panickingReader struct {
+	cas       []byte
+	at        int64
+	with      any
+	now, most atomic.Int32
+}
+
+func (r *panickingReader) ReadAt(p []byte, off int64) (int, error) {
+	n := r.now.Add(1)
+	defer r.now.Add(-1)
+	for {
+		m := r.most.Load()
+		if n <= m || r.most.CompareAndSwap(m, n) {
+			break
+		}
+	}
+	time.Sleep(time.Millisecond)
+	if off == r.at {
+		panic(r.with)
+	}
+	return bytes.NewReader(r.cas).ReadAt(p, off)
+}
+
+// TestAheadPanic checks what a panic while decoding a block ahead (a
+// memory fault on a mapped partition cut short, for one) does: it is
+// raised on the caller, when the read reaches the block and not before
+// (a damaged block before it fails the read with its error instead), and
+// every decoding goroutine has stopped by then.
+func TestAheadPanic(t *testing.T) {
+	fault := errors.New("fault")
+	for _, spoilFirst := range []bool{false, true} {
+		pr := &panickingReader{at: -1, with: fault}
+		f, chunk, blocks := zlibFixture(t, func(cas []byte) io.ReaderAt {
+			pr.cas = cas // the partition is opened at the first read
+			return pr
+		}, func(f *File, cas []byte, blocks []int) {
+			if spoilFirst {
+				spoil(f, cas, blocks[1])
+			}
+		})
+		pr.at = int64(f.Block(blocks[4]).Offset)
+		aheadAlways(t, math.MaxUint64)
+		for _, sink := range []bool{false, true} {
+			var err error
+			p := func() (p any) {
+				defer func() { p = recover() }()
+				if sink {
+					err = f.VerifyChunk(chunk)
+				} else {
+					_, err = f.ReadChunk(chunk)
+				}
+				return nil
+			}()
+			switch {
+			case spoilFirst && (p != nil || err == nil || !bytes.Contains([]byte(err.Error()), []byte(fmt.Sprintf("compression block %d ", blocks[1])))):
+				t.Errorf("sink %v: damaged block %d before the panicking one: panic %v, error %v", sink, blocks[1], p, err)
+			case !spoilFirst && p != fault:
+				t.Errorf("sink %v: panic %v, error %v; want the block's panic", sink, p, err)
+			}
+			if n := pr.now.Load(); n != 0 {
+				t.Errorf("sink %v: %d reads still running after the read returned", sink, n)
+			}
+		}
+		if pr.most.Load() < 2 {
+			t.Errorf("blocks were not read in parallel (at most %d reads at once)", pr.most.Load())
+		}
+	}
+}
+
+// TestAheadOneProcessor: with one processor, or a range holding less than
+// two goroutines' share, nothing is decoded ahead.
+func TestAheadOneProcessor(t *testing.T) {
+	f, chunk, _ := zlibFixture(t, memReader, nil)
+	old := runtime.GOMAXPROCS(1)
+	defer runtime.GOMAXPROCS(old)
+	ol := f.OffsetLength(chunk)
+	bs := uint64(f.Header.CompressionBlockSize)
+	first, last := int(ol.Offset/bs), int((ol.Offset+ol.Length-1)/bs)
+	if a := f.startAhead(first, last, ol.Offset%bs, ol.Length, nil); a != nil {
+		a.close()
+		t.Error("decoding ahead on one processor")
+	}
+	runtime.GOMAXPROCS(4)
+	oldShare := parallelMinShare
+	defer func() { parallelMinShare = oldShare }()
+	parallelMinShare = ol.Length // half the chunk's share would be needed
+	if a := f.startAhead(first, last, ol.Offset%bs, ol.Length, nil); a != nil {
+		a.close()
+		t.Error("decoding ahead a range of less than two shares")
+	}
+}
+
+// bigZlibContainer builds a container holding one chunk of n bytes of
+// text-like data in zlib-compressed 64 KiB blocks, and returns it open
+// (partition in memory) with the data.
+func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
+	data := make([]byte, n)
+	words := []string{"Actor ", "Mesh ", "Texture2D ", "/Game/Maps/", "Material ", "0.5 ", "1024 ", "\n"}
+	seed := uint32(1)
+	for i := 0; i < n; {
+		seed = seed*1664525 + 1013904223
+		i += copy(data[i:], words[seed>>29])
+	}
+	compress := func(b []byte) []byte {
+		var out bytes.Buffer
+		w := zlib.NewWriter(&out)
+		w.Write(b)
+		w.Close()
+		return out.Bytes()
+	}
+	toc, cas := iostoretest.BuildCompressed(uint8(TocLatest), 0xB16, "../../../", []iostoretest.Chunk{
+		{ID: NewChunkID(0x1111, 0, ChunkBulkData), Path: "Content/Big.ubulk", Data: data},
+	}, 64<<10, "Zlib", compress)
+	return openSynth(tb, toc, cas), data
+}
+
+// TestAheadBigChunk reads and verifies a 4 MiB chunk of 64 compressed
+// blocks decoded ahead (default settings, four processors, the blocks
+// decoded into place) and one block after the other: the chunk's bytes
+// and hash, both ways.
+func TestAheadBigChunk(t *testing.T) {
+	f, data := bigZlibContainer(t, 4<<20)
+	old := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(old)
+	for _, share := range []uint64{parallelMinShare, math.MaxUint64 / 4} {
+		oldShare := parallelMinShare
+		parallelMinShare = share
+		got, err := f.ReadChunk(0)
+		if err != nil || !bytes.Equal(got, data) {
+			t.Errorf("share %d: read %d bytes, %v; want the chunk's %d", share, len(got), err, len(data))
+		}
+		if err := f.VerifyChunk(0); err != nil {
+			t.Errorf("share %d: %v", share, err)
+		}
+		parallelMinShare = oldShare
+	}
+}
+
+// TestAheadInPlace decodes the blocks of a 1 MiB chunk ahead into a
+// buffer with room for the chunk: each lands in its place there. With a
+// buffer too small for the chunk (a TOC whose sizes capped it), each is
+// decoded into a buffer of its own.
+func TestAheadInPlace(t *testing.T) {
+	f, data := bigZlibContainer(t, 1<<20)
+	aheadAlways(t, 256<<10)
+	last := f.chunkBlocks(0) - 1
+	for _, room := range []int{len(data), len(data) - 1} {
+		buf := make([]byte, 0, room)
+		a := f.startAhead(0, last, 0, uint64(len(data)), buf)
+		if a == nil {
+			t.Fatal("nothing decoded ahead")
+		}
+		for b := 0; b <= last; b++ {
+			a.at(b)
+			plain, inPlace, err, ok := a.get(b)
+			at := b * int(f.Header.CompressionBlockSize)
+			switch {
+			case !ok || err != nil:
+				t.Fatalf("room %d, block %d: %v, %v", room, b, ok, err)
+			case !bytes.Equal(plain, data[at:at+len(plain)]):
+				t.Fatalf("room %d, block %d: wrong bytes", room, b)
+			case inPlace != (room == len(data)):
+				t.Fatalf("room %d, block %d: in place %v", room, b, inPlace)
+			case inPlace && &plain[0] != &buf[:room][at]:
+				t.Fatalf("room %d, block %d: not at its place", room, b)
+			}
+		}
+		a.close()
+	}
+}
+
+// BenchmarkBigChunk reads and verifies a 16 MiB chunk of zlib-compressed
+// 64 KiB blocks (bigZlibContainer), its blocks decoded one after the other
+// (serial) and ahead (the default settings): wall time, and processor
+// time per op.
+func BenchmarkBigChunk(b *testing.B) {
+	f, data := bigZlibContainer(b, 16<<20)
+	size := int64(len(data))
+	for _, mode := range []string{"serial", "ahead"} {
+		for _, op := range []string{"Read", "Verify"} {
+			b.Run(op+"/"+mode, func(b *testing.B) {
+				if mode == "serial" {
+					old := parallelMinShare
+					defer func() { parallelMinShare = old }()
+					parallelMinShare = math.MaxUint64 / 4
+				}
+				b.SetBytes(size)
+				start := cpuNow()
+				defer func() { reportCPUThroughput(b, start, size) }()
+				for b.Loop() {
+					var err error
+					if op == "Read" {
+						_, err = f.ReadChunk(0)
+					} else {
+						err = f.VerifyChunk(0)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkFixtureChunk reads and verifies the biggest chunk of the UE 5.8
+// Zlib and Oodle fixture containers (about 340 KB in six 64 KiB blocks),
+// its blocks decoded one after the other (serial) and ahead with a share
+// of one block per goroutine (the corpus has no chunk of the two default
+// shares, 512 KiB): wall time, and processor time per op.
+func BenchmarkFixtureChunk(b *testing.B) {
+	for _, variant := range []string{"Zlib", "Oodle"} {
+		f, err := Open(fixtures(b, "UE5_8", "Tagged", variant))
+		if err != nil {
+			b.Fatal(err)
+		}
+		big := 0
+		for i := range f.ChunkIDs {
+			if f.OffsetLength(i).Length > f.OffsetLength(big).Length {
+				big = i
+			}
+		}
+		size := int64(f.OffsetLength(big).Length)
+		for _, mode := range []string{"serial", "ahead"} {
+			for _, op := range []string{"Read", "Verify"} {
+				b.Run(variant+"/"+op+"/"+mode, func(b *testing.B) {
+					old := parallelMinShare
+					defer func() { parallelMinShare = old }()
+					parallelMinShare = 64 << 10
+					if mode == "serial" {
+						parallelMinShare = math.MaxUint64 / 4
+					}
+					b.SetBytes(size)
+					start := cpuNow()
+					defer func() { reportCPUThroughput(b, start, size) }()
+					for b.Loop() {
+						if op == "Read" {
+							_, err = f.ReadChunk(big)
+						} else {
+							err = f.VerifyChunk(big)
+						}
+						if err != nil {
+							b.Fatal(err)
+						}
+					}
+				})
+			}
+		}
+		f.Close()
+	}
+}
