@@ -5,16 +5,18 @@ package iostore
 import (
 	"runtime"
 	"runtime/debug"
+	"runtime/metrics"
 	"sync"
 )
 
 // The compression blocks of a chunk are independent streams (64 KiB of
-// output each in shipped games), so a big chunk decodes on every core
+// output each in shipped games), so a big chunk decodes on the idle cores
 // (not in the browser, which runs one goroutine at a time: ahead_wasm.go):
-// while walkRange consumes the blocks in order (appending them to the
-// chunk's buffer, or handing them to a sink that hashes them), up to
-// GOMAXPROCS goroutines decode the blocks after it, at most aheadBytes of
-// them ahead. A block that lies whole in a chunk read into a buffer big
+// while walkRange or a chunk stream consumes the blocks in order
+// (appending them to the chunk's buffer, handing them to a sink that
+// hashes them, or returning them from Read), goroutines on the processors
+// nothing else keeps busy decode the blocks after it, at most aheadBytes
+// of them ahead. A block that lies whole in a chunk read into a buffer big
 // enough for all of it is decoded straight into its place there. What a
 // read gives, and the error it stops at, are those of decoding the blocks
 // one after the other.
@@ -114,7 +116,13 @@ func (f *File) startAhead(first, last int, in, n uint64, into []byte) *ahead {
 	for i := range a.slots {
 		a.slots[i].seq, a.slots[i].ready = -1, false
 	}
-	workers := int(min(uint64(procs), sum/parallelMinShare))
+	// Processors the other goroutines keep busy are not taken (verify
+	// and extract run a file per processor): the caller's, which mostly
+	// waits for the blocks, and the idle ones.
+	workers := int(min(uint64(procs), sum/parallelMinShare, uint64(idleProcs(procs)+1)))
+	if workers < 2 {
+		return nil
+	}
 	fault := debug.SetPanicOnFault(true) // helpers fault as the caller does
 	debug.SetPanicOnFault(fault)
 	for range workers {
@@ -124,6 +132,29 @@ func (f *File) startAhead(first, last int, in, n uint64, into []byte) *ahead {
 		})
 	}
 	return a
+}
+
+// schedSamples are the scheduler metrics idleProcs reads.
+var schedSamples = sync.Pool{New: func() any {
+	return &[2]metrics.Sample{{Name: "/sched/goroutines/running:goroutines"}, {Name: "/sched/goroutines/runnable:goroutines"}}
+}}
+
+// idleProcs returns how many of the procs processors no goroutine runs on
+// or waits for, as the scheduler counts them now (a variable: tests that
+// need blocks decoded ahead whatever else runs replace it).
+var idleProcs = schedIdleProcs
+
+func schedIdleProcs(procs int) int {
+	s := schedSamples.Get().(*[2]metrics.Sample)
+	defer schedSamples.Put(s)
+	metrics.Read(s[:])
+	busy := 0
+	for _, m := range s {
+		if m.Value.Kind() == metrics.KindUint64 {
+			busy += int(min(m.Value.Uint64(), uint64(procs)))
+		}
+	}
+	return max(procs-busy, 0)
 }
 
 // contribution returns how many bytes of the range block j (less first)

@@ -11,6 +11,8 @@ import (
 	"math"
 	"os"
 	"runtime"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,63 +20,90 @@ import (
 	"github.com/upkg/upkg/internal/iostoretest"
 )
 
+// allIdle runs the test on 4 processors, all of them counted idle (what
+// else runs does not keep blocks from being decoded ahead).
+func allIdle(tb testing.TB) {
+	old, oldIdle := runtime.GOMAXPROCS(4), idleProcs
+	idleProcs = func(procs int) int { return procs - 1 }
+	tb.Cleanup(func() {
+		runtime.GOMAXPROCS(old)
+		idleProcs = oldIdle
+	})
+}
+
 // aheadAlways makes every range with a block to decode be decoded ahead,
-// up to size bytes ahead (at least two blocks per goroutine), by four
-// goroutines on 4 processors, until the test ends.
+// up to size bytes ahead, by four goroutines on 4 processors (allIdle),
+// until the test ends.
 func aheadAlways(tb testing.TB, size uint64) {
+	allIdle(tb)
 	oldShare, oldBytes := parallelMinShare, aheadBytes
 	parallelMinShare, aheadBytes = 1, size
-	old := runtime.GOMAXPROCS(4)
-	tb.Cleanup(func() {
-		parallelMinShare, aheadBytes = oldShare, oldBytes
-		runtime.GOMAXPROCS(old)
-	})
+	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
 }
 
-// readBothWays reads chunk i whole and verifies it (a sink read) with the
-// current settings.
-func readBothWays(f *File, i int) (data []byte, readErr, verifyErr error) {
-	data, readErr = f.ReadChunk(i)
-	return data, readErr, f.VerifyChunk(i)
+// chunkReads is what reading chunk i whole, verifying it (a sink read)
+// and streaming it give, as text for the errors.
+type chunkReads struct {
+	data, streamed                []byte
+	readErr, verifyErr, streamErr string
 }
 
-// TestAheadCorpus reads and verifies every chunk of the corpus containers
-// with the blocks decoded ahead (by one block, 192 KiB, 2 MiB) and one
-// after the other: the same bytes and the same errors.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// readWays reads chunk i the three ways with the current settings.
+func readWays(f *File, i int) chunkReads {
+	var c chunkReads
+	var err error
+	c.data, err = f.ReadChunk(i)
+	c.readErr = errText(err)
+	c.verifyErr = errText(f.VerifyChunk(i))
+	s, err := f.OpenChunkStream(i)
+	if err == nil {
+		c.streamed, err = io.ReadAll(s)
+		s.Close()
+	}
+	c.streamErr = errText(err)
+	return c
+}
+
+func (c chunkReads) same(d chunkReads) bool {
+	return bytes.Equal(c.data, d.data) && bytes.Equal(c.streamed, d.streamed) && c.readErr == d.readErr && c.verifyErr == d.verifyErr && c.streamErr == d.streamErr
+}
+
+func (c chunkReads) String() string {
+	return fmt.Sprintf("read %d bytes, %q; verify %q; stream %d bytes, %q", len(c.data), c.readErr, c.verifyErr, len(c.streamed), c.streamErr)
+}
+
+// TestAheadCorpus reads, verifies and streams every chunk of the corpus
+// containers with the blocks decoded ahead (by one block, 192 KiB, 2 MiB)
+// and one after the other: the same bytes and the same errors.
 func TestAheadCorpus(t *testing.T) {
-	type outcome struct {
-		data               []byte
-		readErr, verifyErr string
-	}
-	errText := func(err error) string {
-		if err == nil {
-			return ""
-		}
-		return err.Error()
-	}
-	var want []outcome
-	n := 0
+	var want []chunkReads
 	eachCorpusContainer(t, func(f *File) {
 		for i := range f.ChunkIDs {
-			d, re, ve := readBothWays(f, i)
-			want = append(want, outcome{d, errText(re), errText(ve)})
+			want = append(want, readWays(f, i))
 		}
 	})
+	n := 0
 	for _, size := range []uint64{1, 192 << 10, 2 << 20} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) {
 			aheadAlways(t, size)
 			k := 0
 			eachCorpusContainer(t, func(f *File) {
 				for i := range f.ChunkIDs {
-					d, re, ve := readBothWays(f, i)
-					w := want[k]
-					k++
-					if !bytes.Equal(d, w.data) || errText(re) != w.readErr || errText(ve) != w.verifyErr {
-						t.Errorf("%s chunk %d: decoded ahead %d bytes, %v, %v; one by one %d bytes, %s, %s", f.Name, i, len(d), re, ve, len(w.data), w.readErr, w.verifyErr)
+					got := readWays(f, i)
+					if !got.same(want[k]) {
+						t.Errorf("%s chunk %d: decoded ahead %v; one by one %v", f.Name, i, got, want[k])
 					}
-					if re == nil && f.chunkBlocks(i) > 1 {
+					if got.readErr == "" && f.chunkBlocks(i) > 1 {
 						n++
 					}
+					k++
 				}
 			})
 		})
@@ -164,25 +193,26 @@ func spoil(f *File, cas []byte, b int) {
 
 func memReader(cas []byte) io.ReaderAt { return bytes.NewReader(cas) }
 
-// TestAheadFirstError damages three blocks of a chunk: read and verified
-// with its blocks decoded ahead, the chunk fails at the first of them in
-// block order, every time, as it does one block after the other.
+// TestAheadFirstError damages three blocks of a chunk: read, verified and
+// streamed with its blocks decoded ahead, the chunk fails at the first of
+// them in block order, every time, as it does one block after the other.
 func TestAheadFirstError(t *testing.T) {
 	f, chunk, blocks := zlibFixture(t, memReader, func(f *File, cas []byte, blocks []int) {
 		for _, k := range []int{2, 4, 5} {
 			spoil(f, cas, blocks[k])
 		}
 	})
-	_, wantRead, wantVerify := readBothWays(f, chunk)
+	want := readWays(f, chunk)
 	wantBlock := fmt.Sprintf("compression block %d ", blocks[2])
-	if wantRead == nil || wantVerify == nil || !bytes.Contains([]byte(wantRead.Error()), []byte(wantBlock)) {
-		t.Fatalf("one block after the other: %v, %v; want both to name %q", wantRead, wantVerify, wantBlock)
+	for _, e := range []string{want.readErr, want.verifyErr, want.streamErr} {
+		if !strings.Contains(e, wantBlock) {
+			t.Fatalf("one block after the other: %v; want every error to name %q", want, wantBlock)
+		}
 	}
 	aheadAlways(t, 1<<20)
 	for range 20 {
-		_, re, ve := readBothWays(f, chunk)
-		if fmt.Sprint(re) != wantRead.Error() || fmt.Sprint(ve) != wantVerify.Error() {
-			t.Fatalf("decoded ahead: %v, %v; one after the other: %v, %v", re, ve, wantRead, wantVerify)
+		if got := readWays(f, chunk); !got.same(want) {
+			t.Fatalf("decoded ahead: %v; one after the other: %v", got, want)
 		}
 	}
 }
@@ -259,26 +289,71 @@ func TestAheadPanic(t *testing.T) {
 	}
 }
 
-// TestAheadOneProcessor: with one processor, or a range holding less than
-// two goroutines' share, nothing is decoded ahead.
-func TestAheadOneProcessor(t *testing.T) {
+// TestAheadNotStarted: nothing is decoded ahead on one processor, when
+// every other processor is busy, or for a range holding less than two
+// goroutines' share.
+func TestAheadNotStarted(t *testing.T) {
 	f, chunk, _ := zlibFixture(t, memReader, nil)
-	old := runtime.GOMAXPROCS(1)
-	defer runtime.GOMAXPROCS(old)
 	ol := f.OffsetLength(chunk)
 	bs := uint64(f.Header.CompressionBlockSize)
-	first, last := int(ol.Offset/bs), int((ol.Offset+ol.Length-1)/bs)
-	if a := f.startAhead(first, last, ol.Offset%bs, ol.Length, nil); a != nil {
-		a.close()
+	start := func() bool {
+		a := f.startAhead(int(ol.Offset/bs), int((ol.Offset+ol.Length-1)/bs), ol.Offset%bs, ol.Length, nil)
+		if a != nil {
+			a.close()
+		}
+		return a != nil
+	}
+	old := runtime.GOMAXPROCS(1)
+	if start() {
 		t.Error("decoding ahead on one processor")
 	}
-	runtime.GOMAXPROCS(4)
+	runtime.GOMAXPROCS(old)
+	allIdle(t)
 	oldShare := parallelMinShare
 	defer func() { parallelMinShare = oldShare }()
+	parallelMinShare = 1
+	if !start() {
+		t.Error("nothing decoded ahead, every processor idle")
+	}
+	idleProcs = func(int) int { return 0 } // allIdle puts it back
+	if start() {
+		t.Error("decoding ahead, every other processor busy")
+	}
+	idleProcs = func(procs int) int { return procs - 1 }
 	parallelMinShare = ol.Length // half the chunk's share would be needed
-	if a := f.startAhead(first, last, ol.Offset%bs, ol.Length, nil); a != nil {
-		a.close()
+	if start() {
 		t.Error("decoding ahead a range of less than two shares")
+	}
+}
+
+// TestIdleProcs checks the scheduler's count: with three of four
+// processors kept busy, at most one is idle; once they stop, more are.
+func TestIdleProcs(t *testing.T) {
+	old := runtime.GOMAXPROCS(4)
+	defer runtime.GOMAXPROCS(old)
+	var stop atomic.Bool
+	var spinning sync.WaitGroup
+	for range 3 {
+		spinning.Go(func() {
+			for !stop.Load() {
+			}
+		})
+	}
+	eventually := func(ok func(int) bool) int {
+		n := schedIdleProcs(4)
+		for k := 0; k < 100 && !ok(n); k++ {
+			time.Sleep(2 * time.Millisecond)
+			n = schedIdleProcs(4)
+		}
+		return n
+	}
+	if n := eventually(func(n int) bool { return n <= 1 }); n > 1 {
+		t.Errorf("three processors busy: %d idle", n)
+	}
+	stop.Store(true)
+	spinning.Wait()
+	if n := eventually(func(n int) bool { return n >= 2 }); n < 2 {
+		t.Errorf("nothing else running: %d idle", n)
 	}
 }
 
@@ -312,8 +387,7 @@ func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
 // and hash, both ways.
 func TestAheadBigChunk(t *testing.T) {
 	f, data := bigZlibContainer(t, 4<<20)
-	old := runtime.GOMAXPROCS(4)
-	defer runtime.GOMAXPROCS(old)
+	allIdle(t)
 	for _, share := range []uint64{parallelMinShare, math.MaxUint64 / 4} {
 		oldShare := parallelMinShare
 		parallelMinShare = share
@@ -325,6 +399,63 @@ func TestAheadBigChunk(t *testing.T) {
 			t.Errorf("share %d: %v", share, err)
 		}
 		parallelMinShare = oldShare
+	}
+}
+
+// TestAheadStreamStops streams a 4 MiB chunk decoded ahead, and stops
+// reading part way: closing the stream stops the goroutines decoding
+// ahead, and so does dropping it unclosed, once it is collected.
+func TestAheadStreamStops(t *testing.T) {
+	f, data := bigZlibContainer(t, 4<<20)
+	allIdle(t)
+	settle := func(want int) int {
+		n := runtime.NumGoroutine()
+		for k := 0; k < 200 && n > want; k++ {
+			runtime.GC()
+			time.Sleep(5 * time.Millisecond)
+			n = runtime.NumGoroutine()
+		}
+		return n
+	}
+	runtime.GC()
+	base := runtime.NumGoroutine()
+	for _, closeIt := range []bool{true, false} {
+		func() {
+			s, err := f.OpenChunkStream(0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if s.(*chunkStream).ah == nil {
+				t.Fatal("the stream decodes nothing ahead")
+			}
+			got := make([]byte, 300<<10)
+			if _, err := io.ReadFull(s, got); err != nil || !bytes.Equal(got, data[:len(got)]) {
+				t.Fatalf("first %d bytes: %v", len(got), err)
+			}
+			if runtime.NumGoroutine() <= base {
+				t.Error("no goroutine decoding ahead")
+			}
+			if closeIt {
+				s.Close()
+				if _, err := s.Read(got); err == nil {
+					t.Error("a read after Close did not fail")
+				}
+			}
+		}()
+		if n := settle(base); n > base {
+			t.Errorf("closed %v: %d goroutines left, %d before", closeIt, n, base)
+		}
+	}
+	// Read to the end, the stream gives the chunk and its hash checks.
+	s, err := f.OpenChunkStream(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(s); err != nil || !bytes.Equal(got, data) {
+		t.Errorf("streamed %d bytes, %v; want the chunk's %d", len(got), err, len(data))
+	}
+	if n := settle(base); n > base {
+		t.Errorf("read to the end: %d goroutines left, %d before", n, base)
 	}
 }
 
@@ -361,15 +492,15 @@ func TestAheadInPlace(t *testing.T) {
 	}
 }
 
-// BenchmarkBigChunk reads and verifies a 16 MiB chunk of zlib-compressed
-// 64 KiB blocks (bigZlibContainer), its blocks decoded one after the other
-// (serial) and ahead (the default settings): wall time, and processor
-// time per op.
+// BenchmarkBigChunk reads, verifies and streams a 16 MiB chunk of
+// zlib-compressed 64 KiB blocks (bigZlibContainer), its blocks decoded one
+// after the other (serial) and ahead (the default settings): wall time,
+// and processor time per op.
 func BenchmarkBigChunk(b *testing.B) {
 	f, data := bigZlibContainer(b, 16<<20)
 	size := int64(len(data))
 	for _, mode := range []string{"serial", "ahead"} {
-		for _, op := range []string{"Read", "Verify"} {
+		for _, op := range []string{"Read", "Verify", "Stream"} {
 			b.Run(op+"/"+mode, func(b *testing.B) {
 				if mode == "serial" {
 					old := parallelMinShare
@@ -381,10 +512,16 @@ func BenchmarkBigChunk(b *testing.B) {
 				defer func() { reportCPUThroughput(b, start, size) }()
 				for b.Loop() {
 					var err error
-					if op == "Read" {
+					switch op {
+					case "Read":
 						_, err = f.ReadChunk(0)
-					} else {
+					case "Verify":
 						err = f.VerifyChunk(0)
+					case "Stream":
+						var s io.ReadCloser
+						if s, err = f.OpenChunkStream(0); err == nil {
+							_, err = io.Copy(io.Discard, s)
+						}
 					}
 					if err != nil {
 						b.Fatal(err)

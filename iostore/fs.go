@@ -155,7 +155,7 @@ type chunkFile struct {
 	chunk  int
 	name   string
 	info   fileInfo
-	stream io.Reader
+	stream io.ReadCloser
 	pos    int64
 	r      io.ReadSeeker
 	ra     io.ReaderAt
@@ -167,13 +167,23 @@ type chunkFile struct {
 var wholeChunkMax int64 = 16 << 20
 
 func (c *chunkFile) Stat() (fs.FileInfo, error) { return c.info, nil }
-func (c *chunkFile) Close() error               { return nil }
+
+// Close stops the stream's decoding ahead, if one was started.
+func (c *chunkFile) Close() error {
+	if c.stream != nil {
+		c.stream.Close()
+	}
+	return nil
+}
 
 func (c *chunkFile) load() error {
 	if c.r != nil || c.err != nil {
 		return c.err
 	}
 	f := c.fsys.f
+	if c.stream != nil {
+		c.stream.Close() // random access from now on
+	}
 	if c.info.size <= wholeChunkMax {
 		data, err := f.ReadChunkVerified(c.chunk)
 		if err != nil {

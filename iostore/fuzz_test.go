@@ -120,11 +120,12 @@ func FuzzTOC(f *testing.F) {
 }
 
 // readAhead reads and verifies chunk i with every range decoded ahead (a
-// few hundred bytes ahead), whatever its size.
+// few hundred bytes ahead), whatever its size and whatever else runs.
 func readAhead(f *File, i int) ([]byte, error, error) {
-	oldShare, oldBytes := parallelMinShare, aheadBytes
+	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, idleProcs
 	parallelMinShare, aheadBytes = 1, 0x300
-	defer func() { parallelMinShare, aheadBytes = oldShare, oldBytes }()
+	idleProcs = func(procs int) int { return procs - 1 }
+	defer func() { parallelMinShare, aheadBytes, idleProcs = oldShare, oldBytes, oldIdle }()
 	data, err := f.ReadChunk(i)
 	return data, err, f.VerifyChunk(i)
 }

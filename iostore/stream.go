@@ -4,13 +4,17 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
+	"runtime"
+	"sync"
 
 	"github.com/upkg/upkg/internal/blake3"
 	"github.com/upkg/upkg/internal/sha1"
 )
 
 // chunkStream reads a chunk block by block, so a large chunk is never held
-// in memory whole, and checks the TOC hash when it reaches the end.
+// in memory whole, and checks the TOC hash when it reaches the end. A big
+// chunk's blocks are decoded ahead on several goroutines (ahead.go).
 type chunkStream struct {
 	f         *File
 	chunk     int
@@ -20,12 +24,26 @@ type chunkStream struct {
 	sha       hash.Hash
 	b3        *blake3.Hasher
 	err       error
+	ah        *aheadStop // nil: every block decoded by Read
 }
 
+// aheadStop stops the decoding ahead of a stream once: when the stream
+// ends, fails or is closed, or, for a stream dropped part way, when it is
+// collected.
+type aheadStop struct {
+	once sync.Once
+	a    *ahead
+}
+
+func (h *aheadStop) stop() { h.once.Do(h.a.close) }
+
 // OpenChunkStream returns a reader over chunk i that decodes one
-// compression block at a time and, at the end, returns an error wrapping
+// compression block at a time (a big chunk's next blocks are decoded ahead
+// on other cores meanwhile) and, at the end, returns an error wrapping
 // [ErrHash] instead of io.EOF when the data does not match the TOC's hash.
-func (f *File) OpenChunkStream(i int) (io.Reader, error) {
+// Close stops the decoding ahead of a stream not read to its end (one
+// dropped unclosed stops it when collected).
+func (f *File) OpenChunkStream(i int) (io.ReadCloser, error) {
 	if i < 0 || i >= len(f.ChunkIDs) {
 		return nil, fmt.Errorf("%w: entry %d of %d", ErrNotFound, i, len(f.ChunkIDs))
 	}
@@ -45,7 +63,32 @@ func (f *File) OpenChunkStream(i int) (io.Reader, error) {
 			s.b3 = getBlake3()
 		}
 	}
+	if bs := uint64(f.Header.CompressionBlockSize); s.end > s.next && (s.end-1)/bs < uint64(f.NumBlocks()) {
+		if a := f.startAhead(int(s.next/bs), int((s.end-1)/bs), s.next%bs, s.end-s.next, nil); a != nil {
+			s.ah = &aheadStop{a: a}
+			runtime.AddCleanup(s, (*aheadStop).stop, s.ah)
+		}
+	}
 	return s, nil
+}
+
+// Close stops the decoding ahead; reads after it fail.
+func (s *chunkStream) Close() error {
+	s.stopAhead()
+	if s.err == nil {
+		s.err = fs.ErrClosed
+	}
+	if s.bufs != nil {
+		s.f.putBufs(s.bufs)
+		s.bufs, s.buf = nil, nil
+	}
+	return nil
+}
+
+func (s *chunkStream) stopAhead() {
+	if s.ah != nil {
+		s.ah.stop()
+	}
 }
 
 func (s *chunkStream) Read(p []byte) (int, error) {
@@ -54,6 +97,7 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 	}
 	for len(s.buf) == 0 {
 		if s.next >= s.end {
+			s.stopAhead()
 			s.err = s.finish()
 			// Every byte was returned: the buffers go back to the pool.
 			s.f.putBufs(s.bufs)
@@ -64,21 +108,30 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 		bs := uint64(f.Header.CompressionBlockSize)
 		b := s.next / bs
 		if b >= uint64(f.NumBlocks()) {
+			s.stopAhead()
 			s.err = f.chunkErr(s.chunk, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d of %d", b, f.NumBlocks())})
 			return 0, s.err
 		}
 		var err error
 		var plain []byte
-		s.bufs.raw, plain, err = f.readBlock(int(b), f.Block(int(b)), s.bufs.raw, s.bufs.plain)
-		if len(plain) > 0 && (len(s.bufs.raw) == 0 || &plain[0] != &s.bufs.raw[0]) {
-			s.bufs.plain = plain
+		decoded := false // ahead
+		if s.ah != nil {
+			plain, err, decoded = s.ahead(int(b))
+		}
+		if !decoded {
+			s.bufs.raw, plain, err = f.readBlock(int(b), f.Block(int(b)), s.bufs.raw, s.bufs.plain)
+			if len(plain) > 0 && (len(s.bufs.raw) == 0 || &plain[0] != &s.bufs.raw[0]) {
+				s.bufs.plain = plain
+			}
 		}
 		if err != nil {
+			s.stopAhead()
 			s.err = f.chunkErr(s.chunk, err)
 			return 0, s.err
 		}
 		in := s.next % bs
 		if in >= uint64(len(plain)) {
+			s.stopAhead()
 			s.err = f.chunkErr(s.chunk, &FormatError{Offset: -1, Msg: fmt.Sprintf("compression block %d holds %d bytes, chunk continues at %d in it", b, len(plain), in)})
 			return 0, s.err
 		}
@@ -95,6 +148,20 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 	n := copy(p, s.buf)
 	s.buf = s.buf[n:]
 	return n, nil
+}
+
+// ahead returns what decoding block b ahead gave (see [ahead.get]); a
+// panic decoding it stops the decoding ahead before it goes on up.
+func (s *chunkStream) ahead(b int) (plain []byte, err error, ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			s.stopAhead()
+			panic(p)
+		}
+	}()
+	s.ah.a.at(b)
+	plain, _, err, ok = s.ah.a.get(b)
+	return plain, err, ok
 }
 
 // finish checks the hash once all bytes were read.
