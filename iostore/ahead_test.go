@@ -12,22 +12,22 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/ahead"
 	"github.com/upkg/upkg/internal/iostoretest"
 )
 
 // allIdle runs the test on 4 processors, all of them counted idle (what
 // else runs does not keep blocks from being decoded ahead).
 func allIdle(tb testing.TB) {
-	old, oldIdle := runtime.GOMAXPROCS(4), idleProcs
-	idleProcs = func(procs int) int { return procs - 1 }
+	old, oldIdle := runtime.GOMAXPROCS(4), ahead.IdleProcs
+	ahead.IdleProcs = func(procs int) int { return procs - 1 }
 	tb.Cleanup(func() {
 		runtime.GOMAXPROCS(old)
-		idleProcs = oldIdle
+		ahead.IdleProcs = oldIdle
 	})
 }
 
@@ -315,45 +315,14 @@ func TestAheadNotStarted(t *testing.T) {
 	if !start() {
 		t.Error("nothing decoded ahead, every processor idle")
 	}
-	idleProcs = func(int) int { return 0 } // allIdle puts it back
+	ahead.IdleProcs = func(int) int { return 0 } // allIdle puts it back
 	if start() {
 		t.Error("decoding ahead, every other processor busy")
 	}
-	idleProcs = func(procs int) int { return procs - 1 }
+	ahead.IdleProcs = func(procs int) int { return procs - 1 }
 	parallelMinShare = ol.Length // half the chunk's share would be needed
 	if start() {
 		t.Error("decoding ahead a range of less than two shares")
-	}
-}
-
-// TestIdleProcs checks the scheduler's count: with three of four
-// processors kept busy, at most one is idle; once they stop, more are.
-func TestIdleProcs(t *testing.T) {
-	old := runtime.GOMAXPROCS(4)
-	defer runtime.GOMAXPROCS(old)
-	var stop atomic.Bool
-	var spinning sync.WaitGroup
-	for range 3 {
-		spinning.Go(func() {
-			for !stop.Load() {
-			}
-		})
-	}
-	eventually := func(ok func(int) bool) int {
-		n := schedIdleProcs(4)
-		for k := 0; k < 100 && !ok(n); k++ {
-			time.Sleep(2 * time.Millisecond)
-			n = schedIdleProcs(4)
-		}
-		return n
-	}
-	if n := eventually(func(n int) bool { return n <= 1 }); n > 1 {
-		t.Errorf("three processors busy: %d idle", n)
-	}
-	stop.Store(true)
-	spinning.Wait()
-	if n := eventually(func(n int) bool { return n >= 2 }); n < 2 {
-		t.Errorf("nothing else running: %d idle", n)
 	}
 }
 

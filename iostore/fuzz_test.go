@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/ahead"
 	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
@@ -122,10 +123,10 @@ func FuzzTOC(f *testing.F) {
 // readAhead reads and verifies chunk i with every range decoded ahead (a
 // few hundred bytes ahead), whatever its size and whatever else runs.
 func readAhead(f *File, i int) ([]byte, error, error) {
-	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, idleProcs
+	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, ahead.IdleProcs
 	parallelMinShare, aheadBytes = 1, 0x300
-	idleProcs = func(procs int) int { return procs - 1 }
-	defer func() { parallelMinShare, aheadBytes, idleProcs = oldShare, oldBytes, oldIdle }()
+	ahead.IdleProcs = func(procs int) int { return procs - 1 }
+	defer func() { parallelMinShare, aheadBytes, ahead.IdleProcs = oldShare, oldBytes, oldIdle }()
 	data, err := f.ReadChunk(i)
 	return data, err, f.VerifyChunk(i)
 }

@@ -32,7 +32,7 @@ type chunkStream struct {
 // collected.
 type aheadStop struct {
 	once sync.Once
-	a    *ahead
+	a    *blockAhead
 }
 
 func (h *aheadStop) stop() { h.once.Do(h.a.close) }
