@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"runtime"
 	"slices"
 	"sync"
 
@@ -65,7 +66,27 @@ func (e *Entry) DataInto(buf []byte) ([]byte, error) {
 	} else {
 		buf = buf[:0]
 	}
+	// A big entry's blocks are decoded ahead, into their places in buf
+	// when it holds the whole entry (ahead.go; not when the preallocation
+	// was capped, where buf grows as blocks are decoded).
+	var ah *entryAhead
+	if e.Compressed() && int64(cap(buf)) >= e.UncompressedSize {
+		if ah = e.startAhead(buf, r.h != nil); ah != nil {
+			defer ah.close()
+		}
+	}
 	for r.remain > 0 || len(r.buf) > 0 {
+		if ah != nil && len(r.buf) == 0 {
+			s, err := r.ahead(ah)
+			if err != nil {
+				return nil, err
+			}
+			if !s.inPlace {
+				return nil, fmt.Errorf("pak: %s: block %d not decoded into place", e.displayName(), r.next-1) // cannot happen: buf holds the entry
+			}
+			buf = buf[:len(buf)+len(s.plain)]
+			continue
+		}
 		if e.Compressed() && len(r.buf) == 0 {
 			src, out, err := r.readBlock()
 			if err != nil {
@@ -240,6 +261,10 @@ type entryReader struct {
 	h      hash.Hash
 	want   ue.SHAHash
 	err    error
+	// ah decodes a big entry's blocks ahead (nil: Read decodes them);
+	// aheadTried: whether to was decided.
+	ah         *aheadStop
+	aheadTried bool
 }
 
 func (r *entryReader) Read(b []byte) (int, error) {
@@ -262,6 +287,9 @@ func (r *entryReader) Read(b []byte) (int, error) {
 			return 0, r.err
 		}
 		if r.remain == 0 {
+			if r.ah != nil {
+				r.ah.stop()
+			}
 			r.err = r.finish()
 			return 0, r.err
 		}
@@ -275,7 +303,13 @@ func (r *entryReader) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-func (r *entryReader) Close() error { return nil }
+// Close stops the decoding ahead of a reader not read to its end.
+func (r *entryReader) Close() error {
+	if r.ah != nil {
+		r.ah.stop()
+	}
+	return nil
+}
 
 // finish checks the hash once all data was produced.
 func (r *entryReader) finish() error {
@@ -315,6 +349,24 @@ func (r *entryReader) fill() error {
 		r.buf = out
 		return nil
 	}
+	if r.ah == nil && !r.aheadTried {
+		// A big entry's next blocks are decoded ahead as this one is read
+		// (ahead.go).
+		r.aheadTried = true
+		if a := e.startAhead(nil, r.h != nil); a != nil {
+			r.ah = &aheadStop{a: a}
+			runtime.AddCleanup(r, (*aheadStop).stop, r.ah)
+		}
+	}
+	if r.ah != nil {
+		s, err := r.ahead(r.ah.a)
+		if err != nil {
+			r.ah.stop()
+			return err
+		}
+		r.buf = s.plain
+		return nil
+	}
 	src, out, err := r.readBlock()
 	if err != nil {
 		return err
@@ -327,6 +379,44 @@ func (r *entryReader) fill() error {
 	r.buf = r.dst
 	return nil
 }
+
+// ahead takes block r.next from a, hashing it as stored when r hashes the
+// entry, and moves on to the next block, as readBlock and decompress do; a
+// panic decoding the block stops a before it goes on up.
+func (r *entryReader) ahead(a *entryAhead) (s *entrySlot, err error) {
+	e := r.e
+	if r.next >= len(e.Blocks) {
+		return nil, e.errorf(e.DataOffset(), fmt.Errorf("%d bytes left after the last of %d compression blocks", r.remain, len(e.Blocks)))
+	}
+	defer func() {
+		if p := recover(); p != nil {
+			if r.ah != nil {
+				r.ah.stop()
+			}
+			panic(p)
+		}
+	}()
+	s = a.block(r.next)
+	if r.h != nil && s.stored != nil {
+		r.h.Write(s.stored)
+	}
+	if s.err != nil {
+		return nil, s.err
+	}
+	r.next++
+	r.remain -= int64(len(s.plain))
+	return s, nil
+}
+
+// aheadStop stops the decoding ahead of an entry reader once: when it
+// ends, fails or is closed, or, for a reader dropped part way, when it is
+// collected.
+type aheadStop struct {
+	once sync.Once
+	a    *entryAhead
+}
+
+func (h *aheadStop) stop() { h.once.Do(h.a.close) }
 
 // readBlock reads compression block r.next, hashes and decrypts it, and
 // returns its compressed bytes (in r.raw) and the number of bytes it
@@ -352,7 +442,7 @@ func (r *entryReader) readBlock() (src []byte, out int64, err error) {
 // (grown as needed), feeds it to h when not nil (the entry hash covers
 // the blocks as stored) and decrypts it; it returns raw and the block's
 // compressed bytes.
-func (e *Entry) readStoredBlock(i int, raw []byte, h hash.Hash) ([]byte, []byte, error) {
+func (e *Entry) readStoredBlock(i int, raw []byte, h io.Writer) ([]byte, []byte, error) {
 	p := e.p
 	b := e.Blocks[i]
 	size := b.End - b.Start

@@ -3,6 +3,7 @@ package pak_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -88,6 +89,19 @@ func readSome(t *testing.T, b []byte, key []byte) {
 		if (err == nil) != (err2 == nil) || err == nil && !bytes.Equal(d, streamed) {
 			t.Fatalf("%s: Data gave %d bytes, %v; Open %d bytes, %v", e.Name, len(d), err, len(streamed), err2)
 		}
+		// Decoded ahead, the entry reads as one block after the other.
+		pak.WithAhead(0x300, func() {
+			da, errA := e.Data()
+			var sa []byte
+			rc, errS := e.Open()
+			if errS == nil {
+				sa, errS = io.ReadAll(rc)
+				rc.Close()
+			}
+			if fmt.Sprint(errA) != fmt.Sprint(err) || !bytes.Equal(da, d) || fmt.Sprint(errS) != fmt.Sprint(err2) || !bytes.Equal(sa, streamed) {
+				t.Fatalf("%s: decoded ahead %d bytes, %v, streamed %d bytes, %v; one by one %d bytes, %v, streamed %d bytes, %v", e.Name, len(da), errA, len(sa), errS, len(d), err, len(streamed), err2)
+			}
+		})
 		checkBlockReader(t, e, d, err)
 	}
 	p.Names()

@@ -1,0 +1,282 @@
+package pak_test
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"runtime"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/upkg/upkg/pak"
+	"github.com/upkg/upkg/pak/paktest"
+)
+
+// entryReads is what reading an entry whole and streaming it give, with
+// the errors as text.
+type entryReads struct {
+	data, streamed   []byte
+	dataErr, readErr string
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// readEntry reads e whole and streams it (each checks the hash: nothing
+// verified it before).
+func readEntry(e *pak.Entry) entryReads {
+	var r entryReads
+	var err error
+	r.data, err = e.Data()
+	r.dataErr = errText(err)
+	rc, err := e.Open()
+	if err == nil {
+		r.streamed, err = io.ReadAll(rc)
+		rc.Close()
+	}
+	r.readErr = errText(err)
+	return r
+}
+
+func (r entryReads) same(o entryReads) bool {
+	return bytes.Equal(r.data, o.data) && bytes.Equal(r.streamed, o.streamed) && r.dataErr == o.dataErr && r.readErr == o.readErr
+}
+
+func (r entryReads) String() string {
+	return fmt.Sprintf("data %d bytes, %q; stream %d bytes, %q", len(r.data), r.dataErr, len(r.streamed), r.readErr)
+}
+
+// TestAheadCorpus reads and streams every entry of the corpus paks with
+// their blocks decoded ahead (by one block, 192 KiB, 2 MiB) and one after
+// the other: the same bytes and the same errors.
+func TestAheadCorpus(t *testing.T) {
+	dir, paks := corpusPaks(t)
+	var want []entryReads
+	for _, rel := range paks {
+		p := openCorpus(t, dir, rel)
+		for _, e := range p.Entries {
+			want = append(want, readEntry(e))
+		}
+	}
+	blocks := 0
+	for _, size := range []int64{1, 192 << 10, 2 << 20} {
+		t.Run(fmt.Sprint(size), func(t *testing.T) {
+			pak.DecodeAheadAlways(t, size)
+			k := 0
+			for _, rel := range paks {
+				p := openCorpus(t, dir, rel)
+				for _, e := range p.Entries {
+					if got := readEntry(e); !got.same(want[k]) {
+						t.Errorf("%s %s: decoded ahead %v; one by one %v", rel, e.Name, got, want[k])
+					}
+					if e.Compressed() && len(e.Blocks) > 1 {
+						blocks++
+					}
+					k++
+				}
+			}
+		})
+	}
+	if blocks == 0 {
+		t.Error("no entry of several compressed blocks")
+	}
+}
+
+// bigPak builds a pak with one 4 MiB text-like entry in zlib-compressed
+// 64 KiB blocks, encrypted or not, and returns its bytes, the entry's
+// bytes and its path.
+func bigPak(t testing.TB, encrypt bool) ([]byte, []byte, string) {
+	data := paktest.TextLike(4<<20, 7)
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../G/", Key: testKey}, []paktest.File{{Path: "Content/Big.ubulk", Data: data, Compress: true, Encrypt: encrypt}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, data, "G/Content/Big.ubulk"
+}
+
+func openBig(t testing.TB, r io.ReaderAt, size int64, path string) *pak.Entry {
+	p, err := pak.NewReader(r, size, pak.WithKey(testKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, ok := p.Lookup(path)
+	if !ok {
+		t.Fatalf("%s missing", path)
+	}
+	return e
+}
+
+// TestAheadBigEntry reads and streams a 4 MiB entry of 64 compressed
+// blocks, encrypted and not, decoded ahead (default shares, into place)
+// and one block after the other: the entry's bytes both ways. With three
+// blocks damaged, both ways fail at the first of them, every time.
+func TestAheadBigEntry(t *testing.T) {
+	for _, encrypt := range []bool{false, true} {
+		b, data, path := bigPak(t, encrypt)
+		e := openBig(t, bytes.NewReader(b), int64(len(b)), path)
+		pak.DecodeAheadIdle(t)
+		rc, err := e.Open()
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.ReadFull(rc, make([]byte, 1))
+		if !pak.DecodesAhead(rc) {
+			t.Fatal("the entry is not decoded ahead")
+		}
+		rc.Close()
+		if got := readEntry(e); got.dataErr != "" || got.readErr != "" || !bytes.Equal(got.data, data) || !bytes.Equal(got.streamed, data) {
+			t.Errorf("encrypt %v: %v", encrypt, got)
+		}
+		// Three blocks damaged.
+		bad := bytes.Clone(b)
+		for _, k := range []int{9, 20, 21} {
+			blk := e.Blocks[k]
+			bad[(blk.Start+blk.End)/2] ^= 0x5A
+		}
+		e = openBig(t, bytes.NewReader(bad), int64(len(bad)), path)
+		var want entryReads
+		pak.WithoutAhead(func() { want = readEntry(e) })
+		if !strings.Contains(want.dataErr, "block 9 of") || !strings.Contains(want.readErr, "block 9 of") {
+			t.Fatalf("encrypt %v, one block after the other: %v; want block 9 named", encrypt, want)
+		}
+		for range 10 {
+			if got := readEntry(e); !got.same(want) {
+				t.Errorf("encrypt %v, damaged: decoded ahead %v; one by one %v", encrypt, got, want)
+			}
+		}
+	}
+}
+
+// panicReader reads b, and panics with with on a read starting at at.
+type panicReader struct {
+	b    []byte
+	at   int64
+	with any
+	now  atomic.Int32
+}
+
+func (r *panicReader) ReadAt(p []byte, off int64) (int, error) {
+	r.now.Add(1)
+	defer r.now.Add(-1)
+	time.Sleep(200 * time.Microsecond)
+	if off == r.at {
+		panic(r.with)
+	}
+	return bytes.NewReader(r.b).ReadAt(p, off)
+}
+
+// TestAheadPanic: a panic while decoding a block ahead (a memory fault on
+// a mapped pak cut short, for one) reaches the reader of the entry, whole
+// or streamed, once every goroutine reading the pak has stopped.
+func TestAheadPanic(t *testing.T) {
+	b, _, path := bigPak(t, false)
+	pr := &panicReader{b: b, at: -1, with: errors.New("fault")}
+	e := openBig(t, pr, int64(len(b)), path)
+	pr.at = e.Blocks[30].Start
+	pak.DecodeAheadAlways(t, 1<<20)
+	for _, stream := range []bool{false, true} {
+		p := func() (p any) {
+			defer func() { p = recover() }()
+			if stream {
+				rc, err := e.Open()
+				if err == nil {
+					io.Copy(io.Discard, rc)
+					rc.Close()
+				}
+			} else {
+				e.Data()
+			}
+			return nil
+		}()
+		if p != pr.with {
+			t.Errorf("stream %v: panic %v; want the block's", stream, p)
+		}
+		time.Sleep(10 * time.Millisecond) // a dropped stream's goroutines end at its cleanup; Data's before it returns
+		if !stream && pr.now.Load() != 0 {
+			t.Errorf("%d reads still running after Data", pr.now.Load())
+		}
+	}
+}
+
+// TestAheadStreamStops streams the big entry and stops part way: closing
+// the reader stops the goroutines decoding ahead, and so does dropping it
+// unclosed, once it is collected.
+func TestAheadStreamStops(t *testing.T) {
+	b, data, path := bigPak(t, false)
+	e := openBig(t, bytes.NewReader(b), int64(len(b)), path)
+	pak.DecodeAheadIdle(t)
+	settle := func(want int) int {
+		n := runtime.NumGoroutine()
+		for k := 0; k < 200 && n > want; k++ {
+			runtime.GC()
+			time.Sleep(5 * time.Millisecond)
+			n = runtime.NumGoroutine()
+		}
+		return n
+	}
+	runtime.GC()
+	base := runtime.NumGoroutine()
+	for _, closeIt := range []bool{true, false} {
+		func() {
+			rc, err := e.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := make([]byte, 300<<10)
+			if _, err := io.ReadFull(rc, got); err != nil || !bytes.Equal(got, data[:len(got)]) {
+				t.Fatalf("first %d bytes: %v", len(got), err)
+			}
+			if !pak.DecodesAhead(rc) || runtime.NumGoroutine() <= base {
+				t.Error("no goroutine decoding ahead")
+			}
+			if closeIt {
+				rc.Close()
+			}
+		}()
+		if n := settle(base); n > base {
+			t.Errorf("closed %v: %d goroutines left, %d before", closeIt, n, base)
+		}
+	}
+}
+
+// BenchmarkBigEntry reads and streams a 4 MiB entry of zlib-compressed
+// 64 KiB blocks, decoded one block after the other (serial) and ahead (the
+// default settings): wall time, and processor time per op.
+func BenchmarkBigEntry(b *testing.B) {
+	data, plain, path := bigPak(b, false)
+	e := openBig(b, bytes.NewReader(data), int64(len(data)), path)
+	e.Verify() // the reads need not hash it again
+	for _, mode := range []string{"serial", "ahead"} {
+		for _, op := range []string{"Data", "Stream"} {
+			b.Run(op+"/"+mode, func(b *testing.B) {
+				if mode == "serial" {
+					pak.DecodeAheadNever(b)
+				}
+				b.SetBytes(int64(len(plain)))
+				buf := make([]byte, 0, len(plain))
+				for b.Loop() {
+					var err error
+					if op == "Data" {
+						_, err = e.DataInto(buf)
+					} else {
+						var rc io.ReadCloser
+						if rc, err = e.Open(); err == nil {
+							_, err = io.Copy(io.Discard, rc)
+							rc.Close()
+						}
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package pak
+
+import (
+	"runtime"
+	"testing"
+
+	"github.com/upkg/upkg/internal/ahead"
+)
+
+// DecodeAheadAlways makes every compressed entry of two blocks or more be
+// decoded ahead, at most size bytes ahead, by goroutines on 4 processors
+// all counted idle, until the test ends.
+func DecodeAheadAlways(tb testing.TB, size int64) {
+	DecodeAheadIdle(tb)
+	oldShare, oldBytes := parallelMinShare, aheadBytes
+	parallelMinShare, aheadBytes = 1, size
+	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
+}
+
+// DecodeAheadIdle runs the test on 4 processors all counted idle (the
+// default shares apply).
+func DecodeAheadIdle(tb testing.TB) {
+	old, oldIdle := runtime.GOMAXPROCS(4), ahead.IdleProcs
+	ahead.IdleProcs = func(procs int) int { return procs - 1 }
+	tb.Cleanup(func() {
+		runtime.GOMAXPROCS(old)
+		ahead.IdleProcs = oldIdle
+	})
+}
+
+// DecodeAheadNever makes every entry be decoded by its reader alone until
+// the test ends.
+func DecodeAheadNever(tb testing.TB) {
+	old := parallelMinShare
+	parallelMinShare = 1 << 62
+	tb.Cleanup(func() { parallelMinShare = old })
+}
+
+// WithoutAhead runs f with every entry decoded by its reader alone.
+func WithoutAhead(f func()) {
+	old := parallelMinShare
+	parallelMinShare = 1 << 62
+	defer func() { parallelMinShare = old }()
+	f()
+}
+
+// WithAhead runs f with every compressed entry of two blocks or more
+// decoded ahead, at most size bytes ahead, on the processors there are,
+// all counted idle.
+func WithAhead(size int64, f func()) {
+	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, ahead.IdleProcs
+	parallelMinShare, aheadBytes = 1, size
+	ahead.IdleProcs = func(procs int) int { return procs - 1 }
+	defer func() { parallelMinShare, aheadBytes, ahead.IdleProcs = oldShare, oldBytes, oldIdle }()
+	f()
+}
+
+// DecodesAhead reports whether the reader decodes its entry ahead.
+func DecodesAhead(rc any) bool {
+	r, ok := rc.(*entryReader)
+	return ok && r.ah != nil
+}
