@@ -17,25 +17,15 @@ import (
 	"time"
 
 	"github.com/upkg/upkg/internal/ahead"
+	"github.com/upkg/upkg/internal/ahead/aheadtest"
 	"github.com/upkg/upkg/internal/iostoretest"
 )
-
-// allIdle runs the test on 4 processors, all of them counted idle (what
-// else runs does not keep blocks from being decoded ahead).
-func allIdle(tb testing.TB) {
-	old, oldIdle := runtime.GOMAXPROCS(4), ahead.IdleProcs
-	ahead.IdleProcs = func(procs int) int { return procs - 1 }
-	tb.Cleanup(func() {
-		runtime.GOMAXPROCS(old)
-		ahead.IdleProcs = oldIdle
-	})
-}
 
 // aheadAlways makes every range with a block to decode be decoded ahead,
 // up to size bytes ahead, by four goroutines on 4 processors (allIdle),
 // until the test ends.
 func aheadAlways(tb testing.TB, size uint64) {
-	allIdle(tb)
+	aheadtest.AllIdle(tb)
 	oldShare, oldBytes := parallelMinShare, aheadBytes
 	parallelMinShare, aheadBytes = 1, size
 	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
@@ -308,7 +298,7 @@ func TestAheadNotStarted(t *testing.T) {
 		t.Error("decoding ahead on one processor")
 	}
 	runtime.GOMAXPROCS(old)
-	allIdle(t)
+	aheadtest.AllIdle(t)
 	oldShare := parallelMinShare
 	defer func() { parallelMinShare = oldShare }()
 	parallelMinShare = 1
@@ -356,7 +346,7 @@ func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
 // and hash, both ways.
 func TestAheadBigChunk(t *testing.T) {
 	f, data := bigZlibContainer(t, 4<<20)
-	allIdle(t)
+	aheadtest.AllIdle(t)
 	for _, share := range []uint64{parallelMinShare, math.MaxUint64 / 4} {
 		oldShare := parallelMinShare
 		parallelMinShare = share
@@ -371,61 +361,14 @@ func TestAheadBigChunk(t *testing.T) {
 	}
 }
 
-// TestAheadStreamStops streams a 4 MiB chunk decoded ahead, and stops
-// reading part way: closing the stream stops the goroutines decoding
-// ahead, and so does dropping it unclosed, once it is collected.
+// TestAheadStreamStops streams a 4 MiB chunk decoded ahead and stops part
+// way (aheadtest.CheckStops): closing the stream, or dropping it, stops
+// the goroutines decoding ahead.
 func TestAheadStreamStops(t *testing.T) {
 	f, data := bigZlibContainer(t, 4<<20)
-	allIdle(t)
-	settle := func(want int) int {
-		n := runtime.NumGoroutine()
-		for k := 0; k < 200 && n > want; k++ {
-			runtime.GC()
-			time.Sleep(5 * time.Millisecond)
-			n = runtime.NumGoroutine()
-		}
-		return n
-	}
-	runtime.GC()
-	base := runtime.NumGoroutine()
-	for _, closeIt := range []bool{true, false} {
-		func() {
-			s, err := f.OpenChunkStream(0)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if s.(*chunkStream).ah == nil {
-				t.Fatal("the stream decodes nothing ahead")
-			}
-			got := make([]byte, 300<<10)
-			if _, err := io.ReadFull(s, got); err != nil || !bytes.Equal(got, data[:len(got)]) {
-				t.Fatalf("first %d bytes: %v", len(got), err)
-			}
-			if runtime.NumGoroutine() <= base {
-				t.Error("no goroutine decoding ahead")
-			}
-			if closeIt {
-				s.Close()
-				if _, err := s.Read(got); err == nil {
-					t.Error("a read after Close did not fail")
-				}
-			}
-		}()
-		if n := settle(base); n > base {
-			t.Errorf("closed %v: %d goroutines left, %d before", closeIt, n, base)
-		}
-	}
-	// Read to the end, the stream gives the chunk and its hash checks.
-	s, err := f.OpenChunkStream(0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if got, err := io.ReadAll(s); err != nil || !bytes.Equal(got, data) {
-		t.Errorf("streamed %d bytes, %v; want the chunk's %d", len(got), err, len(data))
-	}
-	if n := settle(base); n > base {
-		t.Errorf("read to the end: %d goroutines left, %d before", n, base)
-	}
+	aheadtest.AllIdle(t)
+	aheadtest.CheckStops(t, func() (io.ReadCloser, error) { return f.OpenChunkStream(0) },
+		func(s io.Reader) bool { return s.(*chunkStream).ah != nil }, data)
 }
 
 // TestAheadInPlace decodes the blocks of a 1 MiB chunk ahead into a

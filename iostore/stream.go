@@ -80,8 +80,9 @@ func (s *chunkStream) Close() error {
 	}
 	if s.bufs != nil {
 		s.f.putBufs(s.bufs)
-		s.bufs, s.buf = nil, nil
+		s.bufs = nil
 	}
+	s.buf = nil // may be a block's buffer the decoder reuses
 	return nil
 }
 
@@ -150,12 +151,13 @@ func (s *chunkStream) Read(p []byte) (int, error) {
 	return n, nil
 }
 
-// ahead returns what decoding block b ahead gave (see [ahead.get]); a
+// ahead returns what decoding block b ahead gave (see blockAhead.get); a
 // panic decoding it stops the decoding ahead before it goes on up.
 func (s *chunkStream) ahead(b int) (plain []byte, err error, ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			s.stopAhead()
+			s.err = fmt.Errorf("iostore: chunk %d: the read stopped on a panic decoding block %d: %v", s.chunk, b, p)
 			panic(p)
 		}
 	}()

@@ -5,12 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/ahead/aheadtest"
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
 )
@@ -121,7 +121,7 @@ func TestAheadBigEntry(t *testing.T) {
 	for _, encrypt := range []bool{false, true} {
 		b, data, path := bigPak(t, encrypt)
 		e := openBig(t, bytes.NewReader(b), int64(len(b)), path)
-		pak.DecodeAheadIdle(t)
+		aheadtest.AllIdle(t)
 		rc, err := e.Open()
 		if err != nil {
 			t.Fatal(err)
@@ -205,45 +205,14 @@ func TestAheadPanic(t *testing.T) {
 	}
 }
 
-// TestAheadStreamStops streams the big entry and stops part way: closing
-// the reader stops the goroutines decoding ahead, and so does dropping it
-// unclosed, once it is collected.
+// TestAheadStreamStops streams the big entry decoded ahead and stops part
+// way (aheadtest.CheckStops): closing the reader, or dropping it, stops
+// the goroutines decoding ahead.
 func TestAheadStreamStops(t *testing.T) {
 	b, data, path := bigPak(t, false)
 	e := openBig(t, bytes.NewReader(b), int64(len(b)), path)
-	pak.DecodeAheadIdle(t)
-	settle := func(want int) int {
-		n := runtime.NumGoroutine()
-		for k := 0; k < 200 && n > want; k++ {
-			runtime.GC()
-			time.Sleep(5 * time.Millisecond)
-			n = runtime.NumGoroutine()
-		}
-		return n
-	}
-	runtime.GC()
-	base := runtime.NumGoroutine()
-	for _, closeIt := range []bool{true, false} {
-		func() {
-			rc, err := e.Open()
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := make([]byte, 300<<10)
-			if _, err := io.ReadFull(rc, got); err != nil || !bytes.Equal(got, data[:len(got)]) {
-				t.Fatalf("first %d bytes: %v", len(got), err)
-			}
-			if !pak.DecodesAhead(rc) || runtime.NumGoroutine() <= base {
-				t.Error("no goroutine decoding ahead")
-			}
-			if closeIt {
-				rc.Close()
-			}
-		}()
-		if n := settle(base); n > base {
-			t.Errorf("closed %v: %d goroutines left, %d before", closeIt, n, base)
-		}
-	}
+	aheadtest.AllIdle(t)
+	aheadtest.CheckStops(t, e.Open, func(r io.Reader) bool { return pak.DecodesAhead(r) }, data)
 }
 
 // BenchmarkBigEntry reads and streams a 4 MiB entry of zlib-compressed
@@ -256,26 +225,29 @@ func BenchmarkBigEntry(b *testing.B) {
 	for _, mode := range []string{"serial", "ahead"} {
 		for _, op := range []string{"Data", "Stream"} {
 			b.Run(op+"/"+mode, func(b *testing.B) {
+				run := func(f func()) { f() }
 				if mode == "serial" {
-					pak.DecodeAheadNever(b)
+					run = pak.WithoutAhead
 				}
 				b.SetBytes(int64(len(plain)))
 				buf := make([]byte, 0, len(plain))
-				for b.Loop() {
-					var err error
-					if op == "Data" {
-						_, err = e.DataInto(buf)
-					} else {
-						var rc io.ReadCloser
-						if rc, err = e.Open(); err == nil {
-							_, err = io.Copy(io.Discard, rc)
-							rc.Close()
+				run(func() {
+					for b.Loop() {
+						var err error
+						if op == "Data" {
+							_, err = e.DataInto(buf)
+						} else {
+							var rc io.ReadCloser
+							if rc, err = e.Open(); err == nil {
+								_, err = io.Copy(io.Discard, rc)
+								rc.Close()
+							}
+						}
+						if err != nil {
+							b.Fatal(err)
 						}
 					}
-					if err != nil {
-						b.Fatal(err)
-					}
-				}
+				})
 			})
 		}
 	}

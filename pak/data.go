@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"hash"
 	"io"
+	"io/fs"
 	"runtime"
 	"slices"
 	"sync"
@@ -303,11 +304,16 @@ func (r *entryReader) Read(b []byte) (int, error) {
 	return n, nil
 }
 
-// Close stops the decoding ahead of a reader not read to its end.
+// Close stops the decoding ahead of a reader not read to its end; reads
+// after it fail.
 func (r *entryReader) Close() error {
 	if r.ah != nil {
 		r.ah.stop()
 	}
+	if r.err == nil {
+		r.err = fs.ErrClosed
+	}
+	r.buf = nil // may be a block's buffer the decoder reuses
 	return nil
 }
 
@@ -392,6 +398,7 @@ func (r *entryReader) ahead(a *entryAhead) (s *entrySlot, err error) {
 		if p := recover(); p != nil {
 			if r.ah != nil {
 				r.ah.stop()
+				r.err = fmt.Errorf("pak: %s: the read stopped on a panic decoding block %d: %v", e.displayName(), r.next, p)
 			}
 			panic(p)
 		}

@@ -1,39 +1,20 @@
 package pak
 
 import (
-	"runtime"
 	"testing"
 
 	"github.com/upkg/upkg/internal/ahead"
+	"github.com/upkg/upkg/internal/ahead/aheadtest"
 )
 
 // DecodeAheadAlways makes every compressed entry of two blocks or more be
 // decoded ahead, at most size bytes ahead, by goroutines on 4 processors
 // all counted idle, until the test ends.
 func DecodeAheadAlways(tb testing.TB, size int64) {
-	DecodeAheadIdle(tb)
+	aheadtest.AllIdle(tb)
 	oldShare, oldBytes := parallelMinShare, aheadBytes
 	parallelMinShare, aheadBytes = 1, size
 	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
-}
-
-// DecodeAheadIdle runs the test on 4 processors all counted idle (the
-// default shares apply).
-func DecodeAheadIdle(tb testing.TB) {
-	old, oldIdle := runtime.GOMAXPROCS(4), ahead.IdleProcs
-	ahead.IdleProcs = func(procs int) int { return procs - 1 }
-	tb.Cleanup(func() {
-		runtime.GOMAXPROCS(old)
-		ahead.IdleProcs = oldIdle
-	})
-}
-
-// DecodeAheadNever makes every entry be decoded by its reader alone until
-// the test ends.
-func DecodeAheadNever(tb testing.TB) {
-	old := parallelMinShare
-	parallelMinShare = 1 << 62
-	tb.Cleanup(func() { parallelMinShare = old })
 }
 
 // WithoutAhead runs f with every entry decoded by its reader alone.
