@@ -182,13 +182,13 @@ func TestAheadPanic(t *testing.T) {
 	pr.at = e.Blocks[30].Start
 	pak.DecodeAheadAlways(t, 1<<20)
 	for _, stream := range []bool{false, true} {
+		var rc io.ReadCloser
 		p := func() (p any) {
 			defer func() { p = recover() }()
 			if stream {
-				rc, err := e.Open()
-				if err == nil {
+				var err error
+				if rc, err = e.Open(); err == nil {
 					io.Copy(io.Discard, rc)
-					rc.Close()
 				}
 			} else {
 				e.Data()
@@ -198,9 +198,16 @@ func TestAheadPanic(t *testing.T) {
 		if p != pr.with {
 			t.Errorf("stream %v: panic %v; want the block's", stream, p)
 		}
-		time.Sleep(10 * time.Millisecond) // a dropped stream's goroutines end at its cleanup; Data's before it returns
-		if !stream && pr.now.Load() != 0 {
-			t.Errorf("%d reads still running after Data", pr.now.Load())
+		if stream {
+			// The stream stopped: reading on fails, and leaves no
+			// goroutine reading the pak.
+			if n, err := rc.Read(make([]byte, 100)); err == nil || n != 0 {
+				t.Errorf("a read after the panic: %d bytes, %v", n, err)
+			}
+			rc.Close()
+		}
+		if pr.now.Load() != 0 {
+			t.Errorf("stream %v: %d reads still running after the panic", stream, pr.now.Load())
 		}
 	}
 }
