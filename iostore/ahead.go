@@ -1,7 +1,6 @@
 package iostore
 
 import (
-	"runtime"
 	"sync"
 
 	"github.com/upkg/upkg/internal/ahead"
@@ -92,16 +91,24 @@ func (a *blockAhead) Decode(k int, s *aheadSlot) {
 // a stream): blocks are decoded into place when it has room for all n
 // bytes.
 func (f *File) startAhead(first, last int, in, n uint64, into []byte) *blockAhead {
-	// What the blocks to decode expand to, as far as it takes to tell how
-	// many goroutines get a share of it.
-	var sum uint64
-	enough := uint64(runtime.GOMAXPROCS(0)) * parallelMinShare
-	for b := first; b <= last && sum < enough; b++ {
+	// What the blocks to decode expand to, and the biggest of them as
+	// stored or expanded: the slots (each keeps the buffers of the blocks
+	// it held) hold at most aheadBytes of such blocks, two per goroutine,
+	// so that a TOC claiming huge blocks gets no more memory decoded ahead
+	// than one read one block after the other.
+	var sum, biggest uint64
+	for b := first; b <= last; b++ {
 		if blk := f.Block(b); f.decodes(blk) {
 			sum += uint64(blk.UncompressedSize)
+			biggest = max(biggest, uint64(blk.UncompressedSize), uint64(blk.CompressedSize))
 		}
 	}
-	workers := ahead.Workers(sum, parallelMinShare)
+	slots := aheadBytes / max(biggest, 1)
+	if biggest <= maxPooledBlock {
+		slots = max(slots, 4) // however little ahead: blocks of a shipped game's size
+	}
+	slots = min(slots, maxAheadBlocks)
+	workers := min(ahead.Workers(sum, parallelMinShare), int(slots/2))
 	if workers < 2 {
 		return nil
 	}
@@ -125,8 +132,7 @@ func (f *File) startAhead(first, last int, in, n uint64, into []byte) *blockAhea
 			done += min(size, n-min(done, n))
 		}
 	}
-	slots := int(min(aheadBytes/max(uint64(f.Header.CompressionBlockSize), 1), maxAheadBlocks))
-	a.d.Start(a, workers, aheadBytes, slots)
+	a.d.Start(a, workers, aheadBytes, int(slots))
 	return a
 }
 

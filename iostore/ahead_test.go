@@ -310,16 +310,30 @@ func TestAheadNotStarted(t *testing.T) {
 		t.Error("decoding ahead, every other processor busy")
 	}
 	ahead.IdleProcs = func(procs int) int { return procs - 1 }
+	oldBytes := aheadBytes
+	defer func() { aheadBytes = oldBytes }()
+	aheadBytes = 1 // one block ahead at a time: still decoded ahead
+	if !start() {
+		t.Error("nothing decoded ahead one block at a time")
+	}
+	aheadBytes = oldBytes
 	parallelMinShare = ol.Length // half the chunk's share would be needed
 	if start() {
 		t.Error("decoding ahead a range of less than two shares")
 	}
+	// Blocks of 4 MiB: two per goroutine would be more than aheadBytes.
+	parallelMinShare = oldShare
+	big, _ := bigZlibContainer(t, 16<<20, 4<<20)
+	if a := big.startAhead(0, 3, 0, 16<<20, nil); a != nil {
+		a.close()
+		t.Error("decoding ahead blocks of 4 MiB")
+	}
 }
 
 // bigZlibContainer builds a container holding one chunk of n bytes of
-// text-like data in zlib-compressed 64 KiB blocks, and returns it open
-// (partition in memory) with the data.
-func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
+// text-like data in zlib-compressed blocks of bs bytes, and returns it
+// open (partition in memory) with the data.
+func bigZlibContainer(tb testing.TB, n, bs int) (*File, []byte) {
 	data := make([]byte, n)
 	words := []string{"Actor ", "Mesh ", "Texture2D ", "/Game/Maps/", "Material ", "0.5 ", "1024 ", "\n"}
 	seed := uint32(1)
@@ -336,7 +350,7 @@ func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
 	}
 	toc, cas := iostoretest.BuildCompressed(uint8(TocLatest), 0xB16, "../../../", []iostoretest.Chunk{
 		{ID: NewChunkID(0x1111, 0, ChunkBulkData), Path: "Content/Big.ubulk", Data: data},
-	}, 64<<10, "Zlib", compress)
+	}, bs, "Zlib", compress)
 	return openSynth(tb, toc, cas), data
 }
 
@@ -345,7 +359,7 @@ func bigZlibContainer(tb testing.TB, n int) (*File, []byte) {
 // decoded into place) and one block after the other: the chunk's bytes
 // and hash, both ways.
 func TestAheadBigChunk(t *testing.T) {
-	f, data := bigZlibContainer(t, 4<<20)
+	f, data := bigZlibContainer(t, 4<<20, 64<<10)
 	aheadtest.AllIdle(t)
 	for _, share := range []uint64{parallelMinShare, math.MaxUint64 / 4} {
 		oldShare := parallelMinShare
@@ -365,7 +379,7 @@ func TestAheadBigChunk(t *testing.T) {
 // way (aheadtest.CheckStops): closing the stream, or dropping it, stops
 // the goroutines decoding ahead.
 func TestAheadStreamStops(t *testing.T) {
-	f, data := bigZlibContainer(t, 4<<20)
+	f, data := bigZlibContainer(t, 4<<20, 64<<10)
 	aheadtest.AllIdle(t)
 	aheadtest.CheckStops(t, func() (io.ReadCloser, error) { return f.OpenChunkStream(0) },
 		func(s io.Reader) bool { return s.(*chunkStream).ah != nil }, data)
@@ -376,7 +390,7 @@ func TestAheadStreamStops(t *testing.T) {
 // buffer too small for the chunk (a TOC whose sizes capped it), each is
 // decoded into a buffer of its own.
 func TestAheadInPlace(t *testing.T) {
-	f, data := bigZlibContainer(t, 1<<20)
+	f, data := bigZlibContainer(t, 1<<20, 64<<10)
 	aheadAlways(t, 256<<10)
 	last := f.chunkBlocks(0) - 1
 	for _, room := range []int{len(data), len(data) - 1} {
@@ -409,7 +423,7 @@ func TestAheadInPlace(t *testing.T) {
 // after the other (serial) and ahead (the default settings): wall time,
 // and processor time per op.
 func BenchmarkBigChunk(b *testing.B) {
-	f, data := bigZlibContainer(b, 16<<20)
+	f, data := bigZlibContainer(b, 16<<20, 64<<10)
 	size := int64(len(data))
 	for _, mode := range []string{"serial", "ahead"} {
 		for _, op := range []string{"Read", "Verify", "Stream"} {

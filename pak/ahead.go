@@ -125,7 +125,20 @@ func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
 	if !e.Compressed() || len(e.Blocks) < 2 || int64(len(e.Blocks)-1)*e.blockSize() >= e.UncompressedSize {
 		return nil // one block, or blocks that do not hold the entry as the index checks make them
 	}
-	workers := ahead.Workers(uint64(e.UncompressedSize), uint64(parallelMinShare))
+	// The slots (each keeps the buffers of the blocks it held) hold at
+	// most aheadBytes of the biggest block, as stored or expanded, two per
+	// goroutine: an index claiming huge blocks gets no more memory decoded
+	// ahead than one read one block after the other.
+	biggest := e.blockSize()
+	for _, b := range e.Blocks {
+		biggest = max(biggest, align(b.End-b.Start))
+	}
+	slots := aheadBytes / max(biggest, 1)
+	if biggest <= maxPooledBlock {
+		slots = max(slots, 4) // however little ahead: blocks of a shipped game's size
+	}
+	slots = min(slots, maxAheadBlocks)
+	workers := min(ahead.Workers(uint64(e.UncompressedSize), uint64(parallelMinShare)), int(slots/2))
 	if workers < 2 {
 		return nil
 	}
@@ -137,7 +150,7 @@ func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
 	if int64(cap(into)) >= e.UncompressedSize {
 		a.into = into[:cap(into)]
 	}
-	a.d.Start(a, workers, uint64(aheadBytes), int(min(aheadBytes/e.blockSize(), maxAheadBlocks)))
+	a.d.Start(a, workers, uint64(aheadBytes), int(slots))
 	return a
 }
 

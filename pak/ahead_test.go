@@ -154,6 +154,38 @@ func TestAheadBigEntry(t *testing.T) {
 	}
 }
 
+// TestAheadBigBlocks: an entry of 4 MiB blocks is not decoded ahead (two
+// blocks per goroutine would be more than may be ahead), and one of 64 KiB
+// blocks is, even one block ahead at a time.
+func TestAheadBigBlocks(t *testing.T) {
+	aheadtest.AllIdle(t)
+	data := paktest.TextLike(12<<20, 9)
+	for _, tc := range []struct {
+		block int
+		ahead int64
+		want  bool
+	}{{4 << 20, 2 << 20, false}, {64 << 10, 1, true}} {
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../G/"}, []paktest.File{{Path: "Big.bin", Data: data, Compress: true, BlockSize: tc.block}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := openBig(t, bytes.NewReader(b), int64(len(b)), "G/Big.bin")
+		pak.WithAhead(tc.ahead, func() {
+			rc, err := e.Open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rc.Close()
+			if _, err := io.ReadFull(rc, make([]byte, 1)); err != nil {
+				t.Fatal(err)
+			}
+			if got := pak.DecodesAhead(rc); got != tc.want {
+				t.Errorf("blocks of %d bytes, %d ahead: decoded ahead %v", tc.block, tc.ahead, got)
+			}
+		})
+	}
+}
+
 // panicReader reads b, and panics with with on a read starting at at.
 type panicReader struct {
 	b    []byte

@@ -26,8 +26,8 @@ func WithoutAhead(f func()) {
 }
 
 // WithAhead runs f with every compressed entry of two blocks or more
-// decoded ahead, at most size bytes ahead, on the processors there are,
-// all counted idle.
+// decoded ahead, at most size bytes ahead (blocks the slots can hold), on
+// the processors there are, all counted idle.
 func WithAhead(size int64, f func()) {
 	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, ahead.IdleProcs
 	parallelMinShare, aheadBytes = 1, size
