@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
+
+	"github.com/upkg/upkg/internal/binread"
 )
 
 // UE3 compresses a package's chunks block by block, each block its own
@@ -44,11 +46,18 @@ var parallelMinShare int64 = 128 << 10
 // callers that recover from such faults still do. Nothing writes into a
 // job's dst after expandAll returns or panics.
 func expandAll(r io.ReaderAt, size int64, method string, jobs []blockJob) (int, error) {
-	var total int64
+	var total, biggest int64
 	for _, j := range jobs {
 		total += j.b.uncomp
+		biggest = max(biggest, j.b.comp)
 	}
 	workers := int(min(int64(runtime.GOMAXPROCS(0)), int64(len(jobs)), total/parallelMinShare))
+	if m, ok := r.(binread.Mem); !ok || int64(len(m)) < size {
+		// Each goroutine reads its blocks into a buffer of its own: no
+		// more of them than rawBudget holds of the biggest block (the
+		// chunks of a crafted file may all claim the same huge range).
+		workers = int(min(int64(workers), max(rawBudget/max(biggest, 1), 1)))
+	}
 	if workers < 2 {
 		buf := rawBufs.Get().(*[]byte)
 		defer rawBufs.Put(buf)
@@ -117,6 +126,11 @@ func expandAll(r io.ReaderAt, size int64, method string, jobs []blockJob) (int, 
 	}
 	return int(k), errs[k]
 }
+
+// rawBudget bounds the compressed bytes the goroutines of one expandAll
+// hold at once when the package is not in memory (UE3 blocks are at most a
+// few hundred KiB as stored).
+const rawBudget = 8 << 20
 
 // rawBufs keeps the buffers blocks' compressed bytes are read into when
 // the package is not in memory (blockBytes), from one expansion to the

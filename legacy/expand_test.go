@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"runtime"
 	"strings"
 	"sync"
@@ -185,6 +186,31 @@ func TestExpandAllConcurrent(t *testing.T) {
 		})
 	}
 	wg.Wait()
+}
+
+// TestExpandAllRawBudget expands a package not in memory whose blocks
+// are stored 6 MiB each (incompressible data): the goroutines would each
+// hold one such block, so one goroutine reads them all, one after the
+// other, and the image is right.
+func TestExpandAllRawBudget(t *testing.T) {
+	withProcs(t, 4)
+	data := make([]byte, 3*(6<<20))
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range data {
+		data[i] = byte(rng.Uint32())
+	}
+	var z zlibChunks
+	file, ch := z.add(make([]byte, 64), data, 6<<20)
+	ch.UncompressedOffset = 64
+	s := &Summary{CompressionFlags: CompressZlib, CompressedChunks: []CompressedChunk{ch}}
+	r := &countingReader{b: file}
+	img, _, _, err := decompressChunks(r, int64(len(file)), binary.LittleEndian, s, gameStock)
+	if err != nil || !bytes.Equal(img[64:], data) {
+		t.Fatalf("image: %v, same %v", err, err == nil && bytes.Equal(img[64:], data))
+	}
+	if most := r.most.Load(); most != 1 {
+		t.Errorf("%d reads of 6 MiB blocks at once; want one at a time", most)
+	}
 }
 
 // oneBigChunk is a package of one zlib chunk of size bytes in 128 KiB
