@@ -22,13 +22,12 @@ import (
 )
 
 // aheadAlways makes every range with a block to decode be decoded ahead,
-// up to size bytes ahead, by four goroutines on 4 processors (allIdle),
-// until the test ends.
+// up to size bytes ahead, on 4 processors all counted idle, until the test
+// ends.
 func aheadAlways(tb testing.TB, size uint64) {
 	aheadtest.AllIdle(tb)
-	oldShare, oldBytes := parallelMinShare, aheadBytes
-	parallelMinShare, aheadBytes = 1, size
-	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
+	aheadtest.Set(tb, &parallelMinShare, 1)
+	aheadtest.Set(tb, &aheadBytes, size)
 }
 
 // chunkReads is what reading chunk i whole, verifying it (a sink read)

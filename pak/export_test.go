@@ -12,9 +12,8 @@ import (
 // all counted idle, until the test ends.
 func DecodeAheadAlways(tb testing.TB, size int64) {
 	aheadtest.AllIdle(tb)
-	oldShare, oldBytes := parallelMinShare, aheadBytes
-	parallelMinShare, aheadBytes = 1, size
-	tb.Cleanup(func() { parallelMinShare, aheadBytes = oldShare, oldBytes })
+	aheadtest.Set(tb, &parallelMinShare, 1)
+	aheadtest.Set(tb, &aheadBytes, size)
 }
 
 // WithoutAhead runs f with every entry decoded by its reader alone.

@@ -23,6 +23,13 @@ func AllIdle(tb testing.TB) {
 	})
 }
 
+// Set sets *p to v until the test ends (a package's shares and bounds).
+func Set[T any](tb testing.TB, p *T, v T) {
+	old := *p
+	*p = v
+	tb.Cleanup(func() { *p = old })
+}
+
 // CheckStops opens a stream with open and reads its first 300 KiB, which
 // must be want's, with goroutines decoding ahead (decodesAhead tells
 // whether the stream has them). Closing a stream there stops them, and so
