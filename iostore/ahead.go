@@ -108,7 +108,7 @@ func (f *File) startAhead(first, last int, in, n uint64, into []byte) *blockAhea
 		slots = max(slots, 4) // however little ahead: blocks of a shipped game's size
 	}
 	slots = min(slots, maxAheadBlocks)
-	workers := min(ahead.Workers(sum, parallelMinShare), int(slots/2))
+	workers := ahead.Workers(sum, parallelMinShare, int(slots))
 	if workers < 2 {
 		return nil
 	}

@@ -138,7 +138,7 @@ func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
 		slots = max(slots, 4) // however little ahead: blocks of a shipped game's size
 	}
 	slots = min(slots, maxAheadBlocks)
-	workers := min(ahead.Workers(uint64(e.UncompressedSize), uint64(parallelMinShare)), int(slots/2))
+	workers := ahead.Workers(uint64(e.UncompressedSize), uint64(parallelMinShare), int(slots))
 	if workers < 2 {
 		return nil
 	}

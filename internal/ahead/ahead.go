@@ -82,30 +82,32 @@ func schedIdle(procs int) int {
 }
 
 // Workers returns how many goroutines to decode blocks expanding to total
-// bytes with (at least share bytes each), or a number below 2 when
-// decoding ahead is not worth it: on one processor, for less than two
-// shares, and when the other processors are busy (verify and extract run
-// a file per processor; goroutines beside them only add hand-offs). The
-// reader's processor counts, as it mostly waits for the blocks.
-func Workers(total, share uint64) int {
+// bytes with (at least share bytes each) in slots slots (two per
+// goroutine: each keeps the buffers of the blocks it held, so the caller
+// sizes slots by the memory it allows), or a number below 2 when decoding
+// ahead is not worth it: on one processor, for less than two shares, and
+// when the other processors are busy (verify and extract run a file per
+// processor; goroutines beside them only add hand-offs). The reader's
+// processor counts, as it mostly waits for the blocks.
+func Workers(total, share uint64, slots int) int {
 	procs := runtime.GOMAXPROCS(0)
-	if procs < 2 || share == 0 || total/share < 2 {
+	if procs < 2 || share == 0 || total/share < 2 || slots < 4 {
 		return 0
 	}
-	return int(min(uint64(procs), total/share, uint64(IdleProcs(procs)+1)))
+	return int(min(uint64(procs), total/share, uint64(slots/2), uint64(IdleProcs(procs)+1)))
 }
 
-// Start decodes job's blocks ahead on workers goroutines, at most
-// maxAhead bytes ahead of the reader and in at most slots slots (at least
-// two per goroutine). Decoding goroutines take the reader's
-// debug.SetPanicOnFault setting, so that a memory fault on a mapped file
-// reaches the reader as a panic it can recover.
+// Start decodes job's blocks ahead on workers goroutines (as Workers
+// gives), at most maxAhead bytes ahead of the reader and in slots slots.
+// Decoding goroutines take the reader's debug.SetPanicOnFault setting, so
+// that a memory fault on a mapped file reaches the reader as a panic it
+// can recover.
 func (d *Decoder[S]) Start(job Job[S], workers int, maxAhead uint64, slots int) {
 	if d.cond.L == nil {
 		d.cond.L = &d.mu
 	}
 	d.job, d.next, d.consumed, d.inFlight, d.max, d.stop = job, 0, 0, 0, maxAhead, false
-	slots = max(slots, 2*workers)
+	slots = max(slots, 1)
 	if cap(d.slots) < slots {
 		d.slots = append(d.slots[:cap(d.slots)], make([]slot[S], slots-cap(d.slots))...)
 	}

@@ -19,7 +19,7 @@ type Decoder[S any] struct{}
 // IdleProcs is as in ahead.go (the tests set it).
 var IdleProcs = func(procs int) int { return 0 }
 
-func Workers(total, share uint64) int                                           { return 0 }
+func Workers(total, share uint64, slots int) int                                { return 0 }
 func (d *Decoder[S]) Start(job Job[S], workers int, maxAhead uint64, slots int) {}
 func (d *Decoder[S]) Get(k int) (*S, bool)                                      { return nil, false }
 func (d *Decoder[S]) At(k int)                                                  {}
