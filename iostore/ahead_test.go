@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"runtime"
@@ -19,6 +20,7 @@ import (
 	"github.com/upkg/upkg/internal/ahead"
 	"github.com/upkg/upkg/internal/ahead/aheadtest"
 	"github.com/upkg/upkg/internal/iostoretest"
+	"github.com/upkg/upkg/internal/readertest"
 )
 
 // aheadAlways makes every range with a block to decode be decoded ahead,
@@ -30,11 +32,12 @@ func aheadAlways(tb testing.TB, size uint64) {
 	aheadtest.Set(tb, &aheadBytes, size)
 }
 
-// chunkReads is what reading chunk i whole, verifying it (a sink read)
-// and streaming it give, as text for the errors.
+// chunkReads is what reading chunk i whole, verifying it (a sink read),
+// streaming it and reading it through a ChunkReader in order give, as
+// text for the errors.
 type chunkReads struct {
-	data, streamed                []byte
-	readErr, verifyErr, streamErr string
+	data, streamed, stepped                   []byte
+	readErr, verifyErr, streamErr, steppedErr string
 }
 
 func errText(err error) string {
@@ -57,15 +60,55 @@ func readWays(f *File, i int) chunkReads {
 		s.Close()
 	}
 	c.streamErr = errText(err)
+	c.stepped, err = readInSteps(f, i)
+	c.steppedErr = errText(err)
 	return c
 }
 
+// stepThrough reads r's size bytes from start to end, 40000 at a time
+// (for benchmarks: the bytes are dropped).
+func stepThrough(r io.ReaderAt, size int64) error {
+	buf := make([]byte, 40000)
+	for off := int64(0); off < size; off += int64(len(buf)) {
+		if _, err := r.ReadAt(buf, off); err != nil && err != io.EOF {
+			return err
+		}
+	}
+	return nil
+}
+
+// readInSteps reads chunk i through a ChunkReader from start to end, 40000
+// bytes at a time (reads spanning blocks, as a parser's do), up to the
+// first error.
+func readInSteps(f *File, i int) ([]byte, error) {
+	r, err := f.ChunkReader(i)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []byte
+	buf := make([]byte, 40000)
+	for off := int64(0); off < r.Size(); {
+		n, err := r.ReadAt(buf, off)
+		out = append(out, buf[:n]...)
+		off += int64(n)
+		if err == io.EOF && off == r.Size() {
+			break
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 func (c chunkReads) same(d chunkReads) bool {
-	return bytes.Equal(c.data, d.data) && bytes.Equal(c.streamed, d.streamed) && c.readErr == d.readErr && c.verifyErr == d.verifyErr && c.streamErr == d.streamErr
+	return bytes.Equal(c.data, d.data) && bytes.Equal(c.streamed, d.streamed) && bytes.Equal(c.stepped, d.stepped) &&
+		c.readErr == d.readErr && c.verifyErr == d.verifyErr && c.streamErr == d.streamErr && c.steppedErr == d.steppedErr
 }
 
 func (c chunkReads) String() string {
-	return fmt.Sprintf("read %d bytes, %q; verify %q; stream %d bytes, %q", len(c.data), c.readErr, c.verifyErr, len(c.streamed), c.streamErr)
+	return fmt.Sprintf("read %d bytes, %q; verify %q; stream %d bytes, %q; in steps %d bytes, %q", len(c.data), c.readErr, c.verifyErr, len(c.streamed), c.streamErr, len(c.stepped), c.steppedErr)
 }
 
 // TestAheadCorpus reads, verifies and streams every chunk of the corpus
@@ -193,7 +236,7 @@ func TestAheadFirstError(t *testing.T) {
 	})
 	want := readWays(f, chunk)
 	wantBlock := fmt.Sprintf("compression block %d ", blocks[2])
-	for _, e := range []string{want.readErr, want.verifyErr, want.streamErr} {
+	for _, e := range []string{want.readErr, want.verifyErr, want.streamErr, want.steppedErr} {
 		if !strings.Contains(e, wantBlock) {
 			t.Fatalf("one block after the other: %v; want every error to name %q", want, wantBlock)
 		}
@@ -251,25 +294,28 @@ func TestAheadPanic(t *testing.T) {
 		})
 		pr.at = int64(f.Block(blocks[4]).Offset)
 		aheadAlways(t, math.MaxUint64)
-		for _, sink := range []bool{false, true} {
+		for _, way := range []string{"read", "verify", "in steps"} {
 			var err error
 			p := func() (p any) {
 				defer func() { p = recover() }()
-				if sink {
-					err = f.VerifyChunk(chunk)
-				} else {
+				switch way {
+				case "read":
 					_, err = f.ReadChunk(chunk)
+				case "verify":
+					err = f.VerifyChunk(chunk)
+				default:
+					_, err = readInSteps(f, chunk)
 				}
 				return nil
 			}()
 			switch {
 			case spoilFirst && (p != nil || err == nil || !bytes.Contains([]byte(err.Error()), []byte(fmt.Sprintf("compression block %d ", blocks[1])))):
-				t.Errorf("sink %v: damaged block %d before the panicking one: panic %v, error %v", sink, blocks[1], p, err)
+				t.Errorf("%s: damaged block %d before the panicking one: panic %v, error %v", way, blocks[1], p, err)
 			case !spoilFirst && p != fault:
-				t.Errorf("sink %v: panic %v, error %v; want the block's panic", sink, p, err)
+				t.Errorf("%s: panic %v, error %v; want the block's panic", way, p, err)
 			}
 			if n := pr.now.Load(); n != 0 {
-				t.Errorf("sink %v: %d reads still running after the read returned", sink, n)
+				t.Errorf("%s: %d reads still running after the read returned", way, n)
 			}
 		}
 		if pr.most.Load() < 2 {
@@ -425,7 +471,7 @@ func BenchmarkBigChunk(b *testing.B) {
 	f, data := bigZlibContainer(b, 16<<20, 64<<10)
 	size := int64(len(data))
 	for _, mode := range []string{"serial", "ahead"} {
-		for _, op := range []string{"Read", "Verify", "Stream"} {
+		for _, op := range []string{"Read", "Verify", "Stream", "Steps"} {
 			b.Run(op+"/"+mode, func(b *testing.B) {
 				if mode == "serial" {
 					old := parallelMinShare
@@ -446,6 +492,12 @@ func BenchmarkBigChunk(b *testing.B) {
 						var s io.ReadCloser
 						if s, err = f.OpenChunkStream(0); err == nil {
 							_, err = io.Copy(io.Discard, s)
+						}
+					case "Steps":
+						var r *ChunkReader
+						if r, err = f.ChunkReader(0); err == nil {
+							err = stepThrough(r, r.Size())
+							r.Close()
 						}
 					}
 					if err != nil {
@@ -502,4 +554,61 @@ func BenchmarkFixtureChunk(b *testing.B) {
 		}
 		f.Close()
 	}
+}
+
+// chunkReadCloser reads a ChunkReader from its start (for
+// aheadtest.CheckStops).
+type chunkReadCloser struct {
+	*io.SectionReader
+	r *ChunkReader
+}
+
+func (c chunkReadCloser) Close() error { return c.r.Close() }
+
+// TestAheadChunkReader reads a 4 MiB chunk through a ChunkReader: read
+// through in order, its blocks are decoded ahead after the first few, and
+// no longer once the last is read; read in every pattern readertest.Check
+// makes (decoding ahead starting and stopping as the reads go in order or
+// jump), it gives the chunk's bytes. Closing the reader part way, or
+// dropping it, stops the goroutines decoding ahead
+// (aheadtest.CheckStops).
+func TestAheadChunkReader(t *testing.T) {
+	f, data := bigZlibContainer(t, 4<<20, 64<<10)
+	aheadtest.AllIdle(t)
+	r, err := f.ChunkReader(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 40000)
+	var got []byte
+	sawAhead := false
+	for off := int64(0); off < r.Size(); off += int64(len(buf)) {
+		n, err := r.ReadAt(buf, off)
+		if err != nil && err != io.EOF {
+			t.Fatal(err)
+		}
+		got = append(got, buf[:n]...)
+		sawAhead = sawAhead || r.blocks.DecodingAhead()
+	}
+	if !bytes.Equal(got, data) {
+		t.Fatal("read in order: wrong bytes")
+	}
+	if !sawAhead {
+		t.Error("read in order: nothing decoded ahead")
+	}
+	if r.blocks.DecodingAhead() {
+		t.Error("still decoding ahead after the last block")
+	}
+	readertest.Check(t, "ChunkReader", r, data)
+	r.Close()
+	if _, err := r.ReadAt(buf, 0); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("read after Close: %v", err)
+	}
+	aheadtest.CheckStops(t, func() (io.ReadCloser, error) {
+		r, err := f.ChunkReader(0)
+		if err != nil {
+			return nil, err
+		}
+		return chunkReadCloser{io.NewSectionReader(r, 0, r.Size()), r}, nil
+	}, func(s io.Reader) bool { return s.(chunkReadCloser).r.blocks.DecodingAhead() }, data)
 }

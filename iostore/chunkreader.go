@@ -16,6 +16,13 @@ import (
 // the chunk's hash, which covers the whole chunk: [File.VerifyChunk] checks
 // it block by block. A ChunkReader is safe for concurrent use.
 //
+// Reads going through the chunk in order (a parser taking one export
+// after another) have the blocks after the one they read decoded ahead on
+// the idle processors (ahead.go), with the same bytes and errors; that
+// costs 2 MiB of blocks ahead (and their stored bytes) more memory. Close
+// stops it for a reader left part way (one dropped unclosed is stopped
+// when collected).
+//
 // The chunk's bytes are those [File.ReadChunk] reads, as the engine reads
 // them: from its offset in the first block on, the blocks one after
 // another, each for the bytes it holds.
@@ -72,8 +79,15 @@ func (f *File) ChunkReader(i int) (*ChunkReader, error) {
 		Locate: r.locate,
 		Decode: r.decode,
 	}
+	if aheadBuilt {
+		r.blocks.Ahead = r.ahead
+	}
 	return r, nil
 }
+
+// Close stops the decoding ahead, if any, and waits for it. Reads after
+// Close fail. It returns nil.
+func (r *ChunkReader) Close() error { return r.blocks.Close() }
 
 // Size is the chunk's length.
 func (r *ChunkReader) Size() int64 { return r.blocks.Size }

@@ -173,6 +173,9 @@ func (c *chunkFile) Close() error {
 	if c.stream != nil {
 		c.stream.Close()
 	}
+	if cr, ok := c.ra.(*ChunkReader); ok {
+		cr.Close() // stops its decoding ahead
+	}
 	return nil
 }
 

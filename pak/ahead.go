@@ -50,6 +50,7 @@ type entryAhead struct {
 	// block k goes at k times the block size.
 	into []byte
 	hash bool // the reader hashes the stored bytes
+	from int  // the first block decoded ahead (the reader has those before)
 	d    ahead.Decoder[entrySlot]
 }
 
@@ -69,7 +70,7 @@ func (e *Entry) blockOut(k int) int64 {
 }
 
 func (a *entryAhead) Blocks() int       { return len(a.e.Blocks) }
-func (a *entryAhead) Ahead(int) bool    { return true }
+func (a *entryAhead) Ahead(k int) bool  { return k >= a.from }
 func (a *entryAhead) Size(k int) uint64 { return uint64(a.e.blockOut(k)) }
 
 // copier keeps a copy of what is written to it.
@@ -117,13 +118,17 @@ func (a *entryAhead) Decode(k int, s *entrySlot) {
 	}
 }
 
-// startAhead starts decoding the entry's blocks ahead of a reader that
-// hashes them as stored (hash) or not, or returns nil when it is not worth
-// it (ahead.Workers). into is the result's buffer (nil for a stream):
-// blocks are decompressed into place when it has room for the entry.
-func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
+// startAhead starts decoding the entry's blocks from block from on ahead
+// of a reader that hashes them as stored (hash) or not, or returns nil
+// when it is not worth it (ahead.Workers). into is the result's buffer
+// (nil for a stream): blocks are decompressed into place when it has room
+// for the entry.
+func (e *Entry) startAhead(into []byte, hash bool, from int) *entryAhead {
 	if !e.Compressed() || len(e.Blocks) < 2 || int64(len(e.Blocks)-1)*e.blockSize() >= e.UncompressedSize {
 		return nil // one block, or blocks that do not hold the entry as the index checks make them
+	}
+	if from < 0 || from >= len(e.Blocks) {
+		return nil
 	}
 	// The slots (each keeps the buffers of the blocks it held) hold at
 	// most aheadBytes of the biggest block, as stored or expanded, two per
@@ -138,7 +143,7 @@ func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
 		slots = max(slots, 4) // however little ahead: blocks of a shipped game's size
 	}
 	slots = min(slots, maxAheadBlocks)
-	workers := ahead.Workers(uint64(e.UncompressedSize), uint64(parallelMinShare), int(slots))
+	workers := ahead.Workers(uint64(e.UncompressedSize-int64(from)*e.blockSize()), uint64(parallelMinShare), int(slots))
 	if workers < 2 {
 		return nil
 	}
@@ -146,7 +151,7 @@ func (e *Entry) startAhead(into []byte, hash bool) *entryAhead {
 	if a == nil {
 		a = &entryAhead{}
 	}
-	a.e, a.hash, a.into = e, hash, nil
+	a.e, a.hash, a.from, a.into = e, hash, from, nil
 	if int64(cap(into)) >= e.UncompressedSize {
 		a.into = into[:cap(into)]
 	}
@@ -161,6 +166,20 @@ func (a *entryAhead) block(k int) *entrySlot {
 	s, _ := a.d.Get(k)
 	return s
 }
+
+// blockSequence is the blocks of a BlockReader decoded ahead (a
+// blockcache.Sequence).
+type blockSequence struct{ a *entryAhead }
+
+func (s blockSequence) Block(k int64) ([]byte, bool, error) {
+	if k >= int64(len(s.a.e.Blocks)) {
+		return nil, false, nil // the reader reports it
+	}
+	b := s.a.block(int(k))
+	return b.plain, true, b.err
+}
+
+func (s blockSequence) Close() { s.a.close() }
 
 // close stops the decoding goroutines and waits for them (none writes into
 // the result afterwards), and gives the decoder back for reuse.

@@ -5,21 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/upkg/upkg/internal/ahead/aheadtest"
+	"github.com/upkg/upkg/internal/readertest"
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
 )
 
-// entryReads is what reading an entry whole and streaming it give, with
-// the errors as text.
+// entryReads is what reading an entry whole, streaming it and reading it
+// through a BlockReader in order give, with the errors as text.
 type entryReads struct {
-	data, streamed   []byte
-	dataErr, readErr string
+	data, streamed, stepped      []byte
+	dataErr, readErr, steppedErr string
 }
 
 func errText(err error) string {
@@ -42,15 +44,43 @@ func readEntry(e *pak.Entry) entryReads {
 		rc.Close()
 	}
 	r.readErr = errText(err)
+	r.stepped, err = readInSteps(e)
+	r.steppedErr = errText(err)
 	return r
 }
 
+// readInSteps reads e through a BlockReader from start to end, 40000
+// bytes at a time (reads spanning blocks, as a parser's do), up to the
+// first error.
+func readInSteps(e *pak.Entry) ([]byte, error) {
+	br, err := e.BlockReader()
+	if err != nil {
+		return nil, err
+	}
+	defer br.Close()
+	var out []byte
+	buf := make([]byte, 40000)
+	for off := int64(0); off < br.Size(); {
+		n, err := br.ReadAt(buf, off)
+		out = append(out, buf[:n]...)
+		off += int64(n)
+		if err == io.EOF && off == br.Size() {
+			break
+		}
+		if err != nil {
+			return out, err
+		}
+	}
+	return out, nil
+}
+
 func (r entryReads) same(o entryReads) bool {
-	return bytes.Equal(r.data, o.data) && bytes.Equal(r.streamed, o.streamed) && r.dataErr == o.dataErr && r.readErr == o.readErr
+	return bytes.Equal(r.data, o.data) && bytes.Equal(r.streamed, o.streamed) && bytes.Equal(r.stepped, o.stepped) &&
+		r.dataErr == o.dataErr && r.readErr == o.readErr && r.steppedErr == o.steppedErr
 }
 
 func (r entryReads) String() string {
-	return fmt.Sprintf("data %d bytes, %q; stream %d bytes, %q", len(r.data), r.dataErr, len(r.streamed), r.readErr)
+	return fmt.Sprintf("data %d bytes, %q; stream %d bytes, %q; in steps %d bytes, %q", len(r.data), r.dataErr, len(r.streamed), r.readErr, len(r.stepped), r.steppedErr)
 }
 
 // TestAheadCorpus reads and streams every entry of the corpus paks with
@@ -131,7 +161,7 @@ func TestAheadBigEntry(t *testing.T) {
 			t.Fatal("the entry is not decoded ahead")
 		}
 		rc.Close()
-		if got := readEntry(e); got.dataErr != "" || got.readErr != "" || !bytes.Equal(got.data, data) || !bytes.Equal(got.streamed, data) {
+		if got := readEntry(e); got.dataErr != "" || got.readErr != "" || got.steppedErr != "" || !bytes.Equal(got.data, data) || !bytes.Equal(got.streamed, data) || !bytes.Equal(got.stepped, data) {
 			t.Errorf("encrypt %v: %v", encrypt, got)
 		}
 		// Three blocks damaged.
@@ -244,6 +274,85 @@ func TestAheadPanic(t *testing.T) {
 	}
 }
 
+// TestAheadBlockReader reads the big entry, encrypted and not, through a
+// BlockReader: read through in order, its blocks are decoded ahead after
+// the first few, and no longer once the last is read; read in every
+// pattern readertest.Check makes (unencrypted), it gives the entry's
+// bytes; a panic
+// decoding a block ahead reaches the reader. Closing the reader part way,
+// or dropping it, stops the goroutines decoding ahead
+// (aheadtest.CheckStops).
+func TestAheadBlockReader(t *testing.T) {
+	aheadtest.AllIdle(t)
+	for _, encrypt := range []bool{false, true} {
+		b, data, path := bigPak(t, encrypt)
+		e := openBig(t, bytes.NewReader(b), int64(len(b)), path)
+		br, err := e.BlockReader()
+		if err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 40000)
+		var got []byte
+		sawAhead := false
+		for off := int64(0); off < br.Size(); off += int64(len(buf)) {
+			n, err := br.ReadAt(buf, off)
+			if err != nil && err != io.EOF {
+				t.Fatal(err)
+			}
+			got = append(got, buf[:n]...)
+			sawAhead = sawAhead || pak.DecodesAhead(br)
+		}
+		if !bytes.Equal(got, data) || !sawAhead || pak.DecodesAhead(br) {
+			t.Fatalf("encrypt %v, read in order: bytes right %v, decoded ahead %v, still after the end %v", encrypt, bytes.Equal(got, data), sawAhead, pak.DecodesAhead(br))
+		}
+		if !encrypt { // (one is enough: slow under the race detector)
+			readertest.Check(t, "BlockReader", br, data)
+		}
+		br.Close()
+		if _, err := br.ReadAt(buf, 0); !errors.Is(err, fs.ErrClosed) {
+			t.Errorf("encrypt %v: read after Close: %v", encrypt, err)
+		}
+	}
+
+	b, data, path := bigPak(t, false)
+	pr := &panicReader{b: b, at: -1, with: errors.New("fault")}
+	e := openBig(t, pr, int64(len(b)), path)
+	br, err := e.BlockReader() // the hash is checked here
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr.at = e.Blocks[30].Start
+	p := func() (p any) {
+		defer func() { p = recover() }()
+		buf := make([]byte, 40000)
+		for off := int64(0); off < br.Size(); off += int64(len(buf)) {
+			br.ReadAt(buf, off)
+		}
+		return nil
+	}()
+	if p != pr.with || pr.now.Load() != 0 || pak.DecodesAhead(br) {
+		t.Errorf("panic %v, want the block's; %d reads still running, decoding ahead %v", p, pr.now.Load(), pak.DecodesAhead(br))
+	}
+
+	e = openBig(t, bytes.NewReader(b), int64(len(b)), path)
+	aheadtest.CheckStops(t, func() (io.ReadCloser, error) {
+		br, err := e.BlockReader()
+		if err != nil {
+			return nil, err
+		}
+		return blockReadCloser{io.NewSectionReader(br, 0, br.Size()), br}, nil
+	}, func(r io.Reader) bool { return pak.DecodesAhead(r.(blockReadCloser).br) }, data)
+}
+
+// blockReadCloser reads a BlockReader from its start (for
+// aheadtest.CheckStops).
+type blockReadCloser struct {
+	*io.SectionReader
+	br *pak.BlockReader
+}
+
+func (b blockReadCloser) Close() error { return b.br.Close() }
+
 // TestAheadStreamStops streams the big entry decoded ahead and stops part
 // way (aheadtest.CheckStops): closing the reader, or dropping it, stops
 // the goroutines decoding ahead.
@@ -254,15 +363,16 @@ func TestAheadStreamStops(t *testing.T) {
 	aheadtest.CheckStops(t, e.Open, func(r io.Reader) bool { return pak.DecodesAhead(r) }, data)
 }
 
-// BenchmarkBigEntry reads and streams a 4 MiB entry of zlib-compressed
-// 64 KiB blocks, decoded one block after the other (serial) and ahead (the
-// default settings): wall time, and processor time per op.
+// BenchmarkBigEntry reads, streams and reads through a BlockReader in
+// 40000-byte steps a 4 MiB entry of zlib-compressed 64 KiB blocks,
+// decoded one block after the other (serial) and ahead (the default
+// settings): wall time, and processor time per op.
 func BenchmarkBigEntry(b *testing.B) {
 	data, plain, path := bigPak(b, false)
 	e := openBig(b, bytes.NewReader(data), int64(len(data)), path)
 	e.Verify() // the reads need not hash it again
 	for _, mode := range []string{"serial", "ahead"} {
-		for _, op := range []string{"Data", "Stream"} {
+		for _, op := range []string{"Data", "Stream", "Steps"} {
 			b.Run(op+"/"+mode, func(b *testing.B) {
 				run := func(f func()) { f() }
 				if mode == "serial" {
@@ -273,13 +383,25 @@ func BenchmarkBigEntry(b *testing.B) {
 				run(func() {
 					for b.Loop() {
 						var err error
-						if op == "Data" {
+						switch op {
+						case "Data":
 							_, err = e.DataInto(buf)
-						} else {
+						case "Stream":
 							var rc io.ReadCloser
 							if rc, err = e.Open(); err == nil {
 								_, err = io.Copy(io.Discard, rc)
 								rc.Close()
+							}
+						default:
+							var br *pak.BlockReader
+							if br, err = e.BlockReader(); err == nil {
+								buf := make([]byte, 40000)
+								for off := int64(0); off < br.Size() && err == nil; off += int64(len(buf)) {
+									if _, err = br.ReadAt(buf, off); err == io.EOF {
+										err = nil
+									}
+								}
+								br.Close()
 							}
 						}
 						if err != nil {

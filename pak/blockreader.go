@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"sync/atomic"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/blockcache"
@@ -19,6 +21,13 @@ import (
 // The entry's SHA-1 covers all of its stored bytes, so it is checked once,
 // when the BlockReader is made (streaming, unless [Entry.Verify] already
 // did), not on each read. A BlockReader is safe for concurrent use.
+//
+// Reads going through a compressed entry in order (a parser taking one
+// export after another) have the blocks after the one they read decoded
+// ahead on the idle processors (ahead.go), with the same bytes and
+// errors, for 2 MiB of blocks ahead (and their stored bytes) more memory.
+// Close stops it for a reader left part way (one dropped unclosed is
+// stopped when collected).
 type BlockReader struct {
 	e *Entry
 	// unit is the number of uncompressed bytes in each block (the last
@@ -26,6 +35,7 @@ type BlockReader struct {
 	unit   int64
 	blocks blockcache.Reader
 	raw    []byte // stored bytes of the block being read
+	closed atomic.Bool
 }
 
 // BlockReader returns a [BlockReader] of the entry after checking its
@@ -57,7 +67,22 @@ func (e *Entry) BlockReader() (*BlockReader, error) {
 		Locate: func(pos int64) (int64, int64) { return pos / r.unit, pos % r.unit },
 		Decode: r.decode,
 	}
+	if e.Compressed() {
+		r.blocks.Ahead = func(from int64) blockcache.Sequence {
+			if a := e.startAhead(nil, false, int(from)); a != nil {
+				return blockSequence{a}
+			}
+			return nil
+		}
+	}
 	return r, nil
+}
+
+// Close stops the decoding ahead, if any, and waits for it. Reads after
+// Close fail. It returns nil.
+func (r *BlockReader) Close() error {
+	r.closed.Store(true)
+	return r.blocks.Close()
 }
 
 // Size is the number of bytes the entry holds.
@@ -67,6 +92,9 @@ func (r *BlockReader) Size() int64 { return r.blocks.Size }
 // io.ReaderAt it returns io.EOF when fewer bytes remain.
 func (r *BlockReader) ReadAt(b []byte, off int64) (int, error) {
 	e := r.e
+	if r.closed.Load() {
+		return 0, fs.ErrClosed
+	}
 	if r.unit == 0 && off >= 0 {
 		// Plain stored data: read as it is.
 		n := int(max(0, min(int64(len(b)), r.Size()-off)))

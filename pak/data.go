@@ -72,7 +72,7 @@ func (e *Entry) DataInto(buf []byte) ([]byte, error) {
 	// was capped, where buf grows as blocks are decoded).
 	var ah *entryAhead
 	if e.Compressed() && int64(cap(buf)) >= e.UncompressedSize {
-		if ah = e.startAhead(buf, r.h != nil); ah != nil {
+		if ah = e.startAhead(buf, r.h != nil, 0); ah != nil {
 			defer ah.close()
 		}
 	}
@@ -359,7 +359,7 @@ func (r *entryReader) fill() error {
 		// A big entry's next blocks are decoded ahead as this one is read
 		// (ahead.go).
 		r.aheadTried = true
-		if a := e.startAhead(nil, r.h != nil); a != nil {
+		if a := e.startAhead(nil, r.h != nil, 0); a != nil {
 			r.ah = &aheadStop{a: a}
 			runtime.AddCleanup(r, (*aheadStop).stop, r.ah)
 		}

@@ -35,8 +35,12 @@ func WithAhead(size int64, f func()) {
 	f()
 }
 
-// DecodesAhead reports whether the reader decodes its entry ahead.
+// DecodesAhead reports whether the reader (an entry's stream or a
+// BlockReader) decodes its entry ahead.
 func DecodesAhead(rc any) bool {
+	if br, ok := rc.(*BlockReader); ok {
+		return br.blocks.DecodingAhead()
+	}
 	r, ok := rc.(*entryReader)
 	return ok && r.ah != nil
 }

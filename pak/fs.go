@@ -183,6 +183,9 @@ func (f *file) ReadAt(b []byte, off int64) (int, error) {
 }
 
 func (f *file) Close() error {
+	if f.br != nil {
+		f.br.Close() // stops its decoding ahead
+	}
 	if f.rc != nil {
 		return f.rc.Close()
 	}

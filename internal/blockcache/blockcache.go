@@ -3,11 +3,17 @@
 // and keeping the last two: reading a stream too big to hold through costs
 // two blocks of memory. The containers' readers of big entries and chunks
 // (pak.BlockReader, iostore.ChunkReader) share it.
+//
+// A reader going through the stream in order (a parser taking a big
+// export after another) can have the blocks after the one it reads decoded
+// ahead on other processors ([Reader.Ahead]); it gets the same bytes and
+// errors as decoding them one at a time.
 package blockcache
 
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"sync"
 )
 
@@ -22,9 +28,29 @@ type Reader struct {
 	// of a block no longer kept, of any length: grow it as needed) and
 	// returns the block's bytes.
 	Decode func(block int64, buf []byte) ([]byte, error)
+	// Ahead, when not nil, starts decoding the blocks from block from on
+	// ahead of the reader, or returns nil when that is not worth it now
+	// (say, no processor is idle). It is called once reads have decoded
+	// three blocks one after the other (inOrderRun), and, after a nil, 16
+	// blocks later again if they still go in order.
+	Ahead func(from int64) Sequence
 
 	mu     sync.Mutex
 	recent [2]decoded // most recent first
+	closed bool
+	ah     aheadState // the decoding ahead (ahead.go)
+}
+
+// Sequence is the blocks of a stream from some block on, decoded ahead of
+// a reader that takes them in order.
+type Sequence interface {
+	// Block returns block k's bytes, valid until the next call, or ok
+	// false when the reader is to decode k itself (Decode). k is the
+	// block after the one of the call before (the sequence's first
+	// block on the first call). A panic decoding k is raised here.
+	Block(k int64) (data []byte, ok bool, err error)
+	// Close stops the decoding and waits for it.
+	Close()
 }
 
 // decoded is one decoded block (nothing when buf is nil).
@@ -35,10 +61,16 @@ type decoded struct {
 
 // ReadAt reads len(b) bytes at off. Like any io.ReaderAt it returns io.EOF
 // when fewer bytes remain; errors are Decode's, or say that a block holds
-// fewer bytes than Locate placed in it.
+// fewer bytes than Locate placed in it. After Close it fails with
+// fs.ErrClosed.
 func (r *Reader) ReadAt(b []byte, off int64) (int, error) {
 	if off < 0 {
 		return 0, fmt.Errorf("read at negative offset %d", off)
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.closed {
+		return 0, fs.ErrClosed
 	}
 	if off >= r.Size {
 		if len(b) == 0 {
@@ -50,8 +82,6 @@ func (r *Reader) ReadAt(b []byte, off int64) (int, error) {
 	if int64(want) > r.Size-off {
 		b = b[:r.Size-off]
 	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
 	for n := 0; n < len(b); {
 		k, in := r.Locate(off + int64(n))
 		data, err := r.block(k)
@@ -69,6 +99,25 @@ func (r *Reader) ReadAt(b []byte, off int64) (int, error) {
 	return len(b), nil
 }
 
+// Close stops the decoding ahead, if any, and waits for it; reads after
+// it fail. It returns nil.
+func (r *Reader) Close() error {
+	r.mu.Lock()
+	r.ah.stop() // (it does not panic)
+	r.closed = true
+	r.recent = [2]decoded{}
+	r.mu.Unlock()
+	return nil
+}
+
+// DecodingAhead reports whether blocks are being decoded ahead of the
+// reads now.
+func (r *Reader) DecodingAhead() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ah.active()
+}
+
 // block returns block k's bytes, decoding it unless it is one of the two
 // read last. r.mu is held; the result is valid until it is unlocked.
 func (r *Reader) block(k int64) ([]byte, error) {
@@ -82,7 +131,12 @@ func (r *Reader) block(k int64) ([]byte, error) {
 	// The older block's memory takes the new one.
 	buf := r.recent[1].buf
 	r.recent[1] = decoded{}
-	buf, err := r.Decode(k, buf)
+	var err error
+	if aheadBuilt {
+		buf, err = r.decode(k, buf)
+	} else {
+		buf, err = r.Decode(k, buf)
+	}
 	if err != nil {
 		return nil, err
 	}

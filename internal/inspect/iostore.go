@@ -1054,6 +1054,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 				}
 				pkgErr[j] = err
 				pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
+				if body != nil {
+					body.Close() // stops its decoding ahead
+				}
 			}
 		})
 		for _, j := range order {
