@@ -81,6 +81,14 @@ func FuzzTOC(f *testing.F) {
 					if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(readErr) || fmt.Sprint(gotVerify) != fmt.Sprint(verifyErr) {
 						t.Fatalf("chunk %d: decoded ahead %d bytes, %v, %v; one by one %d bytes, %v, %v", i, len(got), gotErr, gotVerify, len(want), readErr, verifyErr)
 					}
+					// And so through a ChunkReader read in order.
+					wantSteps, stepsErr := readInSteps(tf, i)
+					var gotSteps []byte
+					var gotStepsErr error
+					withAhead(func() { gotSteps, gotStepsErr = readInSteps(tf, i) })
+					if !bytes.Equal(gotSteps, wantSteps) || fmt.Sprint(gotStepsErr) != fmt.Sprint(stepsErr) {
+						t.Fatalf("chunk %d, ChunkReader in order: decoded ahead %d bytes, %v; one by one %d bytes, %v", i, len(gotSteps), gotStepsErr, len(wantSteps), stepsErr)
+					}
 					if got, ok := tf.ChunkInPlace(i); ok {
 						if want, err := tf.ReadChunk(i); err != nil || !bytes.Equal(got, want) {
 							t.Fatalf("chunk %d: in place %d bytes, read %d bytes, %v", i, len(got), len(want), err)
@@ -120,15 +128,24 @@ func FuzzTOC(f *testing.F) {
 	})
 }
 
-// readAhead reads and verifies chunk i with every range decoded ahead (a
-// few hundred bytes ahead), whatever its size and whatever else runs.
-func readAhead(f *File, i int) ([]byte, error, error) {
+// readAhead reads and verifies chunk i with every range decoded ahead
+// (withAhead).
+func readAhead(f *File, i int) (data []byte, err, verifyErr error) {
+	withAhead(func() {
+		data, err = f.ReadChunk(i)
+		verifyErr = f.VerifyChunk(i)
+	})
+	return data, err, verifyErr
+}
+
+// withAhead runs do with every range decoded ahead (a few hundred bytes
+// ahead), whatever its size and whatever else runs.
+func withAhead(do func()) {
 	oldShare, oldBytes, oldIdle := parallelMinShare, aheadBytes, ahead.IdleProcs
 	parallelMinShare, aheadBytes = 1, 0x300
 	ahead.IdleProcs = func(procs int) int { return procs - 1 }
 	defer func() { parallelMinShare, aheadBytes, ahead.IdleProcs = oldShare, oldBytes, oldIdle }()
-	data, err := f.ReadChunk(i)
-	return data, err, f.VerifyChunk(i)
+	do()
 }
 
 // FuzzDirectoryIndex parses arbitrary (decrypted) directory indexes.

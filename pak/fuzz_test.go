@@ -102,6 +102,14 @@ func readSome(t *testing.T, b []byte, key []byte) {
 				t.Fatalf("%s: decoded ahead %d bytes, %v, streamed %d bytes, %v; one by one %d bytes, %v, streamed %d bytes, %v", e.Name, len(da), errA, len(sa), errS, len(d), err, len(streamed), err2)
 			}
 		})
+		// And so through a BlockReader read in order.
+		var n, nAhead int64
+		var stepsErr, stepsAheadErr error
+		pak.WithoutAhead(func() { n, stepsErr = stepsAgainst(e, d, err) })
+		pak.WithAhead(0x300, func() { nAhead, stepsAheadErr = stepsAgainst(e, d, err) })
+		if fmt.Sprint(stepsAheadErr) != fmt.Sprint(stepsErr) || nAhead != n {
+			t.Fatalf("%s, BlockReader in order: decoded ahead %d bytes, %v; one by one %d bytes, %v", e.Name, nAhead, stepsAheadErr, n, stepsErr)
+		}
 		checkBlockReader(t, e, d, err)
 	}
 	p.Names()
@@ -219,4 +227,31 @@ func TestCorruptIndex(t *testing.T) {
 			readSome(t, wrapIndex(11, mut), nil)
 		}
 	}
+}
+
+// stepsAgainst reads e through a BlockReader from start to end in steps
+// of 40000 bytes, up to the first error, and returns how many bytes it
+// read; when Data read e (dataErr nil), they must be d's.
+func stepsAgainst(e *pak.Entry, d []byte, dataErr error) (int64, error) {
+	br, err := e.BlockReader()
+	if err != nil {
+		return 0, err
+	}
+	defer br.Close()
+	buf := make([]byte, 40000)
+	var off int64
+	for off < br.Size() {
+		n, err := br.ReadAt(buf, off)
+		if dataErr == nil && (off+int64(n) > int64(len(d)) || !bytes.Equal(buf[:n], d[off:off+int64(n)])) {
+			return off, fmt.Errorf("the %d bytes read at %d are not Data's", n, off)
+		}
+		off += int64(n)
+		if err == io.EOF && off == br.Size() {
+			break
+		}
+		if err != nil {
+			return off, err
+		}
+	}
+	return off, nil
 }
