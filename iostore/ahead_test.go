@@ -65,21 +65,8 @@ func readWays(f *File, i int) chunkReads {
 	return c
 }
 
-// stepThrough reads r's size bytes from start to end, 40000 at a time
-// (for benchmarks: the bytes are dropped).
-func stepThrough(r io.ReaderAt, size int64) error {
-	buf := make([]byte, 40000)
-	for off := int64(0); off < size; off += int64(len(buf)) {
-		if _, err := r.ReadAt(buf, off); err != nil && err != io.EOF {
-			return err
-		}
-	}
-	return nil
-}
-
 // readInSteps reads chunk i through a ChunkReader from start to end, 40000
-// bytes at a time (reads spanning blocks, as a parser's do), up to the
-// first error.
+// bytes at a time, up to the first error (readertest.Steps).
 func readInSteps(f *File, i int) ([]byte, error) {
 	r, err := f.ChunkReader(i)
 	if err != nil {
@@ -87,19 +74,11 @@ func readInSteps(f *File, i int) ([]byte, error) {
 	}
 	defer r.Close()
 	var out []byte
-	buf := make([]byte, 40000)
-	for off := int64(0); off < r.Size(); {
-		n, err := r.ReadAt(buf, off)
-		out = append(out, buf[:n]...)
-		off += int64(n)
-		if err == io.EOF && off == r.Size() {
-			break
-		}
-		if err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	_, err = readertest.Steps(r, r.Size(), 40000, func(_ int64, b []byte) error {
+		out = append(out, b...)
+		return nil
+	})
+	return out, err
 }
 
 func (c chunkReads) same(d chunkReads) bool {
@@ -496,7 +475,7 @@ func BenchmarkBigChunk(b *testing.B) {
 					case "Steps":
 						var r *ChunkReader
 						if r, err = f.ChunkReader(0); err == nil {
-							err = stepThrough(r, r.Size())
+							_, err = readertest.Steps(r, r.Size(), 40000, nil)
 							r.Close()
 						}
 					}
@@ -579,16 +558,14 @@ func TestAheadChunkReader(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	buf := make([]byte, 40000)
 	var got []byte
 	sawAhead := false
-	for off := int64(0); off < r.Size(); off += int64(len(buf)) {
-		n, err := r.ReadAt(buf, off)
-		if err != nil && err != io.EOF {
-			t.Fatal(err)
-		}
-		got = append(got, buf[:n]...)
+	if _, err := readertest.Steps(r, r.Size(), 40000, func(_ int64, b []byte) error {
+		got = append(got, b...)
 		sawAhead = sawAhead || r.blocks.DecodingAhead()
+		return nil
+	}); err != nil {
+		t.Fatal(err)
 	}
 	if !bytes.Equal(got, data) {
 		t.Fatal("read in order: wrong bytes")
@@ -601,7 +578,7 @@ func TestAheadChunkReader(t *testing.T) {
 	}
 	readertest.Check(t, "ChunkReader", r, data)
 	r.Close()
-	if _, err := r.ReadAt(buf, 0); !errors.Is(err, fs.ErrClosed) {
+	if _, err := r.ReadAt(make([]byte, 10), 0); !errors.Is(err, fs.ErrClosed) {
 		t.Errorf("read after Close: %v", err)
 	}
 	aheadtest.CheckStops(t, func() (io.ReadCloser, error) {

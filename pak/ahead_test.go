@@ -50,8 +50,7 @@ func readEntry(e *pak.Entry) entryReads {
 }
 
 // readInSteps reads e through a BlockReader from start to end, 40000
-// bytes at a time (reads spanning blocks, as a parser's do), up to the
-// first error.
+// bytes at a time, up to the first error (readertest.Steps).
 func readInSteps(e *pak.Entry) ([]byte, error) {
 	br, err := e.BlockReader()
 	if err != nil {
@@ -59,19 +58,11 @@ func readInSteps(e *pak.Entry) ([]byte, error) {
 	}
 	defer br.Close()
 	var out []byte
-	buf := make([]byte, 40000)
-	for off := int64(0); off < br.Size(); {
-		n, err := br.ReadAt(buf, off)
-		out = append(out, buf[:n]...)
-		off += int64(n)
-		if err == io.EOF && off == br.Size() {
-			break
-		}
-		if err != nil {
-			return out, err
-		}
-	}
-	return out, nil
+	_, err = readertest.Steps(br, br.Size(), 40000, func(_ int64, b []byte) error {
+		out = append(out, b...)
+		return nil
+	})
+	return out, err
 }
 
 func (r entryReads) same(o entryReads) bool {
@@ -291,16 +282,14 @@ func TestAheadBlockReader(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		buf := make([]byte, 40000)
 		var got []byte
 		sawAhead := false
-		for off := int64(0); off < br.Size(); off += int64(len(buf)) {
-			n, err := br.ReadAt(buf, off)
-			if err != nil && err != io.EOF {
-				t.Fatal(err)
-			}
-			got = append(got, buf[:n]...)
+		if _, err := readertest.Steps(br, br.Size(), 40000, func(_ int64, b []byte) error {
+			got = append(got, b...)
 			sawAhead = sawAhead || pak.DecodesAhead(br)
+			return nil
+		}); err != nil {
+			t.Fatal(err)
 		}
 		if !bytes.Equal(got, data) || !sawAhead || pak.DecodesAhead(br) {
 			t.Fatalf("encrypt %v, read in order: bytes right %v, decoded ahead %v, still after the end %v", encrypt, bytes.Equal(got, data), sawAhead, pak.DecodesAhead(br))
@@ -309,7 +298,7 @@ func TestAheadBlockReader(t *testing.T) {
 			readertest.Check(t, "BlockReader", br, data)
 		}
 		br.Close()
-		if _, err := br.ReadAt(buf, 0); !errors.Is(err, fs.ErrClosed) {
+		if _, err := br.ReadAt(make([]byte, 10), 0); !errors.Is(err, fs.ErrClosed) {
 			t.Errorf("encrypt %v: read after Close: %v", encrypt, err)
 		}
 	}
@@ -324,10 +313,7 @@ func TestAheadBlockReader(t *testing.T) {
 	pr.at = e.Blocks[30].Start
 	p := func() (p any) {
 		defer func() { p = recover() }()
-		buf := make([]byte, 40000)
-		for off := int64(0); off < br.Size(); off += int64(len(buf)) {
-			br.ReadAt(buf, off)
-		}
+		readertest.Steps(br, br.Size(), 40000, nil)
 		return nil
 	}()
 	if p != pr.with || pr.now.Load() != 0 || pak.DecodesAhead(br) {
@@ -395,12 +381,7 @@ func BenchmarkBigEntry(b *testing.B) {
 						default:
 							var br *pak.BlockReader
 							if br, err = e.BlockReader(); err == nil {
-								buf := make([]byte, 40000)
-								for off := int64(0); off < br.Size() && err == nil; off += int64(len(buf)) {
-									if _, err = br.ReadAt(buf, off); err == io.EOF {
-										err = nil
-									}
-								}
+								_, err = readertest.Steps(br, br.Size(), 40000, nil)
 								br.Close()
 							}
 						}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/readertest"
 	"github.com/upkg/upkg/pak"
 	"github.com/upkg/upkg/pak/paktest"
 )
@@ -230,28 +231,19 @@ func TestCorruptIndex(t *testing.T) {
 }
 
 // stepsAgainst reads e through a BlockReader from start to end in steps
-// of 40000 bytes, up to the first error, and returns how many bytes it
-// read; when Data read e (dataErr nil), they must be d's.
+// of 40000 bytes, up to the first error (readertest.Steps), and returns
+// how many bytes it read; when Data read e (dataErr nil), they must be
+// d's.
 func stepsAgainst(e *pak.Entry, d []byte, dataErr error) (int64, error) {
 	br, err := e.BlockReader()
 	if err != nil {
 		return 0, err
 	}
 	defer br.Close()
-	buf := make([]byte, 40000)
-	var off int64
-	for off < br.Size() {
-		n, err := br.ReadAt(buf, off)
-		if dataErr == nil && (off+int64(n) > int64(len(d)) || !bytes.Equal(buf[:n], d[off:off+int64(n)])) {
-			return off, fmt.Errorf("the %d bytes read at %d are not Data's", n, off)
+	return readertest.Steps(br, br.Size(), 40000, func(off int64, b []byte) error {
+		if dataErr == nil && (off+int64(len(b)) > int64(len(d)) || !bytes.Equal(b, d[off:off+int64(len(b))])) {
+			return fmt.Errorf("the %d bytes read at %d are not Data's", len(b), off)
 		}
-		off += int64(n)
-		if err == io.EOF && off == br.Size() {
-			break
-		}
-		if err != nil {
-			return off, err
-		}
-	}
-	return off, nil
+		return nil
+	})
 }

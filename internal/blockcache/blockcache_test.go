@@ -182,6 +182,14 @@ func TestAhead(t *testing.T) {
 		seq = &fakeSequence{t: t, data: data, unit: 1000, next: from, served: &served, closes: &closes, fail: -1, panicAt: -1}
 		return seq
 	}
+	// seqWith makes sequences that set changes (making blocks fail, say).
+	seqWith := func(set func(*fakeSequence)) func(int64) Sequence {
+		return func(from int64) Sequence {
+			s := newSeq(from).(*fakeSequence)
+			set(s)
+			return s
+		}
+	}
 	reset := func() { decodes, served, starts = 0, 0, nil; closes.Store(0) }
 
 	t.Run("in order", func(t *testing.T) {
@@ -221,11 +229,7 @@ func TestAhead(t *testing.T) {
 	})
 	t.Run("left to the reader", func(t *testing.T) {
 		reset()
-		r := aheadStream(data, 1000, &decodes, &starts, func(from int64) Sequence {
-			s := newSeq(from).(*fakeSequence)
-			s.leave = func(k int64) bool { return k%2 == 0 }
-			return s
-		})
+		r := aheadStream(data, 1000, &decodes, &starts, seqWith(func(s *fakeSequence) { s.leave = func(k int64) bool { return k%2 == 0 } }))
 		readThrough(t, r, data, 0, r.Size, 1000)
 		if decodes+served != 101 || served != 49 {
 			t.Errorf("decoded %d, from the sequence %d", decodes, served)
@@ -233,11 +237,7 @@ func TestAhead(t *testing.T) {
 	})
 	t.Run("error", func(t *testing.T) {
 		reset()
-		r := aheadStream(data, 1000, &decodes, &starts, func(from int64) Sequence {
-			s := newSeq(from).(*fakeSequence)
-			s.fail = 10
-			return s
-		})
+		r := aheadStream(data, 1000, &decodes, &starts, seqWith(func(s *fakeSequence) { s.fail = 10 }))
 		readThrough(t, r, data, 0, 9000, 1000)
 		if _, err := r.ReadAt(make([]byte, 1000), 9500); err == nil || err.Error() != "bad block 10" {
 			t.Fatalf("read of block 10: %v", err)
@@ -253,11 +253,7 @@ func TestAhead(t *testing.T) {
 	})
 	t.Run("panic", func(t *testing.T) {
 		reset()
-		r := aheadStream(data, 1000, &decodes, &starts, func(from int64) Sequence {
-			s := newSeq(from).(*fakeSequence)
-			s.panicAt = 7
-			return s
-		})
+		r := aheadStream(data, 1000, &decodes, &starts, seqWith(func(s *fakeSequence) { s.panicAt = 7 }))
 		readThrough(t, r, data, 0, 7000, 1000)
 		p := func() (p any) {
 			defer func() { p = recover() }()

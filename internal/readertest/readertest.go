@@ -6,6 +6,7 @@ package readertest
 import (
 	"bytes"
 	"io"
+	"sync"
 	"testing"
 )
 
@@ -50,3 +51,38 @@ func Check(t testing.TB, name string, r io.ReaderAt, want []byte) {
 		t.Fatalf("%s: ReadAt at -1 did not fail", name)
 	}
 }
+
+// Steps reads r's size bytes from start to end, step bytes at a time
+// (reads spanning blocks, as a parser's do), up to the first error,
+// handing each read's bytes to each when not nil (an error it returns
+// stops the reads). It returns how many bytes it read.
+func Steps(r io.ReaderAt, size int64, step int, each func(off int64, b []byte) error) (int64, error) {
+	// A buffer of the last calls: the fuzz targets that step through
+	// every chunk or entry count what they allocate.
+	bp, _ := stepBufs.Get().(*[]byte)
+	if bp == nil || cap(*bp) < step {
+		bp = new([]byte)
+		*bp = make([]byte, step)
+	}
+	defer stepBufs.Put(bp)
+	buf := (*bp)[:step]
+	var off int64
+	for off < size {
+		n, err := r.ReadAt(buf, off)
+		if each != nil {
+			if err := each(off, buf[:n]); err != nil {
+				return off, err
+			}
+		}
+		off += int64(n)
+		if err == io.EOF && off == size {
+			break
+		}
+		if err != nil {
+			return off, err
+		}
+	}
+	return off, nil
+}
+
+var stepBufs sync.Pool // *[]byte
