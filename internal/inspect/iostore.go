@@ -772,6 +772,12 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		},
 		Close: c.Close,
 	}
+	if body != nil {
+		in.Close = func() error {
+			body.Close() // stops its decoding ahead
+			return c.Close()
+		}
+	}
 	return in, nil
 }
 

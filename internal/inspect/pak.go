@@ -15,6 +15,7 @@ import (
 	"path"
 	"runtime/debug"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/pak"
 )
@@ -299,7 +300,11 @@ func openInPak(container, inner string, opts *Options) (*Input, error) {
 		c.Close()
 		return nil, err
 	}
-	in.Close = c.Close
+	closeReaders := in.Close
+	in.Close = func() error {
+		closeReaders()
+		return c.Close()
+	}
 	return in, nil
 }
 
@@ -341,6 +346,10 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 	if sc != nil && main != nil {
 		sc.main = main
 	}
+	// The BlockReaders of big entries are closed with the Input (which
+	// stops their decoding ahead).
+	var readers blockReaders
+	readers.add(ra)
 	base := strings.TrimSuffix(e.Name, path.Ext(e.Name))
 	return &Input{
 		Name: container + ContainerSep + e.Name,
@@ -365,9 +374,36 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 			if scratch && b != nil {
 				sc.sibling, sc.taken = b, true
 			}
+			readers.add(ra)
 			return ra, size, nil
 		},
+		Close: readers.close,
 	}, nil
+}
+
+// blockReaders are the pak.BlockReaders an Input opened.
+type blockReaders struct {
+	mu   sync.Mutex
+	list []*pak.BlockReader
+}
+
+func (b *blockReaders) add(r io.ReaderAt) {
+	if br, ok := r.(*pak.BlockReader); ok {
+		b.mu.Lock()
+		b.list = append(b.list, br)
+		b.mu.Unlock()
+	}
+}
+
+func (b *blockReaders) close() error {
+	b.mu.Lock()
+	list := b.list
+	b.list = nil
+	b.mu.Unlock()
+	for _, br := range list {
+		br.Close()
+	}
+	return nil
 }
 
 // pakEntryReader gives access to entry e's data: read whole (into buf's
@@ -500,6 +536,7 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options, s
 		res.Error = trimPath(err.Error(), name)
 		return res
 	}
+	defer in.Close() // (the line keeps nothing read)
 	pkg, err := OpenPackage(in, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), name)
