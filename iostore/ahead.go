@@ -91,6 +91,9 @@ func (a *blockAhead) Decode(k int, s *aheadSlot) {
 // a stream): blocks are decoded into place when it has room for all n
 // bytes.
 func (f *File) startAhead(first, last int, in, n uint64, into []byte) *blockAhead {
+	if !aheadBuilt {
+		return nil // (the WebAssembly module leaves the rest out)
+	}
 	// What the blocks to decode expand to, and the biggest of them as
 	// stored or expanded: the slots (each keeps the buffers of the blocks
 	// it held) hold at most aheadBytes of such blocks, two per goroutine,

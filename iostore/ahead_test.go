@@ -65,22 +65,6 @@ func readWays(f *File, i int) chunkReads {
 	return c
 }
 
-// readInSteps reads chunk i through a ChunkReader from start to end, 40000
-// bytes at a time, up to the first error (readertest.Steps).
-func readInSteps(f *File, i int) ([]byte, error) {
-	r, err := f.ChunkReader(i)
-	if err != nil {
-		return nil, err
-	}
-	defer r.Close()
-	var out []byte
-	_, err = readertest.Steps(r, r.Size(), 40000, func(_ int64, b []byte) error {
-		out = append(out, b...)
-		return nil
-	})
-	return out, err
-}
-
 func (c chunkReads) same(d chunkReads) bool {
 	return bytes.Equal(c.data, d.data) && bytes.Equal(c.streamed, d.streamed) && bytes.Equal(c.stepped, d.stepped) &&
 		c.readErr == d.readErr && c.verifyErr == d.verifyErr && c.streamErr == d.streamErr && c.steppedErr == d.steppedErr

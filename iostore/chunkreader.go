@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"sync"
 
 	"github.com/upkg/upkg/internal/blockcache"
 )
@@ -36,6 +37,20 @@ type ChunkReader struct {
 	starts []int64
 	blocks blockcache.Reader
 	raw    []byte // stored bytes of the block being read
+
+	v *chunkVerify // a verifying reader's (VerifyingChunkReader)
+}
+
+// chunkVerify is a verifying ChunkReader's hash of the chunk's bytes from
+// its start up to hashed, fed by the reads (took); verified and err are
+// Verify's outcome once it ran.
+type chunkVerify struct {
+	_        [0]func() // not comparable: no equality function in the WebAssembly module
+	mu       sync.Mutex
+	h        chunkHasher
+	hashed   int64
+	verified bool
+	err      error
 }
 
 // ChunkReader returns a [ChunkReader] of chunk i (a TOC entry index).
@@ -83,6 +98,98 @@ func (f *File) ChunkReader(i int) (*ChunkReader, error) {
 		r.blocks.Ahead = r.ahead
 	}
 	return r, nil
+}
+
+// VerifyingChunkReader returns a [ChunkReader] of chunk i that hashes the
+// chunk's bytes as its reads take them in order, for [ChunkReader.Verify]
+// to check against the TOC's hash. Reading the chunk once through it and
+// verifying decodes each block once, where VerifyChunk and then reading
+// through a ChunkReader decode the chunk twice (a map's export bundle can
+// be hundreds of MB).
+func (f *File) VerifyingChunkReader(i int) (*ChunkReader, error) {
+	r, err := f.ChunkReader(i)
+	if err != nil {
+		return nil, err
+	}
+	r.v = &chunkVerify{}
+	if f.MetasErr() == nil && f.HasHash(i) {
+		r.v.h.init(f.Header.Version)
+	}
+	r.blocks.Took = r.took
+	return r, nil
+}
+
+// took hashes the chunk's bytes in block b (data, as decoded) when they are
+// the next to hash. The blockcache's lock is held.
+func (r *ChunkReader) took(b int64, data []byte) {
+	k := int(b) - r.first
+	if k < 0 || k >= len(r.starts)-1 {
+		return
+	}
+	v := r.v
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if r.starts[k] != v.hashed || v.verified {
+		return
+	}
+	in := int64(0)
+	if k == 0 {
+		in = int64(r.in)
+	}
+	n := r.starts[k+1] - r.starts[k]
+	if int64(len(data)) < in+n {
+		return // the read fails on it
+	}
+	v.h.write(data[in : in+n])
+	v.hashed += n
+}
+
+// Verify checks a reader made by [File.VerifyingChunkReader]: it reads
+// what the reads did not take in order (all of the chunk, for a reader not
+// read yet) and compares the chunk's hash with the TOC's. Its error is the
+// one [File.VerifyChunk] gives (that it calls for any other ChunkReader).
+func (r *ChunkReader) Verify() error {
+	v := r.v
+	if v == nil {
+		return r.f.VerifyChunk(r.chunk)
+	}
+	hashed := func() (int64, bool) {
+		v.mu.Lock()
+		defer v.mu.Unlock()
+		return v.hashed, v.verified
+	}
+	// One byte of each block from where the hash stands: decoding it (or
+	// finding it kept) moves the hash past it.
+	var one [1]byte
+	for {
+		at, done := hashed()
+		if done {
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			return v.err
+		}
+		if at >= r.Size() {
+			break
+		}
+		_, err := r.blocks.ReadAt(one[:], at)
+		if now, _ := hashed(); err != nil || now <= at {
+			// A block that does not read (or cannot be hashed, which
+			// cannot happen): the failure as VerifyChunk names it.
+			err = r.f.VerifyChunk(r.chunk)
+			v.mu.Lock()
+			defer v.mu.Unlock()
+			if !v.verified {
+				v.verified, v.err = true, err
+			}
+			return v.err
+		}
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if !v.verified { // (a Verify alongside may have summed the hash)
+		v.verified, v.err = true, r.f.checkSums(r.chunk, &v.h)
+	}
+	return v.err
 }
 
 // Close stops the decoding ahead, if any, and waits for it. Reads after

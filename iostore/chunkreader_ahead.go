@@ -4,7 +4,8 @@ package iostore
 
 import "github.com/upkg/upkg/internal/blockcache"
 
-// aheadBuilt: a ChunkReader decodes blocks ahead of reads going in order.
+// aheadBuilt: blocks are decoded ahead (ahead.go), of a ChunkReader's
+// reads going in order too.
 const aheadBuilt = true
 
 // ahead starts decoding the chunk's blocks from container block from on,

@@ -95,3 +95,19 @@ func TestChunkReaderSynthetic(t *testing.T) {
 		}
 	}
 }
+
+// readInSteps reads chunk i through a ChunkReader from start to end, 40000
+// bytes at a time, up to the first error (readertest.Steps).
+func readInSteps(f *File, i int) ([]byte, error) {
+	r, err := f.ChunkReader(i)
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	var out []byte
+	_, err = readertest.Steps(r, r.Size(), 40000, func(_ int64, b []byte) error {
+		out = append(out, b...)
+		return nil
+	})
+	return out, err
+}

@@ -5,7 +5,7 @@ package iostore
 import "github.com/upkg/upkg/internal/blockcache"
 
 // aheadBuilt: no block is decoded ahead in the browser (package ahead),
-// and the module leaves ChunkReader's part of it out.
+// and the module leaves that out (startAhead, ChunkReader.ahead).
 const aheadBuilt = false
 
 func (r *ChunkReader) ahead(int64) blockcache.Sequence { return nil }

@@ -124,5 +124,10 @@ func (a *aheadState) stop() {
 	}
 }
 
-// active reports whether blocks are being decoded ahead.
-func (a *aheadState) active() bool { return a.seq != nil }
+// DecodingAhead reports whether blocks are being decoded ahead of the
+// reads now.
+func (r *Reader) DecodingAhead() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.ah.seq != nil
+}

@@ -11,5 +11,7 @@ type aheadState struct{}
 
 func (r *Reader) decode(k int64, buf []byte) ([]byte, error) { return r.Decode(k, buf) }
 
-func (*aheadState) stop()        {}
-func (*aheadState) active() bool { return false }
+func (*aheadState) stop() {}
+
+// DecodingAhead is false: nothing is decoded ahead here.
+func (r *Reader) DecodingAhead() bool { return false }

@@ -28,6 +28,10 @@ type Reader struct {
 	// of a block no longer kept, of any length: grow it as needed) and
 	// returns the block's bytes.
 	Decode func(block int64, buf []byte) ([]byte, error)
+	// Took, when not nil, is given each block a read takes bytes from, as
+	// the read does (decoded or one of the two kept), under the Reader's
+	// lock: a hash of the stream can follow reads going in order.
+	Took func(block int64, data []byte)
 	// Ahead, when not nil, starts decoding the blocks from block from on
 	// ahead of the reader, or returns nil when that is not worth it now
 	// (say, no processor is idle). It is called once reads have decoded
@@ -110,36 +114,34 @@ func (r *Reader) Close() error {
 	return nil
 }
 
-// DecodingAhead reports whether blocks are being decoded ahead of the
-// reads now.
-func (r *Reader) DecodingAhead() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.ah.active()
-}
-
 // block returns block k's bytes, decoding it unless it is one of the two
-// read last. r.mu is held; the result is valid until it is unlocked.
+// read last, and hands them to Took. r.mu is held; the result is valid
+// until it is unlocked.
 func (r *Reader) block(k int64) ([]byte, error) {
+	var data []byte
 	if c := r.recent[0]; c.buf != nil && c.block == k {
-		return c.buf, nil
-	}
-	if c := r.recent[1]; c.buf != nil && c.block == k {
+		data = c.buf
+	} else if c := r.recent[1]; c.buf != nil && c.block == k {
 		r.recent[0], r.recent[1] = c, r.recent[0]
-		return c.buf, nil
-	}
-	// The older block's memory takes the new one.
-	buf := r.recent[1].buf
-	r.recent[1] = decoded{}
-	var err error
-	if aheadBuilt {
-		buf, err = r.decode(k, buf)
+		data = c.buf
 	} else {
-		buf, err = r.Decode(k, buf)
+		// The older block's memory takes the new one.
+		buf := r.recent[1].buf
+		r.recent[1] = decoded{}
+		var err error
+		if aheadBuilt {
+			buf, err = r.decode(k, buf)
+		} else {
+			buf, err = r.Decode(k, buf)
+		}
+		if err != nil {
+			return nil, err
+		}
+		r.recent[0], r.recent[1] = decoded{block: k, buf: buf}, r.recent[0]
+		data = buf
 	}
-	if err != nil {
-		return nil, err
+	if r.Took != nil {
+		r.Took(k, data)
 	}
-	r.recent[0], r.recent[1] = decoded{block: k, buf: buf}, r.recent[0]
-	return buf, nil
+	return data, nil
 }

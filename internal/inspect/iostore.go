@@ -1053,7 +1053,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			for k, ok := next(); ok; k, ok = next() {
 				j := order[k]
 				fe := files[pkgFiles[j]]
-				data, body, err := readPackageChunk(f, fe.Chunk, buf)
+				data, body, err := readPackageChunkLazy(f, fe.Chunk, buf)
 				if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
 					buf = data
 					*bp = buf
@@ -1061,6 +1061,15 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 				pkgErr[j] = err
 				pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
 				if body != nil {
+					// The chunk's hash, checked after the package's
+					// own checks read it: a chunk that fails gets the
+					// line it would have got failing before them.
+					if verifyAfterRead {
+						if err := body.Verify(); err != nil {
+							pkgErr[j] = err
+							pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, nil, nil, err, opts)
+						}
+					}
 					body.Close() // stops its decoding ahead
 				}
 			}

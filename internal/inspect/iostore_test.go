@@ -215,6 +215,91 @@ func TestVerifyContainer(t *testing.T) {
 	}
 }
 
+// TestVerifyUtocLazyDamaged verifies a copy of the UE 5.8 Zlib fixture
+// container with a block of its biggest package spoiled, the package read
+// through a ChunkReader and its hash checked after its checks read it:
+// the package's line fails with the error VerifyChunk gives, as when the
+// hash was checked first, and the container counts the chunk failed.
+func TestVerifyUtocLazyDamaged(t *testing.T) {
+	src := fixtureToc(t, "UE5_8", "Tagged", "Zlib")
+	dir := filepath.Join(t.TempDir(), "Tagged")
+	utoc := filepath.Join(dir, "Zlib", filepath.Base(src))
+	for _, p := range []string{src, strings.TrimSuffix(src, ".utoc") + ".ucas", filepath.Join(filepath.Dir(src), "..", "global.utoc"), filepath.Join(filepath.Dir(src), "..", "global.ucas")} {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel, _ := filepath.Rel(filepath.Dir(filepath.Dir(src)), p)
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(dir, rel)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, rel), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := iostore.Open(utoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The package chunk over the most blocks, and a block in its middle.
+	bs := uint64(f.Header.CompressionBlockSize)
+	var path string
+	chunk, most := -1, uint64(0)
+	for _, fe := range f.DirectoryIndex.Files() {
+		ol := f.OffsetLength(fe.Chunk)
+		if f.ChunkIDs[fe.Chunk].Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && ol.Length/bs > most {
+			path, chunk, most = fe.Path, fe.Chunk, ol.Length/bs
+		}
+	}
+	if most < 3 {
+		t.Fatalf("no package chunk over 3 blocks (%d)", most)
+	}
+	ol := f.OffsetLength(chunk)
+	blk := f.Block(int((ol.Offset + ol.Length/2) / bs))
+	f.Close()
+	cas, err := os.ReadFile(strings.TrimSuffix(utoc, ".utoc") + ".ucas")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := range uint64(8) {
+		cas[blk.Offset+uint64(blk.CompressedSize)/2+k] ^= 0xA5
+	}
+	if err := os.WriteFile(strings.TrimSuffix(utoc, ".utoc")+".ucas", cas, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err = iostore.Open(utoc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := f.VerifyChunk(chunk)
+	f.Close()
+	if want == nil {
+		t.Fatal("the spoiled block reads")
+	}
+	old := zenWholeMax
+	zenWholeMax = -1
+	defer func() { zenWholeMax = old }()
+	var lines []VerifyResult
+	VerifyOne(utoc, &Options{}, func(r VerifyResult) { lines = append(lines, r) })
+	if len(lines) < 2 || *lines[0].ChunksFailed != 1 || lines[0].OK {
+		t.Fatalf("container line %+v", lines[0])
+	}
+	found := false
+	for _, r := range lines[1:] {
+		if strings.HasSuffix(r.Path, ContainerSep+path) {
+			found = true
+			if r.OK || r.Error != want.Error() {
+				t.Errorf("damaged package: ok %v, error %q; want %q", r.OK, r.Error, want)
+			}
+		} else if !r.OK {
+			t.Errorf("%s: %s", r.Path, r.Error)
+		}
+	}
+	if !found {
+		t.Errorf("no line for %s", path)
+	}
+}
+
 // TestVerifyUtocLazy verifies every corpus container with its packages
 // read whole and read through ChunkReaders (as chunks over zenWholeMax
 // are): the result lines are the same, and so is what `upkg info` reads

@@ -232,7 +232,9 @@ func benchVerifyAlone(b *testing.B, p string, workers int) {
 
 // BenchmarkVerifyFixtureContainer verifies CUE4Parse's UE 5.8 fixture
 // container (98 packages, 2.5 MB of chunks) alone, zlib and Oodle: with one
-// worker, and with more whose idle ones share its packages and chunks.
+// worker, and with more whose idle ones share its packages and chunks;
+// and with one worker, every package read through a ChunkReader, as
+// package chunks over zenWholeMax are (lazy).
 func BenchmarkVerifyFixtureContainer(b *testing.B) {
 	for _, variant := range []string{"Zlib", "Oodle"} {
 		p := fixtureToc(b, "UE5_8", "Tagged", variant)
@@ -241,5 +243,11 @@ func BenchmarkVerifyFixtureContainer(b *testing.B) {
 				benchVerifyAlone(b, p, workers)
 			})
 		}
+		b.Run(variant+"/lazy", func(b *testing.B) {
+			old := zenWholeMax
+			zenWholeMax = -1
+			defer func() { zenWholeMax = old }()
+			benchVerifyAlone(b, p, 1)
+		})
 	}
 }
