@@ -3,6 +3,7 @@ package iostore
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"sort"
 	"sync"
@@ -174,12 +175,13 @@ func (r *ChunkReader) Verify() error {
 		_, err := r.blocks.ReadAt(one[:], at)
 		if now, _ := hashed(); err != nil || now <= at {
 			// A block that does not read (or cannot be hashed, which
-			// cannot happen): the failure as VerifyChunk names it.
-			err = r.f.VerifyChunk(r.chunk)
+			// cannot happen): the failure as VerifyChunk names it,
+			// with the hasher handed over to it.
 			v.mu.Lock()
 			defer v.mu.Unlock()
 			if !v.verified {
-				v.verified, v.err = true, err
+				v.h.release()
+				v.verified, v.err = true, r.f.VerifyChunk(r.chunk)
 			}
 			return v.err
 		}
@@ -193,8 +195,19 @@ func (r *ChunkReader) Verify() error {
 }
 
 // Close stops the decoding ahead, if any, and waits for it. Reads after
-// Close fail. It returns nil.
-func (r *ChunkReader) Close() error { return r.blocks.Close() }
+// Close fail, and so does Verify when it has not run. It returns nil.
+func (r *ChunkReader) Close() error {
+	err := r.blocks.Close()
+	if v := r.v; v != nil {
+		v.mu.Lock()
+		if !v.verified {
+			v.verified, v.err = true, fs.ErrClosed
+			v.h.release()
+		}
+		v.mu.Unlock()
+	}
+	return err
+}
 
 // Size is the chunk's length.
 func (r *ChunkReader) Size() int64 { return r.blocks.Size }

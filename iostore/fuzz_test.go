@@ -13,6 +13,7 @@ import (
 	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/readertest"
 )
 
 // seedTocs adds the small TOCs of the corpus (skipped when it is absent).
@@ -81,8 +82,23 @@ func FuzzTOC(f *testing.F) {
 					if !bytes.Equal(got, want) || fmt.Sprint(gotErr) != fmt.Sprint(readErr) || fmt.Sprint(gotVerify) != fmt.Sprint(verifyErr) {
 						t.Fatalf("chunk %d: decoded ahead %d bytes, %v, %v; one by one %d bytes, %v, %v", i, len(got), gotErr, gotVerify, len(want), readErr, verifyErr)
 					}
-					// And so through a ChunkReader read in order.
-					wantSteps, stepsErr := readInSteps(tf, i)
+					// And so through a ChunkReader read in order (a
+					// verifying one, which then verifies as
+					// VerifyChunk does).
+					var wantSteps []byte
+					var stepsErr error
+					if vr, err := tf.VerifyingChunkReader(i); err != nil {
+						stepsErr = err
+					} else {
+						_, stepsErr = readertest.Steps(vr, vr.Size(), 40000, func(_ int64, b []byte) error {
+							wantSteps = append(wantSteps, b...)
+							return nil
+						})
+						if got := vr.Verify(); fmt.Sprint(got) != fmt.Sprint(verifyErr) {
+							t.Fatalf("chunk %d: VerifyingChunkReader %v, VerifyChunk %v", i, got, verifyErr)
+						}
+						vr.Close()
+					}
 					var gotSteps []byte
 					var gotStepsErr error
 					withAhead(func() { gotSteps, gotStepsErr = readInSteps(tf, i) })

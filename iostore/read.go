@@ -146,6 +146,7 @@ func (f *File) VerifyChunk(i int) error {
 	}
 	if ol := f.OffsetLength(i); ol.Length > 0 {
 		if err := f.walkRange(ol.Offset, ol.Length, nil, h.write); err != nil {
+			h.release()
 			return f.chunkErr(i, err)
 		}
 	}
@@ -187,6 +188,16 @@ func (h *chunkHasher) write(p []byte) {
 	if h.b3 != nil {
 		h.b3.Write(p)
 	}
+}
+
+// release gives the BLAKE3 hasher back to the pool unsummed (sums does
+// after summing); h hashes nothing more.
+func (h *chunkHasher) release() {
+	if h.b3 != nil {
+		b3Pool.Put(h.b3)
+		h.b3 = nil
+	}
+	h.sha = nil
 }
 
 // sums returns the TOC-form hash (SHA-1, or BLAKE3 truncated to 20 bytes)

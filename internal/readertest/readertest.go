@@ -57,15 +57,10 @@ func Check(t testing.TB, name string, r io.ReaderAt, want []byte) {
 // handing each read's bytes to each when not nil (an error it returns
 // stops the reads). It returns how many bytes it read.
 func Steps(r io.ReaderAt, size int64, step int, each func(off int64, b []byte) error) (int64, error) {
-	// A buffer of the last calls: the fuzz targets that step through
+	// The buffer of an earlier call: the fuzz targets that step through
 	// every chunk or entry count what they allocate.
-	bp, _ := stepBufs.Get().(*[]byte)
-	if bp == nil || cap(*bp) < step {
-		bp = new([]byte)
-		*bp = make([]byte, step)
-	}
-	defer stepBufs.Put(bp)
-	buf := (*bp)[:step]
+	buf := stepBuf.take(step)
+	defer stepBuf.give(buf)
 	var off int64
 	for off < size {
 		n, err := r.ReadAt(buf, off)
@@ -85,4 +80,30 @@ func Steps(r io.ReaderAt, size int64, step int, each func(off int64, b []byte) e
 	return off, nil
 }
 
-var stepBufs sync.Pool // *[]byte
+// stepBuf keeps one buffer between calls of Steps (a sync.Pool misses
+// whenever the goroutine moves to another processor, and at collections).
+var stepBuf spare
+
+type spare struct {
+	mu sync.Mutex
+	b  []byte
+}
+
+func (s *spare) take(n int) []byte {
+	s.mu.Lock()
+	b := s.b
+	s.b = nil
+	s.mu.Unlock()
+	if cap(b) < n {
+		b = make([]byte, n)
+	}
+	return b[:n]
+}
+
+func (s *spare) give(b []byte) {
+	s.mu.Lock()
+	if cap(b) > cap(s.b) {
+		s.b = b
+	}
+	s.mu.Unlock()
+}
