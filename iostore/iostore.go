@@ -8,8 +8,10 @@
 // IoContainerHeader.h (FIoContainerHeader). [Open] reads the TOC eagerly
 // except its compression block table, the bulk of a large TOC, and its chunk
 // metas (hashes), which are read on first use; chunk data is read lazily with
-// [File.ReadChunk] (stored blocks that follow each other in one read) or streamed
-// block by block with [File.OpenChunkStream]. Reads decrypt (AES-256 ECB, or
+// [File.ReadChunk] (stored blocks that follow each other in one read), streamed
+// block by block with [File.OpenChunkStream], or read at any offset through a
+// [ChunkReader] (one from [File.VerifyingChunkReader] also checks the hash of
+// what it read). Reads decrypt (AES-256 ECB, or
 // CTR with per-block IVs from TOC version 10), check block signatures of
 // signed containers, decompress through the [compression] registry (Oodle
 // included; a codec without a decoder reports an [UnsupportedError] naming

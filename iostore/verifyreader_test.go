@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"strings"
 	"sync"
@@ -113,5 +114,14 @@ func TestVerifyingChunkReader(t *testing.T) {
 		t.Fatalf("changed stored byte: VerifyChunk %v", err)
 	}
 	verifyWays(t, f, big)
+	// Closed before Verify: it fails as reads do.
+	r, err := f.VerifyingChunkReader(big)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Close()
+	if err := r.Verify(); !errors.Is(err, fs.ErrClosed) {
+		t.Errorf("Verify after Close: %v", err)
+	}
 	t.Logf("%d corpus chunks", n)
 }
