@@ -5,9 +5,8 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"runtime"
-	"sync"
 
+	"github.com/upkg/upkg/internal/ahead"
 	"github.com/upkg/upkg/internal/blake3"
 	"github.com/upkg/upkg/internal/sha1"
 )
@@ -24,18 +23,8 @@ type chunkStream struct {
 	sha       hash.Hash
 	b3        *blake3.Hasher
 	err       error
-	ah        *aheadStop // nil: every block decoded by Read
+	ah        *ahead.Stop[*blockAhead] // nil: every block decoded by Read
 }
-
-// aheadStop stops the decoding ahead of a stream once: when the stream
-// ends, fails or is closed, or, for a stream dropped part way, when it is
-// collected.
-type aheadStop struct {
-	once sync.Once
-	a    *blockAhead
-}
-
-func (h *aheadStop) stop() { h.once.Do(h.a.close) }
 
 // OpenChunkStream returns a reader over chunk i that decodes one
 // compression block at a time (a big chunk's next blocks are decoded ahead
@@ -63,10 +52,9 @@ func (f *File) OpenChunkStream(i int) (io.ReadCloser, error) {
 			s.b3 = getBlake3()
 		}
 	}
-	if bs := uint64(f.Header.CompressionBlockSize); s.end > s.next && (s.end-1)/bs < uint64(f.NumBlocks()) {
+	if bs := uint64(f.Header.CompressionBlockSize); aheadBuilt && s.end > s.next && (s.end-1)/bs < uint64(f.NumBlocks()) {
 		if a := f.startAhead(int(s.next/bs), int((s.end-1)/bs), s.next%bs, s.end-s.next, nil); a != nil {
-			s.ah = &aheadStop{a: a}
-			runtime.AddCleanup(s, (*aheadStop).stop, s.ah)
+			s.ah = ahead.NewStop(s, a, (*blockAhead).close)
 		}
 	}
 	return s, nil
@@ -88,7 +76,7 @@ func (s *chunkStream) Close() error {
 
 func (s *chunkStream) stopAhead() {
 	if s.ah != nil {
-		s.ah.stop()
+		s.ah.Stop()
 	}
 }
 
@@ -161,8 +149,8 @@ func (s *chunkStream) ahead(b int) (plain []byte, err error, ok bool) {
 			panic(p)
 		}
 	}()
-	s.ah.a.at(b)
-	plain, _, err, ok = s.ah.a.get(b)
+	s.ah.A.at(b)
+	plain, _, err, ok = s.ah.A.get(b)
 	return plain, err, ok
 }
 

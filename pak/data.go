@@ -6,11 +6,11 @@ import (
 	"hash"
 	"io"
 	"io/fs"
-	"runtime"
 	"slices"
 	"sync"
 
 	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/ahead"
 	"github.com/upkg/upkg/internal/sha1"
 	"github.com/upkg/upkg/ue"
 )
@@ -264,7 +264,7 @@ type entryReader struct {
 	err    error
 	// ah decodes a big entry's blocks ahead (nil: Read decodes them);
 	// aheadTried: whether to was decided.
-	ah         *aheadStop
+	ah         *ahead.Stop[*entryAhead]
 	aheadTried bool
 }
 
@@ -289,7 +289,7 @@ func (r *entryReader) Read(b []byte) (int, error) {
 		}
 		if r.remain == 0 {
 			if r.ah != nil {
-				r.ah.stop()
+				r.ah.Stop()
 			}
 			r.err = r.finish()
 			return 0, r.err
@@ -308,7 +308,7 @@ func (r *entryReader) Read(b []byte) (int, error) {
 // after it fail.
 func (r *entryReader) Close() error {
 	if r.ah != nil {
-		r.ah.stop()
+		r.ah.Stop()
 	}
 	if r.err == nil {
 		r.err = fs.ErrClosed
@@ -360,14 +360,13 @@ func (r *entryReader) fill() error {
 		// (ahead.go).
 		r.aheadTried = true
 		if a := e.startAhead(nil, r.h != nil, 0); a != nil {
-			r.ah = &aheadStop{a: a}
-			runtime.AddCleanup(r, (*aheadStop).stop, r.ah)
+			r.ah = ahead.NewStop(r, a, (*entryAhead).close)
 		}
 	}
 	if r.ah != nil {
-		s, err := r.ahead(r.ah.a)
+		s, err := r.ahead(r.ah.A)
 		if err != nil {
-			r.ah.stop()
+			r.ah.Stop()
 			return err
 		}
 		r.buf = s.plain
@@ -397,7 +396,7 @@ func (r *entryReader) ahead(a *entryAhead) (s *entrySlot, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			if r.ah != nil {
-				r.ah.stop()
+				r.ah.Stop()
 				r.err = fmt.Errorf("pak: %s: the read stopped on a panic decoding block %d: %v", e.displayName(), r.next, p)
 			}
 			panic(p)
@@ -414,16 +413,6 @@ func (r *entryReader) ahead(a *entryAhead) (s *entrySlot, err error) {
 	r.remain -= int64(len(s.plain))
 	return s, nil
 }
-
-// aheadStop stops the decoding ahead of an entry reader once: when it
-// ends, fails or is closed, or, for a reader dropped part way, when it is
-// collected.
-type aheadStop struct {
-	once sync.Once
-	a    *entryAhead
-}
-
-func (h *aheadStop) stop() { h.once.Do(h.a.close) }
 
 // readBlock reads compression block r.next, hashes and decrypts it, and
 // returns its compressed bytes (in r.raw) and the number of bytes it

@@ -2,10 +2,7 @@
 
 package blockcache
 
-import (
-	"runtime"
-	"sync"
-)
+import "github.com/upkg/upkg/internal/ahead"
 
 // aheadBuilt: blocks are decoded ahead ([Reader.Ahead]).
 const aheadBuilt = true
@@ -15,11 +12,14 @@ const aheadBuilt = true
 type aheadState struct {
 	// last is the block decoded last (valid when any was), run how many
 	// blocks before it were decoded each right after the one before.
-	last    int64
-	any     bool
-	run     int
-	retry   int64 // no Ahead call before this block
-	seq     *sequence
+	last  int64
+	any   bool
+	run   int
+	retry int64 // no Ahead call before this block
+	// seq is the Sequence in use, stopped once: when the reads leave
+	// the order, reach the last block, meet an error or are closed, or,
+	// for a Reader dropped part way, when it is collected.
+	seq     *ahead.Stop[Sequence]
 	lastBlk int64 // the stream's last block (valid when lastSet)
 	lastSet bool
 }
@@ -33,17 +33,6 @@ const (
 	inOrderRun = 3
 	retryAfter = 16
 )
-
-// sequence is a Sequence in use, stopped once: when the reader leaves the
-// order, reaches the last block, meets an error or is closed, or, for a
-// Reader dropped part way, when it is collected.
-type sequence struct {
-	once    sync.Once
-	s       Sequence
-	cleanup runtime.Cleanup
-}
-
-func (q *sequence) stop() { q.once.Do(q.s.Close) }
 
 // decode decodes block k into buf's memory, taking it from the blocks
 // decoded ahead when the reads go in order, and starting or stopping the
@@ -65,9 +54,7 @@ func (r *Reader) decode(k int64, buf []byte) ([]byte, error) {
 	}
 	if r.Ahead != nil && a.run >= inOrderRun-1 && k >= a.retry && k < r.lastBlock() {
 		if s := r.Ahead(k + 1); s != nil {
-			q := &sequence{s: s}
-			q.cleanup = runtime.AddCleanup(r, (*sequence).stop, q)
-			a.seq = q
+			a.seq = ahead.NewStop(r, s, Sequence.Close)
 		} else {
 			a.retry = k + retryAfter
 		}
@@ -85,7 +72,7 @@ func (r *Reader) fromAhead(k int64, buf []byte) (out []byte, err error) {
 			panic(p)
 		}
 	}()
-	data, ok, err := r.ah.seq.s.Block(k)
+	data, ok, err := r.ah.seq.A.Block(k)
 	switch {
 	case err != nil:
 		r.ah.stop()
@@ -119,8 +106,7 @@ func (r *Reader) lastBlock() int64 {
 func (a *aheadState) stop() {
 	if q := a.seq; q != nil {
 		a.seq = nil
-		q.cleanup.Stop()
-		q.stop()
+		q.Stop()
 	}
 }
 
