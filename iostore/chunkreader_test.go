@@ -104,10 +104,5 @@ func readInSteps(f *File, i int) ([]byte, error) {
 		return nil, err
 	}
 	defer r.Close()
-	var out []byte
-	_, err = readertest.Steps(r, r.Size(), 40000, func(_ int64, b []byte) error {
-		out = append(out, b...)
-		return nil
-	})
-	return out, err
+	return readertest.StepsAll(r, r.Size(), 40000)
 }

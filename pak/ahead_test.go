@@ -57,12 +57,7 @@ func readInSteps(e *pak.Entry) ([]byte, error) {
 		return nil, err
 	}
 	defer br.Close()
-	var out []byte
-	_, err = readertest.Steps(br, br.Size(), 40000, func(_ int64, b []byte) error {
-		out = append(out, b...)
-		return nil
-	})
-	return out, err
+	return readertest.StepsAll(br, br.Size(), 40000)
 }
 
 func (r entryReads) same(o entryReads) bool {

@@ -107,3 +107,14 @@ func (s *spare) give(b []byte) {
 	}
 	s.mu.Unlock()
 }
+
+// StepsAll is Steps keeping the bytes: it returns those it read, up to
+// the first error.
+func StepsAll(r io.ReaderAt, size int64, step int) ([]byte, error) {
+	var out []byte
+	_, err := Steps(r, size, step, func(_ int64, b []byte) error {
+		out = append(out, b...)
+		return nil
+	})
+	return out, err
+}
