@@ -264,9 +264,8 @@ func TestAheadPanic(t *testing.T) {
 // BlockReader: read through in order, its blocks are decoded ahead after
 // the first few, and no longer once the last is read; read in every
 // pattern readertest.Check makes (unencrypted), it gives the entry's
-// bytes; a panic
-// decoding a block ahead reaches the reader. Closing the reader part way,
-// or dropping it, stops the goroutines decoding ahead
+// bytes; a panic decoding a block ahead reaches the reader. Closing the
+// reader part way, or dropping it, stops the goroutines decoding ahead
 // (aheadtest.CheckStops).
 func TestAheadBlockReader(t *testing.T) {
 	aheadtest.AllIdle(t)
