@@ -519,15 +519,6 @@ func BenchmarkFixtureChunk(b *testing.B) {
 	}
 }
 
-// chunkReadCloser reads a ChunkReader from its start (for
-// aheadtest.CheckStops).
-type chunkReadCloser struct {
-	*io.SectionReader
-	r *ChunkReader
-}
-
-func (c chunkReadCloser) Close() error { return c.r.Close() }
-
 // TestAheadChunkReader reads a 4 MiB chunk through a ChunkReader: read
 // through in order, its blocks are decoded ahead after the first few, and
 // no longer once the last is read; read in every pattern readertest.Check
@@ -570,6 +561,6 @@ func TestAheadChunkReader(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return chunkReadCloser{io.NewSectionReader(r, 0, r.Size()), r}, nil
-	}, func(s io.Reader) bool { return s.(chunkReadCloser).r.blocks.DecodingAhead() }, data)
+		return aheadtest.NewStream(r, r.Size()), nil
+	}, func(s io.Reader) bool { return s.(aheadtest.Stream).From.(*ChunkReader).blocks.DecodingAhead() }, data)
 }

@@ -320,18 +320,9 @@ func TestAheadBlockReader(t *testing.T) {
 		if err != nil {
 			return nil, err
 		}
-		return blockReadCloser{io.NewSectionReader(br, 0, br.Size()), br}, nil
-	}, func(r io.Reader) bool { return pak.DecodesAhead(r.(blockReadCloser).br) }, data)
+		return aheadtest.NewStream(br, br.Size()), nil
+	}, func(r io.Reader) bool { return pak.DecodesAhead(r.(aheadtest.Stream).From) }, data)
 }
-
-// blockReadCloser reads a BlockReader from its start (for
-// aheadtest.CheckStops).
-type blockReadCloser struct {
-	*io.SectionReader
-	br *pak.BlockReader
-}
-
-func (b blockReadCloser) Close() error { return b.br.Close() }
 
 // TestAheadStreamStops streams the big entry decoded ahead and stops part
 // way (aheadtest.CheckStops): closing the reader, or dropping it, stops

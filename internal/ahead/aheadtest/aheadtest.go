@@ -83,3 +83,24 @@ func CheckStops(t *testing.T, open func() (io.ReadCloser, error), decodesAhead f
 		t.Errorf("read to the end: %d goroutines left, %d before", n, base)
 	}
 }
+
+// RandomAccess is a reader at any offset with a Close, as a ChunkReader or
+// a BlockReader.
+type RandomAccess interface {
+	io.ReaderAt
+	io.Closer
+}
+
+// Stream reads a RandomAccess from its start and closes it (for
+// CheckStops); From is the reader it reads.
+type Stream struct {
+	*io.SectionReader
+	From RandomAccess
+}
+
+// NewStream returns a Stream of the size bytes of r.
+func NewStream(r RandomAccess, size int64) Stream {
+	return Stream{io.NewSectionReader(r, 0, size), r}
+}
+
+func (s Stream) Close() error { return s.From.Close() }
