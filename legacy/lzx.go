@@ -380,31 +380,47 @@ func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 	// The window position, the repeated offsets and the bit buffer live
 	// in locals (registers) and go back to d on every return; refill
 	// hands the buffer to fill when fewer bits remain than a read needs.
+	// The loop runs to a window position rather than counting bytes, and
+	// the tables' first levels are arrays (no bounds check per lookup):
+	// fewer live values, so the literal path keeps them in registers.
+	if len(d.mainTable) < 1<<lzxRootBits || len(d.lengthTable) < 1<<lzxRootBits ||
+		d.blockType == lzxBlockAligned && len(d.alignedTable) < 1<<lzxRootBits {
+		return 0, errLZXCode
+	}
 	win, wpos := d.window, d.wpos
-	ws := len(win)
+	start, end := wpos, wpos+n
 	bs := &d.bits
 	buf, nb := bs.buf, bs.n
 	r0, r1, r2 := d.r0, d.r1, d.r2
 	main, lengths, aligned := d.mainTable, d.lengthTable, d.alignedTable
+	mainRoot := (*[1 << lzxRootBits]uint32)(main)
 	isAligned := d.blockType == lzxBlockAligned
 	var err error
-	done := 0
 loop:
-	for done < n {
+	for wpos < end {
 		if nb < lzxTableBits {
 			buf, nb = bs.refill(buf, nb)
 		}
-		el, l := lzxSym(main, buf)
+		v := uint32(buf >> (64 - lzxTableBits))
+		e := mainRoot[v>>lzxSubBits]
+		if e&lzxLink != 0 {
+			e = main[e&0xFFFFFF+v&(1<<lzxSubBits-1)]
+		}
+		l := uint(e>>12) & 31
 		if l == 0 {
 			err = errLZXCode
 			break loop
 		}
 		buf <<= l
 		nb -= l
+		el := int(e & 0xFFF)
 		if el < lzxNumChars {
+			if uint(wpos) >= uint(len(win)) {
+				err = fmt.Errorf("%w: literal past the window", errLZX)
+				break loop
+			}
 			win[wpos] = byte(el)
 			wpos++
-			done++
 			continue
 		}
 		el -= lzxNumChars
@@ -418,7 +434,7 @@ loop:
 				err = errLZXCode
 				break loop
 			}
-			buf <<= l
+			buf <<= l & 63
 			nb -= l
 			length += foot
 		}
@@ -437,14 +453,14 @@ loop:
 			r2 = r0
 			r0 = off
 		default:
-			extra := uint(lzxExtraBits[slot])
+			extra := uint(lzxExtraBits[slot]) & 31
 			off = lzxPositionBase[slot] - 2
 			if isAligned && extra >= 3 {
 				if extra > 3 {
 					if nb < extra-3 {
 						buf, nb = bs.refill(buf, nb)
 					}
-					off += uint32(buf>>(64-(extra-3))) << 3
+					off += uint32(buf>>((64-(extra-3))&63)) << 3
 					buf <<= extra - 3
 					nb -= extra - 3
 				}
@@ -456,7 +472,7 @@ loop:
 					err = errLZXCode
 					break loop
 				}
-				buf <<= l
+				buf <<= l & 63
 				nb -= l
 				off += uint32(a)
 			} else if isAligned && extra == 0 || !isAligned && slot == 3 {
@@ -465,12 +481,13 @@ loop:
 				if nb < extra {
 					buf, nb = bs.refill(buf, nb)
 				}
-				off += uint32(buf >> (64 - extra))
+				off += uint32(buf >> ((64 - extra) & 63))
 				buf <<= extra
 				nb -= extra
 			}
 			r2, r1, r0 = r1, r0, off
 		}
+		ws := len(win)
 		if wpos+length > ws || off == 0 || int(off) > ws {
 			err = fmt.Errorf("%w: match of %d at distance %d", errLZX, length, off)
 			break loop
@@ -503,12 +520,11 @@ loop:
 				}
 			}
 		}
-		done += length
 	}
 	d.wpos = wpos
 	bs.buf, bs.n = buf, nb
 	d.r0, d.r1, d.r2 = r0, r1, r2
-	return done, err
+	return wpos - start, err
 }
 
 // lzxSym looks up the next code of buf (at least lzxTableBits valid
