@@ -381,10 +381,10 @@ func (d *lzxDecoder) decodeRun(n int, direct bool) (int, error) {
 	// in locals (registers) and go back to d on every return; refill
 	// hands the buffer to fill when fewer bits remain than a read needs.
 	// The loop runs to a window position rather than counting bytes, and
-	// the tables' first levels are arrays (no bounds check per lookup):
-	// fewer live values, so the literal path keeps them in registers.
-	if len(d.mainTable) < 1<<lzxRootBits || len(d.lengthTable) < 1<<lzxRootBits ||
-		d.blockType == lzxBlockAligned && len(d.alignedTable) < 1<<lzxRootBits {
+	// the main table's first level is an array (no bounds check per
+	// lookup): fewer live values, so the literal path keeps them in
+	// registers.
+	if len(d.mainTable) < 1<<lzxRootBits {
 		return 0, errLZXCode
 	}
 	win, wpos := d.window, d.wpos
