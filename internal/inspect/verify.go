@@ -540,16 +540,22 @@ func ResultFor(p *Package) VerifyResult {
 // The limit leaves room for the mapped files verify holds (up to 16 MiB
 // of closed ones in mapfile's ranges, plus those open): peak RSS is 55 MB
 // for the corpus, 79 MB for it given eight times (64 MiB let that reach
-// 90 MB). GOGC or GOMEMLIMIT in the environment win.
+// 90 MB); with huge heap pages (prepareHugeHeap) 57-61 and 80-82 MB. GOGC or GOMEMLIMIT in the environment win.
 const (
 	VerifyGCPercent   = 800
 	VerifyMemoryLimit = 56 << 20
 )
 
+// hugeHeapOnce runs prepareHugeHeap at most once per process.
+var hugeHeapOnce sync.Once
+
 // TuneVerifyGC sets the collector up as verify runs (VerifyGCPercent,
 // VerifyMemoryLimit), leaving a setting GOGC or GOMEMLIMIT gives alone,
-// and returns a function that puts back what it changed.
+// and returns a function that puts back what it changed. The first call
+// in a process also asks for huge pages for the heap verify will fill
+// (prepareHugeHeap; Linux only), which nothing puts back.
 func TuneVerifyGC() (restore func()) {
+	hugeHeapOnce.Do(prepareHugeHeap)
 	percent, limit := -2, int64(-1)
 	if os.Getenv("GOGC") == "" {
 		percent = debug.SetGCPercent(VerifyGCPercent)
