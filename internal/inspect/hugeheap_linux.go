@@ -13,9 +13,7 @@ import (
 
 // hugeHeapBytes is how much heap prepareHugeHeap asks huge pages for: the
 // peak heap of a verify pass over the corpus (32 MB at VerifyGCPercent).
-// 24, 40 and 48 MiB measured the same within noise; more than about 48
-// MiB keeps free pages past VerifyMemoryLimit's reach, which the
-// scavenger then hands back.
+// 24, 40 and 48 MiB measured the same within noise.
 const hugeHeapBytes = 32 << 20
 
 // hugePage is the size of a transparent huge page with 4 KiB base pages
@@ -23,48 +21,50 @@ const hugeHeapBytes = 32 << 20
 // larger too, and the hint below still starts and ends on a page.
 const hugePage = 2 << 20
 
-// prepareHugeHeap lets the first hugeHeapBytes of heap that verify fills
-// be backed by transparent huge pages on a kernel whose THP mode is
+// prepareHugeHeap lets the next hugeHeapBytes of heap verify fills be
+// backed by transparent huge pages on a kernel whose THP mode is
 // "madvise" (many distributions' default). There the Go heap gets 4 KiB
 // pages only, since the runtime no longer asks for huge ones (Go 1.21.1
 // on), and a verify pass over the corpus faults in some 7k pages of fresh
 // heap, each a trip into the kernel, some with an interrupt to flush the
-// other processors' TLBs. In "always" mode the kernel does this by
-// itself; in "never" it cannot.
-//
-// Measured on a 2-core AMD EPYC VM in "madvise" mode, one `upkg verify`
-// of the corpus: page faults 10.4-11.6k -> 2.8-2.9k; processor time
-// 211-235 -> 200-211 ms; wall time 0.92-0.95 times as long (3 runs of 31
-// alternated rounds, 24-48 MiB). Switching the machine to "always" gave
-// 2.1k faults and 0.89 times the wall time (the runtime's own metadata
-// gets huge pages then too). Peak RSS grows by 2-4 MB.
+// other processor's TLB. In "always" mode the kernel does this by itself;
+// in "never" it cannot.
 //
 // The runtime maps its heap in pieces as it grows, each a new mapping
 // without the hint, so the hint must come after the mapping and before
 // the pages are touched: one allocation of hugeHeapBytes makes the
 // runtime map that much heap at once without touching it (fresh memory is
-// known to be zero), the hint goes on that range, and a collection frees
-// the block, whose pages verify's allocations then reuse, each 2 MiB
-// faulted in whole on first touch. That collection, of a heap of well
-// under a megabyte before any work starts, is the cost (0.2-0.4 ms).
+// known to be zero), and the hint goes on that range. The block is dropped
+// with collection off, so that the cycle its size sets off at once finds
+// it dead; verify's allocations then reuse its pages, each 2 MiB faulted
+// in whole on first touch.
+//
+// Measured on a 2-core AMD EPYC VM in "madvise" mode, `upkg verify` of
+// the corpus against the same without the hint, 41 alternated rounds:
+// 0.946 times the wall time asking at the start, 0.964 asking after 8 MiB
+// of files (HugeHeapAfter); 31 rounds, 0.93 and 0.97. Switching the
+// machine to "always" gave 0.89 (the runtime's own metadata gets huge
+// pages then too). Peak RSS grows by 2-4 MB.
 //
 // GODEBUG=disablethp=1 (the runtime's own switch against huge pages)
-// turns this off, as does a memory limit too small to hold the range.
+// turns this off, as does a memory limit below VerifyMemoryLimit.
 func prepareHugeHeap() {
 	if strings.Contains(os.Getenv("GODEBUG"), "disablethp=1") || !thpMadvise() {
 		return
 	}
-	if debug.SetMemoryLimit(-1) < 2*hugeHeapBytes {
+	if debug.SetMemoryLimit(-1) < VerifyMemoryLimit {
 		return
 	}
 	hintHugeHeap(hugeHeapBytes)
 }
 
 // hintHugeHeap allocates n bytes of heap, asks for huge pages over them
-// (the range rounded out to whole huge pages), frees them with a
-// collection and returns the range the hint covered.
+// (the range rounded out to whole huge pages) and drops them, and returns
+// the range the hint covered. The next collection, which the block's size
+// sets off unless collection is off, frees them.
 func hintHugeHeap(n uintptr) (lo, hi uintptr, err error) {
 	gc := debug.SetGCPercent(-1) // no cycle while the block is live
+	defer debug.SetGCPercent(gc)
 	b := make([]byte, n)
 	start := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	lo = start &^ (hugePage - 1)
@@ -77,9 +77,6 @@ func hintHugeHeap(n uintptr) (lo, hi uintptr, err error) {
 		err = e
 	}
 	runtime.KeepAlive(b)
-	b = nil
-	debug.SetGCPercent(gc)
-	runtime.GC()
 	return lo, hi, err
 }
 

@@ -546,16 +546,10 @@ const (
 	VerifyMemoryLimit = 56 << 20
 )
 
-// hugeHeapOnce runs prepareHugeHeap at most once per process.
-var hugeHeapOnce sync.Once
-
 // TuneVerifyGC sets the collector up as verify runs (VerifyGCPercent,
 // VerifyMemoryLimit), leaving a setting GOGC or GOMEMLIMIT gives alone,
-// and returns a function that puts back what it changed. The first call
-// in a process also asks for huge pages for the heap verify will fill
-// (prepareHugeHeap; Linux only), which nothing puts back.
+// and returns a function that puts back what it changed.
 func TuneVerifyGC() (restore func()) {
-	hugeHeapOnce.Do(prepareHugeHeap)
 	percent, limit := -2, int64(-1)
 	if os.Getenv("GOGC") == "" {
 		percent = debug.SetGCPercent(VerifyGCPercent)
