@@ -72,9 +72,6 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	if fscall.ForWorkers(o.jobs) == fscall.Direct {
 		mapped.OpenWhole, mapped.DirectCalls = mapfile.OpenWholeDirect, true
 	}
-	// Once the files opened make a big job, the heap gets huge pages
-	// (fewer page faults; see inspect.HugeHeapAfter).
-	mapped.OpenWhole = inspect.HugeHeapAfter(mapped.OpenWhole)
 	opts = &mapped
 	// Lines are buffered (one write per line costs a system call each);
 	// on a terminal each line is flushed as it comes.

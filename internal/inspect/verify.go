@@ -537,10 +537,21 @@ func ResultFor(p *Package) VerifyResult {
 // 15 rounds), 1.09. Between, the curve is flat: GOGC 640, 680, 720 and
 // 760 (first cycle at 26-30 MB), 31 alternated rounds: 0.996-1.008.
 //
+// Transparent huge pages for the heap do not pay on the project's VMs. On
+// a kernel in THP "madvise" mode the Go heap gets 4 KiB pages only; asking
+// for huge ones over 32 MiB of fresh heap (one block allocated, hinted
+// with MADV_HUGEPAGE, then freed) cut a pass's page faults from ~10.5k to
+// 3-4k and took 0.93-0.97 times the wall time with runs back to back, but
+// 1.30 times with 2 s between runs (system time 64 -> 101-115 ms, 10
+// alternated rounds): idle guest memory goes back to the host
+// (virtio-balloon), and each huge page's first touch then costs the host
+// 2 MiB of faults. Without the hint, runs are slower with gaps too (120
+// ms of wall time against ~105 back to back), less so.
+//
 // The limit leaves room for the mapped files verify holds (up to 16 MiB
 // of closed ones in mapfile's ranges, plus those open): peak RSS is 55 MB
 // for the corpus, 79 MB for it given eight times (64 MiB let that reach
-// 90 MB); with huge heap pages (prepareHugeHeap) 57-61 and 80-82 MB. GOGC or GOMEMLIMIT in the environment win.
+// 90 MB). GOGC or GOMEMLIMIT in the environment win.
 const (
 	VerifyGCPercent   = 800
 	VerifyMemoryLimit = 56 << 20
