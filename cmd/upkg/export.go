@@ -89,7 +89,14 @@ func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name strin
 		return 0, 0, err
 	}
 	if in.Close != nil {
-		defer in.Close()
+		defer func() {
+			// A failed chunk hash is checked on closing (see
+			// inspect.Options.LateChunkHash): what was written came
+			// from a damaged chunk, and the command fails.
+			if cerr := in.Close(); cerr != nil {
+				err = errors.New(prefixPath(cerr.Error(), name))
+			}
+		}()
 	}
 	pkg := safeComponent(strings.TrimSuffix(filepath.Base(in.Name), filepath.Ext(in.Name)))
 	filter := inspect.ExportFilter{Export: ef.export, Class: ef.class}

@@ -17,21 +17,26 @@ import (
 
 // openPackage opens a package named on the command line (a file, or
 // CONTAINER::/inner/path) and reads it. The caller closes nothing: the
-// returned release function does it.
-func openPackage(name string, opts *inspect.Options) (*inspect.Package, func(), error) {
+// returned release function does it, and returns what closing found (a
+// big package chunk's hash is checked then: see
+// inspect.Options.LateChunkHash).
+func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() error, error) {
 	in, err := inspect.OpenInput(name, opts)
 	if err != nil {
-		return nil, func() {}, err
+		return nil, func() error { return nil }, err
 	}
-	release := func() {
+	release := func() error {
 		if in.Close != nil {
-			in.Close()
+			return in.Close()
 		}
+		return nil
 	}
 	p, err := inspect.OpenPackage(in, opts)
 	if err != nil {
-		release()
-		return nil, func() {}, err
+		if cerr := release(); cerr != nil {
+			err = cerr // the chunk failed its hash: that is why it does not read
+		}
+		return nil, func() error { return nil }, err
 	}
 	return p, release, nil
 }
@@ -44,7 +49,9 @@ func forEachPackage(names []string, opts *inspect.Options, stderr io.Writer, fn 
 		p, release, err := openPackage(name, opts)
 		if err == nil {
 			err = fn(p)
-			release()
+			if cerr := release(); cerr != nil {
+				err = cerr
+			}
 		}
 		if err != nil {
 			failed++

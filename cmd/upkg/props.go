@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -63,12 +64,18 @@ func selectExports(p *inspect.Package, sel string) ([]int, error) {
 	return out, nil
 }
 
-func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) error {
+func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) (err error) {
 	p, release, err := openPackage(name, opts)
 	if err != nil {
 		return err
 	}
-	defer release()
+	defer func() {
+		// A failed chunk hash (checked on closing) is why anything
+		// failed, and fails the command even when all printed.
+		if cerr := release(); cerr != nil {
+			err = errors.New(prefixPath(cerr.Error(), name))
+		}
+	}()
 	if p.Props == nil {
 		return fmt.Errorf("%s: property decoding is not available for %s packages", name, p.Format)
 	}

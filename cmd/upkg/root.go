@@ -23,7 +23,10 @@ type globalFlags struct {
 
 // options turns the global flags into library options.
 func (g *globalFlags) options() *inspect.Options {
-	return &inspect.Options{Engine: g.engine, Mappings: g.mappings, AESKey: g.aesKey}
+	// Commands read a package through and then close it: a big package
+	// chunk in a container is hashed as it is read and checked on closing
+	// (decoded once, not twice; the close reports a mismatch).
+	return &inspect.Options{Engine: g.engine, Mappings: g.mappings, AESKey: g.aesKey, LateChunkHash: true}
 }
 
 func newRootCmd() *cobra.Command {

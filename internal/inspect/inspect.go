@@ -51,6 +51,14 @@ type Options struct {
 	// internal/fscall). The CLI sets it, with an OpenWhole that does the
 	// same, when it runs no more workers than processors.
 	DirectCalls bool
+	// LateChunkHash: a package read from an IoStore container whose chunk
+	// is too big to read whole (over 16 MiB: a map's export bundle can be
+	// hundreds of MB) is hashed as it is read and checked when its Input
+	// closes, Close returning the mismatch, instead of being checked
+	// first and then decoded a second time to read it. The CLI, whose
+	// commands read a package through and close it, sets it; the page,
+	// which keeps packages open, does not.
+	LateChunkHash bool
 
 	// resultOnly is set by [VerifyOne]: nothing of the package but its
 	// [VerifyResult] is used, so renderings no check needs (a zen

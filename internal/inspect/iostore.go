@@ -745,7 +745,12 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		c.Close()
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, inner, err)
 	}
-	data, body, err := readPackageChunk(c.f, chunk, nil)
+	read := readPackageChunk
+	late := opts != nil && opts.LateChunkHash && verifyAfterRead
+	if late {
+		read = readPackageChunkLazy
+	}
+	data, body, err := read(c.f, chunk, nil)
 	if err != nil {
 		c.Close()
 		return nil, err
@@ -774,8 +779,15 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 	}
 	if body != nil {
 		in.Close = func() error {
+			var err error
+			if late {
+				err = body.Verify() // hashes what the reads left
+			}
 			body.Close() // stops its decoding ahead
-			return c.Close()
+			if cerr := c.Close(); err == nil {
+				err = cerr
+			}
+			return err
 		}
 	}
 	return in, nil

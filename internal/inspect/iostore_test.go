@@ -12,6 +12,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/iostore"
 )
@@ -215,15 +216,15 @@ func TestVerifyContainer(t *testing.T) {
 	}
 }
 
-// TestVerifyUtocLazyDamaged verifies a copy of the UE 5.8 Zlib fixture
-// container with a block of its biggest package spoiled, the package read
-// through a ChunkReader and its hash checked after its checks read it:
-// the package's line fails with the error VerifyChunk gives, as when the
-// hash was checked first, and the container counts the chunk failed.
-func TestVerifyUtocLazyDamaged(t *testing.T) {
+// spoiledFixture copies the UE 5.8 Zlib fixture container (with the
+// global container beside it) and spoils a block in the middle of its
+// biggest package chunk. It returns the copy, that package's container
+// path and the error VerifyChunk gives for its chunk.
+func spoiledFixture(t *testing.T) (utoc, path string, want error) {
+	t.Helper()
 	src := fixtureToc(t, "UE5_8", "Tagged", "Zlib")
 	dir := filepath.Join(t.TempDir(), "Tagged")
-	utoc := filepath.Join(dir, "Zlib", filepath.Base(src))
+	utoc = filepath.Join(dir, "Zlib", filepath.Base(src))
 	for _, p := range []string{src, strings.TrimSuffix(src, ".utoc") + ".ucas", filepath.Join(filepath.Dir(src), "..", "global.utoc"), filepath.Join(filepath.Dir(src), "..", "global.ucas")} {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -243,7 +244,6 @@ func TestVerifyUtocLazyDamaged(t *testing.T) {
 	}
 	// The package chunk over the most blocks, and a block in its middle.
 	bs := uint64(f.Header.CompressionBlockSize)
-	var path string
 	chunk, most := -1, uint64(0)
 	for _, fe := range f.DirectoryIndex.Files() {
 		ol := f.OffsetLength(fe.Chunk)
@@ -271,11 +271,21 @@ func TestVerifyUtocLazyDamaged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := f.VerifyChunk(chunk)
+	want = f.VerifyChunk(chunk)
 	f.Close()
 	if want == nil {
 		t.Fatal("the spoiled block reads")
 	}
+	return utoc, path, want
+}
+
+// TestVerifyUtocLazyDamaged verifies a copy of the UE 5.8 Zlib fixture
+// container with a block of its biggest package spoiled, the package read
+// through a ChunkReader and its hash checked after its checks read it:
+// the package's line fails with the error VerifyChunk gives, as when the
+// hash was checked first, and the container counts the chunk failed.
+func TestVerifyUtocLazyDamaged(t *testing.T) {
+	utoc, path, want := spoiledFixture(t)
 	old := zenWholeMax
 	zenWholeMax = -1
 	defer func() { zenWholeMax = old }()
@@ -351,5 +361,86 @@ func TestVerifyUtocLazy(t *testing.T) {
 	lazily(func() { lazy = dump() })
 	if !bytes.Equal(whole, lazy) {
 		t.Errorf("Empty.umap read whole and through a ChunkReader differ:\n%s\n%s", whole, lazy)
+	}
+}
+
+// TestOpenInputLateChunkHash opens a package chunk over zenWholeMax from a
+// container as the CLI does (Options.LateChunkHash) and reads all of it
+// (header and every export's properties). Intact, it reads as with the
+// hash checked first and closes without error, and checking the hash
+// decodes no block of its own (checking first decodes them all once more). With a block spoiled, closing (or
+// opening, when the damage stops the reads) gives the error VerifyChunk
+// gives, and so does verify's line for CONTAINER::PACKAGE.
+func TestOpenInputLateChunkHash(t *testing.T) {
+	old := zenWholeMax
+	zenWholeMax = -1
+	defer func() { zenWholeMax = old }()
+	inflate := compression.Lookup("Zlib")
+	defer compression.Register("Zlib", inflate)
+	var decodes int
+	compression.Register("Zlib", func(dst, src []byte) error {
+		decodes++
+		return inflate(dst, src)
+	})
+	// read opens name, reads it through and returns its JSON, the
+	// decodes it took and the error of opening, reading or closing.
+	read := func(name string, late bool) ([]byte, int, error) {
+		decodes = 0
+		opts := &Options{LateChunkHash: late}
+		in, err := OpenInput(name, opts)
+		if err != nil {
+			return nil, decodes, err
+		}
+		p, err := OpenPackage(in, opts)
+		var j []byte
+		if err == nil {
+			for i := range p.Exports {
+				p.Props(i)
+			}
+			j, err = json.Marshal(p)
+		}
+		if cerr := in.Close(); cerr != nil {
+			err = cerr
+		}
+		return j, decodes, err
+	}
+	utoc, path, want := spoiledFixture(t)
+	intact := fixtureToc(t, "UE5_8", "Tagged", "Zlib") + ContainerSep + path
+	first, twice, err := read(intact, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	late, once, err := read(intact, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first, late) {
+		t.Errorf("%s reads differently with its hash checked last:\n%s\n%s", path, first, late)
+	}
+	// Checking first decodes every block of the chunk once more.
+	f, err := iostore.Open(strings.TrimSuffix(intact, ContainerSep+path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocks := 0
+	for _, fe := range f.DirectoryIndex.Files() {
+		if fe.Path == path {
+			ol, bs := f.OffsetLength(fe.Chunk), uint64(f.Header.CompressionBlockSize)
+			blocks = int((ol.Offset+ol.Length-1)/bs - ol.Offset/bs + 1)
+		}
+	}
+	f.Close()
+	if twice-once != blocks {
+		t.Errorf("%s (%d blocks): %d block decodes with the hash checked first, %d checked last", path, blocks, twice, once)
+	}
+
+	damaged := utoc + ContainerSep + path
+	if _, _, err := read(damaged, true); err == nil || err.Error() != want.Error() {
+		t.Errorf("damaged %s: error %v, want %v", path, err, want)
+	}
+	var lines []VerifyResult
+	VerifyOne(damaged, &Options{LateChunkHash: true}, func(r VerifyResult) { lines = append(lines, r) })
+	if len(lines) != 1 || lines[0].OK || lines[0].Error != trimPath(want.Error(), damaged) {
+		t.Errorf("verify %s: %+v, want the error %q", damaged, lines, want)
 	}
 }

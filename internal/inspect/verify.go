@@ -398,7 +398,14 @@ func VerifyPackage(path string, opts *Options) (res VerifyResult) {
 		return res
 	}
 	if in.Close != nil {
-		defer in.Close()
+		defer func() {
+			// A chunk hashed as it was read (Options.LateChunkHash) is
+			// checked here: one that fails gets the line it would have
+			// got failing before the checks.
+			if err := in.Close(); err != nil {
+				res = VerifyResult{Path: path, Error: trimPath(err.Error(), path)}
+			}
+		}()
 		// The line must not share memory with the files: closing them may
 		// hand their buffers to the next file (see mapfile.OpenWhole).
 		defer res.detach()
