@@ -160,6 +160,8 @@ const (
 	ruleSoftPathString
 	ruleSoftPathName
 	ruleBookmarkArray
+	ruleTriangleSortSettings
+	ruleClothingModule
 	numRules
 )
 
@@ -711,6 +713,8 @@ func (p *prober) tags(r *binread.Reader, ev *evidence, what *place, class string
 			where := &place{up: what, sep: " property ", name: name}
 			if depth == 0 {
 				p.tagName(ev, where, class, name, typ)
+			} else {
+				p.structTagName(ev, where, class, name, typ)
 			}
 			p.valueEvidence(r, ev, where, typ, structName, valStart, int64(size))
 			if structName != "" {

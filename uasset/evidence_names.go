@@ -13,6 +13,7 @@ import (
 	"unicode/utf16"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
 )
 
 const (
@@ -38,7 +39,33 @@ const (
 	// 4.18 (Bloodstained) and 4.19 (TheBeastInside) hash such names
 	// without the sign extension.
 	wideHashBugRelease = "4.20"
+	// clothingModuleUntil is the last release with the module
+	// ClothingSystemRuntime (UClothingAsset, /Script/ClothingSystemRuntime):
+	// 4.24 renamed it ClothingSystemRuntimeNv (UClothingAssetNv, its base
+	// UClothingAssetCommon in the new ClothingSystemRuntimeCommon), and
+	// BaseEngine.ini redirects the old package and class names there
+	// (4.24.0 and 4.25.0 in Mu-L/TracerInteractiveUE4Plugins; the 4.16,
+	// 4.18.3 and 4.19.0-4.23.0 headers declare UClothingAsset in
+	// Engine/Source/Runtime/ClothingSystemRuntime). Corpus: 4.18
+	// (Bloodstained, CodeVein) and 4.23 (Astroneer) packages import
+	// /Script/ClothingSystemRuntime; 4.25, 4.26 and 5.5-5.7 ones import
+	// /Script/ClothingSystemRuntimeNv.
+	clothingModuleUntil = "4.23"
+	// skelRemoveTriangleSorting is FSkeletalMeshCustomVersion's
+	// RemoveTriangleSorting: FSkeletalMeshLODInfo loses its
+	// TriangleSortSettings property (SkeletalMesh.h has it, outside
+	// WITH_EDITORONLY_DATA, in the 4.16 and 4.18.3 sources, not in 4.19.0,
+	// whose loader drops old sort data), so a cooked LOD info that saves
+	// it comes from 4.18 or earlier (the custom version table: 4.18
+	// writes 10, 4.19 15). Corpus: CodeVein's SK_Inner_Female1 (4.18).
+	skelRemoveTriangleSorting = 13
 )
+
+// until returns a predicate: the release is last or earlier.
+func until(last string) func(Engine) bool {
+	max := engineIndex(last)
+	return func(e Engine) bool { return engineIndex(e.Name) <= max }
+}
 
 // since returns a predicate: the release is first or later.
 func since(first string) func(Engine) bool {
@@ -49,14 +76,29 @@ func since(first string) func(Engine) bool {
 // probeImportNames applies the rules on imported package names.
 func (p *prober) probeImportNames(ev *evidence) {
 	f := p.f
+	navigation := false
 	for i := range f.Imports {
 		im := &f.Imports[i]
 		class, _ := f.NameBase(im.ClassName)
+		if class != "Package" || !im.OuterIndex.IsNull() {
+			continue
+		}
 		name, _ := f.NameBase(im.ObjectName)
-		if class == "Package" && name == "/Script/NavigationSystem" && im.OuterIndex.IsNull() {
-			ev.require(since(navigationSystemSince), nil,
-				"import "+itoa(int64(i+1))+" is the package /Script/NavigationSystem (module split out of Engine in 4.20)")
-			return
+		what := "import " + itoa(int64(i+1)) + " is the package " + name
+		switch name {
+		case "/Script/NavigationSystem":
+			if !navigation {
+				navigation = true
+				ev.require(since(navigationSystemSince), nil, what+" (module split out of Engine in 4.20)")
+			}
+		case "/Script/ClothingSystemRuntime":
+			if ev.first(ruleClothingModule) {
+				ev.require(until(clothingModuleUntil), nil, what+" (renamed ClothingSystemRuntimeNv in 4.24)")
+			}
+		case "/Script/ClothingSystemRuntimeNv", "/Script/ClothingSystemRuntimeCommon":
+			if ev.first(ruleClothingModule) {
+				ev.require(func(e Engine) bool { return !until(clothingModuleUntil)(e) }, nil, what+" (cloth modules since 4.24)")
+			}
 		}
 	}
 }
@@ -67,6 +109,15 @@ func (p *prober) tagName(ev *evidence, where *place, class, name, typ string) {
 	if name == "BookmarkArray" && typ == "ArrayProperty" && strings.HasSuffix(class, "WorldSettings") && ev.first(ruleBookmarkArray) {
 		ev.require(since(bookmarkArraySince),
 			where, " is a WorldSettings BookmarkArray (replaced BookMarks in 4.21)")
+	}
+}
+
+// structTagName applies the rules on the names of properties inside a
+// struct value (ev is not nil): structName is the struct's type.
+func (p *prober) structTagName(ev *evidence, where *place, structName, name, typ string) {
+	if name == "TriangleSortSettings" && typ == "ArrayProperty" && structName == "SkeletalMeshLODInfo" && ev.first(ruleTriangleSortSettings) {
+		ev.require(func(e Engine) bool { return e.customVersion(ue.SkeletalMeshCustomVersion) < skelRemoveTriangleSorting },
+			where, " is a SkeletalMeshLODInfo TriangleSortSettings (removed by FSkeletalMeshCustomVersion RemoveTriangleSorting, 4.19)")
 	}
 }
 

@@ -111,6 +111,42 @@ func TestNameEvidence(t *testing.T) {
 	if got := keptBy(func(ev *evidence) { (&prober{f: f}).probeImportNames(ev) }, cands...); got != nil {
 		t.Errorf("Engine import: kept %v, want no evidence", got)
 	}
+	// The cloth modules: ClothingSystemRuntime until 4.23, its successors
+	// from 4.24.
+	clothCands := []string{"4.18", "4.23", "4.24", "4.27", "5.3"}
+	for _, c := range []struct {
+		pkg  string
+		kept []string
+	}{
+		{"/Script/ClothingSystemRuntime", []string{"4.18", "4.23"}},
+		{"/Script/ClothingSystemRuntimeNv", []string{"4.24", "4.27", "5.3"}},
+		{"/Script/ClothingSystemRuntimeCommon", []string{"4.24", "4.27", "5.3"}},
+		{"/Script/ClothingSystemRuntimeInterface", nil},
+	} {
+		f := &File{Names: []NameEntry{{Name: String{S: c.pkg}}, {Name: String{S: "Package"}}}}
+		f.Imports = []ObjectImport{{ClassName: Name{Index: 1}, ObjectName: Name{Index: 0}}}
+		if got := keptBy(func(ev *evidence) { (&prober{f: f}).probeImportNames(ev) }, clothCands...); !slices.Equal(got, c.kept) {
+			t.Errorf("%s import: kept %v, want %v", c.pkg, got, c.kept)
+		}
+	}
+	// Properties inside structs: TriangleSortSettings of a skeletal mesh
+	// LOD info until 4.18.
+	for _, c := range []struct {
+		structName, name, typ string
+		kept                  []string
+	}{
+		{"SkeletalMeshLODInfo", "TriangleSortSettings", "ArrayProperty", []string{"4.16", "4.18"}},
+		{"SkeletalMeshLODInfo", "TriangleSortSettings", "StructProperty", nil},
+		{"MyLODInfo", "TriangleSortSettings", "ArrayProperty", nil},
+		{"SkeletalMeshLODInfo", "LODHysteresis", "FloatProperty", nil},
+	} {
+		got := keptBy(func(ev *evidence) {
+			(&prober{f: f}).structTagName(ev, &place{name: "tag"}, c.structName, c.name, c.typ)
+		}, "4.16", "4.18", "4.19", "4.27")
+		if !slices.Equal(got, c.kept) {
+			t.Errorf("%s.%s: kept %v, want %v", c.structName, c.name, got, c.kept)
+		}
+	}
 	for _, c := range []struct {
 		class, name, typ string
 		kept             []string

@@ -19,6 +19,7 @@ var (
 	ReleaseObjectVersion            = Guid{0x9C54D522, 0xA8264FBE, 0x94210746, 0x61B482D0}
 	RigVMObjectVersion              = Guid{0xDC49959B, 0x53C04DE7, 0x9156EA88, 0x5E7C5D39}
 	SequencerObjectVersion          = Guid{0x7B5AE74C, 0xD2704C10, 0xA9585798, 0x0B212A5A}
+	SkeletalMeshCustomVersion       = Guid{0xD78A4A00, 0xE8584697, 0xBAA819B5, 0x487D46B4}
 	UE5MainStreamObjectVersion      = Guid{0x697DD581, 0xE64F41AB, 0xAA4A51EC, 0xBEB7B628}
 	UE5ReleaseStreamObjectVersion   = Guid{0xD89B5E42, 0x24BD4D46, 0x8412ACA8, 0xDF641779}
 )

@@ -746,7 +746,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, inner, err)
 	}
 	read := readPackageChunk
-	late := opts != nil && opts.LateChunkHash && verifyAfterRead
+	late := lateChunkHash(opts)
 	if late {
 		read = readPackageChunkLazy
 	}
@@ -779,15 +779,18 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 	}
 	if body != nil {
 		in.Close = func() error {
-			var err error
-			if late {
-				err = body.Verify() // hashes what the reads left
-			}
 			body.Close() // stops its decoding ahead
-			if cerr := c.Close(); err == nil {
-				err = cerr
+			return c.Close()
+		}
+		if late {
+			in.Close = func() error {
+				err := body.Verify() // hashes what the reads left
+				body.Close()
+				if cerr := c.Close(); err == nil {
+					err = cerr
+				}
+				return err
 			}
-			return err
 		}
 	}
 	return in, nil
