@@ -49,7 +49,8 @@ const (
 	// Engine/Source/Runtime/ClothingSystemRuntime). Corpus: 4.18
 	// (Bloodstained, CodeVein) and 4.23 (Astroneer) packages import
 	// /Script/ClothingSystemRuntime; 4.25, 4.26 and 5.5-5.7 ones import
-	// /Script/ClothingSystemRuntimeNv.
+	// /Script/ClothingSystemRuntimeNv (a rule for 4.24+ on that name
+	// would hold, but the uasset WebAssembly module had no room for it).
 	clothingModuleUntil = "4.23"
 	// skelRemoveTriangleSorting is FSkeletalMeshCustomVersion's
 	// RemoveTriangleSorting: FSkeletalMeshLODInfo loses its
@@ -83,21 +84,17 @@ func (p *prober) probeImportNames(ev *evidence) {
 		if class != "Package" || !im.OuterIndex.IsNull() {
 			continue
 		}
-		name, _ := f.NameBase(im.ObjectName)
-		what := "import " + itoa(int64(i+1)) + " is the package " + name
-		switch name {
+		switch name, _ := f.NameBase(im.ObjectName); name {
 		case "/Script/NavigationSystem":
 			if !navigation {
 				navigation = true
-				ev.require(since(navigationSystemSince), nil, what+" (module split out of Engine in 4.20)")
+				ev.require(since(navigationSystemSince), nil,
+					"import "+itoa(int64(i+1))+" is the package /Script/NavigationSystem (module split out of Engine in 4.20)")
 			}
 		case "/Script/ClothingSystemRuntime":
 			if ev.first(ruleClothingModule) {
-				ev.require(until(clothingModuleUntil), nil, what+" (renamed ClothingSystemRuntimeNv in 4.24)")
-			}
-		case "/Script/ClothingSystemRuntimeNv", "/Script/ClothingSystemRuntimeCommon":
-			if ev.first(ruleClothingModule) {
-				ev.require(func(e Engine) bool { return !until(clothingModuleUntil)(e) }, nil, what+" (cloth modules since 4.24)")
+				ev.require(until(clothingModuleUntil), nil,
+					"import "+itoa(int64(i+1))+" is the package /Script/ClothingSystemRuntime (renamed ClothingSystemRuntimeNv in 4.24)")
 			}
 		}
 	}

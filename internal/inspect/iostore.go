@@ -746,7 +746,7 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, inner, err)
 	}
 	read := readPackageChunk
-	late := lateChunkHash(opts)
+	late := verifyAfterRead && opts != nil && opts.LateChunkHash
 	if late {
 		read = readPackageChunkLazy
 	}

@@ -20,7 +20,3 @@ func readPackageChunkLazy(f *iostore.File, i int, buf []byte) (data []byte, body
 	body, err = f.VerifyingChunkReader(i)
 	return nil, body, err
 }
-
-// lateChunkHash reports whether a package opened alone checks a big
-// chunk's hash on closing (Options.LateChunkHash).
-func lateChunkHash(opts *Options) bool { return opts != nil && opts.LateChunkHash }

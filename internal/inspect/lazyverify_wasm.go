@@ -9,7 +9,3 @@ const verifyAfterRead = false
 
 // readPackageChunkLazy is readPackageChunk here.
 var readPackageChunkLazy = readPackageChunk
-
-// lateChunkHash is false here: the page checks a chunk before reading it
-// (and leaves the late check out of the module).
-func lateChunkHash(*Options) bool { return false }
