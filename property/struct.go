@@ -469,7 +469,7 @@ func init() {
 // fraction's trailing zeros dropped, as package time's RFC3339Nano layout
 // does; "" outside FDateTime's range. It is written out rather than made
 // with time.Time.AddDate and Format: 1.6 KB less WebAssembly in the uasset
-// module, which is within 0.5 KB of its budget (time.Time.String stays
+// module, which was 0.5 KB under its budget before (time.Time.String stays
 // linked through os.FileInfo).
 func ticksTime(t int64) string {
 	const maxTicks = 3155378975999999999 // 9999-12-31 23:59:59.9999999
