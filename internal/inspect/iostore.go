@@ -777,20 +777,20 @@ func openUtocInner(container, inner string, opts *Options) (*Input, error) {
 		},
 		Close: c.Close,
 	}
-	if body != nil {
+	switch {
+	case body != nil && late:
+		in.Close = func() error {
+			err := body.Verify() // hashes what the reads left
+			body.Close()         // stops its decoding ahead
+			if cerr := c.Close(); err == nil {
+				err = cerr
+			}
+			return err
+		}
+	case body != nil:
 		in.Close = func() error {
 			body.Close() // stops its decoding ahead
 			return c.Close()
-		}
-		if late {
-			in.Close = func() error {
-				err := body.Verify() // hashes what the reads left
-				body.Close()
-				if cerr := c.Close(); err == nil {
-					err = cerr
-				}
-				return err
-			}
 		}
 	}
 	return in, nil
