@@ -32,6 +32,9 @@ match. PATH is the path ls prints (a leading "/" is optional) or a chunk id.`,
 func runCat(opts *inspect.Options, container, name string, stdout io.Writer) error {
 	c, err := inspect.OpenContainer(container, opts)
 	if err != nil {
+		if _, known := inspect.ContainerFormatFor(container); !known {
+			err = companionHint(container, err, true)
+		}
 		return err
 	}
 	defer c.Close()

@@ -172,6 +172,9 @@ func (x *extraction) report(format string, args ...any) {
 func (x *extraction) container(opts *inspect.Options, name string) error {
 	c, err := inspect.OpenContainer(name, opts)
 	if err != nil {
+		if _, known := inspect.ContainerFormatFor(name); !known {
+			err = companionHint(name, err, true)
+		}
 		return err
 	}
 	defer c.Close()

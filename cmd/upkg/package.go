@@ -6,9 +6,11 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
@@ -36,9 +38,56 @@ func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() e
 		if cerr := release(); cerr != nil {
 			err = cerr // the chunk failed its hash: that is why it does not read
 		}
-		return nil, func() error { return nil }, err
+		return nil, func() error { return nil }, companionHint(name, err, false)
 	}
 	return p, release, nil
+}
+
+// companions are the files that hold part of a package or container and
+// are read with it, never alone: what each holds, the extensions of the
+// file that reads it, and whether that is a container.
+var companions = []struct {
+	ext, holds string
+	owners     []string
+	container  bool
+}{
+	{".m.ubulk", "bulk data", []string{".uasset", ".umap"}, false},
+	{".uexp", "export data", []string{".uasset", ".umap"}, false},
+	{".ubulk", "bulk data", []string{".uasset", ".umap"}, false},
+	{".uptnl", "bulk data", []string{".uasset", ".umap"}, false},
+	{".ucas", "chunks", []string{".utoc"}, true},
+}
+
+// companionHint adds to err, the failure to recognise the file name as a
+// package (inspect.ErrUnknownFormat) or, with container, as a container
+// of a format upkg knows, what name is when it is a companion file of one
+// (a .uexp named instead of its .uasset is a common slip) and which file
+// beside it to open instead.
+func companionHint(name string, err error, container bool) error {
+	if !container && !errors.Is(err, inspect.ErrUnknownFormat) {
+		return err
+	}
+	if _, _, ok := inspect.SplitContainerPath(name); ok {
+		return err
+	}
+	lower := strings.ToLower(name)
+	for _, c := range companions {
+		if !strings.HasSuffix(lower, c.ext) || container && !c.container {
+			continue
+		}
+		base := name[:len(name)-len(c.ext)]
+		for _, owner := range c.owners {
+			// The owner's extension in the companion's case.
+			if name[len(name)-1] >= 'A' && name[len(name)-1] <= 'Z' {
+				owner = strings.ToUpper(owner)
+			}
+			if st, serr := os.Stat(base + owner); serr == nil && st.Mode().IsRegular() {
+				return fmt.Errorf("%w; it holds the %s of %s beside it, which reads it: open that", err, c.holds, filepath.Base(base+owner))
+			}
+		}
+		return fmt.Errorf("%w; a %s file holds the %s of the %s file of the same name, which reads it (none is beside it)", err, c.ext, c.holds, strings.Join(c.owners, " or "))
+	}
+	return err
 }
 
 // forEachPackage runs fn on every named package, reporting failures on
