@@ -35,7 +35,9 @@ func newVerifyCmd(g *globalFlags) *cobra.Command {
 		Long: `verify walks the files and folders given, reads every package and container it
 finds with all checks on (every section, the header rewritten and compared
 byte for byte, properties decoded, container hashes), and prints a line per
-package. Companion files (.uexp, .ubulk, .ucas) are read with their package.
+package. Companion files (.uexp, .ubulk, .ucas, .sig) are read with their
+package or container: found in a folder, or named together with it (a shell
+glob such as Content/Maps/*), they are not checked alone.
 Files are checked in parallel (--jobs); a worker with no file left helps
 check a container another is on, so one big .utoc or .pak uses every core.
 

@@ -22,6 +22,53 @@ var companionExts = map[string]bool{
 	".ucas": true, ".sig": true, ".usmap": true,
 }
 
+// companionOwners are the companion extensions of files that belong to
+// one package or container, with the extensions of the files that read
+// them (".m.ubulk" before ".ubulk", whose suffix it shares).
+var companionOwners = []struct {
+	ext    string
+	owners []string
+}{
+	{".m.ubulk", []string{".uasset", ".umap", ".uzenasset"}},
+	{".uexp", []string{".uasset", ".umap"}},
+	{".ubulk", []string{".uasset", ".umap", ".uzenasset"}},
+	{".uptnl", []string{".uasset", ".umap", ".uzenasset"}},
+	{".ucas", []string{".utoc"}},
+	{".sig", []string{".utoc", ".pak"}},
+}
+
+// isCompanionName reports whether name has a companion extension of
+// companionOwners.
+func isCompanionName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, c := range companionOwners {
+		if strings.HasSuffix(lower, c.ext) {
+			return true
+		}
+	}
+	return false
+}
+
+// namedCompanion reports whether name, a file named directly, is a
+// companion whose package or container is named too: named holds the
+// files named, lower-cased.
+func namedCompanion(name string, named map[string]bool) bool {
+	lower := strings.ToLower(name)
+	for _, c := range companionOwners {
+		if !strings.HasSuffix(lower, c.ext) {
+			continue
+		}
+		base := lower[:len(lower)-len(c.ext)]
+		for _, o := range c.owners {
+			if named[base+o] {
+				return true
+			}
+		}
+		return false
+	}
+	return false
+}
+
 // packageExts are extensions that are always packages or containers: a walk
 // reports them even when they fail to read. Files with other extensions are
 // sniffed and reported only when they look like a package.
@@ -37,7 +84,9 @@ const packageTag = 0x9E2A83C1
 
 // VerifyFiles expands paths (files and folders, walked recursively in
 // lexical order) into the list of files verify checks. Files named directly
-// are always included; companions found in folders are skipped.
+// are included, but for a companion named together with the package or
+// container that reads it (a shell glob over a folder names both);
+// companions found in folders are skipped.
 func VerifyFiles(paths []string) ([]string, error) {
 	var out []string
 	err := WalkVerifyFiles(paths, func(p string) bool {
@@ -72,12 +121,29 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 		}
 		dirs[i] = st.IsDir()
 	}
+	// A companion named with the file that reads it is read with that
+	// file, not alone (see namedCompanion).
+	var namedFiles map[string]bool
+	for i, p := range paths {
+		if !dirs[i] && isCompanionName(p) {
+			namedFiles = make(map[string]bool, len(paths))
+			for j, q := range paths {
+				if !dirs[j] {
+					namedFiles[strings.ToLower(q)] = true
+				}
+			}
+			break
+		}
+	}
 	// Files named directly get the listing of their folder when the next
 	// path is in the same folder too (a shell glob): one read of the
 	// folder then answers the companion lookups of all of them.
 	namedDir, named := "", (*dirList)(nil)
 	for i, p := range paths {
 		if !dirs[i] {
+			if namedFiles != nil && namedCompanion(p, namedFiles) {
+				continue
+			}
 			var list *dirList
 			if _, _, ok := SplitContainerPath(p); !ok {
 				parent := filepath.Dir(p)

@@ -220,3 +220,47 @@ func walkDirCandidates(t *testing.T, root string) []string {
 	}
 	return want
 }
+
+// TestVerifyNamedCompanions checks that a companion named together with
+// the file that reads it (as a shell glob over a folder names them) is
+// left to that file, and one named without it is checked as named.
+func TestVerifyNamedCompanions(t *testing.T) {
+	dir := t.TempDir()
+	names := []string{
+		"A.uasset", "A.uexp", "A.ubulk", // a cooked package
+		"B.uexp",           // its package not named
+		"C.utoc", "C.ucas", // an IoStore container
+		"D.pak", "D.sig", // a pak and its signatures
+		"E.m.ubulk", "E.umap", // a map's mip bulk data
+		"F.UASSET", "F.uexp", // owner in another case
+		"G.uzenasset", "G.uptnl", // a zen package file's bulk data
+		"H.usmap", // mappings: no package's companion
+	}
+	var paths []string
+	for _, n := range names {
+		p := filepath.Join(dir, n)
+		if err := os.WriteFile(p, []byte("not a package"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	got, err := VerifyFiles(paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for _, n := range []string{"A.uasset", "B.uexp", "C.utoc", "D.pak", "E.umap", "F.UASSET", "G.uzenasset", "H.usmap"} {
+		want = append(want, filepath.Join(dir, n))
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("VerifyFiles(%q):\n got %q\nwant %q", names, got, want)
+	}
+	// Named beside a folder holding its package, a companion is checked as
+	// named: only a file named directly names its package.
+	got, err = VerifyFiles([]string{dir, filepath.Join(dir, "A.uexp")})
+	if err != nil || len(got) == 0 || got[len(got)-1] != filepath.Join(dir, "A.uexp") {
+		t.Errorf("a folder and a companion named: %q, %v", got, err)
+	}
+}
