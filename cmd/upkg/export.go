@@ -64,7 +64,7 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 	defer root.Close()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
 	failed, written := 0, 0
-	for _, name := range args {
+	for _, name := range inspect.WithoutNamedCompanions(args) { // a .uexp named with its .uasset is read with it
 		n, nf, err := exportOne(root, opts, ef, name, stdout, stderr)
 		written += n
 		failed += nf

@@ -152,7 +152,9 @@ func dash(s string) string {
 // extension a container format is registered for), sorted.
 func containerArgs(args []string) ([]string, error) {
 	var out []string
-	for _, a := range args {
+	// A .ucas or .sig named with its .utoc or .pak (a shell glob over a
+	// game's Paks/) is read with it.
+	for _, a := range inspect.WithoutNamedCompanions(args) {
 		st, err := os.Stat(a)
 		if err != nil || !st.IsDir() {
 			out = append(out, a)

@@ -94,7 +94,8 @@ func companionHint(name string, err error, container bool) error {
 // stderr as one line each; it returns a failedError when any failed.
 func forEachPackage(names []string, opts *inspect.Options, stderr io.Writer, fn func(p *inspect.Package) error) error {
 	failed := 0
-	for _, name := range names {
+	// A .uexp named with its .uasset (a shell glob) is read with it.
+	for _, name := range inspect.WithoutNamedCompanions(names) {
 		p, release, err := openPackage(name, opts)
 		if err == nil {
 			err = fn(p)

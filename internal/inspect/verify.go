@@ -37,9 +37,29 @@ var companionOwners = []struct {
 	{".sig", []string{".utoc", ".pak"}},
 }
 
-// isCompanionName reports whether name has a companion extension of
+// namedSet returns the files among paths (those dirs does not mark; dirs
+// nil: all), lower-cased, for namedCompanion; nil when none of them has a
+// companion extension.
+func namedSet(paths []string, dirs []bool) map[string]bool {
+	isFile := func(i int) bool { return dirs == nil || !dirs[i] }
+	i := 0
+	for ; i < len(paths) && !(isFile(i) && hasCompanionExt(paths[i])); i++ {
+	}
+	if i == len(paths) {
+		return nil
+	}
+	set := make(map[string]bool, len(paths))
+	for i, p := range paths {
+		if isFile(i) {
+			set[strings.ToLower(p)] = true
+		}
+	}
+	return set
+}
+
+// hasCompanionExt reports whether name has an extension of
 // companionOwners.
-func isCompanionName(name string) bool {
+func hasCompanionExt(name string) bool {
 	lower := strings.ToLower(name)
 	for _, c := range companionOwners {
 		if strings.HasSuffix(lower, c.ext) {
@@ -47,6 +67,24 @@ func isCompanionName(name string) bool {
 		}
 	}
 	return false
+}
+
+// WithoutNamedCompanions returns files less the companions named together
+// with the package or container that reads them (a shell glob over a
+// cooked folder names X.uasset and X.uexp): the rule [VerifyFiles]
+// follows, for the commands that take many files.
+func WithoutNamedCompanions(files []string) []string {
+	named := namedSet(files, nil)
+	if named == nil {
+		return files
+	}
+	out := make([]string, 0, len(files))
+	for _, f := range files {
+		if !namedCompanion(f, named) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // namedCompanion reports whether name, a file named directly, is a
@@ -123,18 +161,7 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 	}
 	// A companion named with the file that reads it is read with that
 	// file, not alone (see namedCompanion).
-	var namedFiles map[string]bool
-	for i, p := range paths {
-		if !dirs[i] && isCompanionName(p) {
-			namedFiles = make(map[string]bool, len(paths))
-			for j, q := range paths {
-				if !dirs[j] {
-					namedFiles[strings.ToLower(q)] = true
-				}
-			}
-			break
-		}
-	}
+	namedFiles := namedSet(paths, dirs)
 	// Files named directly get the listing of their folder when the next
 	// path is in the same folder too (a shell glob): one read of the
 	// folder then answers the companion lookups of all of them.

@@ -252,6 +252,10 @@ func TestVerifyNamedCompanions(t *testing.T) {
 	for _, n := range []string{"A.uasset", "B.uexp", "C.utoc", "D.pak", "E.umap", "F.UASSET", "G.uzenasset", "H.usmap"} {
 		want = append(want, filepath.Join(dir, n))
 	}
+	// The commands that take many files leave out the same.
+	if kept := WithoutNamedCompanions(paths); !slices.Equal(kept, got) {
+		t.Errorf("WithoutNamedCompanions: %q, VerifyFiles: %q", kept, got)
+	}
 	slices.Sort(got)
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
