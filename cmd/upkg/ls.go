@@ -161,7 +161,15 @@ func containerArgs(args []string) ([]string, error) {
 			continue
 		}
 		var found []string
-		err = filepath.WalkDir(a, func(p string, d fs.DirEntry, err error) error {
+		// A folder named through a symbolic link is walked as the folder
+		// (filepath.WalkDir walks no link, but a path ending in a
+		// separator is the folder it leads to); links inside are not
+		// followed.
+		root := a
+		if lst, err := os.Lstat(a); err == nil && lst.Mode()&fs.ModeSymlink != 0 {
+			root = a + string(filepath.Separator)
+		}
+		err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}

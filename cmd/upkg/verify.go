@@ -37,7 +37,8 @@ finds with all checks on (every section, the header rewritten and compared
 byte for byte, properties decoded, container hashes), and prints a line per
 package. Companion files (.uexp, .ubulk, .ucas, .sig) are read with their
 package or container: found in a folder, or named together with it (a shell
-glob such as Content/Maps/*), they are not checked alone.
+glob such as Content/Maps/*), they are not checked alone. A folder named
+through a symbolic link is walked; links inside folders are not followed.
 Files are checked in parallel (--jobs); a worker with no file left helps
 check a container another is on, so one big .utoc or .pak uses every core.
 

@@ -191,15 +191,10 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 			}
 			continue
 		}
-		// As filepath.WalkDir walks: the root is not followed when it is
-		// a symbolic link.
-		st, err := os.Lstat(p)
-		if err != nil {
-			return err
-		}
-		if !st.IsDir() {
-			continue
-		}
+		// A folder named through a symbolic link is walked, as grep -r
+		// and find -H walk one (links inside are not followed): a game's
+		// Content linked from elsewhere is verified, not passed over as
+		// "0 packages". (dirs[i] comes from os.Stat, which follows it.)
 		if more, err := walkVerifyDir(p, direct, yield); err != nil || !more {
 			return err
 		}
