@@ -30,6 +30,9 @@ var (
 	// ErrNeedEngine reports an unversioned package whose engine version
 	// could not be inferred; give one with WithEngine.
 	ErrNeedEngine = errors.New("uasset: unversioned package: engine version needed")
+	// errCutShort leads the error of an unversioned package whose header
+	// runs past the end of the file under the layout that got furthest.
+	errCutShort = errors.New("uasset: unversioned package cut short? its header runs past the end of the file")
 )
 
 func formatErr(section string, err error) error {

@@ -264,6 +264,34 @@ func TestTruncated(t *testing.T) {
 	}
 }
 
+// TestCutShortUnversioned: an unversioned package cut inside its summary
+// says so, leading with the truncation rather than a missing engine
+// version; one whose summary reads under no layout still asks for the
+// engine.
+func TestCutShortUnversioned(t *testing.T) {
+	b, err := os.ReadFile(corpus.Path(t, "cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/PlayerPower_UI.uasset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{20, 40} {
+		_, err := NewFile(bytes.NewReader(b[:n]), int64(n))
+		if err == nil || !errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, ErrNeedEngine) ||
+			!strings.HasPrefix(err.Error(), "uasset: unversioned package cut short? its header runs past the end of the file (no engine layout reads it; tried ") {
+			t.Errorf("first %d bytes: %v", n, err)
+		}
+	}
+	// A whole file whose summary no layout reads (its counts run past
+	// the end): the engine is what is asked for.
+	bad := bytes.Clone(b)
+	binary.LittleEndian.PutUint32(bad[len(bad)-4:], 0xFFFFFFFF)
+	for i := 24; i < 40; i++ {
+		bad[i] = 0xFF
+	}
+	if _, err := NewFile(bytes.NewReader(bad), int64(len(bad))); err == nil || !errors.Is(err, ErrNeedEngine) || errors.Is(err, errCutShort) {
+		t.Errorf("a damaged summary: %v", err)
+	}
+}
+
 // TestReaderAtErrors makes sure an I/O error from the ReaderAt surfaces.
 func TestReaderAtErrors(t *testing.T) {
 	b := smallSummary(t)

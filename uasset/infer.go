@@ -195,7 +195,13 @@ func inferFrom(r io.ReaderAt, size int64, order binary.ByteOrder, o *options, le
 		if off := errOffset(best.err); off >= 0 {
 			where = fmt.Sprintf(" at offset 0x%x", off)
 		}
-		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; %s got furthest%s: %w)", ErrNeedEngine, strings.Join(tried, ", "), best.engines[len(best.engines)-1], where, best.err)
+		lead := ErrNeedEngine
+		if errors.Is(best.err, io.ErrUnexpectedEOF) {
+			// The layout likeliest to be right ran off the end of the
+			// file: it is cut short, not of an unknown engine.
+			lead = errCutShort
+		}
+		return nil, fmt.Errorf("%w (no engine layout reads it; tried %s; %s got furthest%s: %w)", lead, strings.Join(tried, ", "), best.engines[len(best.engines)-1], where, best.err)
 	}
 	// Prefer the newest layout among the survivors.
 	sort.SliceStable(ok, func(i, j int) bool {
