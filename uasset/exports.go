@@ -160,9 +160,10 @@ func (e *ObjectExport) Open() (*io.SectionReader, error) {
 }
 
 // Data reads the export's serialized bytes. When the file is held in
-// memory (a [binread.Mem], as the CLI opens packages of a few MiB) they
-// are a slice of it, not a copy, like zen's Package.ExportData: callers
-// must not modify them.
+// memory (a [binread.Mem], as the CLI opens packages of a few MiB), or
+// its reader hands out slices of itself (see sliceOf: the CLI maps a big
+// .uexp that way), they are a slice of it, not a copy, like zen's
+// Package.ExportData: callers must not modify them.
 func (e *ObjectExport) Data() ([]byte, error) {
 	if e.f == nil {
 		return nil, fmt.Errorf("uasset: export not attached to a file")
@@ -174,6 +175,11 @@ func (e *ObjectExport) Data() ([]byte, error) {
 	}
 	if m, ok := r.(binread.Mem); ok && off >= 0 && off <= int64(len(m)) && n <= int64(len(m))-off {
 		return m[off : off+n : off+n], nil
+	}
+	if canSlice {
+		if b, ok := sliceOf(r, off, n); ok {
+			return b, nil
+		}
 	}
 	return readAllSection(io.NewSectionReader(r, off, n))
 }

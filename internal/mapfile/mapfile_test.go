@@ -4,11 +4,13 @@ package mapfile_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"strings"
 	"syscall"
@@ -226,5 +228,121 @@ func TestOpenWholeSpecial(t *testing.T) {
 				t.Fatalf("OpenWhole(%s) still waiting after 10 s", name)
 			}
 		}
+	}
+}
+
+// TestBigFileSlice: a file too big to read whole is read with ReadAt and
+// hands out slices of a mapping of itself, the same bytes; ranges outside
+// it are refused, and Close unmaps and closes it.
+func TestBigFileSlice(t *testing.T) {
+	name, want := writeFile(t, osfile.MaxWhole+12345)
+	r, size, c, err := mapfile.OpenWhole(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := r.(interface {
+		Slice(off, n int64) ([]byte, bool)
+	})
+	if !ok || size != int64(len(want)) || c == nil {
+		t.Fatalf("%T, size %d, closer %v: not a slicer of the whole file", r, size, c)
+	}
+	got := make([]byte, 1000)
+	if n, err := r.ReadAt(got, size-1000); n != 1000 || err != nil || !bytes.Equal(got, want[len(want)-1000:]) {
+		t.Errorf("ReadAt: %d, %v", n, err)
+	}
+	for _, rg := range [][2]int64{{0, size}, {size - 7, 7}, {1 << 20, 3 << 20}, {size, 0}} {
+		b, ok := s.Slice(rg[0], rg[1])
+		if !ok || !bytes.Equal(b, want[rg[0]:rg[0]+rg[1]]) || int64(cap(b)) != rg[1] {
+			t.Errorf("Slice(%d, %d): ok %v, %d bytes (cap %d), same %v", rg[0], rg[1], ok, len(b), cap(b), bytes.Equal(b, want[rg[0]:rg[0]+rg[1]]))
+		}
+	}
+	for _, rg := range [][2]int64{{-1, 2}, {0, size + 1}, {size, 1}, {1, -1}} {
+		if _, ok := s.Slice(rg[0], rg[1]); ok {
+			t.Errorf("Slice(%d, %d) outside the file: given", rg[0], rg[1])
+		}
+	}
+	if err := c.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.ReadAt(got, 0); err == nil {
+		t.Error("ReadAt after Close: no error")
+	}
+	if _, ok := s.Slice(0, 1); ok {
+		t.Error("Slice after Close: given")
+	}
+}
+
+// bigExport writes a copy of a cooked corpus package whose one export
+// runs extra bytes longer, into a .uexp grown by that many zero bytes
+// after its properties (a hole: sparse on disk), and returns the .uasset.
+func bigExport(t *testing.T, extra int64) string {
+	t.Helper()
+	src := corpus.Path(t, "uassetapi", "TestImproperNameMapHashes", "OC_Gatling_DamageB_B")
+	h, err := os.ReadFile(src + ".uasset")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := os.ReadFile(src + ".uexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The export's SerialSize (715) and SerialOffset (0x8fa), and the
+	// summary's BulkDataStartOffset (3013, where the .uexp's data ends).
+	put := func(old, new int64, next ...int64) {
+		var pat []byte
+		for _, v := range append([]int64{old}, next...) {
+			pat = binary.LittleEndian.AppendUint64(pat, uint64(v))
+		}
+		if bytes.Count(h, pat) != 1 {
+			t.Fatalf("%x not found once in the header", pat)
+		}
+		binary.LittleEndian.PutUint64(h[bytes.Index(h, pat):], uint64(new))
+	}
+	put(715, 715+extra, 0x8fa)
+	put(3013, 3013+extra)
+	dir := t.TempDir()
+	name := filepath.Join(dir, "Big.uasset")
+	if err := os.WriteFile(name, h, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Create(filepath.Join(dir, "Big.uexp"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tag := len(e) - 4 // the package tag ends the .uexp
+	if _, err := f.Write(e[:tag]); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.WriteAt(e[tag:], int64(tag)+extra); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestVerifyBigExport: a .uexp too big to read whole is mapped for its
+// exports' data, which gives the line reading it gives (a 9 MiB export),
+// and verifies a 600 MiB export in a few MiB of memory (read whole, it
+// took 1.2 GB; past 1 GiB it failed as too big to load).
+func TestVerifyBigExport(t *testing.T) {
+	verify := func(name string, open osfile.WholeOpener) (res inspect.VerifyResult) {
+		inspect.VerifyOne(name, &inspect.Options{OpenWhole: open}, func(r inspect.VerifyResult) { res = r })
+		return res
+	}
+	name := bigExport(t, 9<<20)
+	mapped, read := verify(name, mapfile.OpenWhole), verify(name, osfile.OpenWhole)
+	if !mapped.OK || mapped.PropertiesOK == nil || *mapped.PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
+		t.Errorf("9 MiB export: mapped %+v\nread %+v", mapped, read)
+	}
+	name = bigExport(t, 600<<20)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	res := verify(name, mapfile.OpenWhole)
+	runtime.ReadMemStats(&after)
+	if !res.OK || res.PropertiesOK == nil || *res.PropertiesOK != 1 {
+		t.Errorf("600 MiB export: %+v", res)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+		t.Errorf("600 MiB export: verify allocated %d bytes", alloc)
 	}
 }
