@@ -156,7 +156,11 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 			Summary inspect.VerifySummary `json:"summary"`
 		}{sum})
 	} else {
-		fmt.Fprintf(stdout, "%d packages: %d ok, %d failed", sum.Files, sum.OK, sum.Failed)
+		noun := "packages"
+		if sum.Files == 1 {
+			noun = "package"
+		}
+		fmt.Fprintf(stdout, "%d %s: %d ok, %d failed", sum.Files, noun, sum.OK, sum.Failed)
 		if f := sum.FormatsList(); f != "" {
 			fmt.Fprintf(stdout, " (%s)", f)
 		}
