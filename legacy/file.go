@@ -857,6 +857,12 @@ func (f *File) view(i int) (data []byte, pin *expandedChunk, err error) {
 			return b, pin, nil
 		}
 	}
+	if canSlice {
+		// A file too big to read whole, mapped by its reader.
+		if b, ok := sliceOf(f.img, e.SerialOffset, e.SerialSize); ok {
+			return b, nil, nil
+		}
+	}
 	data, err = f.Data(i)
 	return data, nil, err
 }

@@ -320,29 +320,60 @@ func bigExport(t *testing.T, extra int64) string {
 	return name
 }
 
-// TestVerifyBigExport: a .uexp too big to read whole is mapped for its
-// exports' data, which gives the line reading it gives (a 9 MiB export),
-// and verifies a 600 MiB export in a few MiB of memory (read whole, it
-// took 1.2 GB; past 1 GiB it failed as too big to load).
+// bigLegacyExport writes a copy of an uncompressed UE3 corpus package
+// whose one export (its last bytes) runs extra bytes longer, into zero
+// bytes added to the file (a hole: sparse on disk).
+func bigLegacyExport(t *testing.T, extra int64) string {
+	t.Helper()
+	b, err := os.ReadFile(corpus.Path(t, "legacy_ue123", "Martinii89+Unreal-Library", "010-Stuff", "Stars_UDK.upk"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The export's SerialSize (120887) and SerialOffset (5253).
+	pat := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, 120887), 5253)
+	if bytes.Count(b, pat) != 1 {
+		t.Fatalf("%x not found once", pat)
+	}
+	binary.LittleEndian.PutUint32(b[bytes.Index(b, pat):], uint32(120887+extra))
+	name := filepath.Join(t.TempDir(), "Stars.upk")
+	if err := os.WriteFile(name, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(name, int64(len(b))+extra); err != nil {
+		t.Fatal(err)
+	}
+	return name
+}
+
+// TestVerifyBigExport: a package file too big to read whole (a .uexp, an
+// uncompressed UE3 package) is mapped for its exports' data, which gives
+// the line reading it gives (a 9 MiB export), and verifies a 600 MiB
+// export in a few MiB of memory (read whole, it took 1.2 GB for the .uexp
+// and 0.6 GB for the UE3 package; past 1 GiB it failed as too big).
 func TestVerifyBigExport(t *testing.T) {
 	verify := func(name string, open osfile.WholeOpener) (res inspect.VerifyResult) {
 		inspect.VerifyOne(name, &inspect.Options{OpenWhole: open}, func(r inspect.VerifyResult) { res = r })
 		return res
 	}
-	name := bigExport(t, 9<<20)
-	mapped, read := verify(name, mapfile.OpenWhole), verify(name, osfile.OpenWhole)
-	if !mapped.OK || mapped.PropertiesOK == nil || *mapped.PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
-		t.Errorf("9 MiB export: mapped %+v\nread %+v", mapped, read)
-	}
-	name = bigExport(t, 600<<20)
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	res := verify(name, mapfile.OpenWhole)
-	runtime.ReadMemStats(&after)
-	if !res.OK || res.PropertiesOK == nil || *res.PropertiesOK != 1 {
-		t.Errorf("600 MiB export: %+v", res)
-	}
-	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-		t.Errorf("600 MiB export: verify allocated %d bytes", alloc)
+	for _, tc := range []struct {
+		name string
+		make func(*testing.T, int64) string
+	}{{"uexp", bigExport}, {"UE3", bigLegacyExport}} {
+		name := tc.make(t, 9<<20)
+		mapped, read := verify(name, mapfile.OpenWhole), verify(name, osfile.OpenWhole)
+		if !mapped.OK || mapped.PropertiesOK == nil || *mapped.PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
+			t.Errorf("%s, 9 MiB export: mapped %+v\nread %+v", tc.name, mapped, read)
+		}
+		name = tc.make(t, 600<<20)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		res := verify(name, mapfile.OpenWhole)
+		runtime.ReadMemStats(&after)
+		if !res.OK || res.PropertiesOK == nil || *res.PropertiesOK != 1 {
+			t.Errorf("%s, 600 MiB export: %+v", tc.name, res)
+		}
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
+			t.Errorf("%s, 600 MiB export: verify allocated %d bytes", tc.name, alloc)
+		}
 	}
 }
