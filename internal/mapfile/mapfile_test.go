@@ -377,3 +377,56 @@ func TestVerifyBigExport(t *testing.T) {
 		}
 	}
 }
+
+// cutOnSlice is a file as mapfile.OpenWhole opens it that truncates
+// itself to nothing when its first slice is asked for, as another process
+// might between verify's reading of the tables and of an export's data.
+type cutOnSlice struct {
+	io.ReaderAt
+	s interface {
+		Slice(off, n int64) ([]byte, bool)
+	}
+	name string
+	cut  *bool
+}
+
+func (c *cutOnSlice) Slice(off, n int64) ([]byte, bool) {
+	if !*c.cut {
+		*c.cut = true
+		if err := os.Truncate(c.name, 0); err != nil {
+			panic(err)
+		}
+	}
+	return c.s.Slice(off, n)
+}
+
+// TestTruncatedBigFileWhileMapped cuts a .uexp too big to read whole, and
+// an uncompressed UE3 package, to nothing when an export's data is first
+// asked for as a slice of their mapping: the package's line reports it.
+func TestTruncatedBigFileWhileMapped(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		make func(*testing.T, int64) string
+		ext  string // the file cut: the package's own or its .uexp
+	}{{"uexp", bigExport, ".uexp"}, {"UE3", bigLegacyExport, ".upk"}} {
+		name := tc.make(t, 9<<20)
+		cut := false
+		opts := &inspect.Options{OpenWhole: func(n string) (io.ReaderAt, int64, io.Closer, error) {
+			r, size, c, err := mapfile.OpenWhole(n)
+			if s, ok := r.(interface {
+				Slice(off, n int64) ([]byte, bool)
+			}); ok && strings.HasSuffix(n, tc.ext) {
+				r = &cutOnSlice{ReaderAt: r, s: s, name: n, cut: &cut}
+			}
+			return r, size, c, err
+		}}
+		var res inspect.VerifyResult
+		inspect.VerifyOne(name, opts, func(r inspect.VerifyResult) { res = r })
+		if !cut {
+			t.Fatalf("%s: no slice of the %s file was asked for", tc.name, tc.ext)
+		}
+		if res.OK || !strings.Contains(res.Error, "file changed while being read") {
+			t.Errorf("%s: verify of a big file cut while mapped: %+v", tc.name, res)
+		}
+	}
+}
