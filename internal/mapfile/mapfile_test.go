@@ -21,6 +21,7 @@ import (
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/mapfile"
 	"github.com/upkg/upkg/internal/osfile"
+	"github.com/upkg/upkg/pak/paktest"
 )
 
 // writeFile writes n bytes starting with the package tag to a temp file.
@@ -428,5 +429,50 @@ func TestTruncatedBigFileWhileMapped(t *testing.T) {
 		if res.OK || !strings.Contains(res.Error, "file changed while being read") {
 			t.Errorf("%s: verify of a big file cut while mapped: %+v", tc.name, res)
 		}
+	}
+}
+
+// TestVerifyBigExportInPak: the .uexp of a package stored plain (neither
+// compressed nor encrypted) in a .pak too big to read whole hands out its
+// exports' data as slices of the pak's mapping, with the line that
+// reading the export gives.
+func TestVerifyBigExportInPak(t *testing.T) {
+	const extra = 20 << 20
+	name := bigExport(t, extra)
+	uasset, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	uexp, err := os.ReadFile(strings.TrimSuffix(name, ".uasset") + ".uexp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, []paktest.File{
+		{Path: "Game/Content/Big.uasset", Data: uasset},
+		{Path: "Game/Content/Big.uexp", Data: uexp},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakName := filepath.Join(t.TempDir(), "Big.pak")
+	if err := os.WriteFile(pakName, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, uasset, uexp = nil, nil, nil
+	verify := func(open osfile.WholeOpener) (res []inspect.VerifyResult, alloc uint64) {
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		inspect.VerifyOne(pakName, &inspect.Options{OpenWhole: open}, func(r inspect.VerifyResult) { res = append(res, r) })
+		runtime.ReadMemStats(&after)
+		return res, after.TotalAlloc - before.TotalAlloc
+	}
+	mapped, mappedAlloc := verify(mapfile.OpenWhole)
+	read, readAlloc := verify(osfile.OpenWhole)
+	if len(mapped) != 2 || !mapped[1].OK || mapped[1].PropertiesOK == nil || *mapped[1].PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
+		t.Errorf("mapped %+v\nread %+v", mapped, read)
+	}
+	if mappedAlloc > extra/2 {
+		t.Errorf("verify allocated %d bytes with the pak mapped (%d read)", mappedAlloc, readAlloc)
 	}
 }
