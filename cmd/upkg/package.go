@@ -43,19 +43,11 @@ func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() e
 	return p, release, nil
 }
 
-// companions are the files that hold part of a package or container and
-// are read with it, never alone: what each holds, the extensions of the
-// file that reads it, and whether that is a container.
-var companions = []struct {
-	ext, holds string
-	owners     []string
-	container  bool
-}{
-	{".m.ubulk", "bulk data", []string{".uasset", ".umap"}, false},
-	{".uexp", "export data", []string{".uasset", ".umap"}, false},
-	{".ubulk", "bulk data", []string{".uasset", ".umap"}, false},
-	{".uptnl", "bulk data", []string{".uasset", ".umap"}, false},
-	{".ucas", "chunks", []string{".utoc"}, true},
+// companionHolds says what each companion file (see inspect.CompanionOf)
+// holds of the file that reads it.
+var companionHolds = map[string]string{
+	".m.ubulk": "bulk data", ".uexp": "export data", ".ubulk": "bulk data", ".uptnl": "bulk data",
+	".ucas": "chunks", ".sig": "signatures",
 }
 
 // companionHint adds to err, the failure to recognise the file name as a
@@ -70,24 +62,24 @@ func companionHint(name string, err error, container bool) error {
 	if _, _, ok := inspect.SplitContainerPath(name); ok {
 		return err
 	}
-	lower := strings.ToLower(name)
-	for _, c := range companions {
-		if !strings.HasSuffix(lower, c.ext) || container && !c.container {
-			continue
-		}
-		base := name[:len(name)-len(c.ext)]
-		for _, owner := range c.owners {
-			// The owner's extension in the companion's case.
-			if name[len(name)-1] >= 'A' && name[len(name)-1] <= 'Z' {
-				owner = strings.ToUpper(owner)
-			}
-			if st, serr := os.Stat(base + owner); serr == nil && st.Mode().IsRegular() {
-				return fmt.Errorf("%w; it holds the %s of %s beside it, which reads it: open that", err, c.holds, filepath.Base(base+owner))
-			}
-		}
-		return fmt.Errorf("%w; a %s file holds the %s of the %s file of the same name, which reads it (none is beside it)", err, c.ext, c.holds, strings.Join(c.owners, " or "))
+	ext, owners := inspect.CompanionOf(name)
+	if ext == "" {
+		return err
 	}
-	return err
+	base := name[:len(name)-len(ext)]
+	if _, ok := inspect.ContainerFormatFor(base + owners[0]); container && !ok {
+		return err // a package's companion: no container reads it
+	}
+	for _, owner := range owners {
+		// The owner's extension in the companion's case.
+		if name[len(name)-1] >= 'A' && name[len(name)-1] <= 'Z' {
+			owner = strings.ToUpper(owner)
+		}
+		if st, serr := os.Stat(base + owner); serr == nil && st.Mode().IsRegular() {
+			return fmt.Errorf("%w; it holds the %s of %s beside it, which reads it: open that", err, companionHolds[ext], filepath.Base(base+owner))
+		}
+	}
+	return fmt.Errorf("%w; a %s file holds the %s of the %s file of the same name, which reads it (none is beside it)", err, ext, companionHolds[ext], strings.Join(owners, " or "))
 }
 
 // forEachPackage runs fn on every named package, reporting failures on

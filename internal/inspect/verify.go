@@ -43,7 +43,7 @@ var companionOwners = []struct {
 func namedSet(paths []string, dirs []bool) map[string]bool {
 	isFile := func(i int) bool { return dirs == nil || !dirs[i] }
 	i := 0
-	for ; i < len(paths) && !(isFile(i) && hasCompanionExt(paths[i])); i++ {
+	for ; i < len(paths) && !(isFile(i) && hasCompanion(paths[i])); i++ {
 	}
 	if i == len(paths) {
 		return nil
@@ -57,16 +57,23 @@ func namedSet(paths []string, dirs []bool) map[string]bool {
 	return set
 }
 
-// hasCompanionExt reports whether name has an extension of
-// companionOwners.
-func hasCompanionExt(name string) bool {
+// CompanionOf returns, when name is a companion file of one package or
+// container, its extension (lower case) and the extensions of the files
+// that read it; "" and nil otherwise.
+func CompanionOf(name string) (ext string, owners []string) {
 	lower := strings.ToLower(name)
 	for _, c := range companionOwners {
 		if strings.HasSuffix(lower, c.ext) {
-			return true
+			return c.ext, c.owners
 		}
 	}
-	return false
+	return "", nil
+}
+
+// hasCompanion reports whether name is a companion file (CompanionOf).
+func hasCompanion(name string) bool {
+	ext, _ := CompanionOf(name)
+	return ext != ""
 }
 
 // WithoutNamedCompanions returns files less the companions named together
@@ -91,18 +98,12 @@ func WithoutNamedCompanions(files []string) []string {
 // companion whose package or container is named too: named holds the
 // files named, lower-cased.
 func namedCompanion(name string, named map[string]bool) bool {
-	lower := strings.ToLower(name)
-	for _, c := range companionOwners {
-		if !strings.HasSuffix(lower, c.ext) {
-			continue
+	ext, owners := CompanionOf(name)
+	base := strings.ToLower(name[:len(name)-len(ext)])
+	for _, o := range owners {
+		if named[base+o] {
+			return true
 		}
-		base := lower[:len(lower)-len(c.ext)]
-		for _, o := range c.owners {
-			if named[base+o] {
-				return true
-			}
-		}
-		return false
 	}
 	return false
 }
