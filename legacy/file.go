@@ -857,9 +857,9 @@ func (f *File) view(i int) (data []byte, pin *expandedChunk, err error) {
 			return b, pin, nil
 		}
 	}
-	if canSlice {
+	if binread.CanSlice {
 		// A file too big to read whole, mapped by its reader.
-		if b, ok := sliceOf(f.img, e.SerialOffset, e.SerialSize); ok {
+		if b, ok := binread.SliceOf(f.img, e.SerialOffset, e.SerialSize); ok {
 			return b, nil, nil
 		}
 	}

@@ -161,8 +161,8 @@ func (e *ObjectExport) Open() (*io.SectionReader, error) {
 
 // Data reads the export's serialized bytes. When the file is held in
 // memory (a [binread.Mem], as the CLI opens packages of a few MiB), or
-// its reader hands out slices of itself (see sliceOf: the CLI maps a big
-// .uexp that way), they are a slice of it, not a copy, like zen's
+// its reader hands out slices of itself (a [binread.Slicer]: the CLI maps
+// a big .uexp that way), they are a slice of it, not a copy, like zen's
 // Package.ExportData: callers must not modify them.
 func (e *ObjectExport) Data() ([]byte, error) {
 	if e.f == nil {
@@ -176,8 +176,8 @@ func (e *ObjectExport) Data() ([]byte, error) {
 	if m, ok := r.(binread.Mem); ok && off >= 0 && off <= int64(len(m)) && n <= int64(len(m))-off {
 		return m[off : off+n : off+n], nil
 	}
-	if canSlice {
-		if b, ok := sliceOf(r, off, n); ok {
+	if binread.CanSlice {
+		if b, ok := binread.SliceOf(r, off, n); ok {
 			return b, nil
 		}
 	}

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/internal/mapfile"
@@ -241,9 +242,7 @@ func TestBigFileSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, ok := r.(interface {
-		Slice(off, n int64) ([]byte, bool)
-	})
+	s, ok := r.(binread.Slicer)
 	if !ok || size != int64(len(want)) || c == nil {
 		t.Fatalf("%T, size %d, closer %v: not a slicer of the whole file", r, size, c)
 	}
@@ -384,9 +383,7 @@ func TestVerifyBigExport(t *testing.T) {
 // might between verify's reading of the tables and of an export's data.
 type cutOnSlice struct {
 	io.ReaderAt
-	s interface {
-		Slice(off, n int64) ([]byte, bool)
-	}
+	s    binread.Slicer
 	name string
 	cut  *bool
 }
@@ -414,9 +411,7 @@ func TestTruncatedBigFileWhileMapped(t *testing.T) {
 		cut := false
 		opts := &inspect.Options{OpenWhole: func(n string) (io.ReaderAt, int64, io.Closer, error) {
 			r, size, c, err := mapfile.OpenWhole(n)
-			if s, ok := r.(interface {
-				Slice(off, n int64) ([]byte, bool)
-			}); ok && strings.HasSuffix(n, tc.ext) {
+			if s, ok := r.(binread.Slicer); ok && strings.HasSuffix(n, tc.ext) {
 				r = &cutOnSlice{ReaderAt: r, s: s, name: n, cut: &cut}
 			}
 			return r, size, c, err
