@@ -151,9 +151,8 @@ func TestIsCandidateExt(t *testing.T) {
 }
 
 // TestWalkVerifyTree walks a tree with symbolic links (followed only as
-// the root),
-// names in both cases and a folder deeper than the walk keeps descriptors
-// for, as filepath.WalkDir does.
+// the root), names in both cases and a folder deeper than the walk keeps
+// descriptors for, as filepath.WalkDir does.
 func TestWalkVerifyTree(t *testing.T) {
 	dir := t.TempDir()
 	deep := "d"

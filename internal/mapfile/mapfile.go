@@ -164,11 +164,11 @@ func pathErr(op, name string, err error) error {
 // ranges a reader asks for as slices (it is a binread.Slicer: an export's
 // data in a .uexp, an uncompressed UE3 package or a plain pak entry; see
 // uasset.ObjectExport.Data, legacy's File.view, pak's BlockReader.Slice),
-// served from a mapping of the whole file made at the first such
-// request. A mapped range costs memory only for the pages
-// decoding reads, where reading it whole would allocate all of it (verify
-// of a 600 MiB export: 1.2 GB of peak RSS for a .uexp, 0.6 GB for a UE3
-// package; more than 1 GiB was not read at all).
+// served from a mapping of the whole file made at the first such request.
+// A mapped range costs memory only for the pages decoding reads, where
+// reading it whole would allocate all of it (verify of a 600 MiB export:
+// 1.2 GB of peak RSS for a .uexp, 0.6 GB for a UE3 package; more than 1
+// GiB was not read at all).
 type bigFile struct {
 	*os.File
 	size int64
