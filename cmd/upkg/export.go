@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -84,6 +85,9 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 }
 
 func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer guardFaults(name, &err)
+	opts = mapped(opts)
 	in, err := inspect.OpenInput(name, opts)
 	if err != nil {
 		return 0, 0, err

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -65,7 +66,9 @@ func selectExports(p *inspect.Package, sel string) ([]int, error) {
 }
 
 func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) (err error) {
-	p, release, err := openPackage(name, opts)
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer guardFaults(name, &err)
+	p, release, err := openPackage(name, mapped(opts))
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ package mapfile_test
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
 	"io"
 	"io/fs"
@@ -17,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/upkg/upkg/internal/bigfiletest"
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
@@ -272,79 +272,6 @@ func TestBigFileSlice(t *testing.T) {
 	}
 }
 
-// bigExport writes a copy of a cooked corpus package whose one export
-// runs extra bytes longer, into a .uexp grown by that many zero bytes
-// after its properties (a hole: sparse on disk), and returns the .uasset.
-func bigExport(t *testing.T, extra int64) string {
-	t.Helper()
-	src := corpus.Path(t, "uassetapi", "TestImproperNameMapHashes", "OC_Gatling_DamageB_B")
-	h, err := os.ReadFile(src + ".uasset")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := os.ReadFile(src + ".uexp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The export's SerialSize (715) and SerialOffset (0x8fa), and the
-	// summary's BulkDataStartOffset (3013, where the .uexp's data ends).
-	put := func(old, new int64, next ...int64) {
-		var pat []byte
-		for _, v := range append([]int64{old}, next...) {
-			pat = binary.LittleEndian.AppendUint64(pat, uint64(v))
-		}
-		if bytes.Count(h, pat) != 1 {
-			t.Fatalf("%x not found once in the header", pat)
-		}
-		binary.LittleEndian.PutUint64(h[bytes.Index(h, pat):], uint64(new))
-	}
-	put(715, 715+extra, 0x8fa)
-	put(3013, 3013+extra)
-	dir := t.TempDir()
-	name := filepath.Join(dir, "Big.uasset")
-	if err := os.WriteFile(name, h, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Create(filepath.Join(dir, "Big.uexp"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	tag := len(e) - 4 // the package tag ends the .uexp
-	if _, err := f.Write(e[:tag]); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(e[tag:], int64(tag)+extra); err != nil {
-		t.Fatal(err)
-	}
-	return name
-}
-
-// bigLegacyExport writes a copy of an uncompressed UE3 corpus package
-// whose one export (its last bytes) runs extra bytes longer, into zero
-// bytes added to the file (a hole: sparse on disk).
-func bigLegacyExport(t *testing.T, extra int64) string {
-	t.Helper()
-	b, err := os.ReadFile(corpus.Path(t, "legacy_ue123", "Martinii89+Unreal-Library", "010-Stuff", "Stars_UDK.upk"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	// The export's SerialSize (120887) and SerialOffset (5253).
-	pat := binary.LittleEndian.AppendUint32(binary.LittleEndian.AppendUint32(nil, 120887), 5253)
-	if bytes.Count(b, pat) != 1 {
-		t.Fatalf("%x not found once", pat)
-	}
-	binary.LittleEndian.PutUint32(b[bytes.Index(b, pat):], uint32(120887+extra))
-	name := filepath.Join(t.TempDir(), "Stars.upk")
-	if err := os.WriteFile(name, b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Truncate(name, int64(len(b))+extra); err != nil {
-		t.Fatal(err)
-	}
-	return name
-}
-
 // TestVerifyBigExport: a package file too big to read whole (a .uexp, an
 // uncompressed UE3 package) is mapped for its exports' data, which gives
 // the line reading it gives (a 9 MiB export), and verifies a 600 MiB
@@ -358,7 +285,7 @@ func TestVerifyBigExport(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		make func(*testing.T, int64) string
-	}{{"uexp", bigExport}, {"UE3", bigLegacyExport}} {
+	}{{"uexp", bigfiletest.Export}, {"UE3", bigfiletest.LegacyExport}} {
 		name := tc.make(t, 9<<20)
 		mapped, read := verify(name, mapfile.OpenWhole), verify(name, osfile.OpenWhole)
 		if !mapped.OK || mapped.PropertiesOK == nil || *mapped.PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
@@ -378,26 +305,6 @@ func TestVerifyBigExport(t *testing.T) {
 	}
 }
 
-// cutOnSlice is a file as mapfile.OpenWhole opens it that truncates
-// itself to nothing when its first slice is asked for, as another process
-// might between verify's reading of the tables and of an export's data.
-type cutOnSlice struct {
-	io.ReaderAt
-	s    binread.Slicer
-	name string
-	cut  *bool
-}
-
-func (c *cutOnSlice) Slice(off, n int64) ([]byte, bool) {
-	if !*c.cut {
-		*c.cut = true
-		if err := os.Truncate(c.name, 0); err != nil {
-			panic(err)
-		}
-	}
-	return c.s.Slice(off, n)
-}
-
 // TestTruncatedBigFileWhileMapped cuts a .uexp too big to read whole, and
 // an uncompressed UE3 package, to nothing when an export's data is first
 // asked for as a slice of their mapping: the package's line reports it.
@@ -406,16 +313,10 @@ func TestTruncatedBigFileWhileMapped(t *testing.T) {
 		name string
 		make func(*testing.T, int64) string
 		ext  string // the file cut: the package's own or its .uexp
-	}{{"uexp", bigExport, ".uexp"}, {"UE3", bigLegacyExport, ".upk"}} {
+	}{{"uexp", bigfiletest.Export, ".uexp"}, {"UE3", bigfiletest.LegacyExport, ".upk"}} {
 		name := tc.make(t, 9<<20)
 		cut := false
-		opts := &inspect.Options{OpenWhole: func(n string) (io.ReaderAt, int64, io.Closer, error) {
-			r, size, c, err := mapfile.OpenWhole(n)
-			if s, ok := r.(binread.Slicer); ok && strings.HasSuffix(n, tc.ext) {
-				r = &cutOnSlice{ReaderAt: r, s: s, name: n, cut: &cut}
-			}
-			return r, size, c, err
-		}}
+		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.ext, &cut)}
 		var res inspect.VerifyResult
 		inspect.VerifyOne(name, opts, func(r inspect.VerifyResult) { res = r })
 		if !cut {
@@ -433,7 +334,7 @@ func TestTruncatedBigFileWhileMapped(t *testing.T) {
 // reading the export gives.
 func TestVerifyBigExportInPak(t *testing.T) {
 	const extra = 20 << 20
-	name := bigExport(t, extra)
+	name := bigfiletest.Export(t, extra)
 	uasset, err := os.ReadFile(name)
 	if err != nil {
 		t.Fatal(err)
