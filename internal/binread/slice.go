@@ -4,15 +4,6 @@ package binread
 
 import "io"
 
-// Slicer is implemented by a reader that can hand out n bytes at off as a
-// slice of memory it holds instead of a copy (the CLI maps a file too big
-// to read whole this way): an export's bytes then need no buffer of their
-// size, and only the pages decoding reads are brought in. ok is false
-// when it cannot; the slice stays valid until the reader is closed.
-type Slicer interface {
-	Slice(off, n int64) (b []byte, ok bool)
-}
-
 // CanSlice reports whether readers may be Slicers here (see slice_js.go):
 // code guarding SliceOf with it leaves the path out where they are not.
 const CanSlice = true
