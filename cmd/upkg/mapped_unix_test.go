@@ -18,11 +18,8 @@ import (
 // are given mapped, so an export too big to read whole (600 MiB, in a
 // .uexp or a UE3 package) is decoded without a copy of its size in memory.
 func TestPropsBigExportMapped(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		make func(*testing.T, int64) string
-	}{{"uexp", bigfiletest.Export}, {"UE3", bigfiletest.LegacyExport}} {
-		name := tc.make(t, 600<<20)
+	for _, tc := range bigfiletest.Cases {
+		name := tc.Make(t, 600<<20)
 		for _, cmd := range []func() error{
 			func() error { return runProps(io.Discard, &inspect.Options{}, name, "", true) },
 			func() error {
@@ -36,10 +33,10 @@ func TestPropsBigExportMapped(t *testing.T) {
 			err := cmd()
 			runtime.ReadMemStats(&after)
 			if err != nil {
-				t.Errorf("%s: %v", tc.name, err)
+				t.Errorf("%s: %v", tc.Name, err)
 			}
 			if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-				t.Errorf("%s: allocated %d bytes", tc.name, alloc)
+				t.Errorf("%s: allocated %d bytes", tc.Name, alloc)
 			}
 		}
 	}
@@ -48,21 +45,17 @@ func TestPropsBigExportMapped(t *testing.T) {
 // TestPropsCutWhileMapped: a package file cut short while props reads its
 // mapping fails that command with an error naming it, not with SIGBUS.
 func TestPropsCutWhileMapped(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		make func(*testing.T, int64) string
-		ext  string
-	}{{"uexp", bigfiletest.Export, ".uexp"}, {"UE3", bigfiletest.LegacyExport, ".upk"}} {
-		name := tc.make(t, 9<<20)
+	for _, tc := range bigfiletest.Cases {
+		name := tc.Make(t, 9<<20)
 		cut := false
-		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.ext, &cut)}
+		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.Ext, &cut)}
 		var out bytes.Buffer
 		err := runProps(&out, opts, name, "", true)
 		if !cut {
-			t.Fatalf("%s: no slice of the %s file was asked for", tc.name, tc.ext)
+			t.Fatalf("%s: no slice of the %s file was asked for", tc.Name, tc.Ext)
 		}
 		if err == nil || !strings.Contains(err.Error(), name+": file changed while being read") {
-			t.Errorf("%s: props of a file cut while mapped: %v", tc.name, err)
+			t.Errorf("%s: props of a file cut while mapped: %v", tc.Name, err)
 		}
 	}
 }

@@ -90,6 +90,18 @@ func LegacyExport(t *testing.T, extra int64) string {
 	return name
 }
 
+// Case is a package with an export too big to read whole: how to build
+// it with the export extra bytes longer, and the extension of the file
+// that holds the export.
+type Case struct {
+	Name string
+	Make func(t *testing.T, extra int64) string
+	Ext  string
+}
+
+// Cases are the packages Export and LegacyExport build.
+var Cases = []Case{{"uexp", Export, ".uexp"}, {"UE3", LegacyExport, ".upk"}}
+
 // CutOnSlice returns open, but for the files whose name ends in ext when
 // open gives a binread.Slicer: such a file truncates itself to nothing
 // when its first slice is asked for (and sets *cut), as another process

@@ -282,25 +282,22 @@ func TestVerifyBigExport(t *testing.T) {
 		inspect.VerifyOne(name, &inspect.Options{OpenWhole: open}, func(r inspect.VerifyResult) { res = r })
 		return res
 	}
-	for _, tc := range []struct {
-		name string
-		make func(*testing.T, int64) string
-	}{{"uexp", bigfiletest.Export}, {"UE3", bigfiletest.LegacyExport}} {
-		name := tc.make(t, 9<<20)
+	for _, tc := range bigfiletest.Cases {
+		name := tc.Make(t, 9<<20)
 		mapped, read := verify(name, mapfile.OpenWhole), verify(name, osfile.OpenWhole)
 		if !mapped.OK || mapped.PropertiesOK == nil || *mapped.PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
-			t.Errorf("%s, 9 MiB export: mapped %+v\nread %+v", tc.name, mapped, read)
+			t.Errorf("%s, 9 MiB export: mapped %+v\nread %+v", tc.Name, mapped, read)
 		}
-		name = tc.make(t, 600<<20)
+		name = tc.Make(t, 600<<20)
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		res := verify(name, mapfile.OpenWhole)
 		runtime.ReadMemStats(&after)
 		if !res.OK || res.PropertiesOK == nil || *res.PropertiesOK != 1 {
-			t.Errorf("%s, 600 MiB export: %+v", tc.name, res)
+			t.Errorf("%s, 600 MiB export: %+v", tc.Name, res)
 		}
 		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 16<<20 {
-			t.Errorf("%s, 600 MiB export: verify allocated %d bytes", tc.name, alloc)
+			t.Errorf("%s, 600 MiB export: verify allocated %d bytes", tc.Name, alloc)
 		}
 	}
 }
@@ -309,21 +306,17 @@ func TestVerifyBigExport(t *testing.T) {
 // an uncompressed UE3 package, to nothing when an export's data is first
 // asked for as a slice of their mapping: the package's line reports it.
 func TestTruncatedBigFileWhileMapped(t *testing.T) {
-	for _, tc := range []struct {
-		name string
-		make func(*testing.T, int64) string
-		ext  string // the file cut: the package's own or its .uexp
-	}{{"uexp", bigfiletest.Export, ".uexp"}, {"UE3", bigfiletest.LegacyExport, ".upk"}} {
-		name := tc.make(t, 9<<20)
+	for _, tc := range bigfiletest.Cases {
+		name := tc.Make(t, 9<<20)
 		cut := false
-		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.ext, &cut)}
+		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.Ext, &cut)}
 		var res inspect.VerifyResult
 		inspect.VerifyOne(name, opts, func(r inspect.VerifyResult) { res = r })
 		if !cut {
-			t.Fatalf("%s: no slice of the %s file was asked for", tc.name, tc.ext)
+			t.Fatalf("%s: no slice of the %s file was asked for", tc.Name, tc.Ext)
 		}
 		if res.OK || !strings.Contains(res.Error, "file changed while being read") {
-			t.Errorf("%s: verify of a big file cut while mapped: %+v", tc.name, res)
+			t.Errorf("%s: verify of a big file cut while mapped: %+v", tc.Name, res)
 		}
 	}
 }
