@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -85,8 +84,7 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 }
 
 func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer guardFaults(name, &err)
+	defer faultsAsErrors(name, &err)()
 	opts = mapped(opts)
 	in, err := inspect.OpenInput(name, opts)
 	if err != nil {

@@ -90,8 +90,7 @@ func forEachPackage(names []string, opts *inspect.Options, stderr io.Writer, fn 
 	failed := 0
 	opts = mapped(opts)
 	one := func(name string) (err error) {
-		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-		defer guardFaults(name, &err)
+		defer faultsAsErrors(name, &err)()
 		p, release, err := openPackage(name, opts)
 		if err == nil {
 			err = fn(p)
@@ -119,7 +118,7 @@ func forEachPackage(names []string, opts *inspect.Options, stderr io.Writer, fn 
 // export of a file too big to read whole is then a slice of its mapping
 // instead of a copy in memory (see mapfile; props of a 600 MiB export
 // took 1.2 GB, and one past 1 GiB did not load). What reads the files must
-// run with debug.SetPanicOnFault(true) and guardFaults deferred.
+// run with faultsAsErrors deferred.
 func mapped(opts *inspect.Options) *inspect.Options {
 	if opts.OpenWhole != nil {
 		return opts
@@ -129,19 +128,25 @@ func mapped(opts *inspect.Options) *inspect.Options {
 	return &o
 }
 
-// guardFaults, deferred where mapped files are read, turns a memory fault
-// (another process cut a file short while it was mapped) into *err for
+// faultsAsErrors readies the calling goroutine to read mapped files: a
+// memory fault (another process cut a file short while it was mapped)
+// raises a panic instead of killing the process. The function it returns,
+// deferred, puts the fault mode back and turns such a panic into *err for
 // name; any other panic goes on.
-func guardFaults(name string, err *error) {
-	r := recover()
-	if r == nil {
-		return
+func faultsAsErrors(name string, err *error) func() {
+	old := debug.SetPanicOnFault(true)
+	return func() {
+		debug.SetPanicOnFault(old)
+		r := recover()
+		if r == nil {
+			return
+		}
+		f, fault := r.(interface{ Addr() uintptr })
+		if !fault {
+			panic(r)
+		}
+		*err = fmt.Errorf("%s: file changed while being read (memory fault at 0x%x)", name, f.Addr())
 	}
-	f, fault := r.(interface{ Addr() uintptr })
-	if !fault {
-		panic(r)
-	}
-	*err = fmt.Errorf("%s: file changed while being read (memory fault at 0x%x)", name, f.Addr())
 }
 
 // prefixPath makes sure an error message names the file. For a package

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -66,8 +65,7 @@ func selectExports(p *inspect.Package, sel string) ([]int, error) {
 }
 
 func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) (err error) {
-	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
-	defer guardFaults(name, &err)
+	defer faultsAsErrors(name, &err)()
 	p, release, err := openPackage(name, mapped(opts))
 	if err != nil {
 		return err
