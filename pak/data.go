@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/upkg/upkg/compression"
@@ -128,6 +129,9 @@ func (e *Entry) Verify() error {
 			return e.errorf(e.Offset, fmt.Errorf("path hash index has %016x for this path, which hashes to %016x", e.PathHash, h))
 		}
 	}
+	if err := e.checkDataHeader(); err != nil {
+		return err
+	}
 	want, ok, err := e.storedHash()
 	if err != nil {
 		return err
@@ -216,6 +220,68 @@ func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
 	}
 	e.Hash, e.hasHash = h.Hash, true
 	return e.Hash, true, nil
+}
+
+// checkDataHeader compares the FPakEntry stored before the data with the
+// index's entry, as UnrealPak -Test does ("index and header mismatch"):
+// sizes, compression method, flags and the compression blocks' lengths
+// (their offsets are relative in one and absolute in the other), and the
+// hash when both have one. An index edited or damaged without the data
+// (say a size that leaves the file) fails here, where reading the entry
+// through its blocks might not notice.
+func (e *Entry) checkDataHeader() error {
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
+	h := p.readEntry(r)
+	if err := r.Err(); err != nil {
+		return e.errorf(e.Offset, fmt.Errorf("reading the entry header before the data: %w", err))
+	}
+	var diff []string
+	field := func(name string, header, index any) {
+		diff = append(diff, fmt.Sprintf("%s %v in the header, %v in the index", name, header, index))
+	}
+	if h.CompressedSize != e.CompressedSize {
+		field("Size", h.CompressedSize, e.CompressedSize)
+	}
+	if h.UncompressedSize != e.UncompressedSize {
+		field("UncompressedSize", h.UncompressedSize, e.UncompressedSize)
+	}
+	if h.CompressionMethod != e.CompressionMethod {
+		field("compression", orNone(h.CompressionMethod), orNone(e.CompressionMethod))
+	}
+	if h.Flags != e.Flags {
+		field("Flags", h.Flags, e.Flags)
+	}
+	if len(h.Blocks) != len(e.Blocks) {
+		field("compression blocks", len(h.Blocks), len(e.Blocks))
+	} else {
+		for i, b := range h.Blocks {
+			if b.End-b.Start != e.Blocks[i].End-e.Blocks[i].Start {
+				field(fmt.Sprintf("compression block %d size", i), b.End-b.Start, e.Blocks[i].End-e.Blocks[i].Start)
+				break
+			}
+		}
+	}
+	if e.hasHash && !e.Hash.IsZero() && !h.Hash.IsZero() && h.Hash != e.Hash {
+		field("Hash", h.Hash, e.Hash)
+	}
+	if len(diff) > 0 {
+		return e.errorf(e.Offset, fmt.Errorf("the entry header before the data differs from the index: %s", strings.Join(diff, "; ")))
+	}
+	if !e.hasHash {
+		e.Hash, e.hasHash = h.Hash, true // an encoded entry's: see storedHash
+	}
+	return nil
+}
+
+// orNone names stored data's compression method.
+func orNone(method string) string {
+	if method == "" {
+		return "none"
+	}
+	return method
 }
 
 func (e *Entry) errorf(off int64, err error) error {

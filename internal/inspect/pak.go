@@ -467,7 +467,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	res.Entries, res.ChunksOK, res.ChunksFailed = &n, &ok, &failed
 	res.OK = failed == 0
 	if first != nil {
-		res.Error = fmt.Sprintf("%d of %d entries fail their hash check (first: %v)", failed, n, first)
+		res.Error = fmt.Sprintf("%d of %d entries fail their checks (first: %v)", failed, n, first)
 	}
 	emit(res)
 	var pkgs []*pak.Entry
