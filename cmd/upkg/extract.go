@@ -98,7 +98,7 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 	dir := o.out
 	if dir == "" {
 		if len(args) != 1 || len(containers) != 1 {
-			return fmt.Errorf("several containers: give the output folder with -o DIR")
+			return usagef("upkg extract", "several containers: give the output folder with -o DIR")
 		}
 		base := filepath.Base(containers[0])
 		dir = strings.TrimSuffix(base, filepath.Ext(base))

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -26,6 +27,12 @@ func run(args []string) int {
 	}
 	var ue *usageError
 	var fe *failedError
+	if strings.HasPrefix(err.Error(), "unknown command ") {
+		// cobra's own error for a word that names no subcommand (it
+		// has no type to test for; its text carries the suggestions).
+		ue = &usageError{cmd: root.CommandPath(), err: err}
+		err = ue
+	}
 	switch {
 	case errors.As(err, &ue):
 		fmt.Fprintf(os.Stderr, "upkg: %v\n", err)

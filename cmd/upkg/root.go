@@ -5,6 +5,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/inspect"
 )
 
@@ -48,10 +49,18 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return &usageError{cmd: c.CommandPath(), err: err}
 	})
+	// A key that cannot be a key is a mistake in the command line, told
+	// before any file is read (not blamed on the first file opened).
+	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if err := aeskey.CheckList(g.aesKey); err != nil {
+			return usagef(c.CommandPath(), "--aes-key: %v", err)
+		}
+		return nil
+	}
 	pf := root.PersistentFlags()
 	pf.StringVar(&g.engine, "engine", "", "engine version for unversioned (cooked) packages, e.g. 4.27 or 5.3")
 	pf.StringVar(&g.mappings, "mappings", "", "`.usmap` mappings file for unversioned properties")
-	pf.StringVar(&g.aesKey, "aes-key", "", "AES-256 key for encrypted containers and packages, hex (0x optional) or base64; several keys separated by commas are tried in turn")
+	pf.StringVar(&g.aesKey, "aes-key", "", "AES-256 key for encrypted containers and packages: 64 hex digits (0x optional), base64, or the 32 characters themselves; several keys separated by commas are tried in turn")
 	for _, fn := range subcommands {
 		c := fn(g)
 		if c.Args == nil {

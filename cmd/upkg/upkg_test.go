@@ -2,6 +2,8 @@ package main
 
 import (
 	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -41,3 +43,28 @@ func TestScripts(t *testing.T) {
 // scriptCmds are the scripts' own commands (upkg_unix_test.go adds
 // mkfifo).
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+
+// TestExitStatus checks the exit status of mistakes in the command line (2,
+// before any file is read), of a file that fails (1) and of success (0).
+func TestExitStatus(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "missing")
+	for _, tc := range []struct {
+		args []string
+		want int
+	}{
+		{[]string{"--help"}, 0},
+		{[]string{"--no-such-flag"}, 2},
+		{[]string{"no-such-command"}, 2},
+		{[]string{"info"}, 2},
+		{[]string{"names", "a.uasset", "b.uasset"}, 2},
+		{[]string{"extract", missing + ".pak", missing + "2.pak"}, 2},
+		{[]string{"ls", "--aes-key", "zzzz", missing + ".pak"}, 2},
+		{[]string{"info", "--aes-key", "0x00," + strings.Repeat("ab", 32), missing + ".uasset"}, 2},
+		{[]string{"info", missing + ".uasset"}, 1},
+		{[]string{"ls", "--aes-key", strings.Repeat("ab", 32) + ",", missing + ".pak"}, 1},
+	} {
+		if got := run(tc.args); got != tc.want {
+			t.Errorf("upkg %s: exit status %d, want %d", strings.Join(tc.args, " "), got, tc.want)
+		}
+	}
+}

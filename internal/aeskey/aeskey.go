@@ -38,7 +38,34 @@ func Parse(s string) ([]byte, error) {
 	if len(s) == KeySize {
 		return []byte(s), nil
 	}
-	return nil, fmt.Errorf("aes key: want 32 bytes as 64 hex digits (0x optional) or base64; got %d characters", len(s))
+	return nil, fmt.Errorf("aes key: want 32 bytes as 64 hex digits (0x optional), base64, or the 32 characters themselves; got %d characters", len(s))
+}
+
+// CheckList checks a list of keys separated by commas (as --aes-key takes
+// them; empty items are ignored): it returns the first key that does not
+// parse, with its position when there are several.
+func CheckList(s string) error {
+	items := strings.Split(s, ",")
+	n := 0
+	for _, k := range items {
+		if strings.TrimSpace(k) != "" {
+			n++
+		}
+	}
+	i := 0
+	for _, k := range items {
+		if strings.TrimSpace(k) == "" {
+			continue
+		}
+		i++
+		if _, err := Parse(k); err != nil {
+			if n > 1 {
+				return fmt.Errorf("key %d of %d: %w", i, n, err)
+			}
+			return err
+		}
+	}
+	return nil
 }
 
 // Cipher is an AES-256 block cipher for the modes Unreal uses: ECB, and

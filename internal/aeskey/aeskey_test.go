@@ -2,6 +2,7 @@ package aeskey
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -29,6 +30,25 @@ func TestParse(t *testing.T) {
 	for _, bad := range []string{"", "abc", "zz112233445566778899aabbccddeeff00112233445566778899aabbccddeeff"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("Parse(%q) accepted", bad)
+		}
+	}
+}
+
+func TestCheckList(t *testing.T) {
+	const hex = "435545345061727365466978747572654145534b657930313233343536373839"
+	for _, ok := range []string{"", hex, hex + ",", "," + hex, hex + ", ,CUE4ParseFixtureAESKey0123456789"} {
+		if err := CheckList(ok); err != nil {
+			t.Errorf("CheckList(%q): %v", ok, err)
+		}
+	}
+	for in, want := range map[string]string{
+		"zzzz":           "aes key: want 32 bytes",
+		"zzzz," + hex:    "key 1 of 2: aes key",
+		hex + ",,abc,":   "key 2 of 2: aes key",
+		" 0x" + hex[:62]: "got 64 characters",
+	} {
+		if err := CheckList(in); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckList(%q) = %v, want %q", in, err, want)
 		}
 	}
 }

@@ -40,7 +40,11 @@ func isWrongKey(err error) bool {
 func eachKey[T any](keys string, open func(key string) (T, error)) (T, error) {
 	list := splitKeys(keys)
 	if len(list) <= 1 {
-		return open(strings.TrimSpace(keys))
+		k := "" // no key; a stray comma ("KEY,") names no second one
+		if len(list) == 1 {
+			k = list[0]
+		}
+		return open(k)
 	}
 	var zero T
 	var err error
