@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -30,11 +31,8 @@ match. PATH is the path ls prints (a leading "/" is optional) or a chunk id.`,
 }
 
 func runCat(opts *inspect.Options, container, name string, stdout io.Writer) error {
-	c, err := inspect.OpenContainer(container, opts)
+	c, err := openContainer(container, opts)
 	if err != nil {
-		if _, known := inspect.ContainerFormatFor(container); !known {
-			err = companionHint(container, err, true)
-		}
 		return err
 	}
 	defer c.Close()
@@ -58,14 +56,21 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 // reader does not check the hash itself, verify (non-nil) does it after.
 func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() error, error) {
 	trimmed := strings.TrimPrefix(name, "/")
-	for i, e := range c.Entries() {
-		if e.Path != trimmed && (e.Path != "" || e.ChunkID != name) {
-			continue
+	if trimmed == "" {
+		return nil, nil, errors.New("no path given (list the files with `upkg ls`)")
+	}
+	entries := c.Entries()
+	// A stored path, then a chunk id (as ls prints it, in either case).
+	for pass := range 2 {
+		for i, e := range entries {
+			if pass == 0 && e.Path != trimmed || pass == 1 && (e.ChunkID == "" || !strings.EqualFold(e.ChunkID, name)) {
+				continue
+			}
+			if e.ChunkType == "deleted" {
+				return nil, nil, fmt.Errorf("%s is a delete record (no data)", name)
+			}
+			return openEntry(c, i, e)
 		}
-		if e.ChunkType == "deleted" {
-			return nil, nil, fmt.Errorf("%s is a delete record (no data)", name)
-		}
-		return openEntry(c, i, e)
 	}
 	if ef, ok := c.(inspect.EntryFinder); ok {
 		if i, ok := ef.FindEntry(name); ok {

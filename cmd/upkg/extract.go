@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -13,7 +14,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"syscall"
 	"unicode"
 
 	"github.com/schollz/progressbar/v3"
@@ -85,8 +88,8 @@ Exit status: 0 when every selected file was written, 1 otherwise.`,
 
 // extractStats counts the outcome of an extraction.
 type extractStats struct {
-	written, replaced, deleted, exists, refused, failed, noPath int
-	bytes                                                       int64
+	written, replaced, again, deleted, exists, refused, failed, noPath int
+	bytes                                                              int64
 }
 
 func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.Writer, stderr *os.File) error {
@@ -103,6 +106,7 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 		base := filepath.Base(containers[0])
 		dir = strings.TrimSuffix(base, filepath.Ext(base))
 	}
+	_, statErr := os.Stat(dir)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
@@ -111,14 +115,19 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 		return err
 	}
 	defer root.Close()
-	x := &extraction{o: o, dir: dir, root: root, stdout: stdout, stderr: stderr, written: map[string]bool{}}
+	x := &extraction{o: o, dir: dir, root: root, stdout: stdout, stderr: stderr, written: map[string]string{}}
+	stop := x.partials.removeOnSignal()
 	for _, name := range containers {
 		if err := x.container(opts, name); err != nil {
 			x.st.failed++
 			x.report("%v", err)
 		}
 	}
+	stop()
 	st := x.st
+	if st.written+st.replaced+st.again == 0 && errors.Is(statErr, fs.ErrNotExist) {
+		os.Remove(dir) // made by this run, for nothing: left only if not empty
+	}
 	fmt.Fprintf(stdout, "extracted %d files (%d bytes) to %s", st.written, st.bytes, dir)
 	if len(containers) > 1 {
 		fmt.Fprintf(stdout, " from %d containers", len(containers))
@@ -129,6 +138,7 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 		what string
 	}{
 		{st.replaced, "replaced by later (patch) containers"},
+		{st.again, "replaced by a later entry of the same path"},
 		{st.deleted, "removed by delete records"},
 		{st.exists, "existing not overwritten"},
 		{st.refused, "unsafe paths refused"},
@@ -151,14 +161,18 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 
 // extraction is one run of extract over one or more containers.
 type extraction struct {
-	o       extractOpts
-	dir     string
-	root    *os.Root
-	stdout  io.Writer
-	stderr  *os.File
-	bar     *progressbar.ProgressBar
-	st      extractStats
-	written map[string]bool // paths written by this run (later containers may replace them)
+	o      extractOpts
+	dir    string
+	root   *os.Root
+	stdout io.Writer
+	stderr *os.File
+	bar    *progressbar.ProgressBar
+	st     extractStats
+	// written maps the folded form of each path this run wrote (later
+	// entries of that path, in any case, replace it) to the path as
+	// written.
+	written  map[string]string
+	partials partialFiles
 }
 
 func (x *extraction) report(format string, args ...any) {
@@ -170,14 +184,16 @@ func (x *extraction) report(format string, args ...any) {
 
 // container extracts one container's selected files.
 func (x *extraction) container(opts *inspect.Options, name string) error {
-	c, err := inspect.OpenContainer(name, opts)
+	c, err := openContainer(name, opts)
 	if err != nil {
-		if _, known := inspect.ContainerFormatFor(name); !known {
-			err = companionHint(name, err, true)
-		}
 		return err
 	}
 	defer c.Close()
+	if de, ok := c.(inspect.DataErrer); ok {
+		if err := de.DataErr(); err != nil {
+			return fmt.Errorf("%s: %w", name, err) // one line, not one per file
+		}
+	}
 	var todo []int
 	var total int64
 	entries := c.Entries()
@@ -188,9 +204,9 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 		if e.ChunkType == "deleted" {
 			// A patch container's delete record removes what an earlier
 			// container of this run wrote.
-			if x.written[strings.ToLower(e.Path)] && safeRelPath(e.Path) {
-				if err := x.root.Remove(e.Path); err == nil {
-					delete(x.written, strings.ToLower(e.Path))
+			if w, ok := x.written[foldPath(e.Path)]; ok {
+				if err := x.root.Remove(w); err == nil {
+					delete(x.written, foldPath(e.Path))
 					x.st.deleted++
 				}
 			}
@@ -217,7 +233,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 		e := entries[i]
 		path := e.Path
 		r := results.wait(k)
-		if !r.safe {
+		if !r.safe || errors.Is(r.err, errEscapes) {
 			x.st.refused++
 			x.report("refusing %q: it would land outside %s", path, x.dir)
 			continue
@@ -234,12 +250,15 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 				x.report("%s: %v", path, err)
 			}
 		default:
-			if r.replace {
+			switch {
+			case r.again:
+				x.st.again++
+			case r.prev != "":
 				x.st.replaced++
-			} else {
+			default:
 				x.st.written++
 			}
-			x.written[strings.ToLower(path)] = true
+			x.written[foldPath(path)] = path
 			x.st.bytes += r.n
 			if !x.o.quiet && x.bar == nil {
 				fmt.Fprintln(x.stdout, path)
@@ -300,71 +319,162 @@ func safeRelPath(name string) bool {
 	return true
 }
 
-// extractOne writes entry i to name under root. os.Root refuses any path
-// that leaves root, including through symbolic links. Without force the
-// file is created exclusively; with force it is written to a temporary file
-// and renamed over the old one. A file whose hash check fails is removed.
-func extractOne(c inspect.Container, root *os.Root, i int, e inspect.ContainerEntry, force bool) (int64, error) {
+// errEscapes is an entry whose path leads outside the output folder
+// through a symbolic link already there (os.Root refuses it).
+var errEscapes = errors.New("path escapes the output folder")
+
+// foldPath is the form of a container path that entries replacing each
+// other share: the engine's paths ignore case.
+func foldPath(p string) string { return strings.ToLower(p) }
+
+// extractOne writes entry i to its path under root; prev is the path (in
+// any case) of a file this run wrote that the entry replaces, or "".
+//
+// os.Root refuses any path that leaves root, including through symbolic
+// links. The data goes to a temporary file beside the target first, moved
+// into place once complete and checked: an interrupted run leaves no
+// truncated file under a final name (and removes its temporary files when
+// it is stopped by a signal, see partialFiles). Without force an existing
+// file is never replaced, unless this run wrote it (prev): the move is a
+// hard link, which fails if the name was taken meanwhile (a rename after a
+// check where links are not supported). A file replacing prev under
+// another case removes prev, so that the output holds one of the two as
+// the engine would, and a file a user had under the new name is kept.
+func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i int, e inspect.ContainerEntry, force bool, prev string) (int64, error) {
 	name := e.Path
-	if d := path.Dir(name); d != "." {
-		if err := root.MkdirAll(d, 0o755); err != nil {
-			return 0, err
+	overwrite := force || prev == name
+	if !overwrite {
+		if _, err := root.Lstat(name); err == nil {
+			return 0, fs.ErrExist
 		}
 	}
-	target := name
-	if force {
-		if fi, err := root.Lstat(name); err == nil && fi.IsDir() {
-			return 0, fmt.Errorf("is a directory in the output folder")
-		}
-		target = name + ".upkg-partial"
-		root.Remove(target)
-	}
-	f, err := root.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	rc, verify, err := openEntry(c, i, e)
 	if err != nil {
-		return 0, err
+		return 0, err // before any folder is made for it
 	}
-	n, err := writeEntry(c, i, e, f)
+	defer rc.Close()
+	dir, base := path.Split(name)
+	if dir != "" {
+		if err := root.MkdirAll(dir, 0o755); err != nil {
+			return 0, rootErr(err, "making its folder")
+		}
+	}
+	if fi, err := root.Lstat(name); err == nil && fi.IsDir() {
+		return 0, errors.New("a folder of that name is in the output folder")
+	}
+	tmp := dir + "." + base + ".upkg-partial"
+	root.Remove(tmp) // a stale one from a killed run
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return 0, rootErr(err, "creating it")
+	}
+	partials.add(root, tmp)
+	defer partials.done(tmp)
+	n, err := io.Copy(f, rc)
+	if err == nil && verify != nil {
+		err = verify()
+	}
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
-		root.Remove(target)
+		root.Remove(tmp)
 		return 0, err
 	}
-	if force {
-		if err := root.Rename(target, name); err != nil {
-			root.Remove(target)
-			return 0, err
+	if prev != "" && prev != name {
+		root.Remove(prev)
+	}
+	if overwrite {
+		err = root.Rename(tmp, name)
+	} else if err = root.Link(tmp, name); err == nil || errors.Is(err, fs.ErrExist) {
+		root.Remove(tmp)
+	} else if _, lerr := root.Lstat(name); lerr == nil {
+		err = fs.ErrExist
+	} else {
+		err = root.Rename(tmp, name) // no hard links on this file system
+	}
+	if err != nil {
+		root.Remove(tmp)
+		if errors.Is(err, fs.ErrExist) {
+			return 0, fs.ErrExist
 		}
+		return 0, rootErr(err, "moving it into place")
 	}
 	return n, nil
 }
 
-// writeEntry copies entry i's data to w and checks its hash.
-func writeEntry(c inspect.Container, i int, e inspect.ContainerEntry, w io.Writer) (int64, error) {
-	rc, verify, err := openEntry(c, i, e)
-	if err != nil {
-		return 0, err
+// rootErr words an error of os.Root while doing what: a path through a
+// symbolic link that leaves the output folder is errEscapes; a file where
+// a folder is needed is said so (not as "exists", which would suggest
+// --force).
+func rootErr(err error, doing string) error {
+	switch {
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return errEscapes
+	case errors.Is(err, fs.ErrExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s: a file in the output folder is where a folder of its path must be", doing)
 	}
-	defer rc.Close()
-	n, err := io.Copy(w, rc)
-	if err != nil {
-		return n, err
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// partialFiles are the temporary files extraction is writing, removed
+// when the process is stopped by a signal.
+type partialFiles struct {
+	mu    sync.Mutex
+	files map[string]*os.Root
+}
+
+func (p *partialFiles) add(root *os.Root, name string) {
+	p.mu.Lock()
+	if p.files == nil {
+		p.files = map[string]*os.Root{}
 	}
-	if verify != nil {
-		if err := verify(); err != nil {
-			return n, err
+	p.files[name] = root
+	p.mu.Unlock()
+}
+
+func (p *partialFiles) done(name string) {
+	p.mu.Lock()
+	delete(p.files, name)
+	p.mu.Unlock()
+}
+
+// removeOnSignal makes an interrupt, a termination or a closed output
+// pipe remove the temporary files being written before the process ends
+// (with the status a shell gives a process killed by that signal). stop
+// restores the signals' default handling.
+func (p *partialFiles) removeOnSignal() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			p.mu.Lock() // held to the end: no new file is started
+			for name, root := range p.files {
+				root.Remove(name)
+			}
+			code := 1
+			if s, ok := sig.(syscall.Signal); ok {
+				code = 128 + int(s)
+			}
+			os.Exit(code)
+		case <-quit:
 		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(quit)
 	}
-	return n, nil
 }
 
 // extracted is how the extraction of one entry ended.
 type extracted struct {
-	safe    bool // the path may be written under the output folder
-	replace bool // it replaced a file this run wrote before
-	n       int64
-	err     error
+	safe  bool   // the path may be written under the output folder
+	prev  string // the path of the file this run wrote that it replaced
+	again bool   // prev was written from this container (the path is stored twice)
+	n     int64
+	err   error
 }
 
 // extractResults are the outcomes of a container's entries, filled in by
@@ -392,10 +502,10 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 	}
 	// Written by an earlier container of this run: the workers read this
 	// copy, the caller updates x.written as outcomes arrive.
-	before := make([]bool, len(todo))
+	before := make([]string, len(todo))
 	deps := conflicts(entries, todo)
 	for k, i := range todo {
-		before[k] = x.written[strings.ToLower(entries[i].Path)]
+		before[k] = x.written[foldPath(entries[i].Path)]
 	}
 	one := func(k int) {
 		defer close(rs.done[k])
@@ -403,16 +513,15 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 		if !safeRelPath(e.Path) {
 			return
 		}
-		replace := before[k]
-		key := strings.ToLower(e.Path)
+		r := extracted{safe: true, prev: before[k]}
+		key := foldPath(e.Path)
 		for _, d := range deps[k] {
 			<-rs.done[d]
-			if prev := rs.r[d]; prev.safe && prev.err == nil && strings.ToLower(entries[todo[d]].Path) == key {
-				replace = true
+			if p := rs.r[d]; p.safe && p.err == nil && foldPath(entries[todo[d]].Path) == key {
+				r.prev, r.again = entries[todo[d]].Path, true
 			}
 		}
-		r := extracted{safe: true, replace: replace}
-		r.n, r.err = extractOne(c, x.root, todo[k], e, x.o.force || replace)
+		r.n, r.err = extractOne(c, x.root, &x.partials, todo[k], e, x.o.force, r.prev)
 		rs.r[k] = r
 	}
 	workers := min(max(x.o.jobs, 1), len(todo))

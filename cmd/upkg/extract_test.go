@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/corpus"
 	"github.com/upkg/upkg/internal/inspect"
 	"github.com/upkg/upkg/pak/paktest"
 )
@@ -307,5 +308,64 @@ func TestConflicts(t *testing.T) {
 		if fmt.Sprint(g) != fmt.Sprint(w) {
 			t.Errorf("%s: waits for %v, want %v", paths[k], got[k], want[k])
 		}
+	}
+}
+
+// TestExtractCaseReplace: a path stored again in another case replaces the
+// file written for it (the engine's paths ignore case), leaving one file,
+// and a file a user has under the new spelling is never overwritten.
+func TestExtractCaseReplace(t *testing.T) {
+	top := t.TempDir()
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, []paktest.File{
+		{Path: "Dir/same.txt", Data: []byte("first")},
+		{Path: "Dir/Same.txt", Data: []byte("second")},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakPath := filepath.Join(top, "dup.pak")
+	os.WriteFile(pakPath, b, 0o644)
+
+	out := filepath.Join(top, "out")
+	stdout, stderr, err := runExtractTest(t, extractOpts{out: out, quiet: true}, pakPath)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if got := listFiles(t, out); len(got) != 1 || !strings.EqualFold(got[0], "Dir/same.txt") {
+		t.Fatalf("files %v, want one", got)
+	}
+	if data, _ := os.ReadFile(filepath.Join(out, "Dir/Same.txt")); string(data) != "second" {
+		t.Errorf("Dir/Same.txt holds %q", data)
+	}
+	if !strings.Contains(stdout, "extracted 1 files") || !strings.Contains(stdout, "1 replaced by a later entry of the same path") {
+		t.Errorf("summary %q", stdout)
+	}
+
+	user := filepath.Join(top, "user")
+	os.MkdirAll(filepath.Join(user, "Dir"), 0o755)
+	os.WriteFile(filepath.Join(user, "Dir/Same.txt"), []byte("the user's"), 0o644)
+	if _, err := os.Stat(filepath.Join(user, "Dir/same.txt")); err == nil {
+		t.Skip("case-insensitive file system")
+	}
+	_, stderr, err = runExtractTest(t, extractOpts{out: user, quiet: true}, pakPath)
+	if err == nil || !strings.Contains(stderr, "Dir/Same.txt: exists") {
+		t.Errorf("err %v, stderr %q", err, stderr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(user, "Dir/Same.txt")); string(data) != "the user's" {
+		t.Errorf("the user's file now holds %q", data)
+	}
+}
+
+// TestExtractTOCOnly: a .utoc without its .ucas gets one line, not one per
+// file, and no output folder.
+func TestExtractTOCOnly(t *testing.T) {
+	utoc := corpus.Path(t, "iostore/HassonKP+ToonTanks/Content/Paks/ToonTanks-Windows.utoc")
+	out := filepath.Join(t.TempDir(), "out")
+	_, stderr, err := runExtractTest(t, extractOpts{out: out}, utoc)
+	if err == nil || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "none can be read") {
+		t.Errorf("err %v, stderr:\n%s", err, stderr)
+	}
+	if _, err := os.Stat(out); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("output folder made: %v", err)
 	}
 }

@@ -86,11 +86,8 @@ type lsOutput struct {
 }
 
 func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error {
-	c, err := inspect.OpenContainer(name, opts)
+	c, err := openContainer(name, opts)
 	if err != nil {
-		if _, known := inspect.ContainerFormatFor(name); !known {
-			err = companionHint(name, err, true)
-		}
 		return err
 	}
 	defer c.Close()

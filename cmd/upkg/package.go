@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -82,6 +83,27 @@ func companionHint(name string, err error, container bool) error {
 		}
 	}
 	return fmt.Errorf("%w; a %s file holds the %s of the %s file of the same name, which reads it (none is beside it)", err, ext, companionHolds[ext], strings.Join(owners, " or "))
+}
+
+// openContainer opens a container named on the command line. A name of no
+// container kind is checked first for existence (a missing file is told
+// as such), then for being a companion of one (see companionHint).
+func openContainer(name string, opts *inspect.Options) (inspect.Container, error) {
+	c, err := inspect.OpenContainer(name, opts)
+	if err == nil {
+		return c, nil
+	}
+	if _, known := inspect.ContainerFormatFor(name); !known {
+		if _, serr := os.Stat(name); serr != nil {
+			var pe *fs.PathError
+			if errors.As(serr, &pe) {
+				serr = pe.Err // the path is said first
+			}
+			return nil, fmt.Errorf("%s: %w", name, serr)
+		}
+		err = companionHint(name, err, true)
+	}
+	return nil, err
 }
 
 // forEachPackage runs fn on every named package, reporting failures on

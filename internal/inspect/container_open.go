@@ -15,6 +15,12 @@ type EntryOpener interface {
 	EntryReader(i int) (io.ReadCloser, error)
 }
 
+// DataErrer is implemented by containers that can tell, once open, that
+// none of their data can be read (an IoStore .utoc without its .ucas).
+type DataErrer interface {
+	DataErr() error
+}
+
 // OpenContainer opens a container file of any registered kind.
 func OpenContainer(name string, opts *Options) (Container, error) {
 	cf, ok := ContainerFormatFor(name)

@@ -333,6 +333,22 @@ func (c *utocContainer) Summary() []Field {
 	return fields
 }
 
+// EntryReader opens chunk i's data, decoded a block at a time and
+// hash-checked at its end (see iostore.File.OpenChunkStream): extraction
+// and cat read each chunk once, chunks without a path included.
+func (c *utocContainer) EntryReader(i int) (io.ReadCloser, error) {
+	return c.f.OpenChunkStream(i)
+}
+
+// DataErr says why none of the container's data can be read (a TOC-only
+// copy, with no .ucas beside the .utoc), or is nil.
+func (c *utocContainer) DataErr() error {
+	if c.f.HasData() {
+		return nil
+	}
+	return fmt.Errorf("%w: %d chunks listed, none can be read", iostore.ErrNoCas, len(c.f.ChunkIDs))
+}
+
 func (c *utocContainer) VerifyEntry(i int) error {
 	if i < 0 || i >= len(c.f.ChunkIDs) {
 		return fmt.Errorf("entry %d of %d", i, len(c.f.ChunkIDs))
@@ -1030,9 +1046,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	res.ChunksOK, res.ChunksFailed = &okN, &failN
 	res.Engine = tocEngine(f.Header.Version)
 	res.EngineSource = "detected"
-	if !f.HasData() {
+	if err := c.DataErr(); err != nil {
 		// A TOC-only copy: the index was read completely, data cannot be.
-		res.Error = fmt.Sprintf("%v: %d chunks listed, none can be read", iostore.ErrNoCas, n)
+		res.Error = err.Error()
 		emit(res)
 		return true
 	}
