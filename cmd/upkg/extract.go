@@ -353,23 +353,33 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 		return 0, err // before any folder is made for it
 	}
 	defer rc.Close()
+	// The file's folder as a root of its own: every step below is then
+	// one system call on one name (os.Root walks a longer path a folder
+	// at a time, for each call).
 	dir, base := path.Split(name)
+	d := root
 	if dir != "" {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
 			return 0, rootErr(err, "making its folder")
 		}
+		sub, err := root.OpenRoot(dir)
+		if err != nil {
+			return 0, rootErr(err, "opening its folder")
+		}
+		defer sub.Close()
+		d = sub
 	}
-	if fi, err := root.Lstat(name); err == nil && fi.IsDir() {
-		return 0, errors.New("a folder of that name is in the output folder")
+	tmp := "." + base + ".upkg-partial"
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		d.Remove(tmp) // a stale one from a killed run
+		f, err = d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	}
-	tmp := dir + "." + base + ".upkg-partial"
-	root.Remove(tmp) // a stale one from a killed run
-	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return 0, rootErr(err, "creating it")
 	}
-	partials.add(root, tmp)
-	defer partials.done(tmp)
+	partials.add(d, tmp)
+	defer partials.done(d, tmp)
 	n, err := io.Copy(f, rc)
 	if err == nil && verify != nil {
 		err = verify()
@@ -378,23 +388,26 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 		err = cerr
 	}
 	if err != nil {
-		root.Remove(tmp)
+		d.Remove(tmp)
 		return 0, err
 	}
 	if prev != "" && prev != name {
 		root.Remove(prev)
 	}
 	if overwrite {
-		err = root.Rename(tmp, name)
-	} else if err = root.Link(tmp, name); err == nil || errors.Is(err, fs.ErrExist) {
-		root.Remove(tmp)
-	} else if _, lerr := root.Lstat(name); lerr == nil {
+		err = d.Rename(tmp, base)
+	} else if err = d.Link(tmp, base); err == nil || errors.Is(err, fs.ErrExist) {
+		d.Remove(tmp)
+	} else if _, lerr := d.Lstat(base); lerr == nil {
 		err = fs.ErrExist
 	} else {
-		err = root.Rename(tmp, name) // no hard links on this file system
+		err = d.Rename(tmp, base) // no hard links on this file system
 	}
 	if err != nil {
-		root.Remove(tmp)
+		d.Remove(tmp)
+		if fi, lerr := d.Lstat(base); lerr == nil && fi.IsDir() {
+			return 0, errors.New("a folder of that name is in the output folder")
+		}
 		if errors.Is(err, fs.ErrExist) {
 			return 0, fs.ErrExist
 		}
@@ -417,25 +430,30 @@ func rootErr(err error, doing string) error {
 	return fmt.Errorf("%s: %w", doing, err)
 }
 
-// partialFiles are the temporary files extraction is writing, removed
-// when the process is stopped by a signal.
+// partialFiles are the temporary files extraction is writing (each a name
+// in a folder's root), removed when the process is stopped by a signal.
 type partialFiles struct {
 	mu    sync.Mutex
-	files map[string]*os.Root
+	files map[partialFile]bool
 }
 
-func (p *partialFiles) add(root *os.Root, name string) {
+type partialFile struct {
+	dir  *os.Root
+	name string
+}
+
+func (p *partialFiles) add(dir *os.Root, name string) {
 	p.mu.Lock()
 	if p.files == nil {
-		p.files = map[string]*os.Root{}
+		p.files = map[partialFile]bool{}
 	}
-	p.files[name] = root
+	p.files[partialFile{dir, name}] = true
 	p.mu.Unlock()
 }
 
-func (p *partialFiles) done(name string) {
+func (p *partialFiles) done(dir *os.Root, name string) {
 	p.mu.Lock()
-	delete(p.files, name)
+	delete(p.files, partialFile{dir, name})
 	p.mu.Unlock()
 }
 
@@ -451,8 +469,8 @@ func (p *partialFiles) removeOnSignal() (stop func()) {
 		select {
 		case sig := <-ch:
 			p.mu.Lock() // held to the end: no new file is started
-			for name, root := range p.files {
-				root.Remove(name)
+			for f := range p.files {
+				f.dir.Remove(f.name)
 			}
 			code := 1
 			if s, ok := sig.(syscall.Signal); ok {
