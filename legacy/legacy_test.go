@@ -265,6 +265,7 @@ var truncationFiles = []string{
 	"HeffersonMan+UT2004/StaticMeshes/forest.usx",
 	"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PC/ME2/BioGame/CookedPC/PlotManagerMap.pcc",
 	"Martinii89+RL-UPKSuite/Core.Test/TestData/UDK/UDKTestPackage.upk",
+	"Martinii89+Unreal-Library/010-Stuff/Stars_UDK.upk", // a thumbnail table
 	"ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/PS3/ME2/SFXTEST.XXX",
 	"elsheepo+ut99server/System/NewNetSDOMv0_9.u",
 }
@@ -288,6 +289,10 @@ func TestTruncation(t *testing.T) {
 			for i := range f.Exports {
 				f.Object(i)
 				f.ExportContent(i)
+			}
+			thumbs, _ := f.Thumbnails()
+			for _, th := range thumbs {
+				f.ThumbnailData(th)
 			}
 		}
 	}

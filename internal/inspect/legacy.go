@@ -212,6 +212,22 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	if f.Wrapper != "" {
 		p.Warnings = append(p.Warnings, "read through "+f.Wrapper)
 	}
+	thumbs, err := f.Thumbnails()
+	if err != nil {
+		p.Warnings = append(p.Warnings, err.Error())
+	}
+	for _, t := range thumbs {
+		p.Thumbnails = append(p.Thumbnails, Thumbnail{
+			Object: t.ObjectClassName + " " + t.ObjectPath, Format: t.Format,
+			Width: int(t.Width), Height: int(t.Height), Offset: t.DataOffset, Size: t.DataSize,
+		})
+	}
+	p.ThumbnailData = func(i int) ([]byte, error) {
+		if i < 0 || i >= len(thumbs) {
+			return nil, fmt.Errorf("thumbnail %d out of range (package has %d)", i, len(thumbs))
+		}
+		return f.ThumbnailData(thumbs[i])
+	}
 
 	p.ExportData = f.Data
 	p.Props = func(i int) (any, error) {
