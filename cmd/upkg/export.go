@@ -74,7 +74,15 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 		}
 	}
 	if written == 0 && failed == 0 {
-		fmt.Fprintln(stderr, "upkg: nothing to export (no export with content matched)")
+		switch {
+		case ef.export != "":
+			// A named export is written even without a converter.
+			fmt.Fprintf(stderr, "upkg: nothing to export: no export named %q (see upkg exports)\n", ef.export)
+		case ef.class != "":
+			fmt.Fprintf(stderr, "upkg: nothing to export: no export of class %q with content upkg converts (see upkg exports)\n", ef.class)
+		default:
+			fmt.Fprintln(stderr, "upkg: nothing to export: no export with content upkg converts (textures, sounds, music, script text)")
+		}
 		return &failedError{1}
 	}
 	if failed > 0 {

@@ -29,20 +29,25 @@ inferred from the file.`,
 			opts := g.options()
 			opts.Verify = verify
 			return forEachPackage(args, opts, cmd.ErrOrStderr(), func(p *inspect.Package) error {
+				if asJSON && len(args) > 1 {
+					// One object per line, as verify --json prints:
+					// a stream jq and line tools read.
+					return writeJSONLine(cmd.OutOrStdout(), p)
+				}
 				if asJSON {
 					return writeJSON(cmd.OutOrStdout(), p)
 				}
-				printInfo(cmd.OutOrStdout(), p)
+				printInfo(cmd.OutOrStdout(), p, verify)
 				return nil
 			})
 		},
 	}
-	c.Flags().BoolVar(&asJSON, "json", false, "print the package model as JSON")
+	c.Flags().BoolVar(&asJSON, "json", false, "print the package model as JSON (with several files, one object per line)")
 	c.Flags().BoolVar(&verify, "verify", false, "also rewrite the header and compare it with the file")
 	return c
 }
 
-func printInfo(w io.Writer, p *inspect.Package) {
+func printInfo(w io.Writer, p *inspect.Package, verify bool) {
 	fmt.Fprintf(w, "%s\n", p.Path)
 	fmt.Fprintf(w, "  format:   %s\n", p.Format)
 	eng := p.Engine
@@ -69,12 +74,28 @@ func printInfo(w io.Writer, p *inspect.Package) {
 	fmt.Fprintln(w)
 	if p.HeaderRoundtrip != nil {
 		fmt.Fprintf(w, "  header rewrite identical: %v\n", *p.HeaderRoundtrip)
+	} else if verify {
+		fmt.Fprintf(w, "  header rewrite: not done (upkg rewrites UE4 and UE5 package headers only)\n")
+	}
+	if st := p.Properties; verify && st != nil {
+		fmt.Fprintf(w, "  properties: %d of %d exports decode", st.OK, st.ExportsWithProperties)
+		if st.BytesUnaccounted > 0 {
+			fmt.Fprintf(w, ", %d bytes after them not decoded", st.BytesUnaccounted)
+		}
+		fmt.Fprintln(w)
+		for _, f := range st.Failures {
+			fmt.Fprintf(w, "    failed: %s\n", f)
+		}
 	}
 
 	fmt.Fprintf(w, "\nSummary\n")
 	t := newTable(w)
 	for _, f := range p.Summary {
-		fmt.Fprintf(t, "  %s\t%v\n", f.Key, f.Value)
+		v := f.Value
+		if list, ok := v.([]string); ok {
+			v = strings.Join(list, "; ") // items that have commas inside
+		}
+		fmt.Fprintf(t, "  %s\t%v\n", f.Key, v)
 	}
 	t.Flush()
 	if len(p.CustomVersions) > 0 {

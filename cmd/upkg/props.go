@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/legacy"
 	"github.com/upkg/upkg/property"
 )
 
@@ -23,6 +24,10 @@ type propsExport struct {
 	Path   string `json:"path"`
 	Object any    `json:"object,omitempty"`
 	Error  string `json:"error,omitempty"`
+	// Note says why an export has no properties to show when that is
+	// how its format stores it (a UE3 class keeps its defaults in its
+	// Default__ object): not an error.
+	Note string `json:"note,omitempty"`
 }
 
 func newPropsCmd(g *globalFlags) *cobra.Command {
@@ -52,13 +57,13 @@ Cooked packages with unversioned properties need the game's mappings:
 // selectExports returns the 0-based indices of the exports sel names (all
 // when sel is empty).
 func selectExports(p *inspect.Package, sel string) ([]int, error) {
-	var out []int
+	out := []int{}
 	for i, e := range p.Exports {
 		if sel == "" || e.Name == sel || e.Path == sel || strconv.Itoa(i+1) == sel || strings.EqualFold(e.Name, sel) {
 			out = append(out, i)
 		}
 	}
-	if len(out) == 0 {
+	if len(out) == 0 && sel != "" {
 		return nil, fmt.Errorf("no export named %q (see upkg exports)", sel)
 	}
 	return out, nil
@@ -84,16 +89,22 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)
 	}
-	var out []propsExport
+	out := []propsExport{}
 	failed := 0
 	for _, i := range idx {
 		e := p.Exports[i]
 		pe := propsExport{Export: i, Name: e.Name, Class: e.Class, Path: e.Path}
 		v, err := p.Props(i)
-		if err != nil {
+		switch {
+		case errors.Is(err, legacy.ErrNoProperties):
+			pe.Note = err.Error()
+			if k := strings.Index(pe.Note, "legacy: "); k >= 0 {
+				pe.Note = pe.Note[k+len("legacy: "):] // the export is named above
+			}
+		case err != nil:
 			pe.Error = err.Error()
 			failed++
-		} else {
+		default:
 			pe.Object = v
 			if o, ok := v.(*property.Object); ok && !o.Complete {
 				failed++
@@ -112,6 +123,10 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 		fmt.Fprintf(w, "%d %s (%s)\n", pe.Export+1, pe.Path, pe.Class)
 		if pe.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", pe.Error)
+			continue
+		}
+		if pe.Note != "" {
+			fmt.Fprintf(w, "  (%s)\n", pe.Note)
 			continue
 		}
 		// Any format's object that prints itself as a tree (UE4/UE5

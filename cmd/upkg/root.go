@@ -2,11 +2,14 @@ package main
 
 import (
 	"runtime/debug"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/uasset"
 )
 
 // subcommands are added by each subcommand's file in an init function, so
@@ -54,6 +57,17 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
 		if err := aeskey.CheckList(g.aesKey); err != nil {
 			return usagef(c.CommandPath(), "--aes-key: %v", err)
+		}
+		if g.engine != "" {
+			if _, ok := uasset.LookupEngine(g.engine); !ok {
+				return usagef(c.CommandPath(), "--engine: unknown engine version %q (known: %s)", g.engine, strings.Join(uasset.EngineNames(), ", "))
+			}
+		}
+		// Commands with workers: none is a mistake, not "all cores".
+		if f := c.Flags().Lookup("jobs"); f != nil {
+			if n, err := strconv.Atoi(f.Value.String()); err == nil && n < 1 {
+				return usagef(c.CommandPath(), "--jobs: %d workers; give at least 1", n)
+			}
 		}
 		return nil
 	}

@@ -60,6 +60,10 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"extract", missing + ".pak", missing + "2.pak"}, 2},
 		{[]string{"ls", "--aes-key", "zzzz", missing + ".pak"}, 2},
 		{[]string{"info", "--aes-key", "0x00," + strings.Repeat("ab", 32), missing + ".uasset"}, 2},
+		{[]string{"--engine", "banana", "info", missing + ".u"}, 2},
+		{[]string{"verify", "--jobs", "0", missing}, 2},
+		{[]string{"extract", "-j", "-1", missing + ".pak"}, 2},
+		{[]string{"--engine", "UE4_27", "info", missing + ".uasset"}, 1},
 		{[]string{"info", missing + ".uasset"}, 1},
 		{[]string{"ls", "--aes-key", strings.Repeat("ab", 32) + ",", missing + ".pak"}, 1},
 	} {

@@ -33,8 +33,9 @@ func newVerifyCmd(g *globalFlags) *cobra.Command {
 		Use:   "verify [--engine V] [--json] PATH...",
 		Short: "Check every package in files and folders",
 		Long: `verify walks the files and folders given, reads every package and container it
-finds with all checks on (every section, the header rewritten and compared
-byte for byte, properties decoded, container hashes), and prints a line per
+finds with all checks on (every section, the header of a UE4/UE5 package
+rewritten and compared byte for byte, properties decoded, compressed chunks
+expanded, container hashes), and prints a line per
 package. Companion files (.uexp, .ubulk, .ucas, .sig) are read with their
 package or container: found in a folder, or named together with it (a shell
 glob such as Content/Maps/*), they are not checked alone. A folder named

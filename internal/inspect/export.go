@@ -79,8 +79,11 @@ func ExportContent(in *Input, opts *Options, filter ExportFilter, emit func(Cont
 }
 
 // Matches reports whether an object (full path, name, class) is selected.
+// A class is named alone ("Texture") or with its package, as exports
+// prints it ("Engine.Texture").
 func (flt ExportFilter) Matches(path, name, class string) bool {
-	if flt.Class != "" && !strings.EqualFold(flt.Class, class) {
+	if flt.Class != "" && !strings.EqualFold(flt.Class, class) &&
+		!strings.EqualFold(flt.Class[strings.LastIndexByte(flt.Class, '.')+1:], class[strings.LastIndexByte(class, '.')+1:]) {
 		return false
 	}
 	if flt.Export != "" && !strings.EqualFold(flt.Export, name) && !strings.EqualFold(flt.Export, path) &&
