@@ -63,9 +63,11 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 	}
 	defer root.Close()
 	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	var partials partialFiles
+	defer partials.removeOnSignal()()
 	failed, written := 0, 0
 	for _, name := range inspect.WithoutNamedCompanions(args) { // a .uexp named with its .uasset is read with it
-		n, nf, err := exportOne(root, opts, ef, name, stdout, stderr)
+		n, nf, err := exportOne(root, &partials, opts, ef, name, stdout, stderr)
 		written += n
 		failed += nf
 		if err != nil {
@@ -91,7 +93,7 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 	return nil
 }
 
-func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
+func exportOne(root *os.Root, partials *partialFiles, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
 	defer faultsAsErrors(name, &err)()
 	opts = mapped(opts)
 	in, err := inspect.OpenInput(name, opts)
@@ -117,7 +119,7 @@ func exportOne(root *os.Root, opts *inspect.Options, ef *exportFlags, name strin
 			return nil
 		}
 		rel := path.Join(pkg, safeRel(cf.Name))
-		if err := writeConfined(root, rel, cf.Data, ef.force); err != nil {
+		if err := writeConfined(root, rel, cf.Data, ef.force, partials); err != nil {
 			fmt.Fprintf(stderr, "upkg: %s: %s: %v\n", in.Name, cf.Object, err)
 			failed++
 			return nil
@@ -166,29 +168,44 @@ func safeComponent(s string) string {
 	return s
 }
 
-// writeConfined writes data to rel inside root. os.Root refuses paths that
-// leave the directory, through ".." or symbolic links; without force an
-// existing file is an error.
-func writeConfined(root *os.Root, rel string, data []byte, force bool) error {
-	if dir := path.Dir(rel); dir != "." {
+// writeConfined writes data to rel under root (never outside it, see
+// os.Root), complete or not at all (see pendingFile); an existing file is
+// kept unless force.
+func writeConfined(root *os.Root, rel string, data []byte, force bool, partials *partialFiles) error {
+	dir, base := path.Split(rel)
+	d := root
+	if dir != "" {
 		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return rootErr(err, "making its folder")
 		}
+		sub, err := root.OpenRoot(dir)
+		if err != nil {
+			return rootErr(err, "opening its folder")
+		}
+		defer sub.Close()
+		d = sub
 	}
-	flags := os.O_WRONLY | os.O_CREATE | os.O_EXCL
-	if force {
-		flags = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	exists := fmt.Errorf("%s exists (use --force to overwrite)", rel)
+	if _, err := d.Lstat(base); err == nil && !force {
+		return exists
 	}
-	f, err := root.OpenFile(rel, flags, 0o644)
+	f, pf, err := createPending(d, base, partials)
 	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		pf.abort()
+		return err
+	}
+	if err := pf.publish(force); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("%s exists (use --force to overwrite)", rel)
+			return exists
 		}
 		return err
 	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return nil
 }

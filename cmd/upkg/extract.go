@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"os/signal"
 	"path"
 	"path/filepath"
 	"regexp"
@@ -14,9 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
-	"syscall"
 	"unicode"
 
 	"github.com/schollz/progressbar/v3"
@@ -319,10 +316,6 @@ func safeRelPath(name string) bool {
 	return true
 }
 
-// errEscapes is an entry whose path leads outside the output folder
-// through a symbolic link already there (os.Root refuses it).
-var errEscapes = errors.New("path escapes the output folder")
-
 // foldPath is the form of a container path that entries replacing each
 // other share: the engine's paths ignore case.
 func foldPath(p string) string { return strings.ToLower(p) }
@@ -331,15 +324,11 @@ func foldPath(p string) string { return strings.ToLower(p) }
 // any case) of a file this run wrote that the entry replaces, or "".
 //
 // os.Root refuses any path that leaves root, including through symbolic
-// links. The data goes to a temporary file beside the target first, moved
-// into place once complete and checked: an interrupted run leaves no
-// truncated file under a final name (and removes its temporary files when
-// it is stopped by a signal, see partialFiles). Without force an existing
-// file is never replaced, unless this run wrote it (prev): the move is a
-// hard link, which fails if the name was taken meanwhile (a rename after a
-// check where links are not supported). A file replacing prev under
-// another case removes prev, so that the output holds one of the two as
-// the engine would, and a file a user had under the new name is kept.
+// links. The file is written as pendingFile writes (complete or not at
+// all). Without force an existing file is never replaced, unless this run
+// wrote it (prev). A file replacing prev under another case removes prev,
+// so that the output holds one of the two as the engine would, and a file
+// a user had under the new name is kept.
 func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i int, e inspect.ContainerEntry, force bool, prev string) (int64, error) {
 	name := e.Path
 	overwrite := force || prev == name
@@ -369,17 +358,10 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 		defer sub.Close()
 		d = sub
 	}
-	tmp := "." + base + ".upkg-partial"
-	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		d.Remove(tmp) // a stale one from a killed run
-		f, err = d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	}
+	f, pf, err := createPending(d, base, partials)
 	if err != nil {
-		return 0, rootErr(err, "creating it")
+		return 0, err
 	}
-	partials.add(d, tmp)
-	defer partials.done(d, tmp)
 	n, err := io.Copy(f, rc)
 	if err == nil && verify != nil {
 		err = verify()
@@ -388,102 +370,16 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 		err = cerr
 	}
 	if err != nil {
-		d.Remove(tmp)
+		pf.abort()
 		return 0, err
 	}
 	if prev != "" && prev != name {
 		root.Remove(prev)
 	}
-	if overwrite {
-		err = d.Rename(tmp, base)
-	} else if err = d.Link(tmp, base); err == nil || errors.Is(err, fs.ErrExist) {
-		d.Remove(tmp)
-	} else if _, lerr := d.Lstat(base); lerr == nil {
-		err = fs.ErrExist
-	} else {
-		err = d.Rename(tmp, base) // no hard links on this file system
-	}
-	if err != nil {
-		d.Remove(tmp)
-		if fi, lerr := d.Lstat(base); lerr == nil && fi.IsDir() {
-			return 0, errors.New("a folder of that name is in the output folder")
-		}
-		if errors.Is(err, fs.ErrExist) {
-			return 0, fs.ErrExist
-		}
-		return 0, rootErr(err, "moving it into place")
+	if err := pf.publish(overwrite); err != nil {
+		return 0, err
 	}
 	return n, nil
-}
-
-// rootErr words an error of os.Root while doing what: a path through a
-// symbolic link that leaves the output folder is errEscapes; a file where
-// a folder is needed is said so (not as "exists", which would suggest
-// --force).
-func rootErr(err error, doing string) error {
-	switch {
-	case strings.Contains(err.Error(), "path escapes from parent"):
-		return errEscapes
-	case errors.Is(err, fs.ErrExist), errors.Is(err, syscall.ENOTDIR):
-		return fmt.Errorf("%s: a file in the output folder is where a folder of its path must be", doing)
-	}
-	return fmt.Errorf("%s: %w", doing, err)
-}
-
-// partialFiles are the temporary files extraction is writing (each a name
-// in a folder's root), removed when the process is stopped by a signal.
-type partialFiles struct {
-	mu    sync.Mutex
-	files map[partialFile]bool
-}
-
-type partialFile struct {
-	dir  *os.Root
-	name string
-}
-
-func (p *partialFiles) add(dir *os.Root, name string) {
-	p.mu.Lock()
-	if p.files == nil {
-		p.files = map[partialFile]bool{}
-	}
-	p.files[partialFile{dir, name}] = true
-	p.mu.Unlock()
-}
-
-func (p *partialFiles) done(dir *os.Root, name string) {
-	p.mu.Lock()
-	delete(p.files, partialFile{dir, name})
-	p.mu.Unlock()
-}
-
-// removeOnSignal makes an interrupt, a termination or a closed output
-// pipe remove the temporary files being written before the process ends
-// (with the status a shell gives a process killed by that signal). stop
-// restores the signals' default handling.
-func (p *partialFiles) removeOnSignal() (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, stopSignals...)
-	quit := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
-			p.mu.Lock() // held to the end: no new file is started
-			for f := range p.files {
-				f.dir.Remove(f.name)
-			}
-			code := 1
-			if s, ok := sig.(syscall.Signal); ok {
-				code = 128 + int(s)
-			}
-			os.Exit(code)
-		case <-quit:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(quit)
-	}
 }
 
 // extracted is how the extraction of one entry ended.

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -17,6 +20,7 @@ type thumbnailOpts struct {
 	index int
 	name  string
 	list  bool
+	force bool
 }
 
 func newThumbnailCmd(g *globalFlags) *cobra.Command {
@@ -27,13 +31,17 @@ func newThumbnailCmd(g *globalFlags) *cobra.Command {
 		Long: `thumbnail writes the compressed image bytes of a thumbnail exactly as the
 editor stored them (PNG, or JPEG for some asset types). When the package has
 several, pick one with --index or --name (a substring of "Class Path"); the
-default is the first non-empty one. --list shows them.`,
+default is the first non-empty one. --list shows them. An existing OUT is
+kept unless --force is given, and the package's own files never are one.`,
 		Example: `  upkg thumbnail Content/M_Rock.uasset -o rock.png
   upkg thumbnail --list Content/Maps/Level1.umap`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if o.out == "" && !o.list {
 				return usagef(cmd.CommandPath(), "no output file: give -o OUT (or --list)")
+			}
+			if o.index < -1 {
+				return usagef(cmd.CommandPath(), "--index %d: thumbnails are numbered from 0 (see --list)", o.index)
 			}
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
 				return runThumbnail(cmd, p, o)
@@ -45,6 +53,7 @@ default is the first non-empty one. --list shows them.`,
 	f.IntVar(&o.index, "index", -1, "thumbnail index (see --list)")
 	f.StringVar(&o.name, "name", "", "pick the thumbnail whose \"Class Path\" contains this")
 	f.BoolVar(&o.list, "list", false, "list the thumbnails instead of extracting one")
+	f.BoolVar(&o.force, "force", false, "overwrite an existing OUT")
 	return c
 }
 
@@ -97,10 +106,74 @@ func runThumbnail(cmd *cobra.Command, p *inspect.Package, o thumbnailOpts) error
 		_, err = w.Write(b)
 		return err
 	}
-	if err := os.WriteFile(o.out, b, 0o644); err != nil {
+	if err := writeOutput(o.out, b, o.force, p); err != nil {
 		return err
 	}
 	t := p.Thumbnails[idx]
-	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s %dx%d, %d bytes (%s)\n", o.out, t.Format, t.Width, t.Height, len(b), t.Object)
+	note := ""
+	if ext := strings.ToLower(filepath.Ext(o.out)); ext != "" && !strings.Contains(extsOf[t.Format], ext) {
+		note = fmt.Sprintf("; the image is %s, the name says %s", strings.ToUpper(t.Format), ext)
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s: %s %dx%d, %d bytes (%s)%s\n", o.out, t.Format, t.Width, t.Height, len(b), t.Object, note)
 	return nil
+}
+
+// extsOf are the file name extensions of each image format.
+var extsOf = map[string]string{"png": ".png", "jpeg": ".jpg .jpeg .jpe"}
+
+// writeOutput writes data to the file name a user gave, complete or not at
+// all (see pendingFile). An existing file is kept unless force, and never
+// is the output one of the files the package p was read from.
+func writeOutput(name string, data []byte, force bool, p *inspect.Package) error {
+	if st, err := os.Stat(name); err == nil {
+		for _, in := range inputFiles(p) {
+			if ist, err := os.Stat(in); err == nil && os.SameFile(st, ist) {
+				return fmt.Errorf("%s is the file the package is read from: give another output", name)
+			}
+		}
+		if !force {
+			return fmt.Errorf("%s exists (use --force to overwrite)", name)
+		}
+	}
+	d, err := os.OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	defer d.Close()
+	var partials partialFiles
+	f, pf, err := createPending(d, filepath.Base(name), &partials)
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	_, err = f.Write(data)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = pf.publish(force)
+	} else {
+		pf.abort()
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s exists (use --force to overwrite)", name)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", name, err)
+	}
+	return nil
+}
+
+// inputFiles are the files package p is read from: its own, its companions
+// (.uexp, ...), or the container holding it.
+func inputFiles(p *inspect.Package) []string {
+	if c, _, ok := inspect.SplitContainerPath(p.Path); ok {
+		base := strings.TrimSuffix(c, filepath.Ext(c))
+		return []string{c, base + ".ucas", base + ".sig"}
+	}
+	files := []string{p.Path}
+	base := strings.TrimSuffix(p.Path, filepath.Ext(p.Path))
+	for _, ext := range p.Companions {
+		files = append(files, base+ext)
+	}
+	return files
 }

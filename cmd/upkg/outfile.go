@@ -1,0 +1,151 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+)
+
+// Files upkg writes (extract, export, thumbnail) are written to a
+// temporary file beside their name first and moved into place once
+// complete: an interrupted run leaves no truncated file under a final name,
+// and removes its temporary files when stopped by a signal (partialFiles).
+
+// errEscapes is an entry whose path leads outside the output folder
+// through a symbolic link already there (os.Root refuses it).
+var errEscapes = errors.New("path escapes the output folder")
+
+// rootErr words an error of os.Root while doing what: a path through a
+// symbolic link that leaves the output folder is errEscapes; a file where
+// a folder is needed is said so (not as "exists", which would suggest
+// --force).
+func rootErr(err error, doing string) error {
+	switch {
+	case strings.Contains(err.Error(), "path escapes from parent"):
+		return errEscapes
+	case errors.Is(err, fs.ErrExist), errors.Is(err, syscall.ENOTDIR):
+		return fmt.Errorf("%s: a file in the output folder is where a folder of its path must be", doing)
+	}
+	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// pendingFile is a file being written under a temporary name in folder d,
+// for base.
+type pendingFile struct {
+	d         *os.Root
+	tmp, base string
+	partials  *partialFiles
+}
+
+// createPending creates the temporary file for base in folder d (a stale
+// one from a killed run is replaced) and registers it in partials.
+func createPending(d *os.Root, base string, partials *partialFiles) (*os.File, *pendingFile, error) {
+	tmp := "." + base + ".upkg-partial"
+	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		d.Remove(tmp)
+		f, err = d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	}
+	if err != nil {
+		return nil, nil, rootErr(err, "creating it")
+	}
+	partials.add(d, tmp)
+	return f, &pendingFile{d: d, tmp: tmp, base: base, partials: partials}, nil
+}
+
+// abort removes the temporary file.
+func (p *pendingFile) abort() {
+	p.d.Remove(p.tmp)
+	p.partials.done(p.d, p.tmp)
+}
+
+// publish moves the written file to its name. Without overwrite an
+// existing file is never replaced: the move is a hard link, which fails
+// when the name is taken (a rename after a check where links are not
+// supported); the error is then fs.ErrExist.
+func (p *pendingFile) publish(overwrite bool) error {
+	defer p.partials.done(p.d, p.tmp)
+	d, tmp, base := p.d, p.tmp, p.base
+	var err error
+	if overwrite {
+		err = d.Rename(tmp, base)
+	} else if err = d.Link(tmp, base); err == nil || errors.Is(err, fs.ErrExist) {
+		d.Remove(tmp)
+	} else if _, lerr := d.Lstat(base); lerr == nil {
+		err = fs.ErrExist
+	} else {
+		err = d.Rename(tmp, base) // no hard links on this file system
+	}
+	if err == nil {
+		return nil
+	}
+	d.Remove(tmp)
+	if fi, lerr := d.Lstat(base); lerr == nil && fi.IsDir() {
+		return errors.New("a folder of that name is in the output folder")
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return fs.ErrExist
+	}
+	return rootErr(err, "moving it into place")
+}
+
+// partialFiles are the temporary files being written (each a name
+// in a folder's root), removed when the process is stopped by a signal.
+type partialFiles struct {
+	mu    sync.Mutex
+	files map[partialFile]bool
+}
+
+type partialFile struct {
+	dir  *os.Root
+	name string
+}
+
+func (p *partialFiles) add(dir *os.Root, name string) {
+	p.mu.Lock()
+	if p.files == nil {
+		p.files = map[partialFile]bool{}
+	}
+	p.files[partialFile{dir, name}] = true
+	p.mu.Unlock()
+}
+
+func (p *partialFiles) done(dir *os.Root, name string) {
+	p.mu.Lock()
+	delete(p.files, partialFile{dir, name})
+	p.mu.Unlock()
+}
+
+// removeOnSignal makes an interrupt, a termination or a closed output
+// pipe remove the temporary files being written before the process ends
+// (with the status a shell gives a process killed by that signal). stop
+// restores the signals' default handling.
+func (p *partialFiles) removeOnSignal() (stop func()) {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, stopSignals...)
+	quit := make(chan struct{})
+	go func() {
+		select {
+		case sig := <-ch:
+			p.mu.Lock() // held to the end: no new file is started
+			for f := range p.files {
+				f.dir.Remove(f.name)
+			}
+			code := 1
+			if s, ok := sig.(syscall.Signal); ok {
+				code = 128 + int(s)
+			}
+			os.Exit(code)
+		case <-quit:
+		}
+	}()
+	return func() {
+		signal.Stop(ch)
+		close(quit)
+	}
+}
