@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,7 +42,25 @@ func printTree(w io.Writer, p *inspect.Package, withImports bool) {
 		}
 	}
 	fmt.Fprintf(w, "%s (Package)\n", root)
-	printChildren(w, p.Exports, byOuter(p.Exports), "", 1, map[int]bool{})
+	children, seen := byOuter(p.Exports), map[int]bool{}
+	printChildren(w, p.Exports, children, "", 1, seen)
+	// Exports whose outer is no export of the package (an import: the
+	// level of a World Partition actor saved in its own package), under
+	// that outer, marked as such.
+	inPackage := map[string]bool{}
+	for _, e := range p.Exports {
+		inPackage[e.Path] = true
+	}
+	var outside []string
+	for i, e := range p.Exports {
+		if !seen[i] && e.Outer != "" && !inPackage[e.Outer] && !slices.Contains(outside, e.Outer) {
+			outside = append(outside, e.Outer)
+		}
+	}
+	for _, o := range outside {
+		fmt.Fprintf(w, "  %s (outside the package)\n", o)
+		printChildren(w, p.Exports, children, o, 2, seen)
+	}
 	if withImports {
 		fmt.Fprintf(w, "\nimports\n")
 		printChildren(w, p.Imports, byOuter(p.Imports), "", 1, map[int]bool{})
