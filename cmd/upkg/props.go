@@ -116,8 +116,19 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 		// Nothing decodes (missing mappings, say): one clear error.
 		return fmt.Errorf("%s: %s", name, out[0].Error)
 	}
+	// After the output, which shows what did decode: the command fails
+	// when an export did not decode completely (wrong mappings, say).
+	incomplete := func() error {
+		if failed == 0 {
+			return nil
+		}
+		return fmt.Errorf("%s: %d of %d exports did not decode completely (see their issues)", name, failed, len(idx))
+	}
 	if asJSON {
-		return writeJSON(w, out)
+		if err := writeJSON(w, out); err != nil {
+			return err
+		}
+		return incomplete()
 	}
 	for _, pe := range out {
 		fmt.Fprintf(w, "%d %s (%s)\n", pe.Export+1, pe.Path, pe.Class)
@@ -139,5 +150,5 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 			}
 		}
 	}
-	return nil
+	return incomplete()
 }

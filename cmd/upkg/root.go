@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -61,6 +62,15 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 		if g.engine != "" {
 			if _, ok := uasset.LookupEngine(g.engine); !ok {
 				return usagef(c.CommandPath(), "--engine: unknown engine version %q (known: %s)", g.engine, strings.Join(uasset.EngineNames(), ", "))
+			}
+		}
+		if g.mappings != "" {
+			// Told once, before any package, rather than as each
+			// package's property error (dump showed it only in its JSON).
+			if st, err := os.Stat(g.mappings); err != nil {
+				return usagef(c.CommandPath(), "--mappings: %v", err)
+			} else if !st.Mode().IsRegular() {
+				return usagef(c.CommandPath(), "--mappings: %s is not a file", g.mappings)
 			}
 		}
 		// Commands with workers: none is a mistake, not "all cores".

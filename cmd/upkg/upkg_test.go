@@ -64,6 +64,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"verify", "--jobs", "0", missing}, 2},
 		{[]string{"extract", "-j", "-1", missing + ".pak"}, 2},
 		{[]string{"--engine", "UE4_27", "info", missing + ".uasset"}, 1},
+		{[]string{"dump", "--mappings", missing + ".usmap", missing + ".uasset"}, 2},
 		{[]string{"info", missing + ".uasset"}, 1},
 		{[]string{"ls", "--aes-key", strings.Repeat("ab", 32) + ",", missing + ".pak"}, 1},
 	} {
