@@ -40,10 +40,36 @@ func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() e
 	if err != nil {
 		if cerr := release(); cerr != nil {
 			err = cerr // the chunk failed its hash: that is why it does not read
+		} else {
+			err = engineHint(name, err, opts)
 		}
 		return nil, func() error { return nil }, companionHint(name, err, false)
 	}
 	return p, release, nil
+}
+
+// engineHint adds to err, the failure to read name with the engine version
+// --engine gave, what upkg infers the package to be without it: read as
+// the wrong version, a package fails on some field far from the cause.
+func engineHint(name string, err error, opts *inspect.Options) error {
+	if opts.Engine == "" {
+		return err
+	}
+	o := *opts
+	o.Engine = ""
+	p, release, perr := openPackage(name, &o)
+	if perr != nil {
+		return err
+	}
+	defer release()
+	if p.Engine == "" || p.EngineSource != "detected" {
+		return err
+	}
+	read := p.Engine
+	if len(p.EngineCandidates) > 1 {
+		read = strings.Join(p.EngineCandidates, ", ")
+	}
+	return fmt.Errorf("%w; it does not read as %s: without --engine it reads as %s", err, opts.Engine, read)
 }
 
 // companionHolds says what each companion file (see inspect.CompanionOf)
