@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -37,7 +38,9 @@ module (.it .s3m .xm .mod) or Ogg file, and script text .uc source.
 
 Files go to DIR/PACKAGE/GROUP/NAME.ext. Nothing is ever written outside DIR,
 and existing files are kept unless --force is given. An export chosen with
---export whose class has no converter is written as its raw bytes (.bin).`,
+--export whose class has no converter is written as its raw bytes (.bin).
+The converters read UE1, UE2 and UE3 packages; of a UE4 or UE5 package,
+exports chosen with --export are written raw.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runExport(cmd, g.options(), ef, args)
@@ -66,8 +69,12 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 	var partials partialFiles
 	defer partials.removeOnSignal()()
 	failed, written := 0, 0
+	var raw []string                                            // formats with no converter: only named exports, raw
 	for _, name := range inspect.WithoutNamedCompanions(args) { // a .uexp named with its .uasset is read with it
-		n, nf, err := exportOne(root, &partials, opts, ef, name, stdout, stderr)
+		n, nf, format, err := exportOne(root, &partials, opts, ef, name, stdout, stderr)
+		if format != "" && !slices.Contains(raw, format) {
+			raw = append(raw, format)
+		}
 		written += n
 		failed += nf
 		if err != nil {
@@ -80,6 +87,8 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 		case ef.export != "":
 			// A named export is written even without a converter.
 			fmt.Fprintf(stderr, "upkg: nothing to export: no export named %q (see upkg exports)\n", ef.export)
+		case len(raw) > 0:
+			fmt.Fprintf(stderr, "upkg: nothing to export: upkg converts no content of %s packages yet; --export NAME writes an export's serialized bytes\n", strings.Join(raw, ", "))
 		case ef.class != "":
 			fmt.Fprintf(stderr, "upkg: nothing to export: no export of class %q with content upkg converts (see upkg exports)\n", ef.class)
 		default:
@@ -93,12 +102,15 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 	return nil
 }
 
-func exportOne(root *os.Root, partials *partialFiles, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, err error) {
+// exportOne exports the content of package name; rawFormat is the
+// package's format when upkg has no converter for it (only exports named
+// with --export are written, as their serialized bytes).
+func exportOne(root *os.Root, partials *partialFiles, opts *inspect.Options, ef *exportFlags, name string, stdout, stderr io.Writer) (written, failed int, rawFormat string, err error) {
 	defer faultsAsErrors(name, &err)()
 	opts = mapped(opts)
 	in, err := inspect.OpenInput(name, opts)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, "", err
 	}
 	if in.Close != nil {
 		defer func() {
@@ -112,7 +124,7 @@ func exportOne(root *os.Root, partials *partialFiles, opts *inspect.Options, ef 
 	}
 	pkg := safeComponent(strings.TrimSuffix(filepath.Base(in.Name), filepath.Ext(in.Name)))
 	filter := inspect.ExportFilter{Export: ef.export, Class: ef.class}
-	err = inspect.ExportContent(in, opts, filter, func(cf inspect.ContentFile, cerr error) error {
+	emit := func(cf inspect.ContentFile, cerr error) error {
 		if cerr != nil {
 			fmt.Fprintf(stderr, "upkg: %s: %s (%s): %v\n", in.Name, cf.Object, cf.Class, cerr)
 			failed++
@@ -133,8 +145,42 @@ func exportOne(root *os.Root, partials *partialFiles, opts *inspect.Options, ef 
 			fmt.Fprintf(stdout, "%s\t%s\t%d bytes%s\n", filepath.Join(root.Name(), filepath.FromSlash(rel)), cf.Kind, len(cf.Data), note)
 		}
 		return nil
-	})
-	return written, failed, err
+	}
+	err = inspect.ExportContent(in, opts, filter, emit)
+	if errors.Is(err, inspect.ErrNoExporter) {
+		rawFormat, err = exportRaw(in, opts, filter, emit)
+	}
+	return written, failed, rawFormat, err
+}
+
+// exportRaw writes the exports filter names by --export, of a package of a
+// format without converters, as their serialized bytes; it returns the
+// format.
+func exportRaw(in *inspect.Input, opts *inspect.Options, filter inspect.ExportFilter, emit func(inspect.ContentFile, error) error) (string, error) {
+	p, err := inspect.OpenPackage(in, opts)
+	if err != nil {
+		return "", err
+	}
+	if filter.Export == "" || p.ExportData == nil {
+		return p.Format, nil
+	}
+	for i, e := range p.Exports {
+		if !filter.Matches(e.Path, e.Name, e.Class) {
+			continue
+		}
+		data, err := p.ExportData(i)
+		// The object's path inside its package, as folders: "/Game/A/B.B:C"
+		// is B/C, with the class before the extension.
+		rel := e.Path[strings.LastIndexByte(e.Path, '/')+1:]
+		if dot := strings.IndexByte(rel, '.'); dot >= 0 {
+			rel = rel[dot+1:]
+		}
+		rel = strings.NewReplacer(".", "/", ":", "/").Replace(rel) + "." + shortClass(e.Class) + ".bin"
+		if err := emit(inspect.ContentFile{Export: i, Object: e.Path, Class: e.Class, Name: rel, Kind: "raw", Data: data}, err); err != nil {
+			return p.Format, err
+		}
+	}
+	return p.Format, nil
 }
 
 // safeRel turns an exporter's relative name into a clean relative path:
