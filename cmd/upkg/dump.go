@@ -22,7 +22,7 @@ type dumpOutput struct {
 }
 
 type exportProps struct {
-	Export int    `json:"export"` // 0-based
+	Export int    `json:"export"` // 1-based, as exports numbers it (its package index)
 	Path   string `json:"path"`
 	Props  any    `json:"props,omitempty"`
 	Error  string `json:"error,omitempty"`
@@ -59,7 +59,7 @@ func buildDump(p *inspect.Package, props bool) dumpOutput {
 	}
 	if props && p.Props != nil {
 		for i := range p.Exports {
-			ep := exportProps{Export: i, Path: p.Exports[i].Path}
+			ep := exportProps{Export: i + 1, Path: p.Exports[i].Path}
 			v, err := p.Props(i)
 			if err != nil {
 				ep.Error = fmt.Sprint(err)

@@ -18,7 +18,7 @@ func init() { register(newPropsCmd) }
 
 // propsExport is one export of `upkg props --json`.
 type propsExport struct {
-	Export int    `json:"export"` // 0-based
+	Export int    `json:"export"` // 1-based, as exports numbers it (its package index)
 	Name   string `json:"name"`
 	Class  string `json:"class"`
 	Path   string `json:"path"`
@@ -93,7 +93,7 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 	failed := 0
 	for _, i := range idx {
 		e := p.Exports[i]
-		pe := propsExport{Export: i, Name: e.Name, Class: e.Class, Path: e.Path}
+		pe := propsExport{Export: i + 1, Name: e.Name, Class: e.Class, Path: e.Path}
 		v, err := p.Props(i)
 		switch {
 		case errors.Is(err, legacy.ErrNoProperties):
@@ -131,7 +131,7 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 		return incomplete()
 	}
 	for _, pe := range out {
-		fmt.Fprintf(w, "%d %s (%s)\n", pe.Export+1, pe.Path, pe.Class)
+		fmt.Fprintf(w, "%d %s (%s)\n", pe.Export, pe.Path, pe.Class)
 		if pe.Error != "" {
 			fmt.Fprintf(w, "  error: %s\n", pe.Error)
 			continue
