@@ -142,21 +142,31 @@ func VerifyFiles(paths []string) ([]string, error) {
 // same order, as the walk finds it; it stops early when yield returns
 // false. The paths are all checked (stat) before the first yield.
 func WalkVerifyFiles(paths []string, yield func(string) bool) error {
-	return walkVerify(paths, false, func(p string, _ *dirList) bool { return yield(p) })
+	return walkVerify(paths, false, func(p string, _ *dirList) bool { return yield(p) }, nil)
 }
 
 // walkVerify is [WalkVerifyFiles] that also hands yield the listing of the
 // folder a file is in, when it read one (nil: not known). direct is
-// [Options.DirectCalls].
-func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) error {
+// [Options.DirectCalls]. With failed set, a path named that does not exist
+// and a folder that cannot be listed go to failed, and the walk goes on
+// (failed returning false stops it); else the first such error ends it.
+func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool, failed func(string, error) bool) error {
 	dirs := make([]bool, len(paths))
+	var missing []error
 	for i, p := range paths {
 		if _, _, ok := SplitContainerPath(p); ok {
 			continue
 		}
 		st, err := os.Stat(p)
-		if err != nil {
+		if err != nil && failed == nil {
 			return err
+		}
+		if err != nil {
+			if missing == nil {
+				missing = make([]error, len(paths))
+			}
+			missing[i] = err
+			continue
 		}
 		dirs[i] = st.IsDir()
 	}
@@ -168,6 +178,12 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 	// folder then answers the companion lookups of all of them.
 	namedDir, named := "", (*dirList)(nil)
 	for i, p := range paths {
+		if missing != nil && missing[i] != nil {
+			if !failed(p, missing[i]) {
+				return nil
+			}
+			continue
+		}
 		if !dirs[i] {
 			if namedFiles != nil && namedCompanion(p, namedFiles) {
 				continue
@@ -196,7 +212,7 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 		// and find -H walk one (links inside are not followed): a game's
 		// Content linked from elsewhere is verified, not passed over as
 		// "0 packages". (dirs[i] comes from os.Stat, which follows it.)
-		if more, err := walkVerifyDir(p, direct, yield); err != nil || !more {
+		if more, err := walkVerifyDir(p, direct, yield, failed); err != nil || !more {
 			return err
 		}
 	}
@@ -205,16 +221,19 @@ func walkVerify(paths []string, direct bool, yield func(string, *dirList) bool) 
 
 // walkVerifyDir walks the folder dir as filepath.WalkDir does (entries in
 // lexical order, subfolders as they come, symbolic links not followed).
-// It returns false when yield asked to stop.
-func walkVerifyDir(dir string, direct bool, yield func(string, *dirList) bool) (bool, error) {
+// It returns false when yield (or failed, see walkVerify) asked to stop.
+func walkVerifyDir(dir string, direct bool, yield func(string, *dirList) bool, failed func(string, error) bool) (bool, error) {
 	r := dirReader{direct: direct}
-	return r.walk(-1, dir, dir, 0, yield)
+	return r.walk(-1, dir, dir, 0, yield, failed)
 }
 
 // walk is walkVerifyDir of the folder dir, which is name in the folder
 // open as parent (-1: not open).
-func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(string, *dirList) bool) (bool, error) {
+func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(string, *dirList) bool, failed func(string, error) bool) (bool, error) {
 	fd, entries, err := r.read(parent, name, dir, depth)
+	if err != nil && failed != nil {
+		return failed(dir, err), nil // the folder's line; its siblings go on
+	}
 	if err != nil {
 		return false, err
 	}
@@ -233,7 +252,7 @@ func (r *dirReader) walk(parent int, name, dir string, depth int, yield func(str
 	}
 	for _, d := range entries {
 		if d.typ.IsDir() {
-			if more, err := r.walk(fd, d.name, join(d.name), depth+1, yield); err != nil || !more {
+			if more, err := r.walk(fd, d.name, join(d.name), depth+1, yield, failed); err != nil || !more {
 				return more, err
 			}
 			continue
@@ -303,6 +322,9 @@ func joinsByConcat(dir string) bool {
 type dirList struct {
 	dir   string
 	names []string // the entries' names, sorted ignoring ASCII case
+	// err, when set, is why the path handed with this list could not be
+	// walked: its result is that error (see VerifyPathsDone).
+	err error
 }
 
 // newDirList returns the listing of dir, or nil when a name in it is not
@@ -449,6 +471,10 @@ func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 // verifyOne is [VerifyOne] of a file found in the folder listed by dir
 // (nil: not known).
 func verifyOne(path string, dir *dirList, opts *Options, emit func(VerifyResult)) {
+	if dir != nil && dir.err != nil {
+		emit(VerifyResult{Path: path, Error: walkErrorText(path, dir.err)})
+		return
+	}
 	o := *opts
 	o.Verify, o.resultOnly, o.dir = true, true, dir
 	mu.RLock()
@@ -462,6 +488,19 @@ func verifyOne(path string, dir *dirList, opts *Options, emit func(VerifyResult)
 		}
 	}
 	emit(VerifyPackage(path, &o))
+}
+
+// walkErrorText words an error of the walk at path: the cause, the path
+// being the line's own.
+func walkErrorText(path string, err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return "no such file or folder"
+	}
+	return "cannot read this folder: " + err.Error()
 }
 
 // VerifyPackage opens one package with the expensive checks on and turns the
@@ -717,7 +756,12 @@ func VerifyPaths(paths []string, opts *Options, workers int, emit func(VerifyRes
 // goroutine that calls emit: a progress bar counts files with it.
 func VerifyPathsDone(paths []string, opts *Options, workers int, emit func(VerifyResult), fileDone func()) error {
 	return verifyEach(func(yield func(string, *dirList) bool) error {
-		return walkVerify(paths, opts.DirectCalls, yield)
+		// What cannot be walked (a path named that does not exist, a
+		// folder that cannot be listed) is a failed line in its place,
+		// and the rest is still checked.
+		return walkVerify(paths, opts.DirectCalls, yield, func(p string, err error) bool {
+			return yield(p, &dirList{err: err})
+		})
 	}, opts, workers, emit, fileDone)
 }
 

@@ -87,7 +87,7 @@ func TestDirListAbsent(t *testing.T) {
 		t.Errorf("named files: VerifyPaths: %+v\nVerify: %+v", listed, walked)
 	}
 	var lists []*dirList
-	walkVerify(named, true, func(_ string, l *dirList) bool { lists = append(lists, l); return true })
+	walkVerify(named, true, func(_ string, l *dirList) bool { lists = append(lists, l); return true }, nil)
 	if lists[0] == nil || lists[1] != lists[0] || lists[2] != nil || !lists[0].absent(filepath.Join(dir, "B.uexp")) {
 		t.Errorf("listings of named files: %v", lists)
 	}
@@ -110,7 +110,7 @@ func BenchmarkWalkCorpus(b *testing.B) {
 	n := 0
 	for b.Loop() {
 		n = 0
-		if err := walkVerify([]string{dir}, true, func(string, *dirList) bool { n++; return true }); err != nil {
+		if err := walkVerify([]string{dir}, true, func(string, *dirList) bool { n++; return true }, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -272,5 +272,45 @@ func TestVerifyNamedCompanions(t *testing.T) {
 	got, err = VerifyFiles([]string{dir, filepath.Join(dir, "A.uexp")})
 	if err != nil || len(got) == 0 || got[len(got)-1] != filepath.Join(dir, "A.uexp") {
 		t.Errorf("a folder and a companion named: %q, %v", got, err)
+	}
+}
+
+// TestVerifyPathsWalkErrors: a path named that does not exist, and a
+// folder that cannot be listed, each get a failed line in their place; the
+// other files are still checked (the first such error ended the run).
+func TestVerifyPathsWalkErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a/x.uasset", "b/sub/y.uasset", "c/z.uasset"} {
+		p := filepath.Join(dir, name)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		os.WriteFile(p, []byte("not a package"), 0o644)
+	}
+	locked := filepath.Join(dir, "b", "sub")
+	os.Chmod(locked, 0)
+	defer os.Chmod(locked, 0o755)
+	_, err := os.ReadDir(locked)
+	canLock := err != nil // not as root
+	var got []string
+	err = VerifyPaths([]string{filepath.Join(dir, "missing"), dir}, &Options{}, 2, func(r VerifyResult) {
+		rel, _ := filepath.Rel(dir, r.Path)
+		got = append(got, filepath.ToSlash(rel)+": "+r.Error)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"missing: no such file or folder", "a/x.uasset: "}
+	if canLock {
+		want = append(want, "b/sub: cannot read this folder: permission denied")
+	} else {
+		want = append(want, "b/sub/y.uasset: ")
+	}
+	want = append(want, "c/z.uasset: ")
+	if len(got) != len(want) {
+		t.Fatalf("results:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("result %d: %q, want %q...", i, got[i], want[i])
+		}
 	}
 }
