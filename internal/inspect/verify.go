@@ -51,7 +51,7 @@ func namedSet(paths []string, dirs []bool) map[string]bool {
 	set := make(map[string]bool, len(paths))
 	for i, p := range paths {
 		if isFile(i) {
-			set[strings.ToLower(p)] = true
+			set[strings.ToLower(filepath.Clean(p))] = true // ./X.uexp names X.uexp
 		}
 	}
 	return set
@@ -99,6 +99,7 @@ func WithoutNamedCompanions(files []string) []string {
 // files named, lower-cased.
 func namedCompanion(name string, named map[string]bool) bool {
 	ext, owners := CompanionOf(name)
+	name = filepath.Clean(name)
 	base := strings.ToLower(name[:len(name)-len(ext)])
 	for _, o := range owners {
 		if named[base+o] {

@@ -273,6 +273,11 @@ func TestVerifyNamedCompanions(t *testing.T) {
 	if err != nil || len(got) == 0 || got[len(got)-1] != filepath.Join(dir, "A.uexp") {
 		t.Errorf("a folder and a companion named: %q, %v", got, err)
 	}
+	// Paths are compared cleaned: "./A.uexp" is the companion of "A.uasset".
+	t.Chdir(dir)
+	if got := WithoutNamedCompanions([]string{"A.uasset", "./A.uexp", "sub/../F.uexp", "F.UASSET"}); !slices.Equal(got, []string{"A.uasset", "F.UASSET"}) {
+		t.Errorf("companions named in other spellings: kept %q", got)
+	}
 }
 
 // TestVerifyPathsWalkErrors: a path named that does not exist, and a
