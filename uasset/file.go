@@ -1010,9 +1010,11 @@ func (f *File) checkExport(i int, e *ObjectExport) error {
 		return fmt.Errorf("negative serial range (offset %d, size %d)", e.SerialOffset, e.SerialSize)
 	}
 	if e.SerialSize > 0 && f.uexp == nil && f.Summary.FilterEditorOnly() && e.SerialOffset >= int64(f.Summary.TotalHeaderSize) &&
-		(e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset) {
-		// The data lies in a .uexp companion that is not there; the
-		// range cannot be checked (ExportData reports it missing).
+		f.size <= int64(f.Summary.TotalHeaderSize) && (e.SerialOffset > f.size || e.SerialSize > f.size-e.SerialOffset) {
+		// The data lies in a .uexp companion that is not there (the
+		// file is the header alone, as a split package's is; one with
+		// data after its header is cut short); the range cannot be
+		// checked (ExportData reports it missing).
 		f.missingUexp = true
 		return nil
 	}

@@ -399,3 +399,27 @@ func TestImportSize(t *testing.T) {
 		}
 	}
 }
+
+// TestCutNotSplit: a cooked package that keeps its export data after its
+// header (no .uexp), cut short, is told as such, not as a split package
+// whose .uexp is missing; a split package's .uasset alone (the header and
+// nothing after it) is the latter.
+func TestCutNotSplit(t *testing.T) {
+	b, err := os.ReadFile(corpus.Path(t, "uassetapi/TestManyAssets/Bloodstained/m01SIP_000_BG.umap"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = b[:900000]
+	f, err := NewFile(bytes.NewReader(b), int64(len(b)), WithEngine("4.18"))
+	if err == nil || !strings.Contains(err.Error(), "outside the package data") || f != nil && f.MissingUexp() {
+		t.Errorf("cut short: %v", err)
+	}
+	h, err := os.ReadFile(corpus.Path(t, "cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/PlayerPower_UI.uasset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = NewFile(bytes.NewReader(h), int64(len(h)))
+	if err != nil || !f.MissingUexp() {
+		t.Errorf("header alone: %v, missing .uexp %v", err, err == nil && f.MissingUexp())
+	}
+}

@@ -225,5 +225,10 @@ func appendVerifyLine(b []byte, r *inspect.VerifyResult) []byte {
 		b = strconv.AppendInt(b, int64(*r.ExportsWithProperties), 10)
 		b = append(b, " exports' properties"...)
 	}
-	return append(b, ']')
+	b = append(b, ']')
+	if r.Note != "" {
+		b = append(b, "  note: "...)
+		b = append(b, r.Note...)
+	}
+	return b
 }

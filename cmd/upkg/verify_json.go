@@ -50,6 +50,10 @@ func appendVerifyJSON(b []byte, r *inspect.VerifyResult) []byte {
 	b = appendOptInt(b, `,"entries":`, r.Entries)
 	b = appendOptInt(b, `,"chunks_ok":`, r.ChunksOK)
 	b = appendOptInt(b, `,"chunks_failed":`, r.ChunksFailed)
+	if r.Note != "" {
+		b = append(b, `,"note":`...)
+		b = appendJSONString(b, r.Note)
+	}
 	return append(b, '}')
 }
 

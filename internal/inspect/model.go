@@ -60,6 +60,9 @@ type Package struct {
 	// counts, set by an opener under Options.resultOnly instead of
 	// filling Names, Imports and Exports, gives ResultFor their lengths.
 	counts *objectCounts
+	// verifyNote is the VerifyResult's Note: what of the package verify
+	// could not check.
+	verifyNote string
 }
 
 // objectCounts are the lengths of a package's name, import and export
@@ -177,6 +180,10 @@ type VerifyResult struct {
 	Entries      *int `json:"entries,omitempty"`
 	ChunksOK     *int `json:"chunks_ok,omitempty"`
 	ChunksFailed *int `json:"chunks_failed,omitempty"`
+
+	// Note says what of an ok package could not be checked, and why (its
+	// warnings: export data in a .uexp that was not found, say).
+	Note string `json:"note,omitempty"`
 }
 
 // sized returns an empty slice with room for n elements, or nil when n is

@@ -193,6 +193,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 	sortSections(p.Sections)
 	if f.MissingUexp() {
 		p.Warnings = append(p.Warnings, "export data lies in a .uexp companion that was not found")
+		p.verifyNote = missingUexpNote
 	}
 
 	p.Names = make([]Name, len(f.Names))
@@ -337,6 +338,10 @@ func uassetSections(f *uasset.File) []Section {
 // built: nothing in them can fail a check. The checks themselves (reading
 // every section, the header rewrite, property decoding) run as for
 // packageFromUasset.
+// missingUexpNote is verify's note on a split package whose .uexp is
+// missing: the header reads, nothing of the export data was checked.
+const missingUexpNote = "export data not checked: its .uexp was not found"
+
 func resultPackageFromUasset(f *uasset.File, name string) *Package {
 	p := &Package{
 		Path:         name,
@@ -347,6 +352,9 @@ func resultPackageFromUasset(f *uasset.File, name string) *Package {
 	}
 	if p.Engine == "" {
 		p.Engine = uassetVersionsEngine(f)
+	}
+	if f.MissingUexp() {
+		p.verifyNote = missingUexpNote
 	}
 	for i := range f.Sections {
 		if f.Sections[i].Err != nil {

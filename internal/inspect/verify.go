@@ -633,6 +633,7 @@ func ResultFor(p *Package) VerifyResult {
 		res.OK = false
 		res.Error = strings.Join(problems, "; ")
 	}
+	res.Note = p.verifyNote
 	return res
 }
 
