@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -27,6 +29,10 @@ type globalFlags struct {
 }
 
 // options turns the global flags into library options.
+// maxJobsPerCPU bounds --jobs: workers beyond it wait for processors and
+// hold memory.
+const maxJobsPerCPU = 4
+
 func (g *globalFlags) options() *inspect.Options {
 	// Commands read a package through and then close it: a big package
 	// chunk in a container is hashed as it is read and checked on closing
@@ -73,10 +79,17 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 				return usagef(c.CommandPath(), "--mappings: %s is not a file", g.mappings)
 			}
 		}
-		// Commands with workers: none is a mistake, not "all cores".
+		// Commands with workers: none is a mistake, not "all cores"; more
+		// than a few per processor only cost memory (each holds its
+		// buffers: 4.9 GB for a million).
 		if f := c.Flags().Lookup("jobs"); f != nil {
-			if n, err := strconv.Atoi(f.Value.String()); err == nil && n < 1 {
+			n, err := strconv.Atoi(f.Value.String())
+			if err == nil && n < 1 {
 				return usagef(c.CommandPath(), "--jobs: %d workers; give at least 1", n)
+			}
+			if most := maxJobsPerCPU * runtime.GOMAXPROCS(0); err == nil && n > most {
+				fmt.Fprintf(c.ErrOrStderr(), "upkg: --jobs %d: using %d (%d per processor)\n", n, most, maxJobsPerCPU)
+				f.Value.Set(strconv.Itoa(most))
 			}
 		}
 		return nil
