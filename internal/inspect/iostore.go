@@ -340,6 +340,13 @@ func (c *utocContainer) EntryReader(i int) (io.ReadCloser, error) {
 	return c.f.OpenChunkStream(i)
 }
 
+// FindEntry finds the entry (the chunk) a user's path names, as the
+// package commands resolve it (see resolveInner).
+func (c *utocContainer) FindEntry(name string) (int, bool) {
+	_, chunk, err := c.resolve(name)
+	return chunk, err == nil
+}
+
 // DataErr says why none of the container's data can be read (a TOC-only
 // copy, with no .ucas beside the .utoc), or is nil.
 func (c *utocContainer) DataErr() error {
@@ -988,35 +995,32 @@ func (z *zenChunk) release() {
 // resolve finds the file for an inner path: a container path, or a package
 // name mapped through the Content folders.
 func (c *utocContainer) resolve(inner string) (string, int, error) {
-	p := strings.TrimPrefix(strings.ReplaceAll(inner, "\\", "/"), "/")
-	if i, ok := c.fsys.Chunk(p); ok {
-		return p, i, nil
-	}
 	if c.f.DirectoryIndex == nil {
 		return "", 0, errors.New("container has no directory index")
 	}
-	want := strings.ToLower(strings.TrimPrefix(inner, "/"))
-	wantNoExt := strings.TrimSuffix(want, path.Ext(want))
-	for _, fe := range c.f.DirectoryIndex.Files() {
-		if !fe.Valid {
-			continue
-		}
-		ext := strings.ToLower(path.Ext(fe.Path))
-		if ext != ".uasset" && ext != ".umap" {
-			continue
-		}
-		lp := strings.ToLower(fe.Path)
-		if lp == want || strings.TrimSuffix(lp, ext) == wantNoExt {
-			return fe.Path, fe.Chunk, nil
-		}
-		if n, ok := iostore.PackageName(fe.Path); ok {
-			ln := strings.ToLower(strings.TrimPrefix(n, "/"))
-			if ln == want || ln == wantNoExt || ln+ext == want {
-				return fe.Path, fe.Chunk, nil
-			}
+	files := c.f.DirectoryIndex.Files()
+	names := make([]string, len(files))
+	for i, fe := range files {
+		if fe.Valid {
+			names[i] = fe.Path
 		}
 	}
-	return "", 0, fmt.Errorf("no package or file %q in the container (list it with upkg ls)", inner)
+	i, err := resolveInner(innerNames{
+		names: names,
+		lookup: func(p string) (int, bool) {
+			for i, n := range names {
+				if n == p {
+					return i, true
+				}
+			}
+			return 0, false
+		},
+		what: "the container",
+	}, inner)
+	if err != nil {
+		return "", 0, err
+	}
+	return files[i].Path, files[i].Chunk, nil
 }
 
 // verifyUtoc is the verifier for .utoc files: one "utoc" line with the chunk

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"path"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -229,64 +230,27 @@ var pakPackageExts = []string{".uasset", ".umap"}
 // /Engine/X -> Engine/Content/X, /Plugin/X -> .../Plugin/Content/X), or a
 // unique path suffix.
 func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
-	inner = strings.TrimPrefix(strings.ReplaceAll(inner, "\\", "/"), "/")
-	// An object path "/Game/A/B.B" names the package "/Game/A/B".
-	if dot := strings.LastIndexByte(inner, '.'); dot > strings.LastIndexByte(inner, '/') {
-		if base := inner[strings.LastIndexByte(inner, '/')+1 : dot]; base == inner[dot+1:] {
-			inner = inner[:dot]
+	names := make([]string, len(r.Entries))
+	for i, e := range r.Entries {
+		if !e.Deleted() {
+			names[i] = e.Name
 		}
 	}
-	exts := append([]string{""}, pakPackageExts...)
-	for _, ext := range exts {
-		if e, ok := r.Lookup(inner + ext); ok {
-			return e, nil
-		}
-	}
-	var matches []*pak.Entry
-	seen := map[*pak.Entry]bool{}
-	match := func(e *pak.Entry) {
-		if !seen[e] {
-			seen[e] = true
-			matches = append(matches, e)
-		}
-	}
-	// Unreal paths are case-insensitive.
-	lowerInner := strings.ToLower(inner)
-	root, rest, _ := strings.Cut(lowerInner, "/")
-	for _, e := range r.Entries {
-		if e.Deleted() || e.Name == "" {
-			continue
-		}
-		name := strings.ToLower(e.Name)
-		for _, ext := range exts {
-			want := lowerInner + ext
-			if rest != "" {
-				// Package path: the first element is a mount root.
-				suffix := "/content/" + rest + ext
-				if strings.HasSuffix(name, suffix) {
-					prefix := strings.TrimSuffix(name, suffix)
-					last := path.Base(prefix)
-					if root == "game" && !strings.Contains(prefix, "/plugins/") && prefix != "engine" || last == root {
-						match(e)
-					}
-				}
+	i, err := resolveInner(innerNames{
+		names: names,
+		lookup: func(p string) (int, bool) {
+			e, ok := r.Lookup(p)
+			if !ok {
+				return 0, false
 			}
-			if strings.HasSuffix(name, "/"+want) {
-				match(e)
-			}
-		}
+			return slices.Index(r.Entries, e), true
+		},
+		what: "the pak",
+	}, inner)
+	if err != nil {
+		return nil, err
 	}
-	switch len(matches) {
-	case 1:
-		return matches[0], nil
-	case 0:
-		return nil, fmt.Errorf("%w: %q is not in the pak (%d files; list them with `upkg ls`)", fs.ErrNotExist, inner, len(r.Entries))
-	}
-	var names []string
-	for _, e := range matches[:min(5, len(matches))] {
-		names = append(names, e.Name)
-	}
-	return nil, fmt.Errorf("%q is ambiguous in the pak: %s", inner, strings.Join(names, ", "))
+	return r.Entries[i], nil
 }
 
 // openInPak resolves "PAK::inner" to an Input.
@@ -552,8 +516,8 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options, s
 // FindEntry resolves a path as [pak.Reader.Lookup] does (fs name, index
 // path, or the path with the mount point as stored).
 func (c *PakContainer) FindEntry(name string) (int, bool) {
-	e, ok := c.R.Lookup(name)
-	if !ok {
+	e, err := findInPak(c.R, name)
+	if err != nil {
 		return 0, false
 	}
 	for i, x := range c.R.Entries {
