@@ -42,28 +42,33 @@ func printTree(w io.Writer, p *inspect.Package, withImports bool) {
 		}
 	}
 	fmt.Fprintf(w, "%s (Package)\n", root)
-	children, seen := byOuter(p.Exports), map[int]bool{}
-	printChildren(w, p.Exports, children, "", 1, seen)
-	// Exports whose outer is no export of the package (an import: the
-	// level of a World Partition actor saved in its own package), under
-	// that outer, marked as such.
-	inPackage := map[string]bool{}
-	for _, e := range p.Exports {
-		inPackage[e.Path] = true
+	printObjects(w, p.Exports, "outside the package")
+	if withImports {
+		fmt.Fprintf(w, "\nimports\n")
+		printObjects(w, p.Imports, "not imported itself")
+	}
+}
+
+// printObjects prints objs under their outers. Objects whose outer is none
+// of objs (an export whose outer is an import: a World Partition actor's
+// level; an import whose package is not imported itself, as zen packages
+// list them) come after, under that outer, marked with what it is.
+func printObjects(w io.Writer, objs []inspect.Object, outsideNote string) {
+	children, seen := byOuter(objs), map[int]bool{}
+	printChildren(w, objs, children, "", 1, seen)
+	listed := map[string]bool{}
+	for _, o := range objs {
+		listed[o.Path] = true
 	}
 	var outside []string
-	for i, e := range p.Exports {
-		if !seen[i] && e.Outer != "" && !inPackage[e.Outer] && !slices.Contains(outside, e.Outer) {
-			outside = append(outside, e.Outer)
+	for i, o := range objs {
+		if !seen[i] && o.Outer != "" && !listed[o.Outer] && !slices.Contains(outside, o.Outer) {
+			outside = append(outside, o.Outer)
 		}
 	}
 	for _, o := range outside {
-		fmt.Fprintf(w, "  %s (outside the package)\n", o)
-		printChildren(w, p.Exports, children, o, 2, seen)
-	}
-	if withImports {
-		fmt.Fprintf(w, "\nimports\n")
-		printChildren(w, p.Imports, byOuter(p.Imports), "", 1, map[int]bool{})
+		fmt.Fprintf(w, "  %s (%s)\n", o, outsideNote)
+		printChildren(w, objs, children, o, 2, seen)
 	}
 }
 

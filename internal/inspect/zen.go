@@ -443,6 +443,9 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 			o.Index = -int32(i) - 1
 			if strings.HasPrefix(o.Name, "<") {
 				unresolved++
+			} else if k := strings.LastIndexAny(o.Path, ".:"); o.Outer == "" && k > 0 {
+				// Zen imports store no outer; a resolved path has it.
+				o.Outer = o.Path[:k]
 			}
 			out.Imports = append(out.Imports, o)
 		}
