@@ -33,16 +33,17 @@ func run(args []string) int {
 		ue = &usageError{cmd: root.CommandPath(), err: err}
 		err = ue
 	}
+	stderr := controlEscaper{os.Stderr} // errors quote names from files
 	switch {
 	case errors.As(err, &ue):
-		fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
-		fmt.Fprintf(os.Stderr, "Run '%s --help' for usage.\n", ue.cmd)
+		fmt.Fprintf(stderr, "upkg: %v\n", err)
+		fmt.Fprintf(stderr, "Run '%s --help' for usage.\n", ue.cmd)
 		return 2
 	case errors.As(err, &fe):
 		// The command already reported each failure.
 		return 1
 	default:
-		fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
+		fmt.Fprintf(stderr, "upkg: %v\n", err)
 		return 1
 	}
 }

@@ -62,6 +62,10 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.`,
 	// A key that cannot be a key is a mistake in the command line, told
 	// before any file is read (not blamed on the first file opened).
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
+		if textCommands[c.Name()] {
+			c.SetOut(controlEscaper{c.OutOrStdout()})
+			c.SetErr(controlEscaper{c.ErrOrStderr()})
+		}
 		if err := aeskey.CheckList(g.aesKey); err != nil {
 			return usagef(c.CommandPath(), "--aes-key: %v", err)
 		}

@@ -73,3 +73,20 @@ func TestExitStatus(t *testing.T) {
 		}
 	}
 }
+
+// TestControlEscaper: control characters from files are escaped on a text
+// command's output; layout and other text pass unchanged.
+func TestControlEscaper(t *testing.T) {
+	for in, want := range map[string]string{
+		"plain\tname\n":          "plain\tname\n",
+		"evil\x1b[2Jname\r\n":    "evil\\x1b[2Jname\\x0d\n",
+		"c1 \u009b31m é ☃\x7f\n": "c1 \\u009b31m é ☃\\x7f\n",
+		"\x00":                   "\\x00",
+	} {
+		var b strings.Builder
+		n, err := controlEscaper{&b}.Write([]byte(in))
+		if err != nil || n != len(in) || b.String() != want {
+			t.Errorf("%q: wrote %q (%d, %v), want %q", in, b.String(), n, err, want)
+		}
+	}
+}

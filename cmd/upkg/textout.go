@@ -1,0 +1,69 @@
+package main
+
+import (
+	"io"
+	"unicode/utf8"
+)
+
+// textCommands print text made of what files hold (names, paths, property
+// values): their standard output escapes control characters, so that a
+// name in a damaged or hostile file cannot drive the terminal (an escape
+// sequence, a carriage return over a line). Newlines and tabs, which lay
+// the output out, are kept. JSON output is escaped by its encoder already
+// and passes unchanged. cat, export and thumbnail write file bytes and are
+// not among them.
+var textCommands = map[string]bool{
+	"info": true, "names": true, "imports": true, "exports": true, "tree": true,
+	"props": true, "dump": true, "ls": true, "verify": true, "extract": true,
+}
+
+// controlEscaper writes what it is given to w with control characters
+// (C0 but tab and newline, DEL, C1) written as \xNN or \u00NN.
+type controlEscaper struct{ w io.Writer }
+
+func (e controlEscaper) Write(p []byte) (int, error) {
+	clean := true
+	for i := 0; i < len(p); i++ {
+		if isControl(p, i) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return e.w.Write(p)
+	}
+	out := make([]byte, 0, len(p)+16)
+	for i := 0; i < len(p); {
+		switch {
+		case p[i] < utf8.RuneSelf && isControl(p, i):
+			out = append(out, '\\', 'x', hexDigit[p[i]>>4], hexDigit[p[i]&15])
+			i++
+		case isControl(p, i): // U+0080..U+009F, two bytes
+			out = append(out, '\\', 'u', '0', '0', hexDigit[p[i+1]>>4], hexDigit[p[i+1]&15])
+			i += 2
+		default:
+			out = append(out, p[i])
+			i++
+		}
+	}
+	if _, err := e.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+const hexDigit = "0123456789abcdef"
+
+// isControl reports whether p[i] starts a control character to escape.
+func isControl(p []byte, i int) bool {
+	c := p[i]
+	switch {
+	case c == '\t' || c == '\n':
+		return false
+	case c < 0x20 || c == 0x7f:
+		return true
+	case c == 0xc2 && i+1 < len(p):
+		return p[i+1] >= 0x80 && p[i+1] <= 0x9f
+	}
+	return false
+}
