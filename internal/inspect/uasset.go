@@ -10,6 +10,7 @@ package inspect
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"path"
 	"path/filepath"
 	"strings"
@@ -119,6 +120,15 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 	for _, h := range uassetHooks {
 		if err := h(f, p, opts); err != nil {
 			p.Warnings = append(p.Warnings, err.Error())
+		}
+	}
+	if bulkCheckBuilt && opts.Verify && in.Sibling != nil {
+		note, err := checkBulkFiles(f, in.Sibling)
+		if err != nil {
+			p.Sections = append(p.Sections, Section{Name: "bulk data", Error: err.Error()})
+		}
+		if note != "" && p.verifyNote == "" {
+			p.verifyNote = note
 		}
 	}
 	if opts.resultOnly {
@@ -338,6 +348,12 @@ func uassetSections(f *uasset.File) []Section {
 // built: nothing in them can fail a check. The checks themselves (reading
 // every section, the header rewrite, property decoding) run as for
 // packageFromUasset.
+// checkBulkFiles checks, for verify, that the payloads a package's data
+// resources place in its bulk data files lie in them, or notes that a
+// file is not there (bulk_native.go; not built into the page, whose
+// packages come without them: bulkCheckBuilt).
+var checkBulkFiles func(f *uasset.File, sibling func(ext string) (io.ReaderAt, int64, error)) (note string, err error)
+
 // missingUexpNote is verify's note on a split package whose .uexp is
 // missing: the header reads, nothing of the export data was checked.
 const missingUexpNote = "export data not checked: its .uexp was not found"
