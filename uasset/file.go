@@ -298,9 +298,13 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		}
 	}
 	if o.uexp == nil && o.sibling != nil {
-		if ur, us, err := o.sibling(".uexp"); err == nil {
-			o.uexp, o.uexpSize = ur, us
+		ur, us, err := o.sibling(".uexp")
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			// There but unreadable (permissions, a special file): told,
+			// not taken for missing.
+			return nil, formatErr("exports", err)
 		}
+		o.uexp, o.uexpSize = ur, us
 	}
 	if o.uexp != nil {
 		o.companions = append(o.companions, ".uexp")

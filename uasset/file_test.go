@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -421,5 +422,26 @@ func TestCutNotSplit(t *testing.T) {
 	f, err = NewFile(bytes.NewReader(h), int64(len(h)))
 	if err != nil || !f.MissingUexp() {
 		t.Errorf("header alone: %v, missing .uexp %v", err, err == nil && f.MissingUexp())
+	}
+}
+
+// TestUnreadableUexp: a .uexp that is there but cannot be read fails the
+// package with the reason; only one that does not exist is missing.
+func TestUnreadableUexp(t *testing.T) {
+	h, err := os.ReadFile(corpus.Path(t, "cooked/LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector/Saved/Cooked/Windows/Battery_Collector/Content/Blueprints/PlayerPower_UI.uasset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	denied := WithSibling(func(ext string) (io.ReaderAt, int64, error) {
+		return nil, 0, &fs.PathError{Op: "open", Path: "PlayerPower_UI" + ext, Err: fs.ErrPermission}
+	})
+	if _, err := NewFile(bytes.NewReader(h), int64(len(h)), denied); err == nil || !strings.Contains(err.Error(), "PlayerPower_UI.uexp: permission denied") {
+		t.Errorf("unreadable .uexp: %v", err)
+	}
+	missing := WithSibling(func(ext string) (io.ReaderAt, int64, error) {
+		return nil, 0, &fs.PathError{Op: "open", Path: "PlayerPower_UI" + ext, Err: fs.ErrNotExist}
+	})
+	if f, err := NewFile(bytes.NewReader(h), int64(len(h)), missing); err != nil || !f.MissingUexp() {
+		t.Errorf("missing .uexp: %v", err)
 	}
 }
