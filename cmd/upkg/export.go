@@ -219,39 +219,17 @@ func safeComponent(s string) string {
 // kept unless force.
 func writeConfined(root *os.Root, rel string, data []byte, force bool, partials *partialFiles) error {
 	dir, base := path.Split(rel)
-	d := root
-	if dir != "" {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return rootErr(err, "making its folder")
-		}
-		sub, err := root.OpenRoot(dir)
-		if err != nil {
-			return rootErr(err, "opening its folder")
-		}
-		defer sub.Close()
-		d = sub
+	d, closeDir, err := folderOf(root, dir)
+	if err != nil {
+		return err
 	}
-	exists := fmt.Errorf("%s exists (use --force to overwrite)", rel)
+	defer closeDir()
 	if _, err := d.Lstat(base); err == nil && !force {
-		return exists
+		return fmt.Errorf("%s exists (use --force to overwrite)", rel)
 	}
-	f, pf, err := createPending(d, base, partials)
-	if err != nil {
-		return err
+	_, err = writeNew(d, base, force, partials, writeBytes(data), nil)
+	if errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("%s exists (use --force to overwrite)", rel)
 	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		pf.abort()
-		return err
-	}
-	if err := pf.publish(force); err != nil {
-		if errors.Is(err, fs.ErrExist) {
-			return exists
-		}
-		return err
-	}
-	return nil
+	return err
 }

@@ -342,44 +342,23 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 		return 0, err // before any folder is made for it
 	}
 	defer rc.Close()
-	// The file's folder as a root of its own: every step below is then
-	// one system call on one name (os.Root walks a longer path a folder
-	// at a time, for each call).
 	dir, base := path.Split(name)
-	d := root
-	if dir != "" {
-		if err := root.MkdirAll(dir, 0o755); err != nil {
-			return 0, rootErr(err, "making its folder")
-		}
-		sub, err := root.OpenRoot(dir)
-		if err != nil {
-			return 0, rootErr(err, "opening its folder")
-		}
-		defer sub.Close()
-		d = sub
-	}
-	f, pf, err := createPending(d, base, partials)
+	d, closeDir, err := folderOf(root, dir)
 	if err != nil {
 		return 0, err
 	}
-	n, err := io.Copy(f, rc)
-	if err == nil && verify != nil {
-		err = verify()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		pf.abort()
-		return 0, err
-	}
-	if prev != "" && prev != name {
-		root.Remove(prev)
-	}
-	if err := pf.publish(overwrite); err != nil {
-		return 0, err
-	}
-	return n, nil
+	defer closeDir()
+	return writeNew(d, base, overwrite, partials, func(w io.Writer) (int64, error) {
+		n, err := io.Copy(w, rc)
+		if err == nil && verify != nil {
+			err = verify()
+		}
+		return n, err
+	}, func() {
+		if prev != "" && prev != name {
+			root.Remove(prev)
+		}
+	})
 }
 
 // extracted is how the extraction of one entry ended.

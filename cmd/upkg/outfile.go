@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -32,6 +33,55 @@ func rootErr(err error, doing string) error {
 		return fmt.Errorf("%s: a file in the output folder is where a folder of its path must be", doing)
 	}
 	return fmt.Errorf("%s: %w", doing, err)
+}
+
+// folderOf returns the folder dir under root (made if missing) as a root
+// of its own, with its closer: every step on a file in it is then one
+// system call on one name (os.Root walks a longer path a folder at a
+// time, for each call). dir "" is root itself.
+func folderOf(root *os.Root, dir string) (*os.Root, func() error, error) {
+	if dir == "" {
+		return root, func() error { return nil }, nil
+	}
+	if err := root.MkdirAll(dir, 0o755); err != nil {
+		return nil, nil, rootErr(err, "making its folder")
+	}
+	sub, err := root.OpenRoot(dir)
+	if err != nil {
+		return nil, nil, rootErr(err, "opening its folder")
+	}
+	return sub, sub.Close, nil
+}
+
+// writeNew writes the file base in folder d with write, complete or not at
+// all (see pendingFile): without overwrite an existing file is kept (the
+// error is fs.ErrExist). beforePublish, when set, runs once the data is
+// written, before the file takes its name.
+func writeNew(d *os.Root, base string, overwrite bool, partials *partialFiles, write func(io.Writer) (int64, error), beforePublish func()) (int64, error) {
+	f, pf, err := createPending(d, base, partials)
+	if err != nil {
+		return 0, err
+	}
+	n, err := write(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		pf.abort()
+		return 0, err
+	}
+	if beforePublish != nil {
+		beforePublish()
+	}
+	return n, pf.publish(overwrite)
+}
+
+// writeBytes is a writeNew write function that writes data.
+func writeBytes(data []byte) func(io.Writer) (int64, error) {
+	return func(w io.Writer) (int64, error) {
+		n, err := w.Write(data)
+		return int64(n), err
+	}
 }
 
 // pendingFile is a file being written under a temporary name in folder d,

@@ -141,19 +141,7 @@ func writeOutput(name string, data []byte, force bool, p *inspect.Package) error
 	}
 	defer d.Close()
 	var partials partialFiles
-	f, pf, err := createPending(d, filepath.Base(name), &partials)
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", name, err)
-	}
-	_, err = f.Write(data)
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = pf.publish(force)
-	} else {
-		pf.abort()
-	}
+	_, err = writeNew(d, filepath.Base(name), force, &partials, writeBytes(data), nil)
 	if errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("%s exists (use --force to overwrite)", name)
 	}
