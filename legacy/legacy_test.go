@@ -755,3 +755,35 @@ func TestMassEffectConsoleStrings(t *testing.T) {
 		})
 	}
 }
+
+// TestXbox360SmallTexture: an Xbox 360 texture with a side of 16 pixels or
+// less sits inside its tile at an offset (a 256×1 gradient 16 rows down):
+// read from the tile's corner it came out fully transparent black.
+func TestXbox360SmallTexture(t *testing.T) {
+	f, err := Open(corpus.Path(t, "legacy_ue123", "ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := range f.Exports {
+		if f.Exports[i].ObjectName != "Mail_G1" {
+			continue
+		}
+		c, err := f.ExportContent(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(c.Data))
+		if err != nil || img.Bounds().Dx() != 256 || img.Bounds().Dy() != 1 {
+			t.Fatalf("PNG %v, %v", img.Bounds(), err)
+		}
+		for _, want := range []struct{ x, r, a int }{{0, 227, 255}, {128, 82, 140}, {255, 7, 26}} {
+			r, _, _, a := img.At(want.x, 0).RGBA()
+			if int(r>>8) != want.r || int(a>>8) != want.a {
+				t.Errorf("pixel %d: red %d alpha %d, want %d and %d", want.x, r>>8, a>>8, want.r, want.a)
+			}
+		}
+		return
+	}
+	t.Fatal("no export Mail_G1")
+}

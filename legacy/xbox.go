@@ -1,6 +1,9 @@
 package legacy
 
-import "fmt"
+import (
+	"fmt"
+	"math/bits"
+)
 
 // Xbox 360 textures are stored in the GPU's tiled layout, padded to 32×32
 // blocks, with 16-bit words byte-swapped (32-bit for A8R8G8B8). untile360
@@ -22,6 +25,22 @@ func xgTiledOffset(x, y, width, texelPitch uint32) uint32 {
 	micro := ((x & 7) + ((y & 6) << 2)) << logBpp
 	offset := macro + ((micro &^ 15) << 1) + (micro & 15) + ((y & 8) << (3 + logBpp)) + ((y & 1) << 4)
 	return (((offset &^ 511) << 3) + ((offset & 448) << 2) + (offset & 63) + ((y & 16) << 7) + (((((y & 8) >> 2) + (x >> 3)) & 3) << 6)) >> logBpp
+}
+
+// packedMipOffset is where, in blocks of block×block pixels, an image of
+// w×h pixels with a side of 16 or less sits in its 32×32 tile: Xenos packs
+// such small images into one tile, a wide one 16 pixels down, a tall or
+// square one 16 pixels across (Xenia's texture_util GetPackedMipOffset, for
+// the image's own first level). Larger images start at the tile's corner.
+func packedMipOffset(w, h, block int) (x, y int) {
+	lw, lh := bits.Len(uint(w-1)), bits.Len(uint(h-1)) // log2, rounded up
+	if min(lw, lh) > 4 {
+		return 0, 0
+	}
+	if lw > lh {
+		return 0, 16 / block
+	}
+	return 16 / block, 0
 }
 
 // untile360 returns the linear form of a tiled mip of w×h pixels.
@@ -46,6 +65,7 @@ func untile360(data []byte, w, h, format int) ([]byte, error) {
 		return nil, fmt.Errorf("legacy: Xbox 360 mip of %dx%d", w, h)
 	}
 	aw := (bw + 31) &^ 31
+	ox, oy := packedMipOffset(w, h, block)
 	// The tiled mip is padded, never smaller than the linear one: checked
 	// before the linear one is made.
 	if len(data) < bw*bh*pitch {
@@ -54,7 +74,7 @@ func untile360(data []byte, w, h, format int) ([]byte, error) {
 	out := make([]byte, bw*bh*pitch)
 	for y := range bh {
 		for x := range bw {
-			src := int(xgTiledOffset(uint32(x), uint32(y), uint32(aw), uint32(pitch))) * pitch
+			src := int(xgTiledOffset(uint32(x+ox), uint32(y+oy), uint32(aw), uint32(pitch))) * pitch
 			if src+pitch > len(data) {
 				return nil, fmt.Errorf("legacy: tiled mip of %d bytes too short for %dx%d", len(data), w, h)
 			}
