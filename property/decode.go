@@ -730,8 +730,34 @@ func (d *decoder) enumName(enum string, v int64) any {
 		if n, ok := e.ValueName(v); ok {
 			return Enum{Enum: enum, Value: enum + "::" + n}
 		}
+		if flagEnumNames {
+			if n, ok := flagNames(e, v); ok {
+				return Enum{Enum: enum, Value: enum + "::" + n}
+			}
+		}
 	}
 	return Enum{Enum: enum, Value: enum + "::" + strconv.FormatInt(v, 10)}
+}
+
+// flagNames names v, a value of a flags enum no single value names, as the
+// engine writes one in tagged data: the names of its bits joined by " | ",
+// when every bit has one.
+func flagNames(e *usmap.Enum, v int64) (string, bool) {
+	if v <= 0 || v&(v-1) == 0 {
+		return "", false // not several bits
+	}
+	s := ""
+	for rest := v; rest != 0; rest &= rest - 1 {
+		n, ok := e.ValueName(rest & -rest)
+		if !ok {
+			return "", false
+		}
+		if s != "" {
+			s += " | "
+		}
+		s += n
+	}
+	return s, true
 }
 
 // elemCount reads an element count; each element takes at least min bytes.

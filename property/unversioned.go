@@ -240,7 +240,7 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 			if zero {
 				p.Zero = true
 				if p != &d.bareProp {
-					p.Value = zeroValue(t)
+					p.Value = d.zeroValue(t)
 				}
 			} else {
 				p.Value = d.value(r, t, mUnv, nil)
@@ -268,15 +268,15 @@ func (d *decoder) zeroMask(r *binread.Reader, n int64, buf []byte) []byte {
 }
 
 // zeroValue is the value of a zero-masked property.
-func zeroValue(t *Type) any {
+func (d *decoder) zeroValue(t *Type) any {
 	switch t.Name {
 	case "BoolProperty":
 		return false
 	case "Int8Property", "Int16Property", "IntProperty", "Int64Property":
 		return int64(0)
 	case "ByteProperty", "UInt16Property", "UInt32Property", "UInt64Property":
-		if t.Enum != "" {
-			return Enum{Enum: t.Enum, Value: t.Enum + "::0"}
+		if t.Enum != "" && t.Enum != "None" {
+			return d.enumName(t.Enum, 0) // named from the mappings, as a stored value is
 		}
 		return uint64(0)
 	case "FloatProperty", "DoubleProperty":
@@ -286,7 +286,7 @@ func zeroValue(t *Type) any {
 	case "NameProperty":
 		return "None"
 	case "EnumProperty":
-		return Enum{Enum: t.Enum, Value: t.Enum + "::0"}
+		return d.enumName(t.Enum, 0)
 	case "ArrayProperty":
 		return []any{}
 	case "StructProperty":
