@@ -23,6 +23,15 @@ func (d *decoder) structValue(r *binread.Reader, t *Type, m mode, tag *Tag) any 
 		if tag.Flags&TagHasBinaryOrNativeSerialize == 0 {
 			known = false
 		} else if !known {
+			// A native serializer often writes the tagged properties
+			// (FConstraintInstance, FPoseDataContainer): read so when
+			// they fill the value.
+			start := r.Offset()
+			if sv, ok := d.tryTaggedStruct(r, name); ok && size >= 0 && r.Offset()-start == size {
+				return sv
+			}
+			r.ClearErr()
+			r.SeekTo(start, "StructProperty")
 			d.countNative(name)
 			return d.rawStruct(r, name, "native struct without a decoder", size)
 		}
