@@ -8,10 +8,10 @@ import (
 )
 
 // innerNames are the files of a container as resolveInner matches a user's
-// inner path against them: file i is stored as names[i] ("" for a file to
-// leave out), and lookup finds an exact stored path.
+// inner path against them: file i is stored as names()[i] ("" for a file
+// to leave out), and lookup finds an exact stored path.
 type innerNames struct {
-	names  []string
+	names  func() []string // made only when no exact lookup finds p
 	lookup func(p string) (int, bool)
 	what   string // "the pak", "the container"
 }
@@ -41,19 +41,20 @@ func resolveInner(c innerNames, inner string) (int, error) {
 			return i, nil
 		}
 	}
+	all := c.names()
 	var matches []int
 	if innerByName {
-		matches = matchInner(c.names, p)
+		matches = matchInner(all, p)
 	}
 	switch len(matches) {
 	case 1:
 		return matches[0], nil
 	case 0:
-		return 0, fmt.Errorf("%w: %q is not in %s (%d files; list them with `upkg ls`)", fs.ErrNotExist, inner, c.what, len(c.names))
+		return 0, fmt.Errorf("%w: %q is not in %s (%d files; list them with `upkg ls`)", fs.ErrNotExist, inner, c.what, len(all))
 	}
 	var names []string
 	for _, i := range matches[:min(5, len(matches))] {
-		names = append(names, c.names[i])
+		names = append(names, all[i])
 	}
 	return 0, fmt.Errorf("%q is ambiguous in %s: %s", inner, c.what, strings.Join(names, ", "))
 }

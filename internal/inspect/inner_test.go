@@ -18,7 +18,7 @@ func TestResolveInner(t *testing.T) {
 		"Game/Config/DefaultGame.ini",
 	}
 	names := innerNames{
-		names: stored,
+		names: func() []string { return stored },
 		lookup: func(p string) (int, bool) {
 			for i, s := range stored {
 				if s == p {

@@ -999,17 +999,19 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 		return "", 0, errors.New("container has no directory index")
 	}
 	files := c.f.DirectoryIndex.Files()
-	names := make([]string, len(files))
-	for i, fe := range files {
-		if fe.Valid {
-			names[i] = fe.Path
-		}
-	}
 	i, err := resolveInner(innerNames{
-		names: names,
+		names: func() []string {
+			names := make([]string, len(files))
+			for i, fe := range files {
+				if fe.Valid {
+					names[i] = fe.Path
+				}
+			}
+			return names
+		},
 		lookup: func(p string) (int, bool) {
-			for i, n := range names {
-				if n == p {
+			for i, fe := range files {
+				if fe.Valid && fe.Path == p {
 					return i, true
 				}
 			}

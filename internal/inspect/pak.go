@@ -14,7 +14,6 @@ import (
 	"io/fs"
 	"path"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 
@@ -230,25 +229,29 @@ var pakPackageExts = []string{".uasset", ".umap"}
 // /Engine/X -> Engine/Content/X, /Plugin/X -> .../Plugin/Content/X), or a
 // unique path suffix.
 func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
-	names := make([]string, len(r.Entries))
-	for i, e := range r.Entries {
-		if !e.Deleted() {
-			names[i] = e.Name
-		}
-	}
+	var found *pak.Entry // what an exact lookup found (its index is not needed)
 	i, err := resolveInner(innerNames{
-		names: names,
+		names: func() []string {
+			names := make([]string, len(r.Entries))
+			for i, e := range r.Entries {
+				if !e.Deleted() {
+					names[i] = e.Name
+				}
+			}
+			return names
+		},
 		lookup: func(p string) (int, bool) {
 			e, ok := r.Lookup(p)
-			if !ok {
-				return 0, false
-			}
-			return slices.Index(r.Entries, e), true
+			found = e
+			return -1, ok
 		},
 		what: "the pak",
 	}, inner)
-	if err != nil {
+	switch {
+	case err != nil:
 		return nil, err
+	case found != nil:
+		return found, nil
 	}
 	return r.Entries[i], nil
 }
