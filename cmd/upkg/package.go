@@ -28,7 +28,7 @@ import (
 func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() error, error) {
 	in, err := inspect.OpenInput(name, opts)
 	if err != nil {
-		return nil, func() error { return nil }, err
+		return nil, func() error { return nil }, containerPathHint(name, err)
 	}
 	release := func() error {
 		if in.Close != nil {
@@ -70,6 +70,25 @@ func engineHint(name string, err error, opts *inspect.Options) error {
 		read = strings.Join(p.EngineCandidates, ", ")
 	}
 	return fmt.Errorf("%w; it does not read as %s: without --engine it reads as %s", err, opts.Engine, read)
+}
+
+// containerPathHint adds to err, the failure to open CONTAINER::inner,
+// which file to name when CONTAINER is a container's companion
+// (GAME.ucas::/Game/X for GAME.utoc::/Game/X).
+func containerPathHint(name string, err error) error {
+	c, inner, ok := inspect.SplitContainerPath(name)
+	if !ok {
+		return err
+	}
+	ext, owners := inspect.CompanionOf(c)
+	if ext == "" {
+		return err
+	}
+	owner := c[:len(c)-len(ext)] + owners[0]
+	if _, known := inspect.ContainerFormatFor(owner); !known {
+		return err
+	}
+	return fmt.Errorf("%w; a %s file holds the %s of the %s file of the same name: name %s%s%s", err, ext, companionHolds[ext], owners[0], owner, inspect.ContainerSep, inner)
 }
 
 // companionHolds says what each companion file (see inspect.CompanionOf)
