@@ -233,11 +233,18 @@ func fillZenContext(ctx *property.Context, p *Package, zp *zen.Package, names []
 	if v := zp.Versioning; v != nil {
 		ctx.FileVersionUE4, ctx.FileVersionUE5 = v.FileVersionUE4, v.FileVersionUE5
 		cvs := v.CustomVersions
+		ue5 := v.FileVersionUE5 >= 1000 // EUnrealEngineObjectUE5Version's first
 		ctx.CustomVersion = func(key ue.Guid) (int32, bool) {
 			for _, c := range cvs {
 				if c.Key == key {
 					return c.Version, true
 				}
+			}
+			if ue5 && key == releaseObjectVersion {
+				// UE5 cooks record only some custom versions yet write
+				// by the current FReleaseObjectVersion (the FField
+				// RepCondition byte): CUE4Parse takes the engine's too.
+				return math.MaxInt32, true
 			}
 			return 0, false
 		}
