@@ -473,7 +473,7 @@ func VerifyOne(path string, opts *Options, emit func(VerifyResult)) {
 // (nil: not known).
 func verifyOne(path string, dir *dirList, opts *Options, emit func(VerifyResult)) {
 	if dir != nil && dir.err != nil {
-		emit(VerifyResult{Path: path, Error: walkErrorText(path, dir.err)})
+		emit(VerifyResult{Path: path, Error: walkErrorText(dir.err)})
 		return
 	}
 	o := *opts
@@ -491,9 +491,9 @@ func verifyOne(path string, dir *dirList, opts *Options, emit func(VerifyResult)
 	emit(VerifyPackage(path, &o))
 }
 
-// walkErrorText words an error of the walk at path: the cause, the path
+// walkErrorText words an error of the walk: the cause alone, the path
 // being the line's own.
-func walkErrorText(path string, err error) string {
+func walkErrorText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
