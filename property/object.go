@@ -352,20 +352,26 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 			if r.Err() == nil {
 				h.StructFlags = &fl
 				if ex.Class == "UserDefinedStruct" && r.Remaining() > 0 {
-					at, mk := r.Offset(), len(d.issues)
+					// The default instance is written like an object's
+					// properties, with the serialization control byte
+					// (tagged, UE 5.2 on), or, as the 5.8 cooks write
+					// it, without: each tried in turn.
+					tries := []bool{false}
 					if !d.ctx.Unversioned && d.ctx.ue5(verUE5PropertyTagExtension) {
-						// The default instance is written like an object's
-						// properties: with the serialization control byte.
-						if r.U8("UserDefinedStruct.SerializationControl")&0x02 != 0 {
+						tries = []bool{true, false}
+					}
+					at, mk := r.Offset(), len(d.issues)
+					for _, withControl := range tries {
+						if withControl && r.U8("UserDefinedStruct.SerializationControl")&0x02 != 0 {
 							r.U8("UserDefinedStruct.OverridableOperation")
 						}
-					}
-					d.spec++ // issues are kept only when there are none
-					v := d.propsStruct(r, ex.Name)
-					d.spec--
-					if r.Err() == nil && len(d.issues) == mk {
-						h.DefaultInstance = v
-					} else {
+						d.spec++ // issues are kept only when there are none
+						v := d.propsStruct(r, ex.Name)
+						d.spec--
+						if r.Err() == nil && len(d.issues) == mk {
+							h.DefaultInstance = v
+							break
+						}
 						d.issues = d.issues[:mk]
 						r.ClearErr()
 						r.SeekTo(at, "UserDefinedStruct.DefaultInstance")
