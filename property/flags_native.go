@@ -5,3 +5,6 @@ package property
 // flagEnumNames: a flags value no single enum name gives is named by its
 // bits (flagNames).
 const flagEnumNames = true
+
+// zeroStructFields: a zero-masked native struct shows its zero fields.
+const zeroStructFields = true

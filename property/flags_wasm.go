@@ -5,3 +5,7 @@ package property
 // flagEnumNames: the page, whose WebAssembly modules have a size budget,
 // shows a flags value no single enum name gives as its number.
 const flagEnumNames = false
+
+// zeroStructFields: the page shows a zero-masked native struct without
+// its fields, for the size budget.
+const zeroStructFields = false

@@ -356,13 +356,10 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 					// properties, with the serialization control byte
 					// (tagged, UE 5.2 on), or, as the 5.8 cooks write
 					// it, without: each tried in turn.
-					tries := []bool{false}
-					if !d.ctx.Unversioned && d.ctx.ue5(verUE5PropertyTagExtension) {
-						tries = []bool{true, false}
-					}
+					control := !d.ctx.Unversioned && d.ctx.ue5(verUE5PropertyTagExtension)
 					at, mk := r.Offset(), len(d.issues)
-					for _, withControl := range tries {
-						if withControl && r.U8("UserDefinedStruct.SerializationControl")&0x02 != 0 {
+					for {
+						if control && r.U8("UserDefinedStruct.SerializationControl")&0x02 != 0 {
 							r.U8("UserDefinedStruct.OverridableOperation")
 						}
 						d.spec++ // issues are kept only when there are none
@@ -375,6 +372,10 @@ func (d *decoder) classData(r *binread.Reader, o *Object, ex Export) any {
 						d.issues = d.issues[:mk]
 						r.ClearErr()
 						r.SeekTo(at, "UserDefinedStruct.DefaultInstance")
+						if !control {
+							break
+						}
+						control = false // then without the byte
 					}
 				}
 			}

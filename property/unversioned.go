@@ -290,12 +290,21 @@ func (d *decoder) zeroValue(t *Type) any {
 	case "ArrayProperty":
 		return []any{}
 	case "StructProperty":
+		if nf, ok := t.nativeOf(); ok && zeroStructFields {
+			// A native struct's zero value, with its fields (X, Y, Z
+			// of a Vector), as the tagged cook shows it.
+			return d.native(binread.FromBytes(zeroBytes[:]), t.Struct, nf, -1)
+		}
 		return &Struct{Type: t.Struct}
 	case "ObjectProperty", "ClassProperty", "WeakObjectProperty", "InterfaceProperty":
 		return ObjectRef{}
 	}
 	return nil
 }
+
+// zeroBytes are what a zero-masked native struct is decoded from: more
+// than any native layout with fixed fields takes.
+var zeroBytes [256]byte
 
 // typeName caches the printed form of schema types.
 func (d *decoder) typeName(t *Type) string {
