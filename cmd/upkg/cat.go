@@ -20,7 +20,8 @@ func newCatCmd(g *globalFlags) *cobra.Command {
 		Short: "Write one file stored in a container to standard output",
 		Long: `cat writes the data of one file of a .pak or .utoc container to standard output,
 decompressed and decrypted, and fails (exit 1) when its stored hash does not
-match. PATH is the path ls prints (a leading "/" is optional) or a chunk id.`,
+match (a file up to 64 MiB is checked before any of it is written). PATH is the
+path ls prints (a leading "/" is optional) or a chunk id.`,
 		Example: `  upkg cat Game-Windows.pak Game/Config/DefaultGame.ini
   upkg cat Game-Windows.utoc Game/Content/Maps/Level1.umap > Level1.umap`,
 		Args: cobra.ExactArgs(2),
@@ -41,16 +42,38 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 		return fmt.Errorf("%s: %w", container, err)
 	}
 	defer rc.Close()
-	if _, err := io.Copy(stdout, rc); err != nil {
-		return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err)
+	fail := func(err error) error { return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err) }
+	// A file up to catWhole bytes is read and checked before any of it is
+	// written: a damaged one leaves nothing in `upkg cat ... > file`. A
+	// bigger one streams, and its check comes at the end.
+	head, err := io.ReadAll(io.LimitReader(rc, catWhole+1))
+	if err != nil {
+		return fail(err)
+	}
+	if len(head) <= catWhole && verify != nil {
+		if err := verify(); err != nil {
+			return fail(err)
+		}
+		verify = nil
+	}
+	if _, err := stdout.Write(head); err != nil {
+		return fail(err)
+	}
+	if len(head) > catWhole {
+		if _, err := io.Copy(stdout, rc); err != nil {
+			return fail(err)
+		}
 	}
 	if verify != nil {
 		if err := verify(); err != nil {
-			return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err)
+			return fail(err)
 		}
 	}
 	return nil
 }
+
+// catWhole is the largest file cat checks before writing any of it.
+const catWhole = 64 << 20
 
 // openContainerFile opens a file of c by its ls name. When the returned
 // reader does not check the hash itself, verify (non-nil) does it after.

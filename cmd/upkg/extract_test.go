@@ -369,3 +369,25 @@ func TestExtractTOCOnly(t *testing.T) {
 		t.Errorf("output folder made: %v", err)
 	}
 }
+
+// TestCatDamaged: cat of a file whose stored bytes fail their hash writes
+// nothing and fails (it streamed the damaged bytes before failing).
+func TestCatDamaged(t *testing.T) {
+	top := t.TempDir()
+	pakPath := writePak(t, top, 8, "../../../", "Game/a.txt", "Game/b.txt")
+	b, _ := os.ReadFile(pakPath)
+	i := bytes.Index(b, []byte("content of Game/b.txt"))
+	b[i] ^= 0xff
+	os.WriteFile(pakPath, b, 0o644)
+	var out bytes.Buffer
+	if err := runCat(&inspect.Options{}, pakPath, "Game/b.txt", &out); err == nil || !strings.Contains(err.Error(), "SHA-1 hash mismatch") {
+		t.Errorf("damaged: %v", err)
+	}
+	if out.Len() != 0 {
+		t.Errorf("damaged: %d bytes written", out.Len())
+	}
+	out.Reset()
+	if err := runCat(&inspect.Options{}, pakPath, "Game/a.txt", &out); err != nil || out.String() != "content of Game/a.txt" {
+		t.Errorf("intact: %q, %v", out.String(), err)
+	}
+}
