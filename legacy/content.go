@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -351,8 +352,11 @@ func (t *Texture) MipImage(n int) (image.Image, error) {
 			return nil, err
 		}
 		for p := 0; p < w*h; p++ {
-			u, v := m.Data[2*p]^0x80, m.Data[2*p+1]^0x80
-			copy(img.Pix[4*p:], []byte{u, v, 255, 255})
+			// Signed X and Y; Z completes the unit normal (as UModel and
+			// the engine's shaders do), so the map looks as normal maps do.
+			x, y := float64(int8(m.Data[2*p]))/127, float64(int8(m.Data[2*p+1]))/127
+			z := math.Sqrt(max(0, 1-x*x-y*y))
+			copy(img.Pix[4*p:], []byte{m.Data[2*p] ^ 0x80, m.Data[2*p+1] ^ 0x80, uint8(z*127.5 + 127.5), 255})
 		}
 	case TexRGB16:
 		if err := need(2); err != nil {
@@ -360,7 +364,10 @@ func (t *Texture) MipImage(n int) (image.Image, error) {
 		}
 		for p := 0; p < w*h; p++ {
 			v := binary.LittleEndian.Uint16(m.Data[2*p:])
-			r, g, b := uint8(v>>11)<<3, uint8(v>>5&0x3F)<<2, uint8(v&0x1F)<<3
+			// 5-6-5 bits widened to 8 with their top bits repeated below
+			// (31 -> 255, not 248).
+			r, g, b := uint8(v>>11), uint8(v>>5&0x3F), uint8(v&0x1F)
+			r, g, b = r<<3|r>>2, g<<2|g>>4, b<<3|b>>2
 			copy(img.Pix[4*p:], []byte{r, g, b, 255})
 		}
 	case TexDXT1, TexDXT3, TexDXT5:

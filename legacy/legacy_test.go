@@ -787,3 +787,32 @@ func TestXbox360SmallTexture(t *testing.T) {
 	}
 	t.Fatal("no export Mail_G1")
 }
+
+// TestV8U8NormalZ: a two-channel V8U8 normal map gets the Z that completes
+// each unit normal in blue (it was 255 throughout).
+func TestV8U8NormalZ(t *testing.T) {
+	f, err := Open(corpus.Path(t, "legacy_ue123", "ME3Tweaks+LegendaryExplorer/Testing/testdata/textures/PC/ME3/TextureReferencer.pcc"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	for i := range f.Exports {
+		if f.Exports[i].ObjectName != "TestTexture" {
+			continue
+		}
+		c, err := f.ExportContent(i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(bytes.NewReader(c.Data))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, g, b, _ := img.At(0, 0).RGBA()
+		if r>>8 != 122 || g>>8 != 108 || b>>8 != 253 {
+			t.Errorf("pixel 0: %d %d %d, want 122 108 253", r>>8, g>>8, b>>8)
+		}
+		return
+	}
+	t.Fatal("no export TestTexture")
+}
