@@ -627,6 +627,15 @@ func TestBrowserContainers(t *testing.T) {
 		}
 		checkCounts(t, pg, want)
 		pg.screenshot(tc.name + "-package")
+		// Re-reading with the options shows the package again (it went
+		// back to the listing).
+		before = pg.counters()
+		pg.do(chromedp.Click(chromedp.ID("settings-btn")), chromedp.Click(chromedp.ID("settings-apply")), chromedp.Click(chromedp.ID("settings-btn")))
+		pg.waitJS(fmt.Sprintf(`upkgState.renders > %d + 1 || upkgState.errors > %d`, before.Renders, before.Errors))
+		if pg.counters().Errors > before.Errors {
+			t.Fatalf("%s::%s: re-read: %s", tc.name, inner, pg.text("#error-text"))
+		}
+		checkCounts(t, pg, want)
 	}
 }
 

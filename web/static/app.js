@@ -102,7 +102,10 @@ const manifestLoaded = fetch('modules.json').then((r) => {
   const idle = window.requestIdleCallback || ((f) => setTimeout(f, 100));
   idle(() => { for (const x of m.modules) if (x.preload) reader(x.name); }, { timeout: 1000 });
 }).catch((err) => {
-  showError('The page could not start', 'modules.json: ' + err.message, 'Reload the page. The page needs its own files next to index.html.');
+  const file = location.protocol === 'file:';
+  showError('The page could not start', 'modules.json: ' + err.message, file
+    ? 'The page was opened from disk (file://), where browsers do not let it read its own files: serve the folder over HTTP (upkg serve, or any web server).'
+    : 'Reload the page. The page needs its own files next to index.html.', false);
   throw err;
 });
 
@@ -369,6 +372,7 @@ const S = {
   dump: null,
   hexReq: null,
   t0: 0,
+  inner: null, // the path of the package open from S.container
 };
 
 // ---------- reading options ----------
@@ -376,11 +380,15 @@ function settings() {
   return { engine: $('opt-engine').value, aes_key: $('opt-aes').value.trim(), mappings: $('opt-mappings').value };
 }
 $('settings-btn').addEventListener('click', () => { $('settings').hidden = !$('settings').hidden; });
-$('settings-apply').addEventListener('click', () => {
+$('settings-apply').addEventListener('click', async () => {
   if (!S.plan || !S.active) return;
+  const inner = S.inner; // a package opened from the container: opened again
   closeAll();
   const g = S.plan.groups.find((x) => x.main === S.active);
-  if (g) { S.t0 = performance.now(); openGroup(g); }
+  if (!g) return;
+  S.t0 = performance.now();
+  await openGroup(g);
+  if (inner && S.container) openInner(S.container, inner);
 });
 function setMappingsChoices(list) {
   const sel = $('opt-mappings');
@@ -515,6 +523,7 @@ function renderFilesBar() {
 async function openGroup(g) {
   S.active = g.main;
   S.container = null;
+  S.inner = null;
   renderFilesBar();
   let r = S.results.get(g.main);
   if (!r) {
@@ -542,27 +551,51 @@ async function openGroup(g) {
   }
 }
 
+// openInner opens the package at path of the open container c.
+async function openInner(c, path) {
+  busy(true, 'Opening ' + path);
+  try {
+    const res = await openFromContainer(c, path, progress);
+    busy(false);
+    S.inner = path;
+    showPackage(res, 'summary');
+  } catch (err) {
+    busy(false);
+    showError('Could not read ' + path, err.message);
+    add($('error-hint'), ' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
+  }
+}
+
 // ---------- error panel ----------
 function hintFor(msg) {
-  const m = msg.toLowerCase();
+  // Matched on the message without its file names (T_Aesthetic.uasset
+  // is no AES key): tokens with an extension, and paths.
+  const m = msg.replace(/\S*[\/.][^\s:]*\.[A-Za-z0-9]{1,9}(?=[:\s]|$)/g, ' ').toLowerCase();
   if (m.includes('not a package upkg recognises')) return 'This file does not start like any Unreal package upkg knows (.uasset, .umap, UE1–UE3 packages, .utoc, .pak). Is it an asset file, or something else with a similar name?';
   if (m.includes('.uexp') && (m.includes('not exist') || m.includes('missing'))) return 'This is a cooked package whose data lives in a .uexp file: select the .uasset and the .uexp together.';
-  if (m.includes('oodle')) return 'The data is Oodle-compressed; Oodle is proprietary and upkg has no decoder for it.';
-  if (m.includes('aes') || m.includes('encrypt')) return 'The data is encrypted: enter the game\'s AES key under "Reading options" (top right) and click "Apply and re-read". The key stays in this page.';
+  if (m.includes('aes key') || m.includes('encrypted')) return 'The data is encrypted: enter the game\'s AES key under "Reading options" (top right) and click "Apply and re-read". The key stays in this page.';
   if (m.includes('unversioned') || m.includes('engine version')) return 'Cooked files often do not record their engine version. The command line accepts --engine to say which one.';
-  if (m.includes('exceeds remaining') || m.includes('unexpected eof') || m.includes('outside the file') || m.includes('past the end')) return 'A value in the file points past its end: the file looks cut short or damaged (or, for a cooked package, its .uexp is missing).';
+  if (m.includes('larger than') || m.includes('more than this reader')) return 'The file is bigger than the page reads at once; the command line (upkg) reads it.';
+  if (m.includes('exceeds remaining') || m.includes('unexpected eof') || m.includes('outside the') || m.includes('past the end') || m.includes('cut short')) return 'A value in the file points past its end: the file looks cut short or damaged (or, for a cooked package, its .uexp is missing).';
   if (m.includes('internal error')) return 'This is a bug in upkg: please report it with the file if you can share it.';
   return 'If this is a valid file, upkg may not support this variant yet.';
 }
-function showError(title, msg, hint) {
+function showError(title, msg, hint, ready = true) {
   window.upkgState.errors++;
   document.body.dataset.state = 'error';
   $('landing').hidden = true;
   $('viewer').hidden = true;
   $('error-panel').hidden = false;
   $('error-title').textContent = title;
-  $('error-text').textContent = msg.replace(/\/in\/\d+\//g, '');
-  $('error-hint').textContent = (hint || hintFor(msg)) + ' The page is ready for the next file.';
+  $('error-text').textContent = pageWording(msg.replace(/\/in\/\d+\//g, ''));
+  $('error-hint').textContent = (hint || hintFor(msg)) + (ready ? ' The page is ready for the next file.' : '');
+}
+// pageWording says what the library's messages say of command-line flags
+// in the page's terms (its Reading options).
+function pageWording(msg) {
+  return msg.replace(/--aes-key( KEY)?/g, 'an AES key (Reading options)')
+    .replace(/--mappings( FILE)?/g, 'a .usmap mappings file (Reading options)')
+    .replace(/--engine( V(ERSION)?)?/g, 'an engine version (Reading options)');
 }
 
 // ---------- viewer ----------
@@ -576,7 +609,7 @@ const TABS = [
   { id: 'thumbs', label: 'Thumbnails', count: (p) => (p.thumbnails || []).length },
   { id: 'text', label: 'Text', count: (p) => sectionCount(p, /gatherable/i) },
   { id: 'registry', label: 'Registry', count: (p) => (p.asset_registry || []).reduce((a, o) => a + Object.keys(o.tags || {}).length, 0) },
-  { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|dataresource/i) },
+  { id: 'bulk', label: 'Bulk data', count: (p) => sectionCount(p, /bulk|trailer|payload|data.?resource/i) },
   { id: 'props', label: 'Properties', count: () => null },
   { id: 'content', label: 'Content', count: (p) => contentExports(p).length, only: (p) => p.format === 'legacy' },
   { id: 'container', label: 'Container', count: () => (S.container ? S.container.entries.length : null) },
@@ -613,6 +646,7 @@ const EMPTY_PKG = { names: [], imports: [], exports: [], sections: [], summary: 
 
 function showPackage(res, tab) {
   S.pkg = res;
+  if (!res) S.inner = null; // the container's own view
   S.dump = null;
   S.hexReq = null;
   $('landing').hidden = true;
@@ -679,7 +713,7 @@ function plainSummary(p) {
 }
 
 function isCooked(p) {
-  const flags = (p.summary || []).find((f) => f.key === 'PackageFlags');
+  const flags = (p.summary || []).find((f) => f.key === 'PackageFlags (names)');
   return (flags && /FilterEditorOnly|Cooked/.test(valueText(flags.value))) || (p.companions || []).some((c) => /uexp$/i.test(c));
 }
 function formatLabel(p) {
@@ -1167,16 +1201,7 @@ const VIEWS = {
       onSelect: async (r) => {
         if (!r.path) return;
         if (!/\.(uasset|umap|uzenasset)$/i.test(r.path)) { previewEntry(c, r, preview); return; }
-        busy(true, 'Opening ' + r.path);
-        try {
-          const res = await openFromContainer(c, r.path, progress);
-          busy(false);
-          showPackage(res, 'summary');
-        } catch (err) {
-          busy(false);
-          showError('Could not read ' + r.path, err.message);
-          add($('error-hint'), ' ', h('button', { class: 'btn small', text: '← Back to the container', onclick: () => showPackage(null, 'container') }));
-        }
+        openInner(c, r.path);
       },
     }).el, preview));
     return out;
