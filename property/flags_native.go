@@ -8,3 +8,7 @@ const flagEnumNames = true
 
 // zeroStructFields: a zero-masked native struct shows its zero fields.
 const zeroStructFields = true
+
+// checkHeaderSpan: an unversioned header that covers more properties than
+// the schema has is an error (unversionedOnStack).
+const checkHeaderSpan = true

@@ -9,3 +9,7 @@ const flagEnumNames = false
 // zeroStructFields: the page shows a zero-masked native struct without
 // its fields, for the size budget.
 const zeroStructFields = false
+
+// checkHeaderSpan: the page, for the size budget, does not check that an
+// unversioned header stays within the schema.
+const checkHeaderSpan = false

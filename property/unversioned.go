@@ -127,6 +127,12 @@ func (d *decoder) flatProperty(s *usmap.Struct, fs *flatSchema, idx int) (*flatP
 
 // propertyAt resolves a flat schema index: own properties first, then the
 // super struct's (TFieldIterator order).
+// hasProperty reports whether schema index idx of s is a property.
+func (d *decoder) hasProperty(s *usmap.Struct, idx int) bool {
+	_, _, ok := d.propertyAt(s, idx)
+	return ok
+}
+
 func (d *decoder) propertyAt(s *usmap.Struct, idx int) (*usmap.Property, int, bool) {
 	for depth := 0; s != nil && depth < maxSuperChain; depth++ {
 		if idx < int(s.PropertyCount) {
@@ -196,6 +202,19 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 		}
 		if f.last {
 			break
+		}
+	}
+	if checkHeaderSpan {
+		// The fragments may cover no more properties than the schema
+		// has: bytes of a natively serialized struct read as a header
+		// (a run of skip-only fragments) are no property stream.
+		total := 0
+		for _, f := range frags {
+			total += f.skip + f.values
+		}
+		if total > 0 && !d.hasProperty(s, total-1) {
+			r.Failf("UnversionedHeader", "%s: the header covers %d properties, more than the schema has (natively serialized?)", name, total)
+			return
 		}
 	}
 	var mask []byte
