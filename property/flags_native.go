@@ -12,3 +12,7 @@ const zeroStructFields = true
 // checkHeaderSpan: an unversioned header that covers more properties than
 // the schema has is an error (unversionedOnStack).
 const checkHeaderSpan = true
+
+// enumTailByte: an unversioned cook's UEnum takes its one byte left as
+// the underlying type (enumData).
+const enumTailByte = true

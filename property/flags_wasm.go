@@ -13,3 +13,7 @@ const zeroStructFields = false
 // checkHeaderSpan: the page, for the size budget, does not check that an
 // unversioned header stays within the schema.
 const checkHeaderSpan = false
+
+// enumTailByte: the page leaves an unversioned UEnum's last byte as tail,
+// for the size budget.
+const enumTailByte = false

@@ -455,7 +455,10 @@ func (d *decoder) enumData(r *binread.Reader) any {
 	} else {
 		fs = append(fs, Field{"IsNamespace", r.U32("Enum.bIsNamespace") != 0})
 	}
-	if d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteEnumUnderlyingType) {
+	// The version is trusted only when recorded (licensee branches number
+	// it their own way); an unversioned cook records none, and its one
+	// byte left is the underlying type.
+	if d.ctx.cvRecordedAtLeast(cvFortniteMain, fortniteEnumUnderlyingType) || enumTailByte && d.ctx.Unversioned && r.Remaining() == 1 {
 		fs = append(fs, Field{"UnderlyingType", uint64(r.U8("Enum.UnderlyingType"))})
 	}
 	return fs
