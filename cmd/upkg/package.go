@@ -43,6 +43,9 @@ func openPackage(name string, opts *inspect.Options) (*inspect.Package, func() e
 		} else {
 			err = engineHint(name, err, opts)
 		}
+		if in.Size == 0 && errors.Is(err, inspect.ErrUnknownFormat) {
+			return nil, func() error { return nil }, fmt.Errorf("%s: an empty file (0 bytes): %w", name, inspect.ErrUnknownFormat)
+		}
 		return nil, func() error { return nil }, companionHint(name, err, false)
 	}
 	return p, release, nil

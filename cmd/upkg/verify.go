@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync/atomic"
 
 	"github.com/schollz/progressbar/v3"
@@ -133,6 +134,9 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	var sum inspect.VerifySummary
 	var line []byte
 	err := inspect.VerifyPathsDone(args, opts, o.jobs, func(r inspect.VerifyResult) {
+		if rest, ok := strings.CutSuffix(r.Error, " (first bytes )"); ok {
+			r.Error = rest + " (an empty file)" // the library's message, worded here
+		}
 		sum.Add(r)
 		if o.failOnly && r.OK {
 			return
