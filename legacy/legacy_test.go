@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"image"
 	"image/png"
 	"math"
 	"os"
@@ -760,13 +761,29 @@ func TestMassEffectConsoleStrings(t *testing.T) {
 // less sits inside its tile at an offset (a 256×1 gradient 16 rows down):
 // read from the tile's corner it came out fully transparent black.
 func TestXbox360SmallTexture(t *testing.T) {
-	f, err := Open(corpus.Path(t, "legacy_ue123", "ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx"))
+	img := exportedPNG(t, "ME3Tweaks+LegendaryExplorer/Testing/testdata/packages/Xenon/ME3/biod_nor.xxx", "Mail_G1")
+	if img.Bounds().Dx() != 256 || img.Bounds().Dy() != 1 {
+		t.Fatalf("PNG %v", img.Bounds())
+	}
+	for _, want := range []struct{ x, r, a int }{{0, 227, 255}, {128, 82, 140}, {255, 7, 26}} {
+		r, _, _, a := img.At(want.x, 0).RGBA()
+		if int(r>>8) != want.r || int(a>>8) != want.a {
+			t.Errorf("pixel %d: red %d alpha %d, want %d and %d", want.x, r>>8, a>>8, want.r, want.a)
+		}
+	}
+}
+
+// exportedPNG decodes the PNG the export named name of the corpus package
+// rel converts to.
+func exportedPNG(t *testing.T, rel, name string) image.Image {
+	t.Helper()
+	f, err := Open(corpus.Path(t, "legacy_ue123", rel))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	for i := range f.Exports {
-		if f.Exports[i].ObjectName != "Mail_G1" {
+		if f.Exports[i].ObjectName != name {
 			continue
 		}
 		c, err := f.ExportContent(i)
@@ -774,45 +791,21 @@ func TestXbox360SmallTexture(t *testing.T) {
 			t.Fatal(err)
 		}
 		img, err := png.Decode(bytes.NewReader(c.Data))
-		if err != nil || img.Bounds().Dx() != 256 || img.Bounds().Dy() != 1 {
-			t.Fatalf("PNG %v, %v", img.Bounds(), err)
+		if err != nil {
+			t.Fatal(err)
 		}
-		for _, want := range []struct{ x, r, a int }{{0, 227, 255}, {128, 82, 140}, {255, 7, 26}} {
-			r, _, _, a := img.At(want.x, 0).RGBA()
-			if int(r>>8) != want.r || int(a>>8) != want.a {
-				t.Errorf("pixel %d: red %d alpha %d, want %d and %d", want.x, r>>8, a>>8, want.r, want.a)
-			}
-		}
-		return
+		return img
 	}
-	t.Fatal("no export Mail_G1")
+	t.Fatalf("no export %s", name)
+	return nil
 }
 
 // TestV8U8NormalZ: a two-channel V8U8 normal map gets the Z that completes
 // each unit normal in blue (it was 255 throughout).
 func TestV8U8NormalZ(t *testing.T) {
-	f, err := Open(corpus.Path(t, "legacy_ue123", "ME3Tweaks+LegendaryExplorer/Testing/testdata/textures/PC/ME3/TextureReferencer.pcc"))
-	if err != nil {
-		t.Fatal(err)
+	img := exportedPNG(t, "ME3Tweaks+LegendaryExplorer/Testing/testdata/textures/PC/ME3/TextureReferencer.pcc", "TestTexture")
+	r, g, b, _ := img.At(0, 0).RGBA()
+	if r>>8 != 122 || g>>8 != 108 || b>>8 != 253 {
+		t.Errorf("pixel 0: %d %d %d, want 122 108 253", r>>8, g>>8, b>>8)
 	}
-	defer f.Close()
-	for i := range f.Exports {
-		if f.Exports[i].ObjectName != "TestTexture" {
-			continue
-		}
-		c, err := f.ExportContent(i)
-		if err != nil {
-			t.Fatal(err)
-		}
-		img, err := png.Decode(bytes.NewReader(c.Data))
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, g, b, _ := img.At(0, 0).RGBA()
-		if r>>8 != 122 || g>>8 != 108 || b>>8 != 253 {
-			t.Errorf("pixel 0: %d %d %d, want 122 108 253", r>>8, g>>8, b>>8)
-		}
-		return
-	}
-	t.Fatal("no export TestTexture")
 }

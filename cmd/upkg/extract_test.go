@@ -36,6 +36,18 @@ func writePak(t *testing.T, dir string, version int, mount string, paths ...stri
 	return name
 }
 
+// damagedPak writes a pak of Game/a.txt and Game/b.txt into dir, b.txt's
+// stored bytes changed after its hash was taken.
+func damagedPak(t *testing.T, dir string) string {
+	t.Helper()
+	pakPath := writePak(t, dir, 8, "../../../", "Game/a.txt", "Game/b.txt")
+	b, _ := os.ReadFile(pakPath)
+	i := bytes.Index(b, []byte("content of Game/b.txt"))
+	b[i] ^= 0xff
+	os.WriteFile(pakPath, b, 0o644)
+	return pakPath
+}
+
 // listFiles returns every file and symlink under root, relative.
 func listFiles(t *testing.T, root string) []string {
 	var out []string
@@ -136,11 +148,7 @@ func TestExtractSymlink(t *testing.T) {
 // reported and not left behind.
 func TestExtractBadHash(t *testing.T) {
 	top := t.TempDir()
-	pakPath := writePak(t, top, 8, "../../../", "Game/a.txt", "Game/b.txt")
-	b, _ := os.ReadFile(pakPath)
-	i := bytes.Index(b, []byte("content of Game/b.txt"))
-	b[i] ^= 0xff
-	os.WriteFile(pakPath, b, 0o644)
+	pakPath := damagedPak(t, top)
 	out := filepath.Join(top, "out")
 	_, stderr, err := runExtractTest(t, extractOpts{out: out}, pakPath)
 	if err == nil || !strings.Contains(stderr, "Game/b.txt") || !strings.Contains(stderr, "SHA-1 hash mismatch") {
@@ -373,12 +381,7 @@ func TestExtractTOCOnly(t *testing.T) {
 // TestCatDamaged: cat of a file whose stored bytes fail their hash writes
 // nothing and fails (it streamed the damaged bytes before failing).
 func TestCatDamaged(t *testing.T) {
-	top := t.TempDir()
-	pakPath := writePak(t, top, 8, "../../../", "Game/a.txt", "Game/b.txt")
-	b, _ := os.ReadFile(pakPath)
-	i := bytes.Index(b, []byte("content of Game/b.txt"))
-	b[i] ^= 0xff
-	os.WriteFile(pakPath, b, 0o644)
+	pakPath := damagedPak(t, t.TempDir())
 	var out bytes.Buffer
 	if err := runCat(&inspect.Options{}, pakPath, "Game/b.txt", &out); err == nil || !strings.Contains(err.Error(), "SHA-1 hash mismatch") {
 		t.Errorf("damaged: %v", err)
