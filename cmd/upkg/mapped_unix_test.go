@@ -21,7 +21,7 @@ func TestPropsBigExportMapped(t *testing.T) {
 	for _, tc := range bigfiletest.Cases {
 		name := tc.Make(t, 600<<20)
 		for _, cmd := range []func() error{
-			func() error { return runProps(io.Discard, &inspect.Options{}, name, "", true) },
+			func() error { return runProps(io.Discard, io.Discard, &inspect.Options{}, name, "", true) },
 			func() error {
 				return forEachPackage([]string{name}, &inspect.Options{Properties: true}, io.Discard, func(p *inspect.Package) error {
 					return writeJSON(io.Discard, buildDump(p, true))
@@ -50,7 +50,7 @@ func TestPropsCutWhileMapped(t *testing.T) {
 		cut := false
 		opts := &inspect.Options{OpenWhole: bigfiletest.CutOnSlice(mapfile.OpenWhole, tc.Ext, &cut)}
 		var out bytes.Buffer
-		err := runProps(&out, opts, name, "", true)
+		err := runProps(&out, io.Discard, opts, name, "", true)
 		if !cut {
 			t.Fatalf("%s: no slice of the %s file was asked for", tc.Name, tc.Ext)
 		}

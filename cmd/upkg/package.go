@@ -232,6 +232,16 @@ func prefixPath(msg, name string) string {
 	return name + ": " + msg
 }
 
+// warnOf prints on stderr, one line each, the warnings of reading p (a
+// package path guessed from the file name, script imports named without
+// the global container, a .uexp not found, ...): for the commands whose
+// output they qualify and that, unlike info and dump, do not show them.
+func warnOf(stderr io.Writer, name string, p *inspect.Package) {
+	for _, w := range p.Warnings {
+		fmt.Fprintf(stderr, "upkg: warning: %s\n", oneLine(prefixPath(w, name)))
+	}
+}
+
 // oneLine folds a multi-line message into one line.
 func oneLine(s string) string {
 	out := make([]byte, 0, len(s))

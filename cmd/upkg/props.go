@@ -46,7 +46,7 @@ Cooked packages with unversioned properties need the game's mappings:
 --mappings FILE.usmap.`,
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runProps(cmd.OutOrStdout(), g.options(), args[0], export, asJSON)
+			return runProps(cmd.OutOrStdout(), cmd.ErrOrStderr(), g.options(), args[0], export, asJSON)
 		},
 	}
 	c.Flags().BoolVar(&asJSON, "json", false, "print JSON")
@@ -69,7 +69,7 @@ func selectExports(p *inspect.Package, sel string) ([]int, error) {
 	return out, nil
 }
 
-func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool) (err error) {
+func runProps(w, stderr io.Writer, opts *inspect.Options, name, sel string, asJSON bool) (err error) {
 	defer faultsAsErrors(name, &err)()
 	p, release, err := openPackage(name, mapped(opts))
 	if err != nil {
@@ -85,6 +85,7 @@ func runProps(w io.Writer, opts *inspect.Options, name, sel string, asJSON bool)
 	if p.Props == nil {
 		return fmt.Errorf("%s: property decoding is not available for %s packages", name, p.Format)
 	}
+	warnOf(stderr, name, p)
 	idx, err := selectExports(p, sel)
 	if err != nil {
 		return fmt.Errorf("%s: %w", name, err)

@@ -51,7 +51,14 @@ UE2 / UE3 packages, UE4 and UE5 .uasset/.umap (editor-saved and cooked, with
 
 Nothing upkg is pointed at is ever modified.
 
-A package inside a container is named CONTAINER::/Game/Path/Asset.`,
+A package inside a container is named CONTAINER::/Game/Path/Asset.
+
+Environment:
+  UPKG_GLOBAL  the game's global container (global.utoc), its ScriptObjects
+               chunk as retoc extracts it, or a folder of such chunks: its
+               script objects name the /Script imports of loose zen
+               packages (.uzenasset, zen .uasset). Without it, a global.utoc
+               in the package's folder or the two above it is used.`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -373,7 +373,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	}
 	if zr.script == nil {
 		zr.byHash = newScriptGuess(p)
-		warnings = append(warnings, "no global container (global.utoc) found: script imports are named by matching the hashes of names in the package")
+		warnings = append(warnings, "no global container (global.utoc) found beside the package (name the game's with $"+GlobalEnv+"): script imports are named by matching the hashes of names in the package")
 	}
 	// The package and its counts, made together.
 	pc := &struct {
