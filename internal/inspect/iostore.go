@@ -443,8 +443,9 @@ func (c *utocContainer) context() *utocContext {
 }
 
 // findGlobal loads the script objects of the global container: p itself
-// when it is one, else global.utoc in p's folder or up to two folders above
-// (CUE4Parse's fixtures keep one global.utoc above the variant folders).
+// when it is one, else what $UPKG_GLOBAL names (GlobalEnv), else
+// global.utoc in p's folder or up to two folders above (CUE4Parse's
+// fixtures keep one global.utoc above the variant folders).
 //
 // With openWhole set (verify maps files; its readers recover from memory
 // faults), a global.utoc found beside p is opened through it and its table
@@ -460,6 +461,15 @@ func findGlobal(p string, f *iostore.File, openWhole osfile.WholeOpener) (*zen.S
 		s, err := f.ScriptObjects()
 		return s, p, err
 	}
+	if g := os.Getenv(GlobalEnv); nativeGlobal && g != "" {
+		s, err := envScriptObjects(g)
+		return s, g, err
+	}
+	return globalNear(p, openWhole)
+}
+
+// globalNear is findGlobal's search of p's folder and the two above.
+func globalNear(p string, openWhole osfile.WholeOpener) (*zen.ScriptObjects, string, error) {
 	dir := filepath.Dir(p)
 	for range 3 {
 		g := filepath.Clean(filepath.Join(dir, "global.utoc"))

@@ -96,44 +96,64 @@ func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
 	return zen.ParseScriptObjectsUE4(names, find("LoaderGlobalNameHashes"), meta)
 }
 
-// looseScriptObjects finds the script objects for a loose zen file: from
-// $UPKG_GLOBAL, else a global.utoc in its folder or the two above.
+// looseScriptObjects finds the script objects for a loose zen file (see
+// findGlobal).
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
-	if g := os.Getenv(GlobalEnv); g != "" {
-		if st, err := os.Stat(g); err == nil && st.IsDir() {
-			// Cached like global containers: every loose package of a
-			// session reads the same table.
-			return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
+	if !nativeGlobal || os.Getenv(GlobalEnv) == "" {
+		if st, err := os.Stat(name); err != nil || st.IsDir() {
+			return nil, zen.ErrNoGlobal
 		}
-		if strings.EqualFold(filepath.Ext(g), ".utoc") {
-			s, _, err := findGlobal(g, nil, nil)
-			if errors.Is(err, zen.ErrNoGlobal) {
-				f, err := iostore.Open(g)
-				if err != nil {
-					return nil, err
-				}
-				defer f.Close()
-				return f.ScriptObjects()
-			}
-			return s, err
-		}
-		st, err := os.Stat(g)
-		if err != nil {
-			return nil, err
-		}
-		return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) {
-			data, err := os.ReadFile(g)
-			if err != nil {
-				return nil, err
-			}
-			return zen.ParseScriptObjects(data)
-		})
-	}
-	if st, err := os.Stat(name); err != nil || st.IsDir() {
-		return nil, zen.ErrNoGlobal
 	}
 	s, _, err := findGlobal(name, nil, nil)
 	return s, err
+}
+
+// envScriptObjects loads the script objects of g, what $UPKG_GLOBAL names
+// (see GlobalEnv).
+func envScriptObjects(g string) (*zen.ScriptObjects, error) {
+	if st, err := os.Stat(g); err == nil && st.IsDir() {
+		// Cached like global containers: every loose package of a
+		// session reads the same table.
+		return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) { return globalChunksDir(g) })
+	}
+	if strings.EqualFold(filepath.Ext(g), ".utoc") {
+		s, _, err := globalNear(g, nil)
+		if errors.Is(err, zen.ErrNoGlobal) {
+			f, err := iostore.Open(g)
+			if err != nil {
+				return nil, err
+			}
+			defer f.Close()
+			return f.ScriptObjects()
+		}
+		return s, err
+	}
+	st, err := os.Stat(g)
+	if err != nil {
+		return nil, err
+	}
+	return globalCache(filepath.Clean(g), st, func() (*zen.ScriptObjects, error) {
+		data, err := os.ReadFile(g)
+		if err != nil {
+			return nil, err
+		}
+		return zen.ParseScriptObjects(data)
+	})
+}
+
+// scriptNote is the verify note of a zen package read without the global
+// container, when it has script imports ("" when it has none).
+func scriptNote(p *zen.Package) string {
+	script := 0
+	for _, x := range p.ImportMap {
+		if x.Kind() == zen.KindScriptImport {
+			script++
+		}
+	}
+	if script == 0 {
+		return ""
+	}
+	return fmt.Sprintf("no global container (global.utoc) found: its %d script imports were not checked against the engine's objects", script)
 }
 
 // zenResolver names imports and exports of one package.
@@ -371,9 +391,13 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if zr.pkgID == 0 {
 		zr.pkgID = zen.PackageID(p.Name)
 	}
+	var note string
 	if zr.script == nil {
 		zr.byHash = newScriptGuess(p)
-		warnings = append(warnings, "no global container (global.utoc) found beside the package (name the game's with $"+GlobalEnv+"): script imports are named by matching the hashes of names in the package")
+		warnings = append(warnings, "no global container (global.utoc) found ("+globalHint+"): script imports are named by matching the hashes of names in the package")
+		if nativeGlobal {
+			note = scriptNote(p)
+		}
 	}
 	// The package and its counts, made together.
 	pc := &struct {
@@ -388,6 +412,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		EngineSource: "detected",
 		Dump:         p,
 		Warnings:     warnings,
+		verifyNote:   note,
 	}
 	// A verify line uses none of the renderings (summary, name hashes as
 	// hex, object flag names): only counts, sections and the checks.
