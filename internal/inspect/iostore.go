@@ -487,7 +487,10 @@ func globalNear(p string, openWhole osfile.WholeOpener) (*zen.ScriptObjects, str
 			})
 			return s, g, err
 		}
-		dir = filepath.Dir(dir)
+		// Up a folder, lexically: filepath.Dir of a relative "." is "."
+		// again (a container named from its own folder found no global
+		// container above it).
+		dir = filepath.Join(dir, "..")
 	}
 	return nil, "", zen.ErrNoGlobal
 }
