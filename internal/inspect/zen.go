@@ -21,6 +21,7 @@ import (
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/iostore"
+	"github.com/upkg/upkg/uasset"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -492,7 +493,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 			SerialSize:   int64(e.CookedSerialSize),
 		}
 		if render {
-			o.Flags = objectFlags(e.ObjectFlags)
+			o.Flags = uasset.ObjectFlagsString(e.ObjectFlags)
 		}
 		o.Class = zr.ref(e.ClassIndex)
 		if render {
@@ -972,18 +973,3 @@ func scriptPackage(path string) string {
 }
 
 func lastElem(path string) string { return propsLastElem(path) }
-
-// objectFlags renders the common EObjectFlags bits.
-func objectFlags(f uint32) string {
-	names := []string{"Public", "Standalone", "MarkAsNative", "Transactional", "ClassDefaultObject", "ArchetypeObject", "Transient"}
-	var parts []string
-	for i, n := range names {
-		if f&(1<<i) != 0 {
-			parts = append(parts, n)
-		}
-	}
-	if rest := f &^ (1<<len(names) - 1); rest != 0 {
-		parts = append(parts, fmt.Sprintf("0x%x", rest))
-	}
-	return strings.Join(parts, "|")
-}
