@@ -733,7 +733,8 @@ func zenSectionsInto(out []Section, p *zen.Package, size int64) []Section {
 			cell = s.CellImportMapOffset
 		}
 		add("ExportMap", s.ExportMapOffset, cell, len(p.Exports))
-		if s.CellImportMapOffset >= 0 && s.CellExportMapOffset >= 0 {
+		if p.Layout >= zen.HeaderSoftPackageReferencesOffset && s.CellImportMapOffset >= 0 && s.CellExportMapOffset >= 0 {
+			// UE 5.6+ (Verse cells): earlier layouts have no cell maps.
 			add("CellImportMap", s.CellImportMapOffset, s.CellExportMapOffset, len(p.CellImports))
 			add("CellExportMap", s.CellExportMapOffset, s.ExportBundleEntriesOffset, len(p.CellExports))
 		}
