@@ -9,16 +9,17 @@ import (
 // values): their standard output escapes control characters, so that a
 // name in a damaged or hostile file cannot drive the terminal (an escape
 // sequence, a carriage return over a line). Newlines and tabs, which lay
-// the output out, are kept. JSON output is escaped by its encoder already
-// and passes unchanged. cat, export and thumbnail write file bytes and are
-// not among them.
+// the output out, are kept. In JSON output the encoder has escaped C0
+// already; DEL and C1, which it writes raw, are escaped as \u00NN, which
+// is also a JSON escape (a \xNN inside a string made the JSON invalid).
+// cat, export and thumbnail write file bytes and are not among them.
 var textCommands = map[string]bool{
 	"info": true, "names": true, "imports": true, "exports": true, "tree": true,
 	"props": true, "dump": true, "ls": true, "verify": true, "extract": true,
 }
 
 // controlEscaper writes what it is given to w with control characters
-// (C0 but tab and newline, DEL, C1) written as \xNN or \u00NN.
+// written as \xNN (C0 but tab and newline) or \u00NN (DEL, C1).
 type controlEscaper struct{ w io.Writer }
 
 func (e controlEscaper) Write(p []byte) (int, error) {
@@ -35,6 +36,9 @@ func (e controlEscaper) Write(p []byte) (int, error) {
 	out := make([]byte, 0, len(p)+16)
 	for i := 0; i < len(p); {
 		switch {
+		case p[i] == 0x7f:
+			out = append(out, '\\', 'u', '0', '0', '7', 'f')
+			i++
 		case p[i] < utf8.RuneSelf && isControl(p, i):
 			out = append(out, '\\', 'x', hexDigit[p[i]>>4], hexDigit[p[i]&15])
 			i++

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -42,7 +44,34 @@ func TestScripts(t *testing.T) {
 
 // scriptCmds are the scripts' own commands (upkg_unix_test.go adds
 // mkfifo).
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"jsonlines": jsonLines,
+}
+
+// jsonLines (jsonlines FILE) checks that FILE holds JSON values only, as
+// one document or one per line, and that it is not empty.
+func jsonLines(ts *testscript.TestScript, neg bool, args []string) {
+	if len(args) != 1 {
+		ts.Fatalf("usage: jsonlines FILE")
+	}
+	dec := json.NewDecoder(strings.NewReader(ts.ReadFile(args[0])))
+	n := 0
+	var err error
+	for {
+		var v any
+		if err = dec.Decode(&v); err != nil {
+			break
+		}
+		n++
+	}
+	ok := err == io.EOF && n > 0
+	switch {
+	case neg && ok:
+		ts.Fatalf("%s holds %d JSON values", args[0], n)
+	case !neg && !ok:
+		ts.Fatalf("%s is not JSON after %d values: %v", args[0], n, err)
+	}
+}
 
 // TestExitStatus checks the exit status of mistakes in the command line (2,
 // before any file is read), of a file that fails (1) and of success (0).
@@ -80,7 +109,7 @@ func TestControlEscaper(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain\tname\n":          "plain\tname\n",
 		"evil\x1b[2Jname\r\n":    "evil\\x1b[2Jname\\x0d\n",
-		"c1 \u009b31m é ☃\x7f\n": "c1 \\u009b31m é ☃\\x7f\n",
+		"c1 \u009b31m é ☃\x7f\n": "c1 \\u009b31m é ☃\\u007f\n",
 		"\x00":                   "\\x00",
 	} {
 		var b strings.Builder
