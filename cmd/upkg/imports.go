@@ -18,6 +18,9 @@ func newImportsCmd(g *globalFlags) *cobra.Command {
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
+				if err := packageOnly(args[0], p); err != nil {
+					return err
+				}
 				warnOf(cmd.ErrOrStderr(), args[0], p)
 				if asJSON {
 					return writeJSON(cmd.OutOrStdout(), p.Imports)

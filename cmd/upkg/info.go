@@ -54,7 +54,9 @@ func printInfo(w io.Writer, p *inspect.Package, verify bool) {
 	if p.EngineSource != "" {
 		eng += " (" + p.EngineSource + ")"
 	}
-	fmt.Fprintf(w, "  engine:   %s\n", eng)
+	if eng != "" {
+		fmt.Fprintf(w, "  engine:   %s\n", eng)
+	}
 	if len(p.EngineCandidates) > 1 {
 		fmt.Fprintf(w, "  candidates: %s\n", strings.Join(p.EngineCandidates, ", "))
 	}
@@ -67,11 +69,14 @@ func printInfo(w io.Writer, p *inspect.Package, verify bool) {
 	if len(p.Companions) > 0 {
 		fmt.Fprintf(w, "  companions: %s\n", strings.Join(p.Companions, " "))
 	}
-	fmt.Fprintf(w, "  names %d, imports %d, exports %d", len(p.Names), len(p.Imports), len(p.Exports))
-	if len(p.Thumbnails) > 0 {
-		fmt.Fprintf(w, ", thumbnails %d", len(p.Thumbnails))
+	if !isContainer(p.Path, p) {
+		// A container's entries are in its summary below.
+		fmt.Fprintf(w, "  names %d, imports %d, exports %d", len(p.Names), len(p.Imports), len(p.Exports))
+		if len(p.Thumbnails) > 0 {
+			fmt.Fprintf(w, ", thumbnails %d", len(p.Thumbnails))
+		}
+		fmt.Fprintln(w)
 	}
-	fmt.Fprintln(w)
 	if p.HeaderRoundtrip != nil {
 		fmt.Fprintf(w, "  header rewrite identical: %v\n", *p.HeaderRoundtrip)
 	} else if verify {

@@ -232,6 +232,26 @@ func prefixPath(msg, name string) string {
 	return name + ": " + msg
 }
 
+// isContainer reports whether p is a container read whole (a .pak or
+// .utoc named alone), not a package.
+func isContainer(name string, p *inspect.Package) bool {
+	if _, _, inner := inspect.SplitContainerPath(name); inner {
+		return false
+	}
+	_, ok := inspect.ContainerFormatFor(name)
+	return ok && p.Format != "uasset" && p.Format != "zen" && p.Format != "legacy"
+}
+
+// packageOnly is the error of a command that shows a package's tables
+// given a container: it names what to give instead (empty tables and exit
+// 0 looked like an empty package).
+func packageOnly(name string, p *inspect.Package) error {
+	if !isContainer(name, p) {
+		return nil
+	}
+	return fmt.Errorf("%s: a %s container, not a package: name a package inside it as CONTAINER%s/Game/Path/Asset (`upkg ls` lists its files)", name, p.Format, inspect.ContainerSep)
+}
+
 // warnOf prints on stderr, one line each, the warnings of reading p (a
 // package path guessed from the file name, script imports named without
 // the global container, a .uexp not found, ...): for the commands whose

@@ -82,6 +82,9 @@ func runProps(w, stderr io.Writer, opts *inspect.Options, name, sel string, asJS
 			err = errors.New(prefixPath(cerr.Error(), name))
 		}
 	}()
+	if err := packageOnly(name, p); err != nil {
+		return err
+	}
 	if p.Props == nil {
 		return fmt.Errorf("%s: property decoding is not available for %s packages", name, p.Format)
 	}

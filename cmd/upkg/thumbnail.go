@@ -44,6 +44,9 @@ kept unless --force is given, and the package's own files never are one.`,
 				return usagef(cmd.CommandPath(), "--index %d: thumbnails are numbered from 0 (see --list)", o.index)
 			}
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
+				if err := packageOnly(args[0], p); err != nil {
+					return err
+				}
 				return runThumbnail(cmd, p, o)
 			})
 		},
