@@ -11,6 +11,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 )
@@ -21,7 +22,12 @@ func main() { os.Exit(run(os.Args[1:])) }
 func run(args []string) int {
 	root := newRootCmd()
 	root.SetArgs(args)
+	out := &outWriter{w: os.Stdout}
+	root.SetOut(out)
 	err := root.Execute()
+	if err == nil && out.err != nil {
+		err = fmt.Errorf("writing the output: %w", out.err)
+	}
 	if err == nil {
 		return 0
 	}
@@ -46,6 +52,23 @@ func run(args []string) int {
 		fmt.Fprintf(stderr, "upkg: %v\n", err)
 		return 1
 	}
+}
+
+// outWriter is standard output, remembering its first failed write: a
+// command whose output was cut short (a full disk) fails, though some
+// writes (a table's flush, verify's buffered lines) go unchecked where
+// they are made.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
 }
 
 // usageError is a mistake in the command line (exit status 2).
