@@ -21,6 +21,8 @@ type lsOpts struct {
 	long bool
 	json bool
 	glob globFilter
+	// lines: one JSON object per line (several containers listed).
+	lines bool
 }
 
 func newLsCmd(g *globalFlags) *cobra.Command {
@@ -55,6 +57,7 @@ Encrypted containers need --aes-key (hex, 0x optional, or base64).`,
 				if len(names) > 1 && !o.json {
 					fmt.Fprintf(cmd.OutOrStdout(), "== %s ==\n", name)
 				}
+				o.lines = len(names) > 1
 				if err := runLs(g.options(), o, name, cmd.OutOrStdout()); err != nil {
 					if len(names) == 1 {
 						return err
@@ -71,7 +74,7 @@ Encrypted containers need --aes-key (hex, 0x optional, or base64).`,
 	}
 	f := c.Flags()
 	f.BoolVarP(&o.long, "long", "l", false, "show sizes, chunk type, compression and hash")
-	f.BoolVar(&o.json, "json", false, "print a JSON object with the container summary and its entries")
+	f.BoolVar(&o.json, "json", false, "print a JSON object with the container summary and its entries (with several containers, one object per line)")
 	f.StringArrayVar(&o.glob.include, "include", nil, "list only paths matching `GLOB` (** matches any folders; repeatable)")
 	f.StringArrayVar(&o.glob.exclude, "exclude", nil, "skip paths matching `GLOB` (repeatable)")
 	return c
@@ -100,7 +103,9 @@ func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error
 	if o.json {
 		enc := json.NewEncoder(stdout)
 		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
+		if !o.lines {
+			enc.SetIndent("", "  ")
+		}
 		if entries == nil {
 			entries = []inspect.ContainerEntry{}
 		}
