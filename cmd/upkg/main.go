@@ -33,7 +33,7 @@ func run(args []string) int {
 	}
 	var ue *usageError
 	var fe *failedError
-	if strings.HasPrefix(err.Error(), "unknown command ") {
+	if strings.HasPrefix(err.Error(), "unknown command ") && !errors.As(err, &ue) {
 		// cobra's own error for a word that names no subcommand (it
 		// has no type to test for; its text carries the suggestions).
 		ue = &usageError{cmd: root.CommandPath(), err: err}

@@ -117,6 +117,43 @@ Environment:
 		wrapArgs(c)
 		root.AddCommand(c)
 	}
+	// `upkg completion SHELL` and `upkg help COMMAND`: a word that is no
+	// shell or command is a usage error (cobra's own printed help, or
+	// "Unknown help topic", and exited 0).
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			// Runnable, so that cobra checks its arguments (it printed
+			// the help of a command with subcommands only, and exited 0).
+			c.Args = cobra.NoArgs
+			wrapArgs(c)
+			c.RunE = func(c *cobra.Command, args []string) error {
+				return usagef(c.CommandPath(), "name the shell: bash, zsh, fish or powershell")
+			}
+		}
+	}
+	root.SetHelpCommand(&cobra.Command{
+		Use:   "help [command]",
+		Short: "Help about any command",
+		Long:  "help shows the help of any command: upkg help COMMAND is upkg COMMAND --help.",
+		ValidArgsFunction: func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+			var names []cobra.Completion
+			for _, sub := range root.Commands() {
+				if sub.IsAvailableCommand() && strings.HasPrefix(sub.Name(), toComplete) {
+					names = append(names, sub.Name())
+				}
+			}
+			return names, cobra.ShellCompDirectiveNoFileComp
+		},
+		RunE: func(c *cobra.Command, args []string) error {
+			target, rest, err := root.Find(args)
+			if err != nil || len(rest) > 0 || (target == root && len(args) > 0) {
+				return usagef(c.CommandPath(), "unknown help topic %q (the commands are listed by upkg help)", strings.Join(args, " "))
+			}
+			target.InitDefaultHelpFlag()
+			return target.Help()
+		},
+	})
 	return root
 }
 

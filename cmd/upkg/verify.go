@@ -61,7 +61,7 @@ With --json it prints one JSON object per package, then a last line
 
 Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
 		Example: `  upkg verify Content/
-  upkg verify --engine 4.27 --json Paks/ | jq 'select(.ok|not)'`,
+  upkg verify --engine 4.27 --json Paks/ | jq 'select(.ok == false)'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return usagef(cmd.CommandPath(), "no files or folders given")
