@@ -77,31 +77,33 @@ const (
 
 // Package flags (EPackageFlags in ObjectMacros.h).
 const (
-	PKG_NewlyCreated               uint32 = 0x00000001
-	PKG_ClientOptional             uint32 = 0x00000002
-	PKG_ServerSideOnly             uint32 = 0x00000004
-	PKG_CompiledIn                 uint32 = 0x00000010
-	PKG_ForDiffing                 uint32 = 0x00000020
-	PKG_EditorOnly                 uint32 = 0x00000040
-	PKG_Developer                  uint32 = 0x00000080
-	PKG_UncookedOnly               uint32 = 0x00000100
-	PKG_Cooked                     uint32 = 0x00000200
-	PKG_ContainsNoAsset            uint32 = 0x00000400
-	PKG_NotExternallyReferenceable uint32 = 0x00000800
-	PKG_UnversionedProperties      uint32 = 0x00002000
-	PKG_ContainsMapData            uint32 = 0x00004000
-	PKG_IsSaving                   uint32 = 0x00008000
-	PKG_Compiling                  uint32 = 0x00010000
-	PKG_ContainsMap                uint32 = 0x00020000
-	PKG_RequiresLocalizationGather uint32 = 0x00040000
-	PKG_PlayInEditor               uint32 = 0x00100000
-	PKG_ContainsScript             uint32 = 0x00200000
-	PKG_DisallowExport             uint32 = 0x00400000
-	PKG_CookGenerated              uint32 = 0x08000000
-	PKG_DynamicImports             uint32 = 0x10000000
-	PKG_RuntimeGenerated           uint32 = 0x20000000
-	PKG_ReloadingForCooker         uint32 = 0x40000000
-	PKG_FilterEditorOnly           uint32 = 0x80000000
+	PKG_NewlyCreated                uint32 = 0x00000001
+	PKG_ClientOptional              uint32 = 0x00000002
+	PKG_ServerSideOnly              uint32 = 0x00000004
+	PKG_CompiledIn                  uint32 = 0x00000010
+	PKG_ForDiffing                  uint32 = 0x00000020
+	PKG_EditorOnly                  uint32 = 0x00000040
+	PKG_Developer                   uint32 = 0x00000080
+	PKG_UncookedOnly                uint32 = 0x00000100
+	PKG_Cooked                      uint32 = 0x00000200
+	PKG_ContainsNoAsset             uint32 = 0x00000400
+	PKG_NotExternallyReferenceable  uint32 = 0x00000800
+	PKG_AccessSpecifierEpicInternal uint32 = 0x00001000
+	PKG_UnversionedProperties       uint32 = 0x00002000
+	PKG_ContainsMapData             uint32 = 0x00004000
+	PKG_IsSaving                    uint32 = 0x00008000
+	PKG_Compiling                   uint32 = 0x00010000
+	PKG_ContainsMap                 uint32 = 0x00020000
+	PKG_RequiresLocalizationGather  uint32 = 0x00040000
+	PKG_LoadUncooked                uint32 = 0x00080000 // cooked: to be loaded uncooked from IoStore/ZenStore
+	PKG_PlayInEditor                uint32 = 0x00100000
+	PKG_ContainsScript              uint32 = 0x00200000
+	PKG_DisallowExport              uint32 = 0x00400000
+	PKG_CookGenerated               uint32 = 0x08000000
+	PKG_DynamicImports              uint32 = 0x10000000
+	PKG_RuntimeGenerated            uint32 = 0x20000000
+	PKG_ReloadingForCooker          uint32 = 0x40000000
+	PKG_FilterEditorOnly            uint32 = 0x80000000
 )
 
 var packageFlagNames = []struct {
@@ -114,10 +116,12 @@ var packageFlagNames = []struct {
 	{PKG_Developer, "Developer"}, {PKG_UncookedOnly, "UncookedOnly"},
 	{PKG_Cooked, "Cooked"}, {PKG_ContainsNoAsset, "ContainsNoAsset"},
 	{PKG_NotExternallyReferenceable, "NotExternallyReferenceable"},
+	{PKG_AccessSpecifierEpicInternal, "AccessSpecifierEpicInternal"},
 	{PKG_UnversionedProperties, "UnversionedProperties"},
 	{PKG_ContainsMapData, "ContainsMapData"}, {PKG_IsSaving, "IsSaving"},
 	{PKG_Compiling, "Compiling"}, {PKG_ContainsMap, "ContainsMap"},
 	{PKG_RequiresLocalizationGather, "RequiresLocalizationGather"},
+	{PKG_LoadUncooked, "LoadUncooked"},
 	{PKG_PlayInEditor, "PlayInEditor"}, {PKG_ContainsScript, "ContainsScript"},
 	{PKG_DisallowExport, "DisallowExport"}, {PKG_CookGenerated, "CookGenerated"},
 	{PKG_DynamicImports, "DynamicImports"}, {PKG_RuntimeGenerated, "RuntimeGenerated"},
