@@ -99,16 +99,19 @@ func storeLayout(v ContainerHeaderVersion) (entrySize, importsAt int) {
 	return 16, 0
 }
 
-// ParseContainerHeader reads a container header chunk. tocVersion selects
-// between the two unversioned UE4 layouts (4.26's PreInitial for TOC
-// versions up to DirectoryIndex, 4.27's Initial after); pass 0 to guess
-// from the data.
+// ParseContainerHeader reads a container header chunk. Of the two
+// unversioned UE4 layouts, TOC versions after DirectoryIndex (4.27) have
+// Initial's 32-byte store entries; up to DirectoryIndex (4.25, 4.26) the
+// engine's FPackageStoreEntry is Initial's too (retoc and CUE4Parse read
+// it so), but some builds wrote PreInitial's 16-byte entries (retoc's
+// issue 7 and 18 samples): Initial is tried first, and PreInitial when its
+// entries do not fit. Pass 0 as tocVersion to guess from the data alone.
 func ParseContainerHeader(data []byte, tocVersion TocVersion) (*ContainerHeader, error) {
 	if len(data) >= 4 && uint32(data[0])|uint32(data[1])<<8|uint32(data[2])<<16|uint32(data[3])<<24 == containerHeaderMagic {
 		return parseContainerHeader(data, versionFromData)
 	}
 	switch {
-	case tocVersion == 0:
+	case tocVersion <= TocDirectoryIndex:
 		h, err := parseContainerHeader(data, HeaderInitial)
 		if err == nil {
 			return h, nil
@@ -117,8 +120,6 @@ func ParseContainerHeader(data []byte, tocVersion TocVersion) (*ContainerHeader,
 			return h2, nil
 		}
 		return nil, err
-	case tocVersion <= TocDirectoryIndex:
-		return parseContainerHeader(data, HeaderPreInitial)
 	default:
 		return parseContainerHeader(data, HeaderInitial)
 	}

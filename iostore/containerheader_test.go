@@ -21,6 +21,10 @@ func TestContainerHeaderRetoc(t *testing.T) {
 		{"UE5.0/ContainerHeader_1.bin", 0, HeaderLocalizedPackages, -1},
 		{"UE5.3/ContainerHeader_1.bin", 0, HeaderNoExportInfo, -1},
 		{"issues/issue18/header.bin", TocDirectoryIndex, HeaderPreInitial, -1},
+		// A 4.26 container's (TOC DirectoryIndex) header in Initial's
+		// layout, as the engine writes it (it was read as PreInitial's,
+		// 16-byte entries: wrong counts and imports, and no error).
+		{"UE4.27/ContainerHeader_1.bin", TocDirectoryIndex, HeaderInitial, -1},
 	}
 	for _, tt := range tests {
 		data, err := os.ReadFile(corpus.Path(t, "iostore/trumank+retoc/retoc/tests", tt.file))
@@ -36,6 +40,16 @@ func TestContainerHeaderRetoc(t *testing.T) {
 			t.Errorf("%s: version %s, want %s", tt.file, h.Version, tt.version)
 		}
 		imports, shaders, badHash := 0, 0, 0
+		if h.Version == HeaderInitial {
+			// Every UE4 package has at least one export in one bundle
+			// (read in the wrong layout, counts are sizes and zeros).
+			for i, e := range h.StoreEntries {
+				if e.ExportCount < 1 || e.ExportBundleCount < 1 || e.ExportCount > 1<<20 {
+					t.Errorf("%s: store entry %d: %d exports in %d bundles", tt.file, i, e.ExportCount, e.ExportBundleCount)
+					break
+				}
+			}
+		}
 		for _, e := range h.StoreEntries {
 			imports += len(e.ImportedPackages)
 			shaders += len(e.ShaderMapHashes)
