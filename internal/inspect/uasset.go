@@ -239,7 +239,11 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 			ClassPackage: f.NameString(im.ClassPackage),
 			Optional:     im.ImportOptional,
 		}
-		if im.PackageName.Index != 0 || im.PackageName.Number != 0 {
+		// Cooked 5.8+ packages store an import's own ObjectName where its
+		// PackageName is None, and the engine's loader turns it back
+		// (FObjectImport's "avoid collecting the None name" hack).
+		placeholder := f.Summary.PackageFlags&uasset.PKG_FilterEditorOnly != 0 && im.PackageName == im.ObjectName
+		if (im.PackageName.Index != 0 || im.PackageName.Number != 0) && !placeholder {
 			o.PackageName = f.NameString(im.PackageName)
 		}
 		p.Imports[i] = o
