@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +57,10 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 		}
 		verify = nil
 	}
+	if isTerminal(stdout) && isBinary(head) {
+		// As curl does: binary bytes can leave a terminal unusable.
+		return fail(errors.New("binary data, not written to the terminal: redirect it to a file (> FILE) or pipe it"))
+	}
 	if _, err := stdout.Write(head); err != nil {
 		return fail(err)
 	}
@@ -70,6 +75,12 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 		}
 	}
 	return nil
+}
+
+// isBinary reports whether data looks like no text: a NUL byte in its
+// first 8 KiB (what curl and diff test).
+func isBinary(data []byte) bool {
+	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
 }
 
 // catWhole is the largest file cat checks before writing any of it.

@@ -86,6 +86,8 @@ Exit status: 0 when every selected file was written, 1 otherwise.`,
 // extractStats counts the outcome of an extraction.
 type extractStats struct {
 	written, replaced, again, deleted, exists, refused, failed, noPath int
+	// matched counts the entries --include and --exclude selected.
+	matched int
 	bytes                                                              int64
 }
 
@@ -124,6 +126,14 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 	st := x.st
 	if st.written+st.replaced+st.again == 0 && errors.Is(statErr, fs.ErrNotExist) {
 		os.Remove(dir) // made by this run, for nothing: left only if not empty
+	}
+	if st.matched == 0 && st.failed == 0 && len(o.glob.include)+len(o.glob.exclude) > 0 {
+		// A pattern that selects nothing is most likely a mistake (tar
+		// says "Not found in archive").
+		if len(o.glob.include) == 0 {
+			return fmt.Errorf("--exclude %s leaves no file to extract", strings.Join(o.glob.exclude, ", "))
+		}
+		return fmt.Errorf("no file matches --include %s (patterns match the paths `upkg ls` prints; ** matches any folders)", strings.Join(o.glob.include, ", "))
 	}
 	fmt.Fprintf(stdout, "extracted %d files (%d bytes) to %s", st.written, st.bytes, dir)
 	if len(containers) > 1 {
@@ -198,6 +208,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 		if !x.o.glob.match(entryName(e)) {
 			continue
 		}
+		x.st.matched++
 		if e.ChunkType == "deleted" {
 			// A patch container's delete record removes what an earlier
 			// container of this run wrote.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"path"
 	"strings"
 )
@@ -56,9 +57,14 @@ type globFilter struct {
 
 // validate checks the patterns' syntax.
 func (f globFilter) validate() error {
-	for _, p := range append(append([]string(nil), f.include...), f.exclude...) {
-		if _, err := globMatch(p, ""); err != nil {
-			return err
+	for _, set := range []struct {
+		flag     string
+		patterns []string
+	}{{"--include", f.include}, {"--exclude", f.exclude}} {
+		for _, p := range set.patterns {
+			if _, err := globMatch(p, ""); err != nil {
+				return fmt.Errorf("%s %q: %v", set.flag, p, err)
+			}
 		}
 	}
 	return nil

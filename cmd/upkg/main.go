@@ -14,6 +14,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"golang.org/x/term"
 )
 
 func main() { os.Exit(run(os.Args[1:])) }
@@ -69,6 +71,30 @@ func (o *outWriter) Write(p []byte) (int, error) {
 		o.err = err
 	}
 	return n, err
+}
+
+// fileOf returns the file under w, a command's output (unwrapping the
+// control escaper and outWriter), or nil when it is no file (a test's
+// buffer).
+func fileOf(w io.Writer) *os.File {
+	for {
+		switch x := w.(type) {
+		case *os.File:
+			return x
+		case *outWriter:
+			w = x.w
+		case controlEscaper:
+			w = x.w
+		default:
+			return nil
+		}
+	}
+}
+
+// isTerminal reports whether w, a command's output, is a terminal.
+func isTerminal(w io.Writer) bool {
+	f := fileOf(w)
+	return f != nil && term.IsTerminal(int(f.Fd()))
 }
 
 // usageError is a mistake in the command line (exit status 2).

@@ -142,12 +142,16 @@ func openContainer(name string, opts *inspect.Options) (inspect.Container, error
 		return c, nil
 	}
 	if _, known := inspect.ContainerFormatFor(name); !known {
-		if _, serr := os.Stat(name); serr != nil {
+		st, serr := os.Stat(name)
+		if serr != nil {
 			var pe *fs.PathError
 			if errors.As(serr, &pe) {
 				serr = pe.Err // the path is said first
 			}
 			return nil, fmt.Errorf("%s: %w", name, serr)
+		}
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: a folder, not a container: name a .pak or .utoc file", name)
 		}
 		err = companionHint(name, err, true)
 	}

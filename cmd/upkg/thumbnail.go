@@ -106,6 +106,9 @@ func runThumbnail(cmd *cobra.Command, p *inspect.Package, o thumbnailOpts) error
 		return fmt.Errorf("%s: thumbnail %d is empty", p.Path, idx)
 	}
 	if o.out == "-" {
+		if isTerminal(w) {
+			return fmt.Errorf("%s: an image, not written to the terminal: redirect it to a file (> FILE) or give -o FILE", p.Path)
+		}
 		_, err = w.Write(b)
 		return err
 	}

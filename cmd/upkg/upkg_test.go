@@ -119,3 +119,22 @@ func TestControlEscaper(t *testing.T) {
 		}
 	}
 }
+
+// TestIsBinary: a NUL byte in the first 8 KiB makes data binary (cat does
+// not write it to a terminal).
+func TestIsBinary(t *testing.T) {
+	for in, want := range map[string]bool{
+		"[Section]\nKey=Value\n":            false,
+		"\xc1\x83\x2a\x9e\x00\x00":          true,
+		strings.Repeat("a", 9<<10) + "\x00": false,
+		"":                                  false,
+	} {
+		if got := isBinary([]byte(in)); got != want {
+			t.Errorf("isBinary(%.20q) = %v, want %v", in, got, want)
+		}
+	}
+	var b strings.Builder
+	if fileOf(controlEscaper{&outWriter{w: &b}}) != nil || fileOf(controlEscaper{&outWriter{w: os.Stdout}}) != os.Stdout {
+		t.Error("fileOf does not see through the output's wrappers")
+	}
+}

@@ -95,7 +95,7 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	stdout := bufio.NewWriterSize(out, 64<<10)
 	defer stdout.Flush()
 	lineDone := func() {}
-	if f, ok := out.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if isTerminal(out) {
 		lineDone = func() { stdout.Flush() }
 	}
 	// Files are checked as the walk finds them. On a terminal a bar counts
