@@ -88,7 +88,7 @@ type extractStats struct {
 	written, replaced, again, deleted, exists, refused, failed, noPath int
 	// matched counts the entries --include and --exclude selected.
 	matched int
-	bytes                                                              int64
+	bytes   int64
 }
 
 func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.Writer, stderr *os.File) error {
