@@ -132,6 +132,7 @@ Environment:
 			}
 		}
 	}
+	setCompletions(root, g)
 	root.SetHelpCommand(&cobra.Command{
 		Use:   "help [command]",
 		Short: "Help about any command",
