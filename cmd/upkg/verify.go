@@ -142,6 +142,12 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	err := inspect.VerifyPathsDone(args, opts, o.jobs, func(r inspect.VerifyResult) {
 		if rest, ok := strings.CutSuffix(r.Error, " (first bytes )"); ok {
 			r.Error = rest + " (an empty file)" // the library's message, worded here
+		} else if !r.OK && r.Format == "" && strings.HasPrefix(r.Error, "not a package upkg recognises") {
+			// A companion named on its own (a walk reads them with their
+			// package): which file to name, as info says.
+			if hinted := companionHint(r.Path, inspect.ErrUnknownFormat, false).Error(); hinted != inspect.ErrUnknownFormat.Error() {
+				r.Error += strings.TrimPrefix(hinted, inspect.ErrUnknownFormat.Error())
+			}
 		}
 		sum.Add(r)
 		if o.failOnly && r.OK {
