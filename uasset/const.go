@@ -1,5 +1,7 @@
 package uasset
 
+import "github.com/upkg/upkg/ue"
+
 // Package tags (PACKAGE_FILE_TAG and PACKAGE_FILE_TAG_SWAPPED in
 // ObjectVersion.h). A package written on a big-endian platform starts with the
 // swapped tag when read little-endian.
@@ -164,29 +166,9 @@ const (
 	RF_AllocatedInSharedPage        uint32 = 0x80000000
 )
 
-var objectFlagNames = []struct {
-	bit  uint32
-	name string
-}{
-	{RF_Public, "Public"}, {RF_Standalone, "Standalone"}, {RF_MarkAsNative, "MarkAsNative"},
-	{RF_Transactional, "Transactional"}, {RF_ClassDefaultObject, "ClassDefaultObject"},
-	{RF_ArchetypeObject, "ArchetypeObject"}, {RF_Transient, "Transient"},
-	{RF_MarkAsRootSet, "MarkAsRootSet"}, {RF_TagGarbageTemp, "TagGarbageTemp"},
-	{RF_NeedInitialization, "NeedInitialization"}, {RF_NeedLoad, "NeedLoad"},
-	{RF_KeepForCooker, "KeepForCooker"}, {RF_NeedPostLoad, "NeedPostLoad"},
-	{RF_NeedPostLoadSubobjects, "NeedPostLoadSubobjects"},
-	{RF_NewerVersionExists, "NewerVersionExists"}, {RF_BeginDestroyed, "BeginDestroyed"},
-	{RF_FinishDestroyed, "FinishDestroyed"}, {RF_BeingRegenerated, "BeingRegenerated"},
-	{RF_DefaultSubObject, "DefaultSubObject"}, {RF_WasLoaded, "WasLoaded"},
-	{RF_TextExportTransient, "TextExportTransient"}, {RF_LoadCompleted, "LoadCompleted"},
-	{RF_InheritableComponentTemplate, "InheritableComponentTemplate"},
-	{RF_DuplicateTransient, "DuplicateTransient"}, {RF_StrongRefOnFrame, "StrongRefOnFrame"},
-	{RF_NonPIEDuplicateTransient, "NonPIEDuplicateTransient"}, {RF_WillBeLoaded, "WillBeLoaded"},
-	{RF_HasExternalPackage, "HasExternalPackage"}, {RF_AllocatedInSharedPage, "AllocatedInSharedPage"},
-}
-
-// ObjectFlagsString renders object flags as "Public|Standalone".
-func ObjectFlagsString(f uint32) string { return flagString(f, objectFlagNames) }
+// ObjectFlagsString renders object flags as "Public|Standalone" (see
+// ue.ObjectFlagsString, which zen packages share).
+func ObjectFlagsString(f uint32) string { return ue.ObjectFlagsString(f) }
 
 func flagString(f uint32, names []struct {
 	bit  uint32

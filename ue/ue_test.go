@@ -22,3 +22,17 @@ func TestFormatters(t *testing.T) {
 		}
 	}
 }
+
+func TestObjectFlagsString(t *testing.T) {
+	for f, want := range map[uint32]string{
+		0:          "",
+		0x1:        "Public",
+		0x00400021: "Public|ArchetypeObject|InheritableComponentTemplate",
+		0x04000000: "0x4000000",
+		0xE4000001: "Public|AllocatedInSharedPage|0x64000000",
+	} {
+		if got := ObjectFlagsString(f); got != want {
+			t.Errorf("ObjectFlagsString(0x%x) = %q, want %q", f, got, want)
+		}
+	}
+}

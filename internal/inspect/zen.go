@@ -21,7 +21,7 @@ import (
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/iostore"
-	"github.com/upkg/upkg/uasset"
+	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -493,7 +493,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 			SerialSize:   int64(e.CookedSerialSize),
 		}
 		if render {
-			o.Flags = uasset.ObjectFlagsString(e.ObjectFlags)
+			o.Flags = ue.ObjectFlagsString(e.ObjectFlags)
 		}
 		o.Class = zr.ref(e.ClassIndex)
 		if render {
