@@ -849,8 +849,10 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 					case last >= 0 && len(s.more[last]) < cap(s.more[last]):
 						s.more[last] = append(s.more[last], r)
 					default:
-						// Chunks of 8, 16, ... 256 lines.
-						s.more = append(s.more, append(make([]VerifyResult, 0, min(8<<len(s.more), 256)), r))
+						// Chunks of 8, 16, ... 256 lines (the shift
+						// capped first: 8<<60 overflowed to a negative
+						// size, a panic past 14,330 lines of a container).
+						s.more = append(s.more, append(make([]VerifyResult, 0, 8<<min(len(s.more), 5)), r))
 					}
 					s.n++
 				})

@@ -51,3 +51,41 @@ func TestVerifyEachOrder(t *testing.T) {
 		t.Error("a missing path was not reported")
 	}
 }
+
+// TestVerifyManyLines: a file that gives tens of thousands of lines (a
+// game's container: one per package) keeps them all, in order. Past 14,330
+// lines the size of the next chunk of lines overflowed, and verify
+// panicked.
+func TestVerifyManyLines(t *testing.T) {
+	const n = 40000
+	mu.Lock()
+	saved := verifiers
+	verifiers = append(slices.Clip(verifiers), func(path string, _ *Options, emit func(VerifyResult)) bool {
+		if filepath.Ext(path) != ".many" {
+			return false
+		}
+		for i := range n {
+			emit(VerifyResult{Path: path, Names: i})
+		}
+		return true
+	})
+	mu.Unlock()
+	defer func() {
+		mu.Lock()
+		verifiers = saved
+		mu.Unlock()
+	}()
+	got := 0
+	err := VerifyEach(func(yield func(string) bool) error {
+		yield("game.many")
+		return nil
+	}, &Options{}, 2, func(r VerifyResult) {
+		if r.Names != got {
+			t.Fatalf("line %d has %d", got, r.Names)
+		}
+		got++
+	})
+	if err != nil || got != n {
+		t.Errorf("%d lines, %v; want %d", got, err, n)
+	}
+}
