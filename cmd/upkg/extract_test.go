@@ -394,3 +394,47 @@ func TestCatDamaged(t *testing.T) {
 		t.Errorf("intact: %q, %v", out.String(), err)
 	}
 }
+
+// TestPendingNames: two writers of one file in one folder (two extract runs)
+// get temporary names of their own, and neither removes the other's; a long
+// file name still gets a temporary name the file system takes.
+func TestPendingNames(t *testing.T) {
+	root, err := os.OpenRoot(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	var partials partialFiles
+	f1, p1, err := createPending(root, "a.bin", &partials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f2, p2, err := createPending(root, "a.bin", &partials)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p1.tmp == p2.tmp {
+		t.Fatalf("both writers use %s", p1.tmp)
+	}
+	f1.WriteString("first")
+	f2.WriteString("second, longer")
+	f1.Close()
+	f2.Close()
+	if err := p1.publish(false); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := root.ReadFile("a.bin"); err != nil || string(b) != "first" {
+		t.Errorf("published %q, %v", b, err)
+	}
+	if _, err := root.Stat(p2.tmp); err != nil {
+		t.Errorf("the other writer's file is gone: %v", err)
+	}
+	p2.abort()
+	long := strings.Repeat("n", 250) + ".txt"
+	f3, p3, err := createPending(root, long, &partials)
+	if err != nil {
+		t.Fatalf("long name: %v", err)
+	}
+	f3.Close()
+	p3.abort()
+}

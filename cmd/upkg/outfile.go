@@ -7,8 +7,10 @@ import (
 	"io/fs"
 	"os"
 	"os/signal"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 )
 
@@ -92,14 +94,25 @@ type pendingFile struct {
 	partials  *partialFiles
 }
 
-// createPending creates the temporary file for base in folder d (a stale
-// one from a killed run is replaced) and registers it in partials.
+// createPending creates the temporary file for base in folder d and
+// registers it in partials. Its name is this run's own (the process and a
+// count): two runs writing into one folder never share, and never remove,
+// each other's temporary files (a shared name let one run publish the
+// other's half-written file). A long base keeps the name short, so that
+// it stays within the file system's limit whatever base is.
 func createPending(d *os.Root, base string, partials *partialFiles) (*os.File, *pendingFile, error) {
-	tmp := "." + base + ".upkg-partial"
-	f, err := d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if errors.Is(err, fs.ErrExist) {
-		d.Remove(tmp)
+	var f *os.File
+	var tmp string
+	var err error
+	for range 100 {
+		id := strconv.Itoa(os.Getpid()) + "-" + strconv.FormatUint(pendingSeq.Add(1), 10)
+		if tmp = "." + base + "." + id + ".upkg-partial"; len(tmp) > maxPendingName {
+			tmp = ".upkg-partial-" + id
+		}
 		f, err = d.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
 	}
 	if err != nil {
 		return nil, nil, rootErr(err, "creating it")
@@ -107,6 +120,13 @@ func createPending(d *os.Root, base string, partials *partialFiles) (*os.File, *
 	partials.add(d, tmp)
 	return f, &pendingFile{d: d, tmp: tmp, base: base, partials: partials}, nil
 }
+
+// pendingSeq numbers this run's temporary files.
+var pendingSeq atomic.Uint64
+
+// maxPendingName is the longest temporary name made from its file's name
+// (file systems take 255 bytes).
+const maxPendingName = 200
 
 // abort removes the temporary file.
 func (p *pendingFile) abort() {
