@@ -686,12 +686,15 @@ func ResultFor(p *Package) VerifyResult {
 // ms of wall time against ~105 back to back), less so.
 //
 // The limit leaves room for the mapped files verify holds (up to 16 MiB
-// of closed ones in mapfile's ranges, plus those open): peak RSS is 55 MB
-// for the corpus, 79 MB for it given eight times (64 MiB let that reach
-// 90 MB). GOGC or GOMEMLIMIT in the environment win.
+// of closed ones in mapfile's ranges, plus those open) and for each
+// worker's buffers: with 56 MiB, the corpus given 20 times peaked at 81 MB
+// with 2 workers, 104 MB with 8 and 100 MB with 16 (GOMAXPROCS=16); with
+// 48 MiB, at 75, 96 and 92 MB, and the corpus alone took the same time
+// (1.00-1.03 of 56 MiB's wall time, 21 alternated rounds, within noise).
+// GOGC or GOMEMLIMIT in the environment win.
 const (
 	VerifyGCPercent   = 800
-	VerifyMemoryLimit = 56 << 20
+	VerifyMemoryLimit = 48 << 20
 )
 
 // TuneVerifyGC sets the collector up as verify runs (VerifyGCPercent,
