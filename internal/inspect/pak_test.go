@@ -2,6 +2,8 @@ package inspect
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"io"
@@ -339,4 +341,68 @@ func writePak(tb testing.TB, name string, o paktest.Options, files []paktest.Fil
 		tb.Fatal(err)
 	}
 	return p
+}
+
+// TestVerifyPakExpands: verify decompresses a compressed entry no package
+// check reads. Its SHA-1 covers the stored bytes only: an entry whose hash
+// is all zero and whose zlib block is damaged passed verify, and failed
+// extract. One with no hash that decompresses gets a note, not a failure.
+func TestVerifyPakExpands(t *testing.T) {
+	data := bytes.Repeat([]byte("sixteen bytes.. "), 300000/16)
+	for i := range data {
+		data[i] ^= byte(i * 7 >> 5) // compressible, not trivially
+	}
+	b, err := paktest.Build(paktest.Options{Version: 8, Mount: "../../../"}, []paktest.File{{Path: "Game/f0.bin", Data: data, Compress: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	write := func(name string, b []byte) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	c, err := OpenPakContainer(write("good.pak", b), &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := c.R.Entries[0].StoredHash()
+	c.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The entry's hash, in its data header and in the index, made zero;
+	// then the index hash in the footer made right again.
+	noHash := func(b []byte) []byte {
+		b = bytes.ReplaceAll(b, h[:], make([]byte, 20))
+		m := bytes.LastIndex(b, []byte{0xE1, 0x12, 0x6F, 0x5A}) // the footer's magic
+		off := int64(binary.LittleEndian.Uint64(b[m+8:]))
+		size := int64(binary.LittleEndian.Uint64(b[m+16:]))
+		sum := sha1.Sum(b[off : off+size])
+		copy(b[m+24:m+44], sum[:])
+		return b
+	}
+	nh := noHash(b)
+	z := bytes.Index(nh, []byte{0x78, 0x9c}) // the first zlib block
+	bad := bytes.Clone(nh)
+	bad[z+200] ^= 0xff
+	bad[z+201] ^= 0xff
+	for _, tc := range []struct {
+		name string
+		b    []byte
+		ok   bool
+		note string
+	}{
+		{"good.pak", b, true, ""},
+		{"nohash.pak", nh, true, "1 of 1 entries store no hash"},
+		{"damaged.pak", bad, false, ""},
+	} {
+		var got []VerifyResult
+		VerifyOne(write(tc.name, tc.b), &Options{}, func(r VerifyResult) { got = append(got, r) })
+		if len(got) != 1 || got[0].OK != tc.ok || !strings.HasPrefix(got[0].Note, tc.note) || tc.note == "" && got[0].Note != "" {
+			t.Errorf("%s: %+v", tc.name, got)
+		}
+	}
 }
