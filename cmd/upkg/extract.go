@@ -114,7 +114,7 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 		return err
 	}
 	defer root.Close()
-	x := &extraction{o: o, dir: dir, root: root, stdout: stdout, stderr: stderr, written: map[string]string{}}
+	x := &extraction{o: o, dir: dir, root: root, stdout: stdout, stderr: stderr, written: map[string]string{}, inputs: readFiles(containers)}
 	stop := x.partials.removeOnSignal()
 	for _, name := range containers {
 		if err := x.container(opts, name); err != nil {
@@ -166,8 +166,56 @@ func runExtract(opts *inspect.Options, o extractOpts, args []string, stdout io.W
 	return nil
 }
 
+// errReadsIt is the failure of an entry whose path in the output folder
+// is a file the run reads (a container, its .ucas): --force or not, it is
+// kept.
+var errReadsIt = errors.New("is a file this run reads (a container or its companion): not overwritten")
+
+// readFiles returns what the run reads of the containers: each file and
+// its companions (.ucas and partitions, .sig), as found on disk.
+func readFiles(containers []string) []os.FileInfo {
+	var out []os.FileInfo
+	for _, c := range containers {
+		stem := strings.TrimSuffix(c, filepath.Ext(c))
+		names := []string{c, stem + ".ucas", stem + ".sig", stem + ".utoc", stem + ".pak"}
+		if more, err := filepath.Glob(globEscape(stem) + "_s*.ucas"); err == nil {
+			names = append(names, more...)
+		}
+		for _, n := range names {
+			if fi, err := os.Stat(n); err == nil {
+				out = append(out, fi)
+			}
+		}
+	}
+	return out
+}
+
+// globEscape escapes filepath.Glob's metacharacters in s.
+func globEscape(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if strings.ContainsRune(`*?[\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+// reads reports whether fi is one of the files the run reads.
+func (x *extraction) reads(fi os.FileInfo) bool {
+	for _, in := range x.inputs {
+		if os.SameFile(fi, in) {
+			return true
+		}
+	}
+	return false
+}
+
 // extraction is one run of extract over one or more containers.
 type extraction struct {
+	// inputs are the files the run reads (readFiles).
+	inputs []os.FileInfo
 	o      extractOpts
 	dir    string
 	root   *os.Root
@@ -425,7 +473,12 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 				r.prev, r.again = entries[todo[d]].Path, true
 			}
 		}
-		r.n, r.err = extractOne(c, x.root, &x.partials, todo[k], e, x.o.force, r.prev)
+		if fi, err := x.root.Lstat(e.Path); err == nil && x.reads(fi) {
+			// --force replaces files, never the ones this run reads.
+			r.err = errReadsIt
+		} else {
+			r.n, r.err = extractOne(c, x.root, &x.partials, todo[k], e, x.o.force, r.prev)
+		}
 		rs.r[k] = r
 	}
 	workers := min(max(x.o.jobs, 1), len(todo))

@@ -438,3 +438,22 @@ func TestPendingNames(t *testing.T) {
 	f3.Close()
 	p3.abort()
 }
+
+// TestExtractKeepsItsInput: an entry whose path in the output folder is the
+// container being read is not written, --force or not (it replaced the
+// pak with the entry's bytes).
+func TestExtractKeepsItsInput(t *testing.T) {
+	dir := t.TempDir()
+	pakPath := writePak(t, dir, 8, "../../../", "crafted.pak", "other.txt")
+	before, _ := os.ReadFile(pakPath)
+	_, stderr, err := runExtractTest(t, extractOpts{out: dir, force: true, jobs: 2}, pakPath)
+	if err == nil || !strings.Contains(stderr, "crafted.pak: is a file this run reads") {
+		t.Errorf("err %v, stderr %q", err, stderr)
+	}
+	if after, _ := os.ReadFile(pakPath); !bytes.Equal(before, after) {
+		t.Error("the pak was overwritten")
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "other.txt")); err != nil || string(b) != "content of other.txt" {
+		t.Errorf("other.txt: %q, %v", b, err)
+	}
+}
