@@ -20,6 +20,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -183,23 +185,62 @@ func siteHeaders() []byte {
 
 // WriteSite writes the page as static files into dir (created if needed).
 // Only the page's own file names are written; other files in dir are left
-// alone.
+// alone. Writes stay inside dir (a symbolic link in it that leads out is
+// an error, not followed), and each file is written under a temporary
+// name and renamed over its own: a link of that name is replaced, never
+// written through.
 func WriteSite(dir string, a *Assets) ([]string, error) {
 	files, err := Files(a)
 	if err != nil {
 		return nil, err
 	}
 	files["_headers"] = siteHeaders()
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	names := make([]string, 0, len(files))
+	for name := range files {
+		names = append(names, name)
+	}
+	sort.Strings(names)
 	var written []string
-	for name, b := range files {
+	for _, name := range names {
 		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return written, err
-		}
-		if err := os.WriteFile(p, b, 0o644); err != nil {
+		if err := writeInRoot(root, filepath.FromSlash(name), files[name]); err != nil {
 			return written, fmt.Errorf("writing %s: %w", p, err)
 		}
 		written = append(written, p)
 	}
 	return written, nil
+}
+
+// writeInRoot writes b as name inside root: to a temporary file beside it,
+// then renamed over name.
+func writeInRoot(root *os.Root, name string, b []byte) error {
+	if d := filepath.Dir(name); d != "." {
+		if err := root.MkdirAll(d, 0o755); err != nil {
+			return err
+		}
+	}
+	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".upkg-"+strconv.Itoa(os.Getpid())+".tmp")
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = root.Rename(tmp, name)
+	}
+	if err != nil {
+		root.Remove(tmp)
+	}
+	return err
 }
