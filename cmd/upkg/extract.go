@@ -234,7 +234,8 @@ func (x *extraction) report(format string, args ...any) {
 	if x.bar != nil {
 		x.bar.Clear()
 	}
-	fmt.Fprintf(x.stderr, "upkg: "+format+"\n", args...)
+	// One line, escaped, whatever the names hold.
+	fmt.Fprintf(controlEscaper{x.stderr}, "upkg: %s\n", field(fmt.Sprintf(format, args...)))
 }
 
 // container extracts one container's selected files.
@@ -317,7 +318,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			x.written[foldPath(path)] = path
 			x.st.bytes += r.n
 			if !x.o.quiet && x.bar == nil {
-				fmt.Fprintln(x.stdout, path)
+				fmt.Fprintln(x.stdout, field(path))
 			}
 		}
 		if x.bar != nil {

@@ -62,7 +62,7 @@ Encrypted containers need --aes-key (hex, 0x optional, or base64).`,
 					if len(names) == 1 {
 						return err
 					}
-					fmt.Fprintf(os.Stderr, "upkg: %v\n", err)
+					fmt.Fprintf(cmd.ErrOrStderr(), "upkg: %s\n", field(err.Error()))
 					failed++
 				}
 			}
@@ -113,7 +113,7 @@ func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error
 	}
 	if !o.long {
 		for _, e := range entries {
-			fmt.Fprintln(stdout, entryName(e))
+			fmt.Fprintln(stdout, field(entryName(e)))
 		}
 		return nil
 	}
@@ -126,7 +126,7 @@ func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error
 			enc = "enc"
 		}
 		fmt.Fprintf(tw, "%10d\t%10d\t%s\t%s\t%s\t%s\t%s\n", e.Size, e.CompressedSize, dash(e.ChunkType),
-			dash(e.Compression), enc, dash(e.Hash), entryName(e))
+			dash(e.Compression), enc, dash(e.Hash), field(entryName(e)))
 		total += e.Size
 		stored += e.CompressedSize
 	}

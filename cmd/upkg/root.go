@@ -71,8 +71,10 @@ Environment:
 	root.PersistentPreRunE = func(c *cobra.Command, args []string) error {
 		if textCommands[c.Name()] {
 			c.SetOut(controlEscaper{c.OutOrStdout()})
-			c.SetErr(controlEscaper{c.ErrOrStderr()})
 		}
+		// Standard error is text for every command (export's and
+		// thumbnail's messages quote names from files too).
+		c.SetErr(controlEscaper{c.ErrOrStderr()})
 		if err := aeskey.CheckList(g.aesKey); err != nil {
 			return usagef(c.CommandPath(), "--aes-key: %v", err)
 		}

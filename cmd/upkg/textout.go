@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -70,4 +71,33 @@ func isControl(p []byte, i int) bool {
 		return p[i+1] >= 0x80 && p[i+1] <= 0x9f
 	}
 	return false
+}
+
+// appendField appends s, text from a file (a name, a path, an error that
+// quotes them), to a line of output with its line breaks and tabs written
+// as \n, \r and \t: a name holding a newline cannot forge a line (a
+// "FAIL other" line under an ok one). The control escaper, which keeps
+// them for the layout, escapes the rest.
+func appendField(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			b = append(b, c)
+		}
+	}
+	return b
+}
+
+// field is appendField as a string.
+func field(s string) string {
+	if !strings.ContainsAny(s, "\n\r\t") {
+		return s
+	}
+	return string(appendField(nil, s))
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/inspect"
 )
 
 func TestMain(m *testing.M) {
@@ -136,5 +137,27 @@ func TestIsBinary(t *testing.T) {
 	var b strings.Builder
 	if fileOf(controlEscaper{&outWriter{w: &b}}) != nil || fileOf(controlEscaper{&outWriter{w: os.Stdout}}) != os.Stdout {
 		t.Error("fileOf does not see through the output's wrappers")
+	}
+}
+
+// TestOneLinePerResult: names holding line breaks cannot forge lines of
+// text output (a "FAIL" line under an ok one).
+func TestOneLinePerResult(t *testing.T) {
+	r := inspect.VerifyResult{Path: "x.uasset\nFAIL forged.uasset: bad", OK: true, Format: "uasset", Note: "a\rb"}
+	line := string(appendVerifyLine(nil, &r))
+	if strings.ContainsAny(line, "\n\r") || !strings.HasPrefix(line, `ok   x.uasset\nFAIL forged.uasset: bad  [`) || !strings.HasSuffix(line, `note: a\rb`) {
+		t.Errorf("line %q", line)
+	}
+	if got := field("a\tb"); got != `a\tb` {
+		t.Errorf("field: %q", got)
+	}
+	var out strings.Builder
+	dir := t.TempDir()
+	pakPath := writePak(t, dir, 8, "../../../", "fake\nFAIL other.txt")
+	if err := runLs(&inspect.Options{}, lsOpts{}, pakPath, &out); err != nil {
+		t.Fatal(err)
+	}
+	if out.String() != "fake\\nFAIL other.txt\n" {
+		t.Errorf("ls: %q", out.String())
 	}
 }

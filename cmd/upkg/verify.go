@@ -202,12 +202,12 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 func appendVerifyLine(b []byte, r *inspect.VerifyResult) []byte {
 	if !r.OK {
 		b = append(b, "FAIL "...)
-		b = append(b, r.Path...)
+		b = appendField(b, r.Path)
 		b = append(b, ": "...)
-		return append(b, r.Error...)
+		return appendField(b, r.Error)
 	}
 	b = append(b, "ok   "...)
-	b = append(b, r.Path...)
+	b = appendField(b, r.Path)
 	b = append(b, "  ["...)
 	b = append(b, r.Format...)
 	if r.Engine != "" {
@@ -250,7 +250,7 @@ func appendVerifyLine(b []byte, r *inspect.VerifyResult) []byte {
 	b = append(b, ']')
 	if r.Note != "" {
 		b = append(b, "  note: "...)
-		b = append(b, r.Note...)
+		b = appendField(b, r.Note)
 	}
 	return b
 }
