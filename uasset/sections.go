@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/upkg/upkg/internal/binread"
 )
@@ -20,7 +21,11 @@ type sectionSer func(a archive)
 // readSection reads the section name at off with ser and records it.
 func (f *File) readSection(name string, off int64, ser sectionSer, count func() int) error {
 	if off <= 0 || off >= f.size {
-		err := formatErrf(name, "offset 0x%x from the summary lies outside the file (size 0x%x)", off, f.size)
+		at := fmt.Sprintf("0x%x", off)
+		if off < 0 {
+			at = strconv.FormatInt(off, 10) // not "0x-fffce0"
+		}
+		err := formatErrf(name, "offset %s from the summary lies outside the file (size 0x%x)", at, f.size)
 		f.Sections = append(f.Sections, Section{Name: name, Offset: off, Err: err})
 		return err
 	}

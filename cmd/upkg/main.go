@@ -51,7 +51,7 @@ func run(args []string) int {
 		// The command already reported each failure.
 		return 1
 	default:
-		fmt.Fprintf(stderr, "upkg: %v\n", err)
+		fmt.Fprintf(stderr, "upkg: %s\n", oneLine(err.Error())) // joined errors too
 		return 1
 	}
 }
