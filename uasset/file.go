@@ -609,6 +609,9 @@ func (f *File) read(v Versions) error {
 	if err := f.readExports(); err != nil {
 		return err
 	}
+	if err := f.checkChains(); err != nil {
+		return err
+	}
 	f.progress = readExports
 	f.PackagePath, f.PackagePathSource = f.packagePath()
 	// Room for the optional sections at once, not by doubling.
@@ -866,6 +869,77 @@ func (f *File) checkImport(i int, im *ObjectImport) error {
 	}
 	if err := f.checkIndex(im.OuterIndex, "OuterIndex"); err != nil {
 		return err
+	}
+	return nil
+}
+
+// checkChains reports an object whose chain of outers, or an export's
+// chain of supers or templates, comes back to itself (export 1's outer
+// export 2, whose outer is export 1): no object of the chain has a path,
+// and the engine would loop on it. (An object that is its own outer is
+// told by checkExport.)
+func (f *File) checkChains() error {
+	ni, ne := len(f.Imports), len(f.Exports)
+	node := func(p PackageIndex) int {
+		switch {
+		case p.IsImport():
+			return p.ToImport()
+		case p.IsExport():
+			return ni + p.ToExport()
+		}
+		return -1
+	}
+	entry := func(n int) string {
+		if n < ni {
+			return fmt.Sprintf("ImportMap[%d]", n)
+		}
+		return fmt.Sprintf("ExportMap[%d]", n-ni)
+	}
+	state := make([]uint8, ni+ne) // 0 not seen, 1 on the chain being followed, 2 ends well
+	var chain []int
+	for _, link := range []struct {
+		field string
+		next  func(n int) PackageIndex
+	}{
+		{"OuterIndex", func(n int) PackageIndex {
+			if n < ni {
+				return f.Imports[n].OuterIndex
+			}
+			return f.Exports[n-ni].OuterIndex
+		}},
+		{"SuperIndex", func(n int) PackageIndex {
+			if n < ni {
+				return 0
+			}
+			return f.Exports[n-ni].SuperIndex
+		}},
+		{"TemplateIndex", func(n int) PackageIndex {
+			if n < ni {
+				return 0
+			}
+			return f.Exports[n-ni].TemplateIndex
+		}},
+	} {
+		clear(state)
+		for start := range state {
+			chain = chain[:0]
+			n := start
+			for n >= 0 && n < len(state) && state[n] == 0 {
+				state[n] = 1
+				chain = append(chain, n)
+				n = node(link.next(n))
+			}
+			if n >= 0 && n < len(state) && state[n] == 1 {
+				table := "imports"
+				if n >= ni {
+					table = "exports"
+				}
+				return formatErrf(table, "%s.%s: the chain comes back to it (a cycle)", entry(n), link.field)
+			}
+			for _, m := range chain {
+				state[m] = 2
+			}
+		}
 	}
 	return nil
 }
