@@ -37,6 +37,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -609,8 +610,10 @@ func (f *File) read(v Versions) error {
 	if err := f.readExports(); err != nil {
 		return err
 	}
-	if err := f.checkChains(); err != nil {
-		return err
+	if chainsChecked {
+		if err := f.checkChains(); err != nil {
+			return err
+		}
 	}
 	f.progress = readExports
 	f.PackagePath, f.PackagePathSource = f.packagePath()
@@ -879,47 +882,10 @@ func (f *File) checkImport(i int, im *ObjectImport) error {
 // and the engine would loop on it. (An object that is its own outer is
 // told by checkExport.)
 func (f *File) checkChains() error {
-	ni, ne := len(f.Imports), len(f.Exports)
-	node := func(p PackageIndex) int {
-		switch {
-		case p.IsImport():
-			return p.ToImport()
-		case p.IsExport():
-			return ni + p.ToExport()
-		}
-		return -1
-	}
-	entry := func(n int) string {
-		if n < ni {
-			return fmt.Sprintf("ImportMap[%d]", n)
-		}
-		return fmt.Sprintf("ExportMap[%d]", n-ni)
-	}
-	state := make([]uint8, ni+ne) // 0 not seen, 1 on the chain being followed, 2 ends well
+	ni := len(f.Imports)
+	state := make([]uint8, ni+len(f.Exports)) // 0 not seen, 1 on the chain being followed, 2 ends well
 	var chain []int
-	for _, link := range []struct {
-		field string
-		next  func(n int) PackageIndex
-	}{
-		{"OuterIndex", func(n int) PackageIndex {
-			if n < ni {
-				return f.Imports[n].OuterIndex
-			}
-			return f.Exports[n-ni].OuterIndex
-		}},
-		{"SuperIndex", func(n int) PackageIndex {
-			if n < ni {
-				return 0
-			}
-			return f.Exports[n-ni].SuperIndex
-		}},
-		{"TemplateIndex", func(n int) PackageIndex {
-			if n < ni {
-				return 0
-			}
-			return f.Exports[n-ni].TemplateIndex
-		}},
-	} {
+	for field := range 3 { // OuterIndex, SuperIndex, TemplateIndex
 		clear(state)
 		for start := range state {
 			chain = chain[:0]
@@ -927,14 +893,34 @@ func (f *File) checkChains() error {
 			for n >= 0 && n < len(state) && state[n] == 0 {
 				state[n] = 1
 				chain = append(chain, n)
-				n = node(link.next(n))
+				var next PackageIndex
+				switch {
+				case n < ni:
+					if field == 0 {
+						next = f.Imports[n].OuterIndex
+					}
+				case field == 0:
+					next = f.Exports[n-ni].OuterIndex
+				case field == 1:
+					next = f.Exports[n-ni].SuperIndex
+				default:
+					next = f.Exports[n-ni].TemplateIndex
+				}
+				switch {
+				case next.IsImport():
+					n = next.ToImport()
+				case next.IsExport():
+					n = ni + next.ToExport()
+				default:
+					n = -1
+				}
 			}
 			if n >= 0 && n < len(state) && state[n] == 1 {
-				table := "imports"
+				table, entry := "imports", "ImportMap["+strconv.Itoa(n)
 				if n >= ni {
-					table = "exports"
+					table, entry = "exports", "ExportMap["+strconv.Itoa(n-ni)
 				}
-				return formatErrf(table, "%s.%s: the chain comes back to it (a cycle)", entry(n), link.field)
+				return formatErrf(table, "%s].%s: the chain comes back to it (a cycle)", entry, [3]string{"OuterIndex", "SuperIndex", "TemplateIndex"}[field])
 			}
 			for _, m := range chain {
 				state[m] = 2
