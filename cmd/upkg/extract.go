@@ -292,7 +292,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 		r := results.wait(k)
 		if !r.safe || errors.Is(r.err, errEscapes) {
 			x.st.refused++
-			x.report("refusing %q: it would land outside %s", path, x.dir)
+			x.report("refusing %q: %s", path, unsafeWhy(path, x.dir))
 			continue
 		}
 		switch err := r.err; {
@@ -374,6 +374,19 @@ func safeRelPath(name string) bool {
 		}
 	}
 	return true
+}
+
+// unsafeWhy says why safeRelPath refused name.
+func unsafeWhy(name, dir string) string {
+	for elem := range strings.SplitSeq(name, "/") {
+		if elem == ".." {
+			return "it would land outside " + dir
+		}
+	}
+	if strings.HasPrefix(name, "/") || strings.ContainsAny(name, "\\:") {
+		return "it would land outside " + dir + " (an absolute path, a drive or a backslash)"
+	}
+	return "it is no plain relative path (an empty or \".\" folder name, or a NUL byte)"
 }
 
 // foldPath is the form of a container path that entries replacing each
