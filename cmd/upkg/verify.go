@@ -59,7 +59,8 @@ checked.
 With --json it prints one JSON object per package, then a last line
 {"summary":{"files":N,"ok":N,"failed":N}}.
 
-Exit status: 0 when every package is ok, 1 when any failed, 2 on usage errors.`,
+Exit status: 0 when every package is ok, 1 when any failed or none was found,
+2 on usage errors.`,
 		Example: `  upkg verify Content/
   upkg verify --engine 4.27 --json Paks/ | jq 'select(.ok == false)'`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -191,6 +192,11 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	}
 	if sum.Failed > 0 {
 		return &failedError{n: sum.Failed}
+	}
+	if sum.Files == 0 {
+		// Nothing checked is no success: most likely a mistyped folder
+		// (or one of companions alone, .uexp or .ucas without theirs).
+		return fmt.Errorf("no package or container found in %s", strings.Join(args, ", "))
 	}
 	return nil
 }
