@@ -195,3 +195,20 @@ func sized[T any](n int) []T {
 	}
 	return make([]T, 0, n)
 }
+
+// noMappingsNote is verify's note on a package with unversioned
+// properties read without mappings: its header was checked, its property
+// values were not.
+const noMappingsNote = "properties not checked: unversioned, and no --mappings given"
+
+// addNote adds note (when not "") to what verify notes of p, after a
+// "; " when there is one already.
+func (p *Package) addNote(note string) {
+	switch {
+	case note == "":
+	case p.verifyNote == "":
+		p.verifyNote = note
+	default:
+		p.verifyNote += "; " + note
+	}
+}

@@ -127,9 +127,7 @@ func openUasset(in *Input, opts *Options) (*Package, error) {
 		if err != nil {
 			p.Sections = append(p.Sections, Section{Name: "bulk data", Error: err.Error()})
 		}
-		if note != "" && p.verifyNote == "" {
-			p.verifyNote = note
-		}
+		p.addNote(note)
 	}
 	if opts.resultOnly {
 		// The line is built from p alone (its counts, engine, sections
@@ -203,7 +201,7 @@ func packageFromUasset(f *uasset.File, name string) *Package {
 	sortSections(p.Sections)
 	if f.MissingUexp() {
 		p.Warnings = append(p.Warnings, "export data lies in a .uexp companion that was not found")
-		p.verifyNote = missingUexpNote
+		p.addNote(missingUexpNote)
 	}
 
 	p.Names = make([]Name, len(f.Names))
@@ -374,7 +372,7 @@ func resultPackageFromUasset(f *uasset.File, name string) *Package {
 		p.Engine = uassetVersionsEngine(f)
 	}
 	if f.MissingUexp() {
-		p.verifyNote = missingUexpNote
+		p.addNote(missingUexpNote)
 	}
 	for i := range f.Sections {
 		if f.Sections[i].Err != nil {

@@ -97,6 +97,9 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	if merr == nil && ctx.Unversioned && m == nil {
 		// Nothing can be checked without the schema: say so, but do not
 		// fail the file for it.
+		if len(f.Exports) > 0 {
+			p.addNote(noMappingsNote)
+		}
 		return fmt.Errorf("properties not checked: %w", assetprops.ErrNeedMappings)
 	}
 	st := &Stats{}

@@ -71,6 +71,9 @@ func openZenProps(in *Input, opts *Options) (*Package, error) {
 	}
 	if (opts.Verify || opts.Properties) && ctx.Unversioned && m == nil && merr == nil {
 		p.Warnings = append(p.Warnings, propsNotChecked)
+		if len(zp.Exports) > 0 {
+			p.addNote(noMappingsNote)
+		}
 	} else if opts.Verify || opts.Properties {
 		st := &z.stats
 		p.Properties = st
