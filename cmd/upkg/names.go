@@ -15,9 +15,9 @@ func newNamesCmd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "names [--json] FILE",
 		Short: "List a package's name map",
-		Long:  `names prints the name map: index, name and, where stored, its hash (UE4,
+		Long: `names prints the name map: index, name and, where stored, its hash (UE4,
 UE5) or its object flags (UE1-UE3).`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
 				if err := packageOnly(args[0], p); err != nil {
