@@ -48,7 +48,7 @@ exports chosen with --export are written raw.`,
 	}
 	fl := c.Flags()
 	fl.StringVarP(&ef.out, "output", "o", ".", "output `DIR`")
-	fl.StringVar(&ef.export, "export", "", "only the export with this `NAME` or full path")
+	fl.StringVar(&ef.export, "export", "", "only the export with this `NAME`, full path or 1-based index (as upkg exports numbers them)")
 	fl.StringVar(&ef.class, "class", "", "only exports of this `CLASS` (e.g. Texture, Sound)")
 	fl.BoolVar(&ef.force, "force", false, "overwrite existing files")
 	fl.BoolVarP(&ef.quiet, "quiet", "q", false, "do not list the files written")
@@ -77,22 +77,19 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 		}
 		written += n
 		failed += nf
-		if err != nil {
+		switch {
+		case err != nil:
 			fmt.Fprintf(stderr, "upkg: %v\n", err)
 			failed++
+		case n == 0 && nf == 0 && len(args) > 1:
+			// Said of each file when several are named (one alone is
+			// told below).
+			fmt.Fprintf(stderr, "upkg: %s: %s\n", name, nothingWhy(ef, format))
 		}
 	}
 	if written == 0 && failed == 0 {
-		switch {
-		case ef.export != "":
-			// A named export is written even without a converter.
-			fmt.Fprintf(stderr, "upkg: nothing to export: no export named %q (see upkg exports)\n", ef.export)
-		case len(raw) > 0:
-			fmt.Fprintf(stderr, "upkg: nothing to export: upkg converts no content of %s packages yet; --export NAME writes an export's serialized bytes\n", strings.Join(raw, ", "))
-		case ef.class != "":
-			fmt.Fprintf(stderr, "upkg: nothing to export: no export of class %q with content upkg converts (see upkg exports)\n", ef.class)
-		default:
-			fmt.Fprintln(stderr, "upkg: nothing to export: no export with content upkg converts (textures, sounds, music, script text)")
+		if len(args) == 1 {
+			fmt.Fprintf(stderr, "upkg: %s: %s\n", args[0], nothingWhy(ef, strings.Join(raw, ", ")))
 		}
 		return &failedError{1}
 	}
@@ -100,6 +97,21 @@ func runExport(cmd *cobra.Command, opts *inspect.Options, ef *exportFlags, args 
 		return &failedError{failed}
 	}
 	return nil
+}
+
+// nothingWhy says why a package gave nothing to export; format is its
+// format when upkg has no converter for it.
+func nothingWhy(ef *exportFlags, format string) string {
+	switch {
+	case ef.export != "":
+		// A named export is written even without a converter.
+		return fmt.Sprintf("nothing to export: no export named %q (see upkg exports)", ef.export)
+	case format != "":
+		return fmt.Sprintf("nothing to export: upkg converts no content of %s packages yet; --export NAME writes an export's serialized bytes", format)
+	case ef.class != "":
+		return fmt.Sprintf("nothing to export: no export of class %q with content upkg converts (see upkg exports)", ef.class)
+	}
+	return "nothing to export: no export with content upkg converts (textures, sounds, music, script text)"
 }
 
 // exportOne exports the content of package name; rawFormat is the
@@ -165,7 +177,7 @@ func exportRaw(in *inspect.Input, opts *inspect.Options, filter inspect.ExportFi
 		return p.Format, nil
 	}
 	for i, e := range p.Exports {
-		if !filter.Matches(e.Path, e.Name, e.Class) {
+		if !filter.Matches(i, e.Path, e.Name, e.Class) {
 			continue
 		}
 		data, err := p.ExportData(i)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 )
 
@@ -78,16 +79,17 @@ func ExportContent(in *Input, opts *Options, filter ExportFilter, emit func(Cont
 	return fn(in, opts, filter, emit)
 }
 
-// Matches reports whether an object (full path, name, class) is selected.
-// A class is named alone ("Texture") or with its package, as exports
-// prints it ("Engine.Texture").
-func (flt ExportFilter) Matches(path, name, class string) bool {
+// Matches reports whether an object (the index-th export, 0-based; full
+// path, name, class) is selected. A class is named alone ("Texture") or
+// with its package, as exports prints it ("Engine.Texture"); an export by
+// name, path or 1-based index, as props takes it.
+func (flt ExportFilter) Matches(index int, path, name, class string) bool {
 	if flt.Class != "" && !strings.EqualFold(flt.Class, class) &&
 		!strings.EqualFold(flt.Class[strings.LastIndexByte(flt.Class, '.')+1:], class[strings.LastIndexByte(class, '.')+1:]) {
 		return false
 	}
 	if flt.Export != "" && !strings.EqualFold(flt.Export, name) && !strings.EqualFold(flt.Export, path) &&
-		!strings.HasSuffix(strings.ToLower(path), "."+strings.ToLower(flt.Export)) {
+		!strings.HasSuffix(strings.ToLower(path), "."+strings.ToLower(flt.Export)) && flt.Export != strconv.Itoa(index+1) {
 		return false
 	}
 	return true

@@ -501,7 +501,7 @@ func exportLegacy(in *Input, opts *Options, filter ExportFilter, emit func(Conte
 	}
 	for i := range f.Exports {
 		path, class := f.ExportPath(i), f.ClassName(i)
-		if !filter.Matches(path, f.Exports[i].ObjectName, class) {
+		if !filter.Matches(i, path, f.Exports[i].ObjectName, class) {
 			continue
 		}
 		cf := ContentFile{Export: i, Object: path, Class: class}
