@@ -78,7 +78,7 @@ Exit status: 0 when every package is ok, 1 when any failed or none was found,
 }
 
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
-	inspect.TuneVerifyGC() // for the rest of the process
+	inspect.TuneVerifyGCFor(o.jobs) // for the rest of the process
 	// Package files are mapped rather than read: verify keeps nothing of a
 	// package but its result line, and a file cut short while mapped costs
 	// an error line for that file (see inspect.VerifyPackage).

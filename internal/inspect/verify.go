@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"sort"
 	"strings"
@@ -686,27 +687,41 @@ func ResultFor(p *Package) VerifyResult {
 // ms of wall time against ~105 back to back), less so.
 //
 // The limit leaves room for the mapped files verify holds (up to 16 MiB
-// of closed ones in mapfile's ranges, plus those open) and for each
-// worker's buffers: with 56 MiB, the corpus given 20 times peaked at 81 MB
-// with 2 workers, 104 MB with 8 and 100 MB with 16 (GOMAXPROCS=16); with
-// 48 MiB, at 75, 96 and 92 MB, and the corpus alone took the same time
-// (1.00-1.03 of 56 MiB's wall time, 21 alternated rounds, within noise).
+// of closed ones in mapfile's ranges, plus those open): peak RSS is 55 MB
+// for the corpus, 81 MB for it given 20 times. Each worker holds buffers
+// of its own: with 56 MiB throughout, the corpus given 20 times peaked at
+// 104 MB with 8 workers and 100 MB with 16 (GOMAXPROCS=16); at 48 MiB, 96
+// and 92 MB. A lower limit costs time, though (48 MiB: 1.03 times the
+// wall time of 56 on the corpus with 2 workers, 21 alternated rounds), so
+// it goes down with the workers only: VerifyMemoryLimitFor.
 // GOGC or GOMEMLIMIT in the environment win.
 const (
 	VerifyGCPercent   = 800
-	VerifyMemoryLimit = 48 << 20
+	VerifyMemoryLimit = 56 << 20
 )
 
-// TuneVerifyGC sets the collector up as verify runs (VerifyGCPercent,
-// VerifyMemoryLimit), leaving a setting GOGC or GOMEMLIMIT gives alone,
-// and returns a function that puts back what it changed.
-func TuneVerifyGC() (restore func()) {
+// VerifyMemoryLimitFor is the soft memory limit of a verify run with the
+// given number of workers: VerifyMemoryLimit up to 4, 2 MiB less for each
+// worker beyond (48 MiB with 8), down to 36 MiB.
+func VerifyMemoryLimitFor(workers int) int64 {
+	return max(VerifyMemoryLimit-int64(max(workers-4, 0))<<21, 36<<20)
+}
+
+// TuneVerifyGC sets the collector up as verify runs with one worker per
+// processor (see TuneVerifyGCFor).
+func TuneVerifyGC() (restore func()) { return TuneVerifyGCFor(runtime.GOMAXPROCS(0)) }
+
+// TuneVerifyGCFor sets the collector up as verify runs with workers
+// (VerifyGCPercent, VerifyMemoryLimitFor), leaving a setting GOGC or
+// GOMEMLIMIT gives alone, and returns a function that puts back what it
+// changed.
+func TuneVerifyGCFor(workers int) (restore func()) {
 	percent, limit := -2, int64(-1)
 	if os.Getenv("GOGC") == "" {
 		percent = debug.SetGCPercent(VerifyGCPercent)
 	}
 	if os.Getenv("GOMEMLIMIT") == "" {
-		limit = debug.SetMemoryLimit(VerifyMemoryLimit)
+		limit = debug.SetMemoryLimit(VerifyMemoryLimitFor(workers))
 	}
 	return func() {
 		if percent != -2 {
