@@ -883,9 +883,24 @@ func (f *File) checkImport(i int, im *ObjectImport) error {
 // told by checkExport.)
 func (f *File) checkChains() error {
 	ni := len(f.Imports)
-	state := make([]uint8, ni+len(f.Exports)) // 0 not seen, 1 on the chain being followed, 2 ends well
-	var chain []int
-	for field := range 3 { // OuterIndex, SuperIndex, TemplateIndex
+	var stack [1024]uint8
+	state := stack[:0]
+	if n := ni + len(f.Exports); n <= len(stack) {
+		state = stack[:n]
+	} else {
+		state = make([]uint8, n) // 0 not seen, 1 on the chain being followed, 2 ends well
+	}
+	// Supers and templates cycle only through exports' links to exports.
+	links := 1
+	for i := range f.Exports {
+		if f.Exports[i].SuperIndex.IsExport() || f.Exports[i].TemplateIndex.IsExport() {
+			links = 3
+			break
+		}
+	}
+	var chainBuf [64]int
+	chain := chainBuf[:0]
+	for field := range links { // OuterIndex, SuperIndex, TemplateIndex
 		clear(state)
 		for start := range state {
 			chain = chain[:0]

@@ -419,10 +419,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	errs := make([]error, n)
 	shareWork(opts, n, func(next func() (int, bool)) {
 		for i, more := next(); more; i, more = next() {
-			e := c.R.Entries[i]
-			if errs[i] = e.Verify(); errs[i] == nil && expandOnVerify(e) {
-				errs[i] = expandEntry(e)
-			}
+			errs[i] = verifyEntry(c.R.Entries[i])
 		}
 	})
 	for _, err := range errs {
@@ -478,27 +475,26 @@ func expandOnVerify(e *pak.Entry) bool {
 	return e.Compressed() && !e.Deleted() && !isPakPackage(e.Name) && !strings.EqualFold(path.Ext(e.Name), ".uexp")
 }
 
-// expandEntry decompresses e, keeping nothing. An entry that cannot be
-// read here (no key, a compression method upkg lacks) is not failed for
-// it: its hash check stands.
-func expandEntry(e *pak.Entry) error {
-	rc, err := e.Open()
+// verifyEntry checks e: its hash, and for those expandOnVerify picks its
+// decompression too, in one read (pak.Entry.VerifyData). An entry that
+// cannot be decompressed here (no key, a compression method upkg lacks)
+// has its hash checked alone.
+func verifyEntry(e *pak.Entry) error {
+	if !expandOnVerify(e) {
+		return e.Verify()
+	}
+	bp := expandBufs.Get().(*[]byte)
+	defer expandBufs.Put(bp)
+	err := e.VerifyData(*bp)
 	var ke *pak.KeyError
 	var ue *compression.UnsupportedError
 	if errors.As(err, &ke) || errors.As(err, &ue) {
-		return nil
+		return e.Verify()
 	}
-	if err != nil {
-		return err
-	}
-	defer rc.Close()
-	bp := expandBufs.Get().(*[]byte)
-	defer expandBufs.Put(bp)
-	_, err = io.CopyBuffer(io.Discard, rc, *bp)
 	return err
 }
 
-// expandBufs are expandEntry's copy buffers.
+// expandBufs are verifyEntry's copy buffers.
 var expandBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 // openPakVerify opens a pak for verify: through opts.OpenWhole when set
