@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"unsafe"
@@ -129,10 +131,6 @@ func Open(name string, opt ...Option) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
-	base := name
-	if ext := filepath.Ext(name); strings.EqualFold(ext, ".utoc") {
-		base = name[:len(name)-len(ext)]
-	}
 	var o options
 	for _, fn := range opt {
 		if err := fn(&o); err != nil {
@@ -142,11 +140,7 @@ func Open(name string, opt ...Option) (*File, error) {
 	}
 	partitions := &osfile.Set{Whole: o.openWhole != nil, OpenWhole: o.openWhole}
 	open := func(i int) (io.ReaderAt, int64, error) {
-		p := base + ".ucas"
-		if i > 0 {
-			p = fmt.Sprintf("%s_s%d.ucas", base, i)
-		}
-		return partitions.Open(p)
+		return partitions.Open(PartitionPath(name, i))
 	}
 	opts := append([]Option{WithPartitions(open)}, opt...)
 	tf, err := NewReader(f, size, opts...)
@@ -784,4 +778,32 @@ func (f *File) partition(p int) (io.ReaderAt, int64, error) {
 func (f *File) HasData() bool {
 	_, _, err := f.partition(0)
 	return err == nil
+}
+
+// PartitionPath is the path of partition i of the container whose TOC is
+// utoc: X.ucas for the first, X_s1.ucas, X_s2.ucas, ... after it. The
+// extension takes the TOC's case (X.UTOC's is X.UCAS) when such a file is
+// there, else the other case's when that one is.
+func PartitionPath(utoc string, i int) string {
+	base, ext := utoc, ".ucas"
+	if e := filepath.Ext(utoc); strings.EqualFold(e, ".utoc") {
+		base = utoc[:len(utoc)-len(e)]
+		if e == ".UTOC" {
+			ext = ".UCAS"
+		}
+	}
+	if i > 0 {
+		base += "_s" + strconv.Itoa(i)
+	}
+	p := base + ext
+	if _, err := os.Stat(p); err != nil {
+		other := base + strings.ToUpper(ext)
+		if ext == ".UCAS" {
+			other = base + ".ucas"
+		}
+		if _, err := os.Stat(other); err == nil {
+			return other
+		}
+	}
+	return p
 }

@@ -52,12 +52,8 @@ func init() {
 func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 	var o []iostore.Option
 	if st, err := os.Stat(in.Name); err == nil && !st.IsDir() {
-		base := strings.TrimSuffix(in.Name, filepath.Ext(in.Name))
 		o = append(o, iostore.WithPartitions(func(i int) (io.ReaderAt, int64, error) {
-			p := base + ".ucas"
-			if i > 0 {
-				p = fmt.Sprintf("%s_s%d.ucas", base, i)
-			}
+			p := iostore.PartitionPath(in.Name, i)
 			st, err := os.Stat(p)
 			if err != nil {
 				return nil, 0, err
