@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -35,49 +36,49 @@ type StoreEntry struct {
 	LoadOrder         uint32     `json:"load_order,omitempty"`          // Initial only
 	ExportCount       int32      `json:"export_count"`                  // before NoExportInfo
 	ExportBundleCount int32      `json:"export_bundle_count"`           // before NoExportInfo
-	ImportedPackages  []uint64   `json:"imported_packages"`
+	ImportedPackages  []ue.ID    `json:"imported_packages"`
 	ShaderMapHashes   [][20]byte `json:"shader_map_hashes,omitempty"` // from LocalizedPackages
 }
 
 // LocalizedPackage is FIoContainerHeaderLocalizedPackage.
 type LocalizedPackage struct {
-	SourcePackageID   uint64         `json:"source_package_id"`
+	SourcePackageID   ue.ID          `json:"source_package_id"`
 	SourcePackageName zen.MappedName `json:"source_package_name"`
 }
 
 // PackageRedirect is FIoContainerHeaderPackageRedirect (the source name is
 // absent, zero, in UE4 headers).
 type PackageRedirect struct {
-	SourcePackageID   uint64         `json:"source_package_id"`
-	TargetPackageID   uint64         `json:"target_package_id"`
+	SourcePackageID   ue.ID          `json:"source_package_id"`
+	TargetPackageID   ue.ID          `json:"target_package_id"`
 	SourcePackageName zen.MappedName `json:"source_package_name"`
 }
 
 // CulturePackages is one culture of a UE4 culture package map: source
 // package → localized package pairs.
 type CulturePackages struct {
-	Culture  string      `json:"culture"`
-	Packages [][2]uint64 `json:"packages"`
+	Culture  string     `json:"culture"`
+	Packages [][2]ue.ID `json:"packages"`
 }
 
 // SoftPackageReferences is FIoContainerHeaderSoftPackageReferences.
 type SoftPackageReferences struct {
-	PackageIDs     []uint64 `json:"package_ids"`
-	PackageIndices []byte   `json:"package_indices"`
+	PackageIDs     []ue.ID `json:"package_ids"`
+	PackageIndices []byte  `json:"package_indices"`
 }
 
 // ContainerHeader is FIoContainerHeader, the package store of a container.
 type ContainerHeader struct {
 	Version      ContainerHeaderVersion `json:"version"`
-	ContainerID  uint64                 `json:"container_id"`
+	ContainerID  ue.ID                  `json:"container_id"`
 	PackageCount uint32                 `json:"package_count,omitempty"` // before OptionalSegmentPackages
 	// Names is the container's name map: the UE4 container name batch, or
 	// the UE5 redirects name map.
 	Names        []zen.Name   `json:"names,omitempty"`
-	PackageIDs   []uint64     `json:"package_ids"`
+	PackageIDs   []ue.ID      `json:"package_ids"`
 	StoreEntries []StoreEntry `json:"store_entries"`
 	// Optional segment (".o") packages, OptionalSegmentPackages+.
-	OptionalSegmentPackageIDs   []uint64               `json:"optional_segment_package_ids,omitempty"`
+	OptionalSegmentPackageIDs   []ue.ID                `json:"optional_segment_package_ids,omitempty"`
 	OptionalSegmentStoreEntries []StoreEntry           `json:"optional_segment_store_entries,omitempty"`
 	LocalizedPackages           []LocalizedPackage     `json:"localized_packages,omitempty"`
 	PackageRedirects            []PackageRedirect      `json:"package_redirects,omitempty"`
@@ -125,14 +126,14 @@ func ParseContainerHeader(data []byte, tocVersion TocVersion) (*ContainerHeader,
 	}
 }
 
-func readIDs(r *binread.Reader, field string) []uint64 {
+func readIDs(r *binread.Reader, field string) []ue.ID {
 	n := r.Count(field, 8)
 	if r.Err() != nil {
 		return nil
 	}
-	out := make([]uint64, n)
+	out := make([]ue.ID, n)
 	for i := range out {
-		out[i] = r.U64(field)
+		out[i] = ue.ID(r.U64(field))
 	}
 	return out
 }
@@ -155,7 +156,7 @@ func parseContainerHeader(data []byte, legacy ContainerHeaderVersion) (*Containe
 		h.Version = legacy
 	}
 	v := h.Version
-	h.ContainerID = r.U64("ContainerHeader.ContainerId")
+	h.ContainerID = ue.ID(r.U64("ContainerHeader.ContainerId"))
 	if v < HeaderOptionalSegmentPackages {
 		h.PackageCount = r.U32("ContainerHeader.PackageCount")
 	}
@@ -185,11 +186,11 @@ func parseContainerHeader(data []byte, legacy ContainerHeaderVersion) (*Containe
 		h.Names = zen.ReadNameBatch(r, "ContainerHeader.RedirectsNameMap")
 		n := r.Count("ContainerHeader.LocalizedPackages", 16)
 		for i := 0; i < n && r.Err() == nil; i++ {
-			h.LocalizedPackages = append(h.LocalizedPackages, LocalizedPackage{r.U64("LocalizedPackage.SourcePackageId"), zen.ReadMappedName(r, "LocalizedPackage.SourcePackageName")})
+			h.LocalizedPackages = append(h.LocalizedPackages, LocalizedPackage{ue.ID(r.U64("LocalizedPackage.SourcePackageId")), zen.ReadMappedName(r, "LocalizedPackage.SourcePackageName")})
 		}
 		n = r.Count("ContainerHeader.PackageRedirects", 24)
 		for i := 0; i < n && r.Err() == nil; i++ {
-			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{r.U64("PackageRedirect.SourcePackageId"), r.U64("PackageRedirect.TargetPackageId"), zen.ReadMappedName(r, "PackageRedirect.SourcePackageName")})
+			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{ue.ID(r.U64("PackageRedirect.SourcePackageId")), ue.ID(r.U64("PackageRedirect.TargetPackageId")), zen.ReadMappedName(r, "PackageRedirect.SourcePackageName")})
 		}
 	} else {
 		n := r.Count("ContainerHeader.CulturePackageMap", 8)
@@ -197,13 +198,13 @@ func parseContainerHeader(data []byte, legacy ContainerHeaderVersion) (*Containe
 			c := CulturePackages{Culture: r.FString("CulturePackageMap.Culture")}
 			m := r.Count("CulturePackageMap.Packages", 16)
 			for j := 0; j < m && r.Err() == nil; j++ {
-				c.Packages = append(c.Packages, [2]uint64{r.U64("CulturePackageMap.Source"), r.U64("CulturePackageMap.Localized")})
+				c.Packages = append(c.Packages, [2]ue.ID{ue.ID(r.U64("CulturePackageMap.Source")), ue.ID(r.U64("CulturePackageMap.Localized"))})
 			}
 			h.CulturePackageMap = append(h.CulturePackageMap, c)
 		}
 		n = r.Count("ContainerHeader.PackageRedirects", 16)
 		for i := 0; i < n && r.Err() == nil; i++ {
-			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{SourcePackageID: r.U64("PackageRedirect.SourcePackageId"), TargetPackageID: r.U64("PackageRedirect.TargetPackageId")})
+			h.PackageRedirects = append(h.PackageRedirects, PackageRedirect{SourcePackageID: ue.ID(r.U64("PackageRedirect.SourcePackageId")), TargetPackageID: ue.ID(r.U64("PackageRedirect.TargetPackageId"))})
 		}
 	}
 	if v >= HeaderSoftPackageReferences && r.Err() == nil {
@@ -242,7 +243,7 @@ func readSoftRefs(r *binread.Reader) *SoftPackageReferences {
 
 // readStore reads a package ID array and the store entries buffer that
 // goes with it.
-func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]uint64, []StoreEntry) {
+func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.ID, []StoreEntry) {
 	ids := readIDs(r, field+".PackageIds")
 	n := r.Count(field+".Buffer", 1)
 	buf := r.Bytes(int64(n), field+".Buffer")
@@ -289,9 +290,9 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]uin
 				break
 			}
 			b.SeekTo(at, "StoreEntry.ImportedPackages")
-			e.ImportedPackages = make([]uint64, in)
+			e.ImportedPackages = make([]ue.ID, in)
 			for j := range e.ImportedPackages {
-				e.ImportedPackages[j] = b.U64("StoreEntry.ImportedPackages")
+				e.ImportedPackages[j] = ue.ID(b.U64("StoreEntry.ImportedPackages"))
 			}
 		}
 		if sn > 0 {
@@ -318,7 +319,7 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]uin
 // package store). It returns ErrNotFound when the container has none (the
 // global container).
 func (f *File) ContainerHeader() (*ContainerHeader, error) {
-	i, ok := f.FindChunk(f.Header.ContainerID, 0, ChunkContainerHeader)
+	i, ok := f.FindChunk(uint64(f.Header.ContainerID), 0, ChunkContainerHeader)
 	if !ok {
 		return nil, fmt.Errorf("%w: container header chunk", ErrNotFound)
 	}
@@ -336,12 +337,12 @@ func (f *File) ContainerHeader() (*ContainerHeader, error) {
 // StoreEntry returns the package store entry of package id.
 func (h *ContainerHeader) StoreEntry(id uint64) (*StoreEntry, bool) {
 	for i, p := range h.PackageIDs {
-		if p == id {
+		if uint64(p) == id {
 			return &h.StoreEntries[i], true
 		}
 	}
 	for i, p := range h.OptionalSegmentPackageIDs {
-		if p == id {
+		if uint64(p) == id {
 			return &h.OptionalSegmentStoreEntries[i], true
 		}
 	}

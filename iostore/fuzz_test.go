@@ -209,7 +209,7 @@ func FuzzContainerHeader(f *testing.F) {
 			if err != nil {
 				f.Fatal(err)
 			}
-			if i, ok := tf.FindChunk(tf.Header.ContainerID, 0, ChunkContainerHeader); ok {
+			if i, ok := tf.FindChunk(uint64(tf.Header.ContainerID), 0, ChunkContainerHeader); ok {
 				if b, err := tf.ReadChunk(i); err == nil {
 					f.Add(b)
 				}

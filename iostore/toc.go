@@ -49,7 +49,7 @@ type TocHeader struct {
 	CompressionBlockSize         uint32         `json:"compression_block_size"`
 	DirectoryIndexSize           uint32         `json:"directory_index_size"`
 	PartitionCount               uint32         `json:"partition_count"`
-	ContainerID                  uint64         `json:"container_id"`
+	ContainerID                  ue.ID          `json:"container_id"`
 	EncryptionKeyGuid            ue.Guid        `json:"encryption_key_guid"`
 	ContainerFlags               ContainerFlags `json:"container_flags"`
 	// EncryptionMethod is Reserved3 before TOC version 10.
@@ -128,7 +128,7 @@ func parseHeader(b []byte) (TocHeader, error) {
 	h.CompressionBlockSize = le.Uint32(b[44:])
 	h.DirectoryIndexSize = le.Uint32(b[48:])
 	h.PartitionCount = le.Uint32(b[52:])
-	h.ContainerID = le.Uint64(b[56:])
+	h.ContainerID = ue.ID(le.Uint64(b[56:]))
 	h.EncryptionKeyGuid = ue.Guid{le.Uint32(b[64:]), le.Uint32(b[68:]), le.Uint32(b[72:]), le.Uint32(b[76:])}
 	h.ContainerFlags = ContainerFlags(b[80])
 	h.EncryptionMethod = EncryptionMethod(b[81])

@@ -9,6 +9,8 @@ import (
 
 	"github.com/go-faster/city"
 	"github.com/upkg/upkg/internal/binread"
+
+	"github.com/upkg/upkg/ue"
 )
 
 // HashAlgorithmID is the first uint64 of a name-hash table: the engine's
@@ -22,9 +24,9 @@ const maxNameLen = 1<<15 - 1
 type Name struct {
 	Value string `json:"name"`
 	// Hash is the stored CityHash64; HashOK says it matches Value.
-	Hash   uint64 `json:"hash"`
-	HashOK bool   `json:"hash_ok"`
-	Wide   bool   `json:"wide,omitempty"` // stored as UTF-16
+	Hash   ue.ID `json:"hash"`
+	HashOK bool  `json:"hash_ok"`
+	Wide   bool  `json:"wide,omitempty"` // stored as UTF-16
 }
 
 func asciiLower(s string) []byte {
@@ -299,8 +301,8 @@ func (b *lazyNames) name(i int) Name {
 	if b.eager != nil {
 		return b.eager[i]
 	}
-	n := Name{Value: b.value(i), Hash: binary.LittleEndian.Uint64(b.hashes[8*i:]), Wide: b.headers[2*i]&0x80 != 0}
-	n.HashOK = n.Hash == NameHash(n.Value)
+	n := Name{Value: b.value(i), Hash: ue.ID(binary.LittleEndian.Uint64(b.hashes[8*i:])), Wide: b.headers[2*i]&0x80 != 0}
+	n.HashOK = uint64(n.Hash) == NameHash(n.Value)
 	return n
 }
 
@@ -370,11 +372,11 @@ func readNameBatchInto(r *binread.Reader, data []byte, field string, spare []Nam
 		wide := h&0x8000 != 0
 		l := int(h & 0x7FFF)
 		n := &names[i]
-		n.Hash, n.Wide = binary.LittleEndian.Uint64(hashes[8*i:]), wide
+		n.Hash, n.Wide = ue.ID(binary.LittleEndian.Uint64(hashes[8*i:])), wide
 		if !wide && l <= len(all)-pos {
 			if lower, ascii := asciiLowerInto(buf[:0], all[pos:pos+l]); ascii {
 				n.Value = all[pos : pos+l]
-				n.HashOK = n.Hash == city.Hash64(lower)
+				n.HashOK = uint64(n.Hash) == city.Hash64(lower)
 				pos += l
 				continue
 			}
@@ -386,7 +388,7 @@ func readNameBatchInto(r *binread.Reader, data []byte, field string, spare []Nam
 		}
 		pos += used
 		n.Value = s
-		n.HashOK = n.Hash == NameHash(s)
+		n.HashOK = uint64(n.Hash) == NameHash(s)
 	}
 	if pos != len(strs) {
 		r.Failf(fn.strs, "names use %d of %d string bytes", pos, len(strs))
@@ -462,8 +464,8 @@ func ParseNameBatchParts(names, hashes []byte) ([]Name, error) {
 			return nil, fmt.Errorf("name hashes: %d bytes for %d names", len(hashes), len(out))
 		}
 		for i := range out {
-			out[i].Hash = binary.LittleEndian.Uint64(hashes[8+8*i:])
-			out[i].HashOK = out[i].Hash == NameHash(out[i].Value)
+			out[i].Hash = ue.ID(binary.LittleEndian.Uint64(hashes[8+8*i:]))
+			out[i].HashOK = uint64(out[i].Hash) == NameHash(out[i].Value)
 		}
 	}
 	return out, nil

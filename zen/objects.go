@@ -40,6 +40,11 @@ func (x ObjectIndex) PackageImport() (pkg, hash uint32) {
 	return uint32(x.Value() >> 32), uint32(x)
 }
 
+// MarshalText writes x in JSON as its String form ("export 3", "script
+// 0x…", "package 0x…", "null"): as a number, a 64-bit index would lose its
+// low bits to readers whose numbers are doubles (JavaScript, jq).
+func (x ObjectIndex) MarshalText() ([]byte, error) { return []byte(x.String()), nil }
+
 func (x ObjectIndex) String() string {
 	switch x.Kind() {
 	case KindExport:

@@ -91,7 +91,7 @@ type Export struct {
 	// PublicExportHash is UE5's hash of the export's path in its package;
 	// in UE4 the same field is GlobalImportIndex (a package-import
 	// ObjectIndex, null for non-public exports).
-	PublicExportHash uint64 `json:"public_export_hash"`
+	PublicExportHash ue.ID  `json:"public_export_hash"`
 	ObjectFlags      uint32 `json:"object_flags"`
 	FilterFlags      uint8  `json:"filter_flags"` // EExportFilterFlags
 	Name             string `json:"name"`
@@ -103,7 +103,7 @@ type CellExport struct {
 	CookedSerialLayoutSize uint64     `json:"cooked_serial_layout_size"`
 	CookedSerialSize       uint64     `json:"cooked_serial_size"`
 	CppClassInfo           MappedName `json:"cpp_class_info"`
-	PublicExportHash       uint64     `json:"public_export_hash"`
+	PublicExportHash       ue.ID      `json:"public_export_hash"`
 }
 
 // BundleEntry is FExportBundleEntry.
@@ -139,7 +139,7 @@ type ExternalArc struct {
 // PackageArcs are the arcs from one imported package (UE4 graph data:
 // bundle-to-bundle arcs; 5.0–5.2: external arcs).
 type PackageArcs struct {
-	PackageID uint64        `json:"package_id,omitempty"`
+	PackageID ue.ID         `json:"package_id,omitempty"`
 	Arcs      []Arc         `json:"arcs,omitempty"`
 	External  []ExternalArc `json:"external,omitempty"`
 }
@@ -157,7 +157,7 @@ type Package struct {
 	BulkDataPadding            uint64                   `json:"bulk_data_padding,omitempty"`
 	BulkData                   []BulkDataEntry          `json:"bulk_data,omitempty"`
 	HasBulkDataMap             bool                     `json:"has_bulk_data_map"`
-	ImportedPublicExportHashes []uint64                 `json:"imported_public_export_hashes,omitempty"`
+	ImportedPublicExportHashes []ue.ID                  `json:"imported_public_export_hashes,omitempty"`
 	ImportMap                  []ObjectIndex            `json:"import_map"`
 	Exports                    []Export                 `json:"exports"`
 	CellImports                []ObjectIndex            `json:"cell_imports,omitempty"`
@@ -197,7 +197,7 @@ type Package struct {
 // that nearly every UE5 package has.
 type spareTables struct {
 	names, importedPackageNameHashes []Name
-	importedPublicExportHashes       []uint64
+	importedPublicExportHashes       []ue.ID
 	importMap                        []ObjectIndex
 	exports                          []Export
 	bundleEntries                    []BundleEntry
@@ -279,7 +279,7 @@ type Options struct {
 	// file). They cross-check the export bundle headers of UE4 and 5.0–5.2
 	// packages and name the packages of 5.0–5.2 external arcs.
 	StoreExportBundleCount int32
-	StoreImportedPackages  []uint64
+	StoreImportedPackages  []ue.ID
 	// Reuse, when not nil, is a package an earlier Parse returned that is
 	// no longer used, nor anything of it but its strings: Parse may refill
 	// it, reusing the memory of its tables, and return it. (Verifying many
@@ -537,7 +537,7 @@ func parse(data []byte, v HeaderVersion, reuse *Package) (*Package, error) {
 	r.SeekTo(int64(s.ImportedPublicExportHashesOffset), "ImportedPublicExportHashes")
 	p.ImportedPublicExportHashes = spareSlice(p.spare.importedPublicExportHashes, int(n))
 	for i := range p.ImportedPublicExportHashes {
-		p.ImportedPublicExportHashes[i] = r.U64("ImportedPublicExportHashes")
+		p.ImportedPublicExportHashes[i] = ue.ID(r.U64("ImportedPublicExportHashes"))
 	}
 	p.readImportsExports(r)
 	// Cell maps (5.6+).
@@ -552,7 +552,7 @@ func parse(data []byte, v HeaderVersion, reuse *Package) (*Package, error) {
 		r.SeekTo(int64(s.CellExportMapOffset), "CellExportMap")
 		p.CellExports = table[CellExport](int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize, cellExportEntrySize, len(p.data))
 		for i := 0; i < int(s.ExportBundleEntriesOffset-s.CellExportMapOffset)/cellExportEntrySize; i++ {
-			p.CellExports = append(p.CellExports, CellExport{r.U64("CellExport.CookedSerialOffset"), r.U64("CellExport.CookedSerialLayoutSize"), r.U64("CellExport.CookedSerialSize"), ReadMappedName(r, "CellExport.CppClassInfo"), r.U64("CellExport.PublicExportHash")})
+			p.CellExports = append(p.CellExports, CellExport{r.U64("CellExport.CookedSerialOffset"), r.U64("CellExport.CookedSerialLayoutSize"), r.U64("CellExport.CookedSerialSize"), ReadMappedName(r, "CellExport.CppClassInfo"), ue.ID(r.U64("CellExport.PublicExportHash"))})
 		}
 	}
 	// Export bundle entries run to the dependency headers (5.3+) or graph data.
@@ -681,7 +681,7 @@ func (p *Package) readImportsExports(r *binread.Reader) {
 			ClassIndex:         ObjectIndex(r.U64("ExportMapEntry.ClassIndex")),
 			SuperIndex:         ObjectIndex(r.U64("ExportMapEntry.SuperIndex")),
 			TemplateIndex:      ObjectIndex(r.U64("ExportMapEntry.TemplateIndex")),
-			PublicExportHash:   r.U64("ExportMapEntry.PublicExportHash"),
+			PublicExportHash:   ue.ID(r.U64("ExportMapEntry.PublicExportHash")),
 			ObjectFlags:        r.U32("ExportMapEntry.ObjectFlags"),
 			FilterFlags:        r.U8("ExportMapEntry.FilterFlags"),
 		}
@@ -787,7 +787,7 @@ func parseUE4(data []byte, v HeaderVersion) (*Package, error) {
 	r.SeekTo(int64(s.GraphDataOffset), "GraphData")
 	n := r.Count("GraphData.ReferencedPackageCount", 12)
 	for i := 0; i < n && r.Err() == nil; i++ {
-		pa := PackageArcs{PackageID: r.U64("GraphData.PackageId")}
+		pa := PackageArcs{PackageID: ue.ID(r.U64("GraphData.PackageId"))}
 		m := r.Count("GraphData.Arcs", 8)
 		for j := 0; j < m && r.Err() == nil; j++ {
 			pa.Arcs = append(pa.Arcs, Arc{r.I32("Arc.FromExportBundleIndex"), r.I32("Arc.ToExportBundleIndex")})

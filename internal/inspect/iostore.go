@@ -26,6 +26,7 @@ import (
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/iostore"
+	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -422,13 +423,13 @@ func (c *utocContainer) context() *utocContext {
 			// The first entry of an ID wins, the main segment's first,
 			// as in StoreEntry.
 			for i, id := range h.PackageIDs {
-				if _, ok := x.entries[id]; !ok && i < len(h.StoreEntries) {
-					x.entries[id] = &h.StoreEntries[i]
+				if _, ok := x.entries[uint64(id)]; !ok && i < len(h.StoreEntries) {
+					x.entries[uint64(id)] = &h.StoreEntries[i]
 				}
 			}
 			for i, id := range h.OptionalSegmentPackageIDs {
-				if _, ok := x.entries[id]; !ok && i < len(h.OptionalSegmentStoreEntries) {
-					x.entries[id] = &h.OptionalSegmentStoreEntries[i]
+				if _, ok := x.entries[uint64(id)]; !ok && i < len(h.OptionalSegmentStoreEntries) {
+					x.entries[uint64(id)] = &h.OptionalSegmentStoreEntries[i]
 				}
 			}
 		}
@@ -705,7 +706,7 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 		}
 		zero = zero || h == 0
 		o := &out[i]
-		kept = append(kept, importedExport{hash: h, pkg: p.Name, name: o.Name, path: o.Path, class: o.Class})
+		kept = append(kept, importedExport{hash: uint64(h), pkg: p.Name, name: o.Name, path: o.Path, class: o.Class})
 	}
 	x.exports[id] = kept
 	x.exportCount += n
@@ -745,7 +746,7 @@ func (x *utocContext) legacyImport(pkg uint64, gi zen.ObjectIndex) (legacyExport
 		return legacyExport{}, false
 	}
 	for _, id := range entry.ImportedPackages {
-		p, err := x.parsePackage(id)
+		p, err := x.parsePackage(uint64(id))
 		if err != nil {
 			continue
 		}
@@ -1209,12 +1210,12 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 		stack = append(stack[:0], frame{root, 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			var imports []uint64
+			var imports []ue.ID
 			if e, ok := x.storeEntry(f.ChunkIDs[files[pkgFiles[top.j]].Chunk].ID()); ok {
 				imports = e.ImportedPackages
 			}
 			if top.next < len(imports) {
-				dep, ok := fileOf[imports[top.next]]
+				dep, ok := fileOf[uint64(imports[top.next])]
 				top.next++
 				if ok && !seen[dep] {
 					seen[dep] = true
@@ -1282,10 +1283,10 @@ func checkPackageIDs(c *utocContainer) string {
 	// search per package).
 	stored := make(map[uint64]bool, len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs))
 	for i, id := range h.PackageIDs {
-		stored[id] = stored[id] || i < len(h.StoreEntries)
+		stored[uint64(id)] = stored[uint64(id)] || i < len(h.StoreEntries)
 	}
 	for i, id := range h.OptionalSegmentPackageIDs {
-		stored[id] = stored[id] || i < len(h.OptionalSegmentStoreEntries)
+		stored[uint64(id)] = stored[uint64(id)] || i < len(h.OptionalSegmentStoreEntries)
 	}
 	var bad []string
 	for _, fe := range f.DirectoryIndex.Files() {

@@ -445,7 +445,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		// The hashes as hex, sliced from one string rather than a string each.
 		hex := make([]byte, 0, 16*len(p.Names))
 		for _, n := range p.Names {
-			hex = hexDigits(hex, n.Hash, 16)
+			hex = hexDigits(hex, uint64(n.Hash), 16)
 		}
 		hexs := string(hex)
 		for i, n := range p.Names {
@@ -519,7 +519,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 			if len(rel) > len(p.Name) && rel[len(p.Name)] == '.' && rel[:len(p.Name)] == p.Name {
 				rel = rel[len(p.Name)+1:]
 			}
-			if zen.PublicExportHash(rel) != e.PublicExportHash {
+			if zen.PublicExportHash(rel) != uint64(e.PublicExportHash) {
 				bad++
 			}
 		}
@@ -856,7 +856,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		pkgName, pkgID := zr.importedPackage(int(pi))
 		var hash uint64
 		if int(hi) < len(zr.p.ImportedPublicExportHashes) {
-			hash = zr.p.ImportedPublicExportHashes[hi]
+			hash = uint64(zr.p.ImportedPublicExportHashes[hi])
 		}
 		known := false
 		if zr.ctx != nil && pkgID != 0 && zr.byHash == nil {
@@ -871,7 +871,7 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 		if _, in := zr.ctx.chunkOf(pkgID); in && !known {
 			if ip, err := zr.ctx.parsePackage(pkgID); err == nil {
 				for i, e := range ip.Exports {
-					if e.PublicExportHash == hash {
+					if uint64(e.PublicExportHash) == hash {
 						sub := &zenResolver{p: ip, ctx: zr.ctx, script: zr.script, byHash: zr.byHash, pkgID: pkgID}
 						return Object{Name: e.Name, Path: exportPath(ip, i, 0), PackageName: ip.Name, Class: sub.ref(e.ClassIndex)}
 					}
@@ -943,7 +943,7 @@ func (zr *zenResolver) importedPackage(i int) (string, uint64) {
 	}
 	if zr.ctx != nil && zr.ctx.header != nil {
 		if e, ok := zr.ctx.storeEntry(zr.pkgID); ok && i < len(e.ImportedPackages) {
-			pid := e.ImportedPackages[i]
+			pid := uint64(e.ImportedPackages[i])
 			if n, ok := zr.ctx.packageName(pid); ok {
 				return n, pid
 			}
