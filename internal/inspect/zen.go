@@ -164,6 +164,10 @@ type zenResolver struct {
 	script *zen.ScriptObjects
 	// byHash names script imports from hashes of the package's own names.
 	byHash *scriptGuess
+	// ue4Paths names UE4 package imports (4.26/4.27 zen packages: the
+	// index is the hash of the object path) from the package's own names,
+	// built on the first one not named otherwise (ue4Import).
+	ue4Paths map[uint64][2]string
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
@@ -819,6 +823,58 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 }
 
 // importObject resolves one import map entry.
+// ue4Import names the object of a UE4 package import whose hash is h
+// when a package path and an object name of the package's name map make
+// its path (/Game/A/B and B_C: /Game/A/B.B_C): a loose 4.26/4.27 zen
+// package, without the container that would name it, names most of its
+// imports this way (its name map holds what they are made of).
+func (zr *zenResolver) ue4Import(h uint64) (Object, bool) {
+	if zr.ue4Paths == nil {
+		zr.ue4Paths = map[uint64][2]string{}
+		var pkgs, objs []string
+		for _, n := range zr.p.Names {
+			switch v := n.Value; {
+			case strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "/Script/"):
+				pkgs = append(pkgs, v)
+			case v != "" && !strings.ContainsAny(v, "/.:"):
+				objs = append(objs, v)
+			}
+		}
+		if len(pkgs)*len(objs) <= maxUE4Guesses {
+			for _, p := range pkgs {
+				for _, o := range objs {
+					zr.ue4Paths[zen.ScriptObjectHash(p+"."+o)] = [2]string{p, o}
+				}
+			}
+		}
+		// Subobjects of class defaults (Pkg.Default__X_C:Component).
+		var cdos []string
+		for _, o := range objs {
+			if strings.HasPrefix(o, "Default__") {
+				cdos = append(cdos, o)
+			}
+		}
+		if len(pkgs)*len(cdos)*len(objs) <= maxUE4Guesses {
+			for _, p := range pkgs {
+				for _, c := range cdos {
+					for _, o := range objs {
+						zr.ue4Paths[zen.ScriptObjectHash(p+"."+c+":"+o)] = [2]string{p, c + ":" + o}
+					}
+				}
+			}
+		}
+	}
+	po, ok := zr.ue4Paths[h]
+	if !ok {
+		return Object{}, false
+	}
+	name := po[1][strings.LastIndexByte(po[1], ':')+1:]
+	return Object{Name: name, Path: po[0] + "." + po[1], PackageName: po[0]}, true
+}
+
+// maxUE4Guesses bounds the object paths ue4Import hashes for a package.
+const maxUE4Guesses = 1 << 16
+
 func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	switch x.Kind() {
 	case zen.KindNull:
@@ -849,6 +905,9 @@ func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 				if le, ok := zr.ctx.legacyImport(zr.pkgID, x); ok {
 					return Object{Name: lastElem(le.path), Path: le.path, PackageName: le.pkg}
 				}
+			}
+			if o, ok := zr.ue4Import(x.Value()); ok {
+				return o
 			}
 			return Object{Name: fmt.Sprintf("<import 0x%016x>", x.Value()), Path: fmt.Sprintf("<import 0x%016x>", x.Value())}
 		}
