@@ -178,3 +178,31 @@ func TestTrailer(t *testing.T) {
 		t.Errorf("bad footer tag: err = %v", err)
 	}
 }
+
+// TestTrailerLegacyAccessMode: a version 0 trailer's one access mode is
+// each payload's; a referenced payload's offset lies in another file and
+// is not checked against this one's payload bytes.
+func TestTrailerLegacyAccessMode(t *testing.T) {
+	const off = 64
+	tr := PackageTrailer{Tag: trailerHeaderTag, Version: 0, PayloadsDataLength: 16, LegacyAccessMode: 1,
+		Payloads: []TrailerPayload{{OffsetInFile: 4096, CompressedSize: 16, RawSize: 16}}}
+	sv := newSaver(binary.LittleEndian, off)
+	tr.serializeHeader(sv)
+	tr.HeaderLength = uint32(sv.w.Len())
+	sv = newSaver(binary.LittleEndian, off)
+	tr.serializeHeader(sv)
+	b := append(make([]byte, off), sv.w.Bytes()...)
+	b = append(b, bytes.Repeat([]byte{0xAB}, 16)...)
+	b = binary.LittleEndian.AppendUint64(b, trailerFooterTag)
+	b = binary.LittleEndian.AppendUint64(b, uint64(tr.HeaderLength)+16+trailerFooterSize)
+	b = binary.LittleEndian.AppendUint32(b, PackageFileTag)
+	f := &File{r: bytes.NewReader(b), size: int64(len(b))}
+	f.Summary.PayloadTocOffset = off
+	f.readTrailer()
+	if err := f.SectionErrors(); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Trailer.Payloads[0]; p.AccessMode != 1 {
+		t.Errorf("payload access mode %d, want the trailer's 1", p.AccessMode)
+	}
+}

@@ -28,7 +28,7 @@ type TrailerPayload struct {
 	RawSize        uint64    `json:"raw_size"`
 	Flags          uint16    `json:"flags"`        // version >= 2 (PAYLOAD_FLAGS)
 	FilterFlags    uint16    `json:"filter_flags"` // version >= 2
-	AccessMode     uint8     `json:"access_mode"`  // version >= 1 (ACCESS_PER_PAYLOAD): 0 local, 1 referenced, 2 virtualized
+	AccessMode     uint8     `json:"access_mode"`  // 0 local, 1 referenced, 2 virtualized: stored from version 1 (ACCESS_PER_PAYLOAD), the trailer's LegacyAccessMode before
 }
 
 // PackageTrailerFoot is FPackageTrailer::FFooter.
@@ -74,6 +74,10 @@ func (t *PackageTrailer) serializeHeader(a archive) {
 		}
 		if t.Version >= trailerAccessPerPayload {
 			a.u8("LookupTableEntry.AccessMode", &p.AccessMode)
+		} else if a.loading() {
+			// Version 0: one mode for every payload (as the engine and
+			// CUE4Parse apply it); not written back per payload.
+			p.AccessMode = t.LegacyAccessMode
 		}
 	})
 }
