@@ -292,6 +292,15 @@ func (f *File) Close() error {
 
 // NewFile reads the package in r (size bytes).
 func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
+	f, err := newFileRead(r, size, opts...)
+	if err == nil && utf8SubPathsBuilt {
+		f.utf8SubPaths()
+	}
+	return f, err
+}
+
+// newFileRead is NewFile up to the package read with its versions.
+func newFileRead(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	var o options
 	for _, fn := range opts {
 		if err := fn(&o); err != nil {

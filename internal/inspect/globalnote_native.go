@@ -9,3 +9,6 @@ const nativeGlobal = true
 
 // globalHint tells how to name the global container when none was found.
 const globalHint = "name the game's with $" + GlobalEnv
+
+// verifyNotes: verify lines say what was not checked (addNote).
+const verifyNotes = true

@@ -11,3 +11,7 @@ const nativeGlobal = false
 // globalHint says why no global container was found: the page reads the
 // files dropped on it, and finds none for a loose package.
 const globalHint = "a loose package opened in the page has none"
+
+// verifyNotes: the page shows no verify lines, so their notes are left
+// out of its WebAssembly (see addNote).
+const verifyNotes = false

@@ -205,7 +205,7 @@ const noMappingsNote = "properties not checked: unversioned, and no --mappings g
 // "; " when there is one already.
 func (p *Package) addNote(note string) {
 	switch {
-	case note == "":
+	case note == "" || !verifyNotes:
 	case p.verifyNote == "":
 		p.verifyNote = note
 	default:
