@@ -73,7 +73,7 @@ func runServe(ctx context.Context, cmd *cobra.Command, o *serveOptions) error {
 		fmt.Fprintf(cmd.ErrOrStderr(), "upkg: warning: listening on %s: other machines can load the page (files dropped on it are still read only in the browser)\n", ln.Addr())
 	}
 	url := "http://" + ln.Addr().String() + "/"
-	fmt.Fprintf(cmd.OutOrStdout(), "upkg: serving the page at %s (Ctrl-C to stop)\n", url)
+	fmt.Fprintf(cmd.OutOrStdout(), "serving the page at %s (Ctrl-C to stop)\n", url)
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()

@@ -46,6 +46,6 @@ func runWeb(ctx context.Context, cmd *cobra.Command, out string) error {
 		return err
 	}
 	raw, gz := a.Size()
-	fmt.Fprintf(cmd.OutOrStdout(), "upkg: wrote %d files to %s (%d WebAssembly modules, %d bytes in all, %d gzipped)\n", len(files), out, len(a.Modules), raw, gz)
+	fmt.Fprintf(cmd.OutOrStdout(), "wrote %d files to %s (%d WebAssembly modules, %d bytes in all, %d gzipped)\n", len(files), out, len(a.Modules), raw, gz)
 	return nil
 }
