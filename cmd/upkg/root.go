@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"runtime"
@@ -160,14 +161,30 @@ Environment:
 	return root
 }
 
-// wrapArgs turns cobra's argument-count errors into usage errors (exit 2).
+// wrapArgs turns cobra's argument-count errors into usage errors (exit 2),
+// worded from the command's use line ("accepts 1 arg(s), received 2" says
+// neither what nor how).
 func wrapArgs(c *cobra.Command) {
 	check := c.Args
 	c.Args = func(cmd *cobra.Command, args []string) error {
-		if err := check(cmd, args); err != nil {
-			return &usageError{cmd: cmd.CommandPath(), err: err}
+		err := check(cmd, args)
+		if err == nil {
+			return nil
 		}
-		return nil
+		if strings.HasPrefix(err.Error(), "accepts ") {
+			var want []string
+			for _, w := range strings.Fields(cmd.Use)[1:] {
+				if !strings.HasPrefix(w, "[") && !strings.HasPrefix(w, "-") {
+					want = append(want, w)
+				}
+			}
+			msg := fmt.Sprintf("takes %s; got %d arguments", strings.Join(want, " "), len(args))
+			if len(args) > len(want) && want[len(want)-1] == "FILE" {
+				msg += " (one package at a time: info, verify and export take several)"
+			}
+			err = errors.New(msg)
+		}
+		return &usageError{cmd: cmd.CommandPath(), err: err}
 	}
 }
 

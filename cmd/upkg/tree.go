@@ -18,6 +18,10 @@ func newTreeCmd(g *globalFlags) *cobra.Command {
 	c := &cobra.Command{
 		Use:   "tree [--imports] FILE",
 		Short: "Show the outer hierarchy of a package's exports (and imports)",
+		Long: `tree prints the package's exports under their outers, with their classes:
+the asset, its subobjects, and theirs. With --imports the imported objects
+follow, under their packages. An export whose outer lies outside the package
+is shown under it.`,
 		Args:  cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {

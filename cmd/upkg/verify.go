@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -79,6 +80,17 @@ Exit status: 0 when every package is ok, 1 when any failed or none was found,
 
 func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer, stderr *os.File) error {
 	inspect.TuneVerifyGCFor(o.jobs) // for the rest of the process
+	// A path named twice (a shell glob and a name) is checked and counted
+	// once.
+	seen := map[string]bool{}
+	uniq := args[:0:0]
+	for _, a := range args {
+		if k := filepath.Clean(a); !seen[k] {
+			seen[k] = true
+			uniq = append(uniq, a)
+		}
+	}
+	args = uniq
 	// Package files are mapped rather than read: verify keeps nothing of a
 	// package but its result line, and a file cut short while mapped costs
 	// an error line for that file (see inspect.VerifyPackage).
