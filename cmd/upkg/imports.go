@@ -19,7 +19,7 @@ func newImportsCmd(g *globalFlags) *cobra.Command {
 imports), the class and the full object path, each resolved through the
 import map's outers (a UE4/UE5 zen package's through the global container and
 the packages it imports). An optional import (UE 5.x) is marked.`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
 				if err := packageOnly(args[0], p); err != nil {

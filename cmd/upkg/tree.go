@@ -22,7 +22,7 @@ func newTreeCmd(g *globalFlags) *cobra.Command {
 the asset, its subobjects, and theirs. With --imports the imported objects
 follow, under their packages. An export whose outer lies outside the package
 is shown under it.`,
-		Args:  cobra.ExactArgs(1),
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return forEachPackage(args, g.options(), cmd.ErrOrStderr(), func(p *inspect.Package) error {
 				if err := packageOnly(args[0], p); err != nil {
