@@ -32,6 +32,14 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 	if err := e.readable(); err != nil {
 		return nil, err
 	}
+	if !e.hashVerified() {
+		// The checks Verify makes before hashing, as BlockReader has
+		// them made (a data header that differs from the index read
+		// through Open, and failed through a BlockReader).
+		if err := e.checkIndex(); err != nil {
+			return nil, err
+		}
+	}
 	want, ok, err := e.storedHash()
 	if err != nil {
 		return nil, err
@@ -184,10 +192,7 @@ func (e *Entry) VerifyData(buf []byte) error {
 	if e.Deleted() {
 		return nil
 	}
-	if err := e.checkIndex(); err != nil {
-		return err
-	}
-	rc, err := e.Open()
+	rc, err := e.Open() // makes checkIndex's checks too
 	if err != nil {
 		return err
 	}
