@@ -222,7 +222,14 @@ func appendVerifyLine(b []byte, r *inspect.VerifyResult) []byte {
 		b = append(b, "FAIL "...)
 		b = appendField(b, r.Path)
 		b = append(b, ": "...)
-		return appendField(b, r.Error)
+		b = appendField(b, r.Error)
+		if r.Note != "" {
+			// What was not checked can be why the rest failed (script
+			// imports unnamed without the global container).
+			b = append(b, "  note: "...)
+			b = appendField(b, r.Note)
+		}
+		return b
 	}
 	b = append(b, "ok   "...)
 	b = appendField(b, r.Path)
