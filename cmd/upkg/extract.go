@@ -21,6 +21,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/iostore"
 )
 
 func init() { register(newExtractCmd) }
@@ -177,30 +178,25 @@ func readFiles(containers []string) []os.FileInfo {
 	var out []os.FileInfo
 	for _, c := range containers {
 		stem := strings.TrimSuffix(c, filepath.Ext(c))
-		names := []string{c, stem + ".ucas", stem + ".sig", stem + ".utoc", stem + ".pak"}
-		if more, err := filepath.Glob(globEscape(stem) + "_s*.ucas"); err == nil {
-			names = append(names, more...)
-		}
-		for _, n := range names {
+		for _, n := range []string{c, stem + ".sig", stem + ".utoc", stem + ".pak"} {
 			if fi, err := os.Stat(n); err == nil {
 				out = append(out, fi)
 			}
+		}
+		// The partitions, in the case the TOC's name takes.
+		for i := 0; i < maxPartitions; i++ {
+			fi, err := os.Stat(iostore.PartitionPath(stem+filepath.Ext(c), i))
+			if err != nil {
+				break
+			}
+			out = append(out, fi)
 		}
 	}
 	return out
 }
 
-// globEscape escapes filepath.Glob's metacharacters in s.
-func globEscape(s string) string {
-	var b strings.Builder
-	for _, r := range s {
-		if strings.ContainsRune(`*?[\`, r) {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
+// maxPartitions bounds the .ucas partitions readFiles looks for.
+const maxPartitions = 64
 
 // reads reports whether fi is one of the files the run reads.
 func (x *extraction) reads(fi os.FileInfo) bool {
