@@ -172,20 +172,45 @@ func wrapArgs(c *cobra.Command) {
 			return nil
 		}
 		if strings.HasPrefix(err.Error(), "accepts ") {
-			var want []string
-			for _, w := range strings.Fields(cmd.Use)[1:] {
-				if !strings.HasPrefix(w, "[") && !strings.HasPrefix(w, "-") {
-					want = append(want, w)
-				}
+			want := useArgs(cmd)
+			msg := fmt.Sprintf("takes %s; got %d argument", strings.Join(want, " "), len(args))
+			if len(args) != 1 {
+				msg += "s"
 			}
-			msg := fmt.Sprintf("takes %s; got %d arguments", strings.Join(want, " "), len(args))
-			if len(args) > len(want) && want[len(want)-1] == "FILE" {
+			if len(args) > len(want) && len(want) > 0 && want[len(want)-1] == "FILE" {
 				msg += " (one package at a time: info, verify and export take several)"
 			}
 			err = errors.New(msg)
 		}
 		return &usageError{cmd: cmd.CommandPath(), err: err}
 	}
+}
+
+// useArgs returns the positional arguments of a use line ("props
+// [--export NAME] [--json] FILE" gives FILE): its upper-case words outside
+// brackets that are no flag's value.
+func useArgs(cmd *cobra.Command) []string {
+	var out []string
+	depth, afterFlag := 0, false
+	for _, w := range strings.Fields(cmd.Use)[1:] {
+		opens, closes := strings.Count(w, "["), strings.Count(w, "]")
+		name := strings.Trim(w, "[]")
+		isFlag := strings.HasPrefix(name, "-")
+		if depth == 0 && opens == 0 && !isFlag && !afterFlag && w == strings.ToUpper(w) {
+			out = append(out, strings.TrimSuffix(w, "..."))
+		}
+		// A flag's value follows it, unless it is a switch.
+		afterFlag = false
+		if isFlag && closes == 0 {
+			f := cmd.Flags().Lookup(strings.TrimLeft(name, "-"))
+			if f == nil && len(name) == 2 {
+				f = cmd.Flags().ShorthandLookup(name[1:])
+			}
+			afterFlag = f != nil && f.Value.Type() != "bool"
+		}
+		depth += opens - closes
+	}
+	return out
 }
 
 func version() string {
