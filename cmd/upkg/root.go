@@ -57,9 +57,10 @@ A package inside a container is named CONTAINER::/Game/Path/Asset.
 Environment:
   UPKG_GLOBAL  the game's global container (global.utoc), its ScriptObjects
                chunk as retoc extracts it, or a folder of such chunks: its
-               script objects name the /Script imports of loose zen
-               packages (.uzenasset, zen .uasset). Without it, a global.utoc
-               in the package's folder or the two above it is used.`,
+               script objects name the /Script imports of zen packages, loose
+               (.uzenasset, zen .uasset) or in a .utoc. It comes first;
+               without it (or when it cannot be read, which is said), a
+               global.utoc in the file's folder or the two above it is used.`,
 		Version:       version(),
 		SilenceUsage:  true,
 		SilenceErrors: true,

@@ -442,7 +442,9 @@ func (c *utocContainer) context() *utocContext {
 // findGlobal loads the script objects of the global container: p itself
 // when it is one, else what $UPKG_GLOBAL names (GlobalEnv), else
 // global.utoc in p's folder or up to two folders above (CUE4Parse's
-// fixtures keep one global.utoc above the variant folders).
+// fixtures keep one global.utoc above the variant folders). When what
+// UPKG_GLOBAL names cannot be read, the error comes with the script
+// objects found beside p, if any.
 //
 // With openWhole set (verify maps files; its readers recover from memory
 // faults), a global.utoc found beside p is opened through it and its table
@@ -460,7 +462,16 @@ func findGlobal(p string, f *iostore.File, openWhole osfile.WholeOpener) (*zen.S
 	}
 	if g := os.Getenv(GlobalEnv); nativeGlobal && g != "" {
 		s, err := envScriptObjects(g)
-		return s, g, err
+		if err == nil {
+			return s, g, nil
+		}
+		// What UPKG_GLOBAL names cannot be read: said, and the search
+		// beside p made all the same.
+		err = fmt.Errorf("$%s %s: %w", GlobalEnv, g, err)
+		if s, from, nerr := globalNear(p, openWhole); nerr == nil {
+			return s, from, fmt.Errorf("%w; the global.utoc found near it is used", err)
+		}
+		return nil, "", err
 	}
 	return globalNear(p, openWhole)
 }

@@ -98,7 +98,7 @@ func globalChunksDir(dir string) (*zen.ScriptObjects, error) {
 }
 
 // looseScriptObjects finds the script objects for a loose zen file (see
-// findGlobal).
+// findGlobal); like it, it may return them with an error to warn of.
 func looseScriptObjects(name string) (*zen.ScriptObjects, error) {
 	if !nativeGlobal || os.Getenv(GlobalEnv) == "" {
 		if st, err := os.Stat(name); err != nil || st.IsDir() {
@@ -143,8 +143,9 @@ func envScriptObjects(g string) (*zen.ScriptObjects, error) {
 }
 
 // scriptNote is the verify note of a zen package read without the global
-// container, when it has script imports ("" when it has none).
-func scriptNote(p *zen.Package) string {
+// container, when it has script imports ("" when it has none); why is why
+// there is none (zen.ErrNoGlobal: none found).
+func scriptNote(p *zen.Package, why error) string {
 	script := 0
 	for _, x := range p.ImportMap {
 		if x.Kind() == zen.KindScriptImport {
@@ -153,6 +154,9 @@ func scriptNote(p *zen.Package) string {
 	}
 	if script == 0 {
 		return ""
+	}
+	if why != nil && !errors.Is(why, zen.ErrNoGlobal) {
+		return fmt.Sprintf("the global container could not be read (%v): its %d script imports were not checked against the engine's objects", why, script)
 	}
 	return fmt.Sprintf("no global container (global.utoc) found: its %d script imports were not checked against the engine's objects", script)
 }
@@ -360,18 +364,17 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	zr := &zenResolver{}
 	zopts := zen.Options{Auto: true}
 	var warnings []string
+	var scriptErr error // why no script objects, or why others than asked for
 	if inContainer {
 		zr.ctx = zc.c.context()
 		zr.pkgID = zc.c.f.ChunkIDs[zc.chunk].ID()
 		zopts = zr.ctx.zenOptions(zr.pkgID)
-		zr.script = zr.ctx.script
-		if zr.ctx.scriptErr != nil {
-			warnings = append(warnings, "script imports: "+zr.ctx.scriptErr.Error())
-		}
-	} else if s, err := looseScriptObjects(in.Name); err == nil {
-		zr.script = s
-	} else if !errors.Is(err, zen.ErrNoGlobal) {
-		warnings = append(warnings, "script imports: "+err.Error())
+		zr.script, scriptErr = zr.ctx.script, zr.ctx.scriptErr
+	} else {
+		zr.script, scriptErr = looseScriptObjects(in.Name)
+	}
+	if scriptErr != nil && !errors.Is(scriptErr, zen.ErrNoGlobal) {
+		warnings = append(warnings, "script imports: "+scriptErr.Error())
 	}
 	// A container's package being verified takes its arrays from a pool
 	// (see zenChunk); nil: allocated.
@@ -401,7 +404,7 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 		zr.byHash = newScriptGuess(p)
 		warnings = append(warnings, "no global container (global.utoc) found ("+globalHint+"): script imports are named by matching the hashes of names in the package")
 		if nativeGlobal {
-			note = scriptNote(p)
+			note = scriptNote(p, scriptErr)
 		}
 	}
 	// The package and its counts, made together.
