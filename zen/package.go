@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"sort"
+	"strconv"
 	"sync/atomic"
 
 	"github.com/upkg/upkg/internal/binread"
@@ -325,12 +326,18 @@ func Parse(data []byte, opts Options) (*Package, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := p.checkChains(); err != nil {
+			return nil, err
+		}
 		return p, p.checkStore(opts)
 	}
 	var firstErr error
 	for _, v := range []HeaderVersion{HeaderSoftPackageReferencesOffset, HeaderNoExportInfo, HeaderOptionalSegmentPackages, HeaderInitial} {
 		p, err := parseBody(&data, v, opts)
 		if err == nil {
+			if err := p.checkChains(); err != nil {
+				return nil, err
+			}
 			return p, p.checkStore(opts)
 		}
 		if firstErr == nil {
@@ -688,6 +695,46 @@ func (p *Package) readImportsExports(r *binread.Reader) {
 		r.Skip(3, "ExportMapEntry.Pad")
 		p.Exports = append(p.Exports, e)
 	}
+}
+
+// checkChains reports an export whose chain of outers, supers or
+// templates through the package's own exports comes back to it (export 0's
+// outer export 1, whose outer is export 0): no export of the chain has a
+// path, and the engine would loop on it. It runs once a layout has read
+// the package (an error of it is no reason to try another layout).
+func (p *Package) checkChains() error {
+	var stack [512]uint8
+	state := stack[:0] // 0 not seen, 1 on the chain being followed, 2 ends well
+	if len(p.Exports) <= len(stack) {
+		state = stack[:len(p.Exports)]
+	} else {
+		state = make([]uint8, len(p.Exports))
+	}
+	var chainBuf [64]int
+	for field, name := range [3]string{"OuterIndex", "SuperIndex", "TemplateIndex"} {
+		clear(state)
+		for start := range state {
+			chain := chainBuf[:0]
+			n := start
+			for n >= 0 && n < len(state) && state[n] == 0 {
+				state[n] = 1
+				chain = append(chain, n)
+				e := &p.Exports[n]
+				x := [3]ObjectIndex{e.OuterIndex, e.SuperIndex, e.TemplateIndex}[field]
+				n = -1
+				if x.Kind() == KindExport {
+					n = int(x.Value())
+				}
+			}
+			if n >= 0 && n < len(state) && state[n] == 1 {
+				return &FormatError{Offset: int64(p.Summary.ExportMapOffset) + int64(n)*exportEntrySize, Msg: "ExportMap[" + strconv.Itoa(n) + "]." + name, Err: errors.New("the chain comes back to it (a cycle)")}
+			}
+			for _, m := range chain {
+				state[m] = 2
+			}
+		}
+	}
+	return nil
 }
 
 // readGraphData reads 5.0–5.2 graph data: export bundle headers, internal

@@ -1,6 +1,8 @@
 package zen
 
 import (
+	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"strings"
@@ -50,5 +52,33 @@ func TestRetocSamples(t *testing.T) {
 			}
 		}
 		t.Logf("%s: layout %s name %s names %d imports %d exports %d bulk %d end %d/%d", filepath.Base(p), pkg.Layout, pkg.Name, len(pkg.Names), len(pkg.ImportMap), len(pkg.Exports), len(pkg.BulkData), pkg.ExportDataEnd(), len(data))
+	}
+}
+
+// TestExportChainCycle: exports each other's outer (or super, or template)
+// are a format error naming the export and field, not paths that repeat.
+func TestExportChainCycle(t *testing.T) {
+	data, err := os.ReadFile(corpus.Path(t, "cooked", "trumank+retoc", "retoc", "tests", "UE5.4", "BP_Table_Lamp.uzenasset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := Parse(data, Options{Auto: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Exports) < 2 {
+		t.Fatalf("%d exports", len(p.Exports))
+	}
+	at := int(p.Summary.ExportMapOffset)
+	for field, off := range map[string]int{"OuterIndex": 24, "SuperIndex": 40, "TemplateIndex": 48} {
+		b := bytes.Clone(data)
+		binary.LittleEndian.PutUint64(b[at+off:], 1)                 // export 0's: export 1
+		binary.LittleEndian.PutUint64(b[at+exportEntrySize+off:], 0) // export 1's: export 0
+		_, err := Parse(b, Options{Auto: true})
+		if err == nil || !strings.Contains(err.Error(), "."+field) || !strings.Contains(err.Error(), "a cycle") {
+			t.Errorf("%s: %v", field, err)
+		} else {
+			t.Logf("%s: %v", field, err)
+		}
 	}
 }
