@@ -200,7 +200,9 @@ func (e *Entry) VerifyData(buf []byte) error {
 	if len(buf) == 0 {
 		buf = make([]byte, 32<<10)
 	}
-	if _, err := io.CopyBuffer(io.Discard, rc, buf); err != nil {
+	// io.Discard as a plain Writer: its ReadFrom would use its own 8 KiB
+	// buffer, not buf.
+	if _, err := io.CopyBuffer(struct{ io.Writer }{io.Discard}, rc, buf); err != nil {
 		return err
 	}
 	if _, ok, _ := e.storedHash(); ok {

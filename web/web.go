@@ -12,6 +12,7 @@ package web
 
 import (
 	"bytes"
+	"errors"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -229,6 +230,11 @@ func writeInRoot(root *os.Root, name string, b []byte) error {
 	}
 	tmp := filepath.Join(filepath.Dir(name), "."+filepath.Base(name)+".upkg-"+strconv.Itoa(os.Getpid())+".tmp")
 	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		// Left by a killed run that had this process ID: its own.
+		root.Remove(tmp)
+		f, err = root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|os.O_EXCL, 0o644)
+	}
 	if err != nil {
 		return err
 	}
