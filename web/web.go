@@ -12,8 +12,8 @@ package web
 
 import (
 	"bytes"
-	"errors"
 	"embed"
+	"errors"
 	"fmt"
 	"io/fs"
 	"mime"
