@@ -58,7 +58,14 @@ var packageFlagNames = []struct {
 }{
 	{0x0001, "AllowDownload"}, {0x0002, "ClientOptional"}, {0x0004, "ServerSideOnly"},
 	{0x0008, "BrokenLinks/Cooked"}, {0x0010, "Unsecure"}, {0x8000, "Need"},
+	// UE3's (UnObjBas.h).
+	{0x0020, "SavedWithNewerVersion"}, {0x00010000, "Compiling"}, {0x00020000, "ContainsMap"},
+	{0x00040000, "Trash"}, {0x00080000, "DisallowLazyLoading"}, {0x00100000, "PlayInEditor"},
+	{0x00200000, "ContainsScript"}, {0x00400000, "ContainsDebugInfo"},
+	{0x00800000, "RequireImportsAlreadyLoaded"}, {0x01000000, "SelfContainedLighting"},
 	{PkgStoreCompressed, "StoreCompressed"}, {PkgStoreFullyCompressed, "StoreFullyCompressed"},
+	{0x08000000, "ContainsInlinedShaders"}, {0x10000000, "ContainsFaceFXData"},
+	{0x20000000, "NoExportAllowed"}, {0x40000000, "StrippedSource"}, {0x80000000, "FilterEditorOnly"},
 }
 
 // PackageFlagString renders package flags.

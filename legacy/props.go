@@ -669,7 +669,11 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 		v = floats("X", "Y")
 	case name == "Rotator" && len(b) == 12:
 		v = ints("Pitch", "Yaw", "Roll")
-	case (name == "Plane" || name == "Quat" || name == "Vector4") && len(b) == 16:
+	case name == "Plane" && len(b) == 16:
+		// struct Plane extends Vector { var float W; }: as a binary
+		// struct (UE1 and UE3 alike) its own W comes first.
+		v = floats("W", "X", "Y", "Z")
+	case (name == "Quat" || name == "Vector4") && len(b) == 16:
 		v = floats("X", "Y", "Z", "W")
 	case name == "LinearColor" && len(b) == 16:
 		v = floats("R", "G", "B", "A")
