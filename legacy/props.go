@@ -253,7 +253,10 @@ func (f *File) headerVariants(i int) []headerVariant {
 		return variantsPlain
 	}
 	e := &f.Exports[i]
-	isComp := strings.HasSuffix(f.ClassName(i), "Component")
+	// Distributions (DistributionFloatConstant, ...) are UComponents in UE3
+	// without the name saying so.
+	class := f.ClassName(i)
+	isComp := strings.HasSuffix(class, "Component") || strings.HasPrefix(class, "Distribution")
 	tmpl := e.ObjectFlags&(rfArchetypeUE3|rfCDOUE3) != 0 || strings.HasPrefix(e.ObjectName, "Default__")
 	switch {
 	case isComp && tmpl:
@@ -430,6 +433,11 @@ func (p *propReader) tag(prop *Property) (bool, error) {
 		}
 	} else {
 		prop.Type = f.readNameRef(r, "PropertyTag.Type")
+		if r.Err() == nil && !strings.HasSuffix(prop.Type, "Property") {
+			// No property type: the tag was read at the wrong place (the
+			// object header read in the wrong layout).
+			return false, p.fail("PropertyTag.Type", "property %q has type %q, no property type", name, prop.Type)
+		}
 		prop.Size = r.I32("PropertyTag.Size")
 		prop.ArrayIndex = r.I32("PropertyTag.ArrayIndex")
 		switch prop.Type {
