@@ -121,6 +121,11 @@ func (f *File) ExportContent(i int) (*Content, error) {
 		if t.Format == TexP8 && t.Palette == nil {
 			c.Note = "grey ramp used: " + t.PaletteNote
 		}
+		if m := t.Mips[0]; c.Width < m.Width || c.Height < m.Height {
+			// A cooked UE3 texture whose top mips are in a texture file
+			// cache (.tfc) the package does not hold.
+			c.Note = fmt.Sprintf("mip 0 (%dx%d) is stored outside the package: wrote the largest mip it holds (%dx%d)", m.Width, m.Height, c.Width, c.Height)
+		}
 	case "palette":
 		pal, err := f.Palette(i)
 		if err != nil {
