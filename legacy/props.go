@@ -31,7 +31,9 @@ type Property struct {
 // fields and tagged properties, and where the native data that follows
 // them begins.
 type Object struct {
-	Export     int         `json:"export"`
+	// Export is the export's 0-based index; not in JSON, where what holds
+	// the object names its export (1-based, as upkg exports numbers them).
+	Export     int         `json:"-"`
 	Class      string      `json:"class"`
 	StateFrame *StateFrame `json:"state_frame,omitempty"`
 	// TemplateOwnerClass and TemplateName are the UE3 component header.
