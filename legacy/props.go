@@ -675,6 +675,22 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	switch {
 	case (name == "Vector" || name == "Scale") && len(b) == 12:
 		v = floats("X", "Y", "Z")
+	case name == "Scale" && len(b) == 17:
+		// UE1/UE2: a Vector, SheerRate, then the ESheerAxis byte.
+		m := map[string]any{"Scale": floats("X", "Y", "Z"), "SheerRate": vr.F32(name)}
+		axis := vr.U8(name)
+		if int(axis) < len(sheerAxes) {
+			m["SheerAxis"] = sheerAxes[axis]
+		} else {
+			m["SheerAxis"] = int64(axis)
+		}
+		v = m
+	case name == "Matrix" && len(b) == 64:
+		// Four Planes, each W first (see Plane): a transform's WPlane
+		// reads (W=1, X=tx, Y=ty, Z=tz).
+		v = map[string]any{"XPlane": floats("W", "X", "Y", "Z"), "YPlane": floats("W", "X", "Y", "Z"), "ZPlane": floats("W", "X", "Y", "Z"), "WPlane": floats("W", "X", "Y", "Z")}
+	case name == "Coords" && len(b) == 48:
+		v = map[string]any{"Origin": floats("X", "Y", "Z"), "XAxis": floats("X", "Y", "Z"), "YAxis": floats("X", "Y", "Z"), "ZAxis": floats("X", "Y", "Z")}
 	case name == "Vector2D" && len(b) == 8:
 		v = floats("X", "Y")
 	case name == "Rotator" && len(b) == 12:
@@ -715,12 +731,21 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 	return hexValue(b), nil
 }
 
+// sheerAxes are ESheerAxis's names (UE1/UE2 Object.uc), by value.
+var sheerAxes = []string{"SHEER_None", "SHEER_XY", "SHEER_XZ", "SHEER_YX", "SHEER_YZ", "SHEER_ZX", "SHEER_ZY"}
+
 // fixedStruct reports whether structValue decodes a struct of this name
 // and size by its fixed layout (the cases of its switch).
 func (p *propReader) fixedStruct(name string, n int) bool {
 	switch name {
-	case "Vector", "Scale", "Rotator":
+	case "Vector", "Rotator":
 		return n == 12
+	case "Scale":
+		return n == 12 || n == 17
+	case "Coords":
+		return n == 48
+	case "Matrix":
+		return n == 64
 	case "Vector2D", "IntPoint":
 		return n == 8
 	case "Plane", "Quat", "Vector4", "LinearColor", "Guid":
