@@ -685,6 +685,15 @@ func (p *propReader) structValue(name string, b []byte, abs int64) (any, error) 
 			m["SheerAxis"] = int64(axis)
 		}
 		v = m
+	case name == "PointRegion" && len(b) >= 6:
+		// Zone (an object reference: a compact index before UE3), iLeaf,
+		// ZoneNumber.
+		zone := f.objRef(vr, "PointRegion.Zone")
+		leaf := vr.I32("PointRegion.iLeaf")
+		num := vr.U8("PointRegion.ZoneNumber")
+		if vr.Err() == nil && vr.Remaining() == 0 && f.validRef(zone) {
+			v = map[string]any{"Zone": f.ObjectPath(zone), "iLeaf": int64(leaf), "ZoneNumber": int64(num)}
+		}
 	case name == "Matrix" && len(b) == 64:
 		// Four Planes, each W first (see Plane): a transform's WPlane
 		// reads (W=1, X=tx, Y=ty, Z=tz).
@@ -746,6 +755,8 @@ func (p *propReader) fixedStruct(name string, n int) bool {
 		return n == 48
 	case "Matrix":
 		return n == 64
+	case "PointRegion":
+		return n >= 6 && n <= 9
 	case "Vector2D", "IntPoint":
 		return n == 8
 	case "Plane", "Quat", "Vector4", "LinearColor", "Guid":
