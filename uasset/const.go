@@ -191,21 +191,7 @@ func flagString(f uint32, names []struct {
 		if s != "" {
 			s += "|"
 		}
-		s += "0x" + hexU32(f)
+		s += "0x" + ue.HexU32(f)
 	}
 	return s
-}
-
-func hexU32(v uint32) string {
-	const digits = "0123456789ABCDEF"
-	var b [8]byte
-	for i := 7; i >= 0; i-- {
-		b[i] = digits[v&15]
-		v >>= 4
-	}
-	i := 0
-	for i < 7 && b[i] == '0' {
-		i++
-	}
-	return string(b[i:])
 }

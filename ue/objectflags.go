@@ -35,17 +35,23 @@ func ObjectFlagsString(f uint32) string {
 		if s != "" {
 			s += "|"
 		}
-		const digits = "0123456789ABCDEF"
-		var b [8]byte
-		for i := 7; i >= 0; i-- {
-			b[i] = digits[rest&15]
-			rest >>= 4
-		}
-		i := 0
-		for i < 7 && b[i] == '0' {
-			i++
-		}
-		s += "0x" + string(b[i:])
+		s += "0x" + HexU32(rest)
 	}
 	return s
+}
+
+// HexU32 writes v in upper-case hex digits without leading zeros ("4000000"),
+// as flag renderings print the bits they have no name for.
+func HexU32(v uint32) string {
+	const digits = "0123456789ABCDEF"
+	var b [8]byte
+	for i := 7; i >= 0; i-- {
+		b[i] = digits[v&15]
+		v >>= 4
+	}
+	i := 0
+	for i < 7 && b[i] == '0' {
+		i++
+	}
+	return string(b[i:])
 }
