@@ -168,10 +168,9 @@ type zenResolver struct {
 	script *zen.ScriptObjects
 	// byHash names script imports from hashes of the package's own names.
 	byHash *scriptGuess
-	// ue4Paths names UE4 package imports (4.26/4.27 zen packages: the
-	// index is the hash of the object path) from the package's own names,
-	// built on the first one not named otherwise (ue4Import).
-	ue4Paths map[uint64][2]string
+	// ue4Guess names 4.26/4.27 package imports from the package's own
+	// names, made for the first one not named otherwise (ue4Import).
+	ue4Guess *scriptGuess
 	// exportHashes maps public export hashes of the package's own names
 	// (for imports from packages outside the container).
 	exportHashes map[uint64]string
@@ -826,57 +825,19 @@ func (zr *zenResolver) ref(x zen.ObjectIndex) string {
 }
 
 // importObject resolves one import map entry.
-// ue4Import names the object of a UE4 package import whose hash is h
-// when a package path and an object name of the package's name map make
-// its path (/Game/A/B and B_C: /Game/A/B.B_C): a loose 4.26/4.27 zen
-// package, without the container that would name it, names most of its
-// imports this way (its name map holds what they are made of).
+// ue4Import names the object of a 4.26/4.27 package import whose hash is
+// h from the package's own names (newPackageImportGuess).
 func (zr *zenResolver) ue4Import(h uint64) (Object, bool) {
-	if zr.ue4Paths == nil {
-		zr.ue4Paths = map[uint64][2]string{}
-		var pkgs, objs []string
-		for _, n := range zr.p.Names {
-			switch v := n.Value; {
-			case strings.HasPrefix(v, "/") && !strings.HasPrefix(v, "/Script/"):
-				pkgs = append(pkgs, v)
-			case v != "" && !strings.ContainsAny(v, "/.:"):
-				objs = append(objs, v)
-			}
-		}
-		if len(pkgs)*len(objs) <= maxUE4Guesses {
-			for _, p := range pkgs {
-				for _, o := range objs {
-					zr.ue4Paths[zen.ScriptObjectHash(p+"."+o)] = [2]string{p, o}
-				}
-			}
-		}
-		// Subobjects of class defaults (Pkg.Default__X_C:Component).
-		var cdos []string
-		for _, o := range objs {
-			if strings.HasPrefix(o, "Default__") {
-				cdos = append(cdos, o)
-			}
-		}
-		if len(pkgs)*len(cdos)*len(objs) <= maxUE4Guesses {
-			for _, p := range pkgs {
-				for _, c := range cdos {
-					for _, o := range objs {
-						zr.ue4Paths[zen.ScriptObjectHash(p+"."+c+":"+o)] = [2]string{p, c + ":" + o}
-					}
-				}
-			}
-		}
+	if zr.ue4Guess == nil {
+		zr.ue4Guess = newPackageImportGuess(zr.p)
 	}
-	po, ok := zr.ue4Paths[h]
+	path, ok := zr.ue4Guess.lookup(h)
 	if !ok {
 		return Object{}, false
 	}
-	name := po[1][strings.LastIndexByte(po[1], ':')+1:]
-	return Object{Name: name, Path: po[0] + "." + po[1], PackageName: po[0]}, true
+	pkg, _, _ := strings.Cut(path, ".")
+	return Object{Name: lastElem(path), Path: path, PackageName: pkg}, true
 }
-
-// maxUE4Guesses bounds the object paths ue4Import hashes for a package.
-const maxUE4Guesses = 1 << 16
 
 func (zr *zenResolver) importObject(x zen.ObjectIndex) Object {
 	switch x.Kind() {

@@ -9,10 +9,12 @@ import (
 	"github.com/upkg/upkg/zen"
 )
 
-// scriptGuess names script imports of a package read without its global
-// container: the candidates are the engine's common script packages and the
-// package's own /Script/ names, each alone and joined with every plain name
-// of the name map (as the object and as its class default object). There
+// scriptGuess names imports by their path hashes: the script imports of a
+// package read without its global container (the candidates are the
+// engine's common script packages and the package's own /Script/ names)
+// or the package imports of a 4.26/4.27 zen package (its /Game/... names),
+// each alone and joined with every plain name of the name map (as the
+// object and as its class default object). There
 // can be tens of thousands of candidates, so they are hashed without
 // building their paths, and only until the hashes the package's import map
 // asks for are all found.
@@ -38,19 +40,44 @@ type scriptGuess struct {
 	buf          []byte
 }
 
-// newScriptGuess prepares the candidates of p; nothing is hashed yet.
+// newScriptGuess prepares the candidates of p's script imports; nothing is
+// hashed yet.
 func newScriptGuess(p *zen.Package) *scriptGuess {
-	g := &scriptGuess{found: map[uint64]string{}, want: map[uint64]bool{}, atObj: -1}
-	g.pkgs = append([]string(nil), commonScriptPackages...)
+	pkgs := append([]string(nil), commonScriptPackages...)
 	for _, n := range p.Names {
 		if strings.HasPrefix(n.Value, "/Script/") {
-			g.pkgs = append(g.pkgs, n.Value)
-		} else if !strings.Contains(n.Value, "/") {
+			pkgs = append(pkgs, n.Value)
+		}
+	}
+	return newPathGuess(p, pkgs, zen.KindScriptImport)
+}
+
+// newPackageImportGuess prepares the candidates of the package imports of
+// a 4.26/4.27 zen package, whose index is the hash of the object's path
+// (what script imports' is): the package paths of its name map
+// ("/Game/A/B") with its plain names. A loose package, without the
+// container that would name them, names most of its imports this way.
+func newPackageImportGuess(p *zen.Package) *scriptGuess {
+	var pkgs []string
+	for _, n := range p.Names {
+		if strings.HasPrefix(n.Value, "/") && !strings.HasPrefix(n.Value, "/Script/") {
+			pkgs = append(pkgs, n.Value)
+		}
+	}
+	return newPathGuess(p, pkgs, zen.KindPackageImport)
+}
+
+// newPathGuess prepares the candidates pkgs, each alone and joined with the
+// plain names of p's name map, for p's imports of kind.
+func newPathGuess(p *zen.Package, pkgs []string, kind int) *scriptGuess {
+	g := &scriptGuess{pkgs: pkgs, found: map[uint64]string{}, want: map[uint64]bool{}, atObj: -1}
+	for _, n := range p.Names {
+		if !strings.Contains(n.Value, "/") {
 			g.objs = append(g.objs, n.Value)
 		}
 	}
 	for _, x := range p.ImportMap {
-		if x.Kind() == zen.KindScriptImport {
+		if x.Kind() == kind {
 			g.want[x.Value()] = true
 			g.wantBits |= 1 << (x.Value() % 64)
 		}
