@@ -14,11 +14,11 @@ import (
 // (a file on disk, or wherever read finds it), whose long package name is
 // packagePath: "/Game/Maps/Level1" read from ".../Content/Maps/Level1.umap"
 // puts "/Game/Data/S_Row" at ".../Content/Data/S_Row.uasset". read may be
-// nil (os.ReadFile). opts are passed to uasset.NewFile (the engine version
+// nil (os.ReadFile; in the browser, no file is found). opts are passed to uasset.NewFile (the engine version
 // of an unversioned package, say).
 func FileLoader(path, packagePath string, read func(string) ([]byte, error), opts ...uasset.Option) Loader {
 	if read == nil {
-		read = os.ReadFile
+		read = readFile
 	}
 	// The mount: the first element of the package path ("/Game/") and the
 	// folder it corresponds to.

@@ -29,8 +29,12 @@ func loadMappings(opts *Options) (*usmap.File, error) {
 	e := v.(*mappingsEntry)
 	e.once.Do(func() {
 		read := opts.ReadFile
-		if read == nil {
+		if read == nil && diskReads {
 			read = os.ReadFile
+		}
+		if read == nil {
+			e.err = fmt.Errorf("mappings: %s: no reader given for it", opts.Mappings)
+			return
 		}
 		b, err := read(opts.Mappings)
 		if err != nil {

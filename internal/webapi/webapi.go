@@ -92,7 +92,7 @@ func (o OpenOptions) options(files map[string][]byte) *inspect.Options {
 				return b, nil
 			}
 		}
-		if o.dir != "" {
+		if hasContainers && o.dir != "" {
 			return os.ReadFile(path.Join(o.dir, path.Base(name)))
 		}
 		return nil, fmt.Errorf("%s: %w (drop it together with the package)", name, fs.ErrNotExist)
@@ -442,7 +442,7 @@ var containerPackageFormat = map[string]string{"pak": "uasset"}
 func (s *Session) OpenContainer(p string, oo OpenOptions) (res *ContainerResult, err error) {
 	defer guard("open", p, &err)
 	cf, ok := inspect.ContainerFormatFor(p)
-	if !ok {
+	if !hasContainers || !ok {
 		return nil, &Error{Op: "open", File: p, Err: fmt.Errorf("no container reader for %q files in this build", path.Ext(p))}
 	}
 	oo.dir = path.Dir(p)
@@ -482,7 +482,7 @@ func (s *Session) OpenFromContainer(id int, inner string) (res *PackageResult, e
 	if err != nil {
 		return nil, &Error{Op: "open", File: inner, Err: err}
 	}
-	if h.container == nil {
+	if !hasContainers || h.container == nil {
 		return nil, &Error{Op: "open", File: inner, Err: errors.New("handle is not a container")}
 	}
 	name := h.cpath + inspect.ContainerSep + "/" + strings.TrimPrefix(inner, "/")
@@ -528,7 +528,7 @@ func (s *Session) PackageFiles(id int, inner string) (names []string, data [][]b
 	if err != nil {
 		return nil, nil, &Error{Op: "read", File: inner, Err: err}
 	}
-	if h.container == nil {
+	if !hasContainers || h.container == nil {
 		return nil, nil, &Error{Op: "read", File: inner, Err: errors.New("handle is not a container")}
 	}
 	inner = strings.TrimPrefix(inner, "/")
@@ -573,7 +573,7 @@ func (s *Session) ContainerFile(id int, inner string) (data []byte, err error) {
 	if err != nil {
 		return nil, &Error{Op: "read", File: inner, Err: err}
 	}
-	if h.container == nil {
+	if !hasContainers || h.container == nil {
 		return nil, &Error{Op: "read", File: inner, Err: errors.New("handle is not a container")}
 	}
 	f, err := h.container.Open(strings.TrimPrefix(inner, "/"))
