@@ -493,11 +493,11 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 	case "UInt64Property":
 		return kept(d, r.U64(t.Name))
 	case "FloatProperty":
-		f := float64(r.F32(t.Name))
+		f := r.F32(t.Name)
 		if d.bare() {
 			return nil
 		}
-		return jsonFloat(f)
+		return jsonFloat32(f)
 	case "DoubleProperty":
 		f := r.F64(t.Name)
 		if d.bare() {
@@ -588,6 +588,17 @@ func (d *decoder) valueOf(r *binread.Reader, t *Type, m mode, tag *Tag) any {
 // NaN and Inf).
 func jsonFloat(f float64) any {
 	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return fmt.Sprint(f)
+	}
+	return f
+}
+
+// jsonFloat32 is jsonFloat for a float32, kept as one: it prints as the
+// shortest decimal that reads back as the same float32 (0.3, not the
+// float64 0.30000001192092896 it widens to), as the engine's editor and
+// the other readers show it.
+func jsonFloat32(f float32) any {
+	if f != f || f > math.MaxFloat32 || f < -math.MaxFloat32 {
 		return fmt.Sprint(f)
 	}
 	return f

@@ -205,6 +205,8 @@ func scalar(v any) (string, bool) {
 		return strconv.FormatInt(x, 10), true
 	case uint64:
 		return strconv.FormatUint(x, 10), true
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', -1, 32), true
 	case float64:
 		return strconv.FormatFloat(x, 'g', -1, 64), true
 	case string:

@@ -481,3 +481,63 @@ func TestTextHistories(t *testing.T) {
 }
 
 func binreadFrom(b []byte) *binread.Reader { return binread.FromBytes(b) }
+
+// TestFloat32Shortest checks that float32 values (FloatProperty, the
+// float components of a UE4 Vector) keep their type: JSON and the tree
+// print the shortest decimal that reads back as the same float32, as the
+// editor shows them (0.3, not the widened 0.30000001192092896). A
+// non-finite one is a string, as a double's is.
+func TestFloat32Shortest(t *testing.T) {
+	s := newStream()
+	off := s.tag4("Threshold", "FloatProperty")
+	s.U8(0)
+	m := s.Len()
+	s.F32(0.3)
+	s.patch(off, m)
+	off = s.tag4("Where", "StructProperty")
+	s.name("Vector")
+	ue.WriteGuid(s.Writer, ue.Guid{})
+	s.U8(0)
+	m = s.Len()
+	s.F32(50.1)
+	s.F32(-0.11249924)
+	s.F32(3599.9998)
+	s.patch(off, m)
+	off = s.tag4("Bad", "FloatProperty")
+	s.U8(0)
+	m = s.Len()
+	s.U32(0x7fc00000) // a quiet NaN
+	s.patch(off, m)
+	s.name("None")
+
+	props, issues, ok := ReadTagged(ctxFor(s, 518, 0), s.Bytes())
+	if !ok {
+		t.Fatalf("not complete: %v", issues)
+	}
+	if v := find(props, "Threshold").Value; v != float32(0.3) {
+		t.Errorf("Threshold: %T %v, want float32 0.3", v, v)
+	}
+	for name, want := range map[string]string{
+		"Threshold": `0.3`,
+		"Where":     `{"struct":"Vector","fields":{"X":50.1,"Y":-0.11249924,"Z":3599.9998}}`,
+		"Bad":       `"NaN"`,
+	} {
+		b, _ := json.Marshal(find(props, name).Value)
+		if string(b) != want {
+			t.Errorf("%s: JSON %s, want %s", name, b, want)
+		}
+	}
+	var tree strings.Builder
+	if err := (&Object{Properties: props}).WriteTree(&tree, ""); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"Threshold (FloatProperty) = 0.3\n",
+		"Where (StructProperty<Vector>) = {X: 50.1, Y: -0.11249924, Z: 3599.9998}\n",
+		"Bad (FloatProperty) = \"NaN\"\n",
+	} {
+		if !strings.Contains(tree.String(), want) {
+			t.Errorf("tree lacks %q:\n%s", want, tree.String())
+		}
+	}
+}

@@ -238,9 +238,9 @@ func fixedComponent(r *binread.Reader, k int, n string, keep bool) any {
 	var v any
 	switch k {
 	case cF32:
-		f := float64(r.F32(n))
+		f := r.F32(n)
 		if keep {
-			v = jsonFloat(f)
+			v = jsonFloat32(f)
 		}
 	case cF64:
 		f := r.F64(n)
@@ -422,20 +422,20 @@ var nativeTable = []struct {
 			{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
 			{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
 			{"TangentWeightMode", uint64(r.U8("RichCurveKey.TangentWeightMode"))},
-			{"Time", jsonFloat(float64(r.F32("RichCurveKey.Time")))},
-			{"Value", jsonFloat(float64(r.F32("RichCurveKey.Value")))},
-			{"ArriveTangent", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangent")))},
-			{"ArriveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.ArriveTangentWeight")))},
-			{"LeaveTangent", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangent")))},
-			{"LeaveTangentWeight", jsonFloat(float64(r.F32("RichCurveKey.LeaveTangentWeight")))},
+			{"Time", jsonFloat32(r.F32("RichCurveKey.Time"))},
+			{"Value", jsonFloat32(r.F32("RichCurveKey.Value"))},
+			{"ArriveTangent", jsonFloat32(r.F32("RichCurveKey.ArriveTangent"))},
+			{"ArriveTangentWeight", jsonFloat32(r.F32("RichCurveKey.ArriveTangentWeight"))},
+			{"LeaveTangent", jsonFloat32(r.F32("RichCurveKey.LeaveTangent"))},
+			{"LeaveTangentWeight", jsonFloat32(r.F32("RichCurveKey.LeaveTangentWeight"))},
 		}
 	}},
 	{"PerPlatformInt", perPlatform(func(r *binread.Reader) any { return int64(r.I32("PerPlatformInt")) }, 4)},
-	{"PerPlatformFloat", perPlatform(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerPlatformFloat"))) }, 4)},
+	{"PerPlatformFloat", perPlatform(func(r *binread.Reader) any { return jsonFloat32(r.F32("PerPlatformFloat")) }, 4)},
 	{"PerPlatformBool", perPlatform(func(r *binread.Reader) any { return r.U32("PerPlatformBool") != 0 }, 4)},
 	{"PerPlatformFrameRate", perPlatform(frameRate, 8)},
 	{"PerQualityLevelInt", perQuality(func(r *binread.Reader) any { return int64(r.I32("PerQualityLevelInt")) })},
-	{"PerQualityLevelFloat", perQuality(func(r *binread.Reader) any { return jsonFloat(float64(r.F32("PerQualityLevelFloat"))) })},
+	{"PerQualityLevelFloat", perQuality(func(r *binread.Reader) any { return jsonFloat32(r.F32("PerQualityLevelFloat")) })},
 	{"FontCharacter", fontCharacter},
 	{"KeyHandleMap", func(d *decoder, r *binread.Reader, _ int64) any { return Fields{} }},
 	{"InstancedStruct", instancedStruct},
@@ -968,7 +968,7 @@ func (d *decoder) exprInput(r *binread.Reader, l exprLayout, keep bool) any {
 	return fs
 }
 
-func f32(r *binread.Reader, n string) any { return jsonFloat(float64(r.F32(n))) }
+func f32(r *binread.Reader, n string) any { return jsonFloat32(r.F32(n)) }
 
 // The constants of the FMaterialInput<T> types.
 var (

@@ -210,7 +210,7 @@ func (d *decoder) formatArgument(r *binread.Reader, depth int, argData bool) any
 		}
 		return Fields{{"Type", "UInt"}, {"Value", r.U64("FormatArgument.UInt")}}
 	case 2:
-		return Fields{{"Type", "Float"}, {"Value", jsonFloat(float64(r.F32("FormatArgument.Float")))}}
+		return Fields{{"Type", "Float"}, {"Value", jsonFloat32(r.F32("FormatArgument.Float"))}}
 	case 3:
 		return Fields{{"Type", "Double"}, {"Value", jsonFloat(r.F64("FormatArgument.Double"))}}
 	case 4:

@@ -298,7 +298,9 @@ func (d *decoder) zeroValue(t *Type) any {
 			return d.enumName(t.Enum, 0) // named from the mappings, as a stored value is
 		}
 		return uint64(0)
-	case "FloatProperty", "DoubleProperty":
+	case "FloatProperty":
+		return float32(0)
+	case "DoubleProperty":
 		return 0.0
 	case "StrProperty", "AnsiStrProperty", "Utf8StrProperty":
 		return ""
