@@ -541,3 +541,33 @@ func TestFloat32Shortest(t *testing.T) {
 		}
 	}
 }
+
+// TestRichCurveKeyModes checks that RichCurveKey's mode bytes carry their
+// enums' names, and that a value no enum has stays a number.
+func TestRichCurveKeyModes(t *testing.T) {
+	s := newStream()
+	off := s.tag4("Key", "StructProperty")
+	s.name("RichCurveKey")
+	ue.WriteGuid(s.Writer, ue.Guid{})
+	s.U8(0)
+	m := s.Len()
+	s.U8(2) // RCIM_Cubic
+	s.U8(4) // RCTM_SmartAuto (5.3+)
+	s.U8(9) // no such weight mode
+	for _, f := range []float32{0.5, 1.25, 0, 0, 0, 0} {
+		s.F32(f)
+	}
+	s.patch(off, m)
+	s.name("None")
+	props, issues, ok := ReadTagged(ctxFor(s, 518, 0), s.Bytes())
+	if !ok {
+		t.Fatalf("not complete: %v", issues)
+	}
+	b, _ := json.Marshal(find(props, "Key").Value)
+	want := `{"struct":"RichCurveKey","fields":{"InterpMode":{"enum":"ERichCurveInterpMode","value":"RCIM_Cubic"},` +
+		`"TangentMode":{"enum":"ERichCurveTangentMode","value":"RCTM_SmartAuto"},"TangentWeightMode":9,` +
+		`"Time":0.5,"Value":1.25,"ArriveTangent":0,"ArriveTangentWeight":0,"LeaveTangent":0,"LeaveTangentWeight":0}}`
+	if string(b) != want {
+		t.Errorf("have %s\nwant %s", b, want)
+	}
+}

@@ -419,9 +419,9 @@ var nativeTable = []struct {
 			return nil
 		}
 		return Fields{
-			{"InterpMode", uint64(r.U8("RichCurveKey.InterpMode"))},
-			{"TangentMode", uint64(r.U8("RichCurveKey.TangentMode"))},
-			{"TangentWeightMode", uint64(r.U8("RichCurveKey.TangentWeightMode"))},
+			{"InterpMode", curveMode(0, r.U8("RichCurveKey.InterpMode"))},
+			{"TangentMode", curveMode(1, r.U8("RichCurveKey.TangentMode"))},
+			{"TangentWeightMode", curveMode(2, r.U8("RichCurveKey.TangentWeightMode"))},
 			{"Time", jsonFloat32(r.F32("RichCurveKey.Time"))},
 			{"Value", jsonFloat32(r.F32("RichCurveKey.Value"))},
 			{"ArriveTangent", jsonFloat32(r.F32("RichCurveKey.ArriveTangent"))},
@@ -471,6 +471,28 @@ func init() {
 	for _, f := range fixedNatives {
 		natives[f.name] = fixed(f.kind, f.trailer, strings.Fields(f.names)...)
 	}
+}
+
+// richCurveModes name RichCurveKey's three mode bytes, as the engine's
+// enums do (ERichCurveInterpMode in Curves/RealCurve.h,
+// ERichCurveTangentMode and ERichCurveTangentWeightMode in
+// Curves/RichCurve.h; RCTM_SmartAuto is new in 5.3).
+var richCurveModes = [3]struct {
+	enum  string
+	names []string
+}{
+	{"ERichCurveInterpMode", []string{"RCIM_Linear", "RCIM_Constant", "RCIM_Cubic", "RCIM_None"}},
+	{"ERichCurveTangentMode", []string{"RCTM_Auto", "RCTM_User", "RCTM_Break", "RCTM_None", "RCTM_SmartAuto"}},
+	{"ERichCurveTangentWeightMode", []string{"RCTWM_WeightedNone", "RCTWM_WeightedArrive", "RCTWM_WeightedLeave", "RCTWM_WeightedBoth"}},
+}
+
+// curveMode is mode byte b of RichCurveKey (k indexes richCurveModes) as
+// its enum's name; a value the enum does not have stays a number.
+func curveMode(k int, b uint8) any {
+	if m := &richCurveModes[k]; int(b) < len(m.names) {
+		return Enum{Enum: m.enum, Value: m.names[b]}
+	}
+	return uint64(b)
 }
 
 // ticksTime renders FDateTime ticks (100 ns units since 0001-01-01 00:00,
