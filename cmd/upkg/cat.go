@@ -93,10 +93,10 @@ func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() 
 	if trimmed == "" {
 		return nil, nil, errors.New("no path given (list the files with `upkg ls`)")
 	}
-	entries := c.Entries()
 	// A stored path, then a chunk id (as ls prints it, in either case).
 	for pass := range 2 {
-		for i, e := range entries {
+		for i := range c.Len() {
+			e := c.Entry(i)
 			if pass == 0 && e.Path != trimmed || pass == 1 && (e.ChunkID == "" || !strings.EqualFold(e.ChunkID, name)) {
 				continue
 			}
@@ -108,7 +108,7 @@ func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() 
 	}
 	if ef, ok := c.(inspect.EntryFinder); ok {
 		if i, ok := ef.FindEntry(name); ok {
-			return openEntry(c, i, c.Entries()[i])
+			return openEntry(c, i, c.Entry(i))
 		}
 	}
 	if f, err := c.Open(trimmed); err == nil {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -8,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"text/tabwriter"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -80,59 +82,123 @@ Encrypted containers need --aes-key (hex, 0x optional, or base64).`,
 	return c
 }
 
-// lsOutput is the --json form of ls.
-type lsOutput struct {
-	Container string                   `json:"container"`
-	Format    string                   `json:"format"`
-	Summary   []inspect.Field          `json:"summary"`
-	Entries   []inspect.ContainerEntry `json:"entries"`
+// lsHead is the --json form of ls before its entries: a container's
+// object is {"container", "format", "summary", "entries"}.
+type lsHead struct {
+	Container string          `json:"container"`
+	Format    string          `json:"format"`
+	Summary   []inspect.Field `json:"summary"`
 }
 
+// runLs lists one container. Entries are written as they are read, none
+// kept: a container of hundreds of thousands of files lists in the memory
+// of its index.
 func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error {
 	c, err := openContainer(name, opts)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	var entries []inspect.ContainerEntry
-	for _, e := range c.Entries() {
-		if o.glob.match(entryName(e)) {
-			entries = append(entries, e)
+	// each calls fn with every entry the patterns select, in order.
+	each := func(fn func(e inspect.ContainerEntry)) {
+		for i := range c.Len() {
+			if e := c.Entry(i); o.glob.match(entryName(e)) {
+				fn(e)
+			}
 		}
 	}
+	w := bufio.NewWriter(stdout)
 	if o.json {
-		enc := json.NewEncoder(stdout)
-		enc.SetEscapeHTML(false)
-		if !o.lines {
-			enc.SetIndent("", "  ")
-		}
-		if entries == nil {
-			entries = []inspect.ContainerEntry{}
-		}
-		return enc.Encode(lsOutput{Container: name, Format: c.Format(), Summary: c.Summary(), Entries: entries})
+		writeLsJSON(w, lsHead{Container: name, Format: c.Format(), Summary: c.Summary()}, o.lines, each)
+		return w.Flush()
 	}
 	if !o.long {
-		for _, e := range entries {
-			fmt.Fprintln(stdout, field(entryName(e)))
-		}
-		return nil
+		each(func(e inspect.ContainerEntry) {
+			w.WriteString(field(entryName(e)))
+			w.WriteByte('\n')
+		})
+		return w.Flush()
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 8, 2, ' ', 0)
-	fmt.Fprintf(tw, "%10s\t%10s\tTYPE\tCOMPRESSION\tENC\tHASH\tPATH\n", "SIZE", "STORED")
-	var total, stored int64
-	for _, e := range entries {
-		enc := "-"
-		if e.Encrypted {
-			enc = "enc"
+	// The columns are as wide as their widest cell, as a tab writer makes
+	// them, found by a first pass so that the rows need not be held.
+	rows := lsRow{"      SIZE", "    STORED", "TYPE", "COMPRESSION", "ENC", "HASH"}
+	width := make([]int, len(rows))
+	measure := func(r lsRow) {
+		for k, cell := range r {
+			width[k] = max(width[k], utf8.RuneCountInString(cell))
 		}
-		fmt.Fprintf(tw, "%10d\t%10d\t%s\t%s\t%s\t%s\t%s\n", e.Size, e.CompressedSize, dash(e.ChunkType),
-			dash(e.Compression), enc, dash(e.Hash), field(entryName(e)))
+	}
+	measure(rows)
+	each(func(e inspect.ContainerEntry) { measure(longRow(e)) })
+	write := func(r lsRow, path string) {
+		for k, cell := range r {
+			w.WriteString(cell)
+			for range width[k] - utf8.RuneCountInString(cell) + 2 {
+				w.WriteByte(' ')
+			}
+		}
+		w.WriteString(path)
+		w.WriteByte('\n')
+	}
+	write(rows, "PATH")
+	n, total, stored := 0, int64(0), int64(0)
+	each(func(e inspect.ContainerEntry) {
+		write(longRow(e), field(entryName(e)))
+		n++
 		total += e.Size
 		stored += e.CompressedSize
+	})
+	fmt.Fprintf(w, "%d entries, %d bytes (%d stored)\n", n, total, stored)
+	return w.Flush()
+}
+
+// lsRow is the cells of a --long line before the path.
+type lsRow [6]string
+
+func longRow(e inspect.ContainerEntry) lsRow {
+	enc := "-"
+	if e.Encrypted {
+		enc = "enc"
 	}
-	tw.Flush()
-	fmt.Fprintf(stdout, "%d entries, %d bytes (%d stored)\n", len(entries), total, stored)
-	return nil
+	return lsRow{fmt.Sprintf("%10d", e.Size), fmt.Sprintf("%10d", e.CompressedSize), dash(e.ChunkType), dash(e.Compression), enc, dash(e.Hash)}
+}
+
+// writeLsJSON writes one container's object, its entries one at a time as
+// each yields them: indented as json.Encoder's SetIndent("", "  ") indents
+// the whole object, or on one line (lines).
+func writeLsJSON(w *bufio.Writer, head lsHead, lines bool, each func(func(inspect.ContainerEntry))) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// The head's object without its closing brace, then the entries.
+	open, sep, end, empty := `,"entries":[`, ",", "]}\n", `,"entries":[]}`+"\n"
+	if !lines {
+		enc.SetIndent("", "  ")
+		open, sep, end, empty = ",\n  \"entries\": [\n    ", ",\n    ", "\n  ]\n}\n", ",\n  \"entries\": []\n}\n"
+	}
+	enc.Encode(head) // cannot fail: strings and numbers
+	h := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	w.Write(bytes.TrimSuffix(bytes.TrimSuffix(h, []byte("}")), []byte("\n")))
+	if !lines {
+		enc.SetIndent("    ", "  ")
+	}
+	n := 0
+	each(func(e inspect.ContainerEntry) {
+		if n == 0 {
+			w.WriteString(open)
+		} else {
+			w.WriteString(sep)
+		}
+		n++
+		buf.Reset()
+		enc.Encode(e)
+		w.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
+	})
+	if n == 0 {
+		w.WriteString(empty)
+		return
+	}
+	w.WriteString(end)
 }
 
 // entryName is what ls prints for an entry: its path, or its chunk id.

@@ -17,6 +17,11 @@ type Container interface {
 	// Entries lists everything stored, in container order, including chunks
 	// that have no path (IoStore chunks outside the directory index).
 	Entries() []ContainerEntry
+	// Len and Entry are Entries one at a time, for callers that do not
+	// keep them (ls of a container of hundreds of thousands of files):
+	// Entry(i) is Entries()[i], for 0 <= i < Len().
+	Len() int
+	Entry(i int) ContainerEntry
 	// Summary describes the container header for `upkg info` on a container.
 	Summary() []Field
 	// VerifyEntry checks the stored hash of entry i (reading and

@@ -248,32 +248,39 @@ func (c *utocContainer) File() *iostore.File { return c.f }
 
 func (c *utocContainer) Entries() []ContainerEntry {
 	c.entriesOnce.Do(func() {
-		f := c.f
-		v := f.Header.Version
-		enc := f.Header.ContainerFlags&iostore.FlagEncrypted != 0
-		out := make([]ContainerEntry, len(f.ChunkIDs))
-		for i, id := range f.ChunkIDs {
-			info := f.Info(i)
-			e := ContainerEntry{
-				Path:           f.PathOf(i),
-				ChunkID:        id.String(),
-				ChunkType:      id.Type().Name(v),
-				Offset:         int64(f.OffsetLength(i).Offset),
-				Size:           int64(f.OffsetLength(i).Length),
-				CompressedSize: info.CompressedSize,
-				Compression:    info.Method,
-				Encrypted:      enc,
-				Partition:      info.Partition,
-			}
-			if f.HasHash(i) {
-				h := f.Hash(i)
-				e.Hash = hex.EncodeToString(h[:])
-			}
-			out[i] = e
+		out := make([]ContainerEntry, c.Len())
+		for i := range out {
+			out[i] = c.Entry(i)
 		}
 		c.entries = out
 	})
 	return c.entries
+}
+
+// Len is the number of chunks.
+func (c *utocContainer) Len() int { return len(c.f.ChunkIDs) }
+
+// Entry describes chunk i (see Entries).
+func (c *utocContainer) Entry(i int) ContainerEntry {
+	f := c.f
+	id := f.ChunkIDs[i]
+	info := f.Info(i)
+	e := ContainerEntry{
+		Path:           f.PathOf(i),
+		ChunkID:        id.String(),
+		ChunkType:      id.Type().Name(f.Header.Version),
+		Offset:         int64(f.OffsetLength(i).Offset),
+		Size:           int64(f.OffsetLength(i).Length),
+		CompressedSize: info.CompressedSize,
+		Compression:    info.Method,
+		Encrypted:      f.Header.ContainerFlags&iostore.FlagEncrypted != 0,
+		Partition:      info.Partition,
+	}
+	if f.HasHash(i) {
+		h := f.Hash(i)
+		e.Hash = hex.EncodeToString(h[:])
+	}
+	return e
 }
 
 func (c *utocContainer) Summary() []Field {

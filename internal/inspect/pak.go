@@ -130,27 +130,36 @@ func (c *PakContainer) Close() error {
 // encoded entry is read from the header stored before its data.
 func (c *PakContainer) Entries() []ContainerEntry {
 	out := make([]ContainerEntry, len(c.R.Entries))
-	for i, e := range c.R.Entries {
-		ce := ContainerEntry{
-			Path:           e.Name,
-			ChunkType:      "file",
-			Offset:         e.Offset,
-			Size:           e.UncompressedSize,
-			CompressedSize: e.CompressedSize,
-			Compression:    e.CompressionMethod,
-			Encrypted:      e.Encrypted(),
-		}
-		if e.Name == "" {
-			ce.ChunkID = fmt.Sprintf("pathhash:%016x", e.PathHash)
-		}
-		if e.Deleted() {
-			ce.ChunkType = "deleted"
-		} else if h, err := e.StoredHash(); err == nil && !h.IsZero() {
-			ce.Hash = h.String()
-		}
-		out[i] = ce
+	for i := range out {
+		out[i] = c.Entry(i)
 	}
 	return out
+}
+
+// Len is the number of file records.
+func (c *PakContainer) Len() int { return len(c.R.Entries) }
+
+// Entry describes file record i (see Entries).
+func (c *PakContainer) Entry(i int) ContainerEntry {
+	e := c.R.Entries[i]
+	ce := ContainerEntry{
+		Path:           e.Name,
+		ChunkType:      "file",
+		Offset:         e.Offset,
+		Size:           e.UncompressedSize,
+		CompressedSize: e.CompressedSize,
+		Compression:    e.CompressionMethod,
+		Encrypted:      e.Encrypted(),
+	}
+	if e.Name == "" {
+		ce.ChunkID = fmt.Sprintf("pathhash:%016x", e.PathHash)
+	}
+	if e.Deleted() {
+		ce.ChunkType = "deleted"
+	} else if h, err := e.StoredHash(); err == nil && !h.IsZero() {
+		ce.Hash = h.String()
+	}
+	return ce
 }
 
 // Summary describes the footer and index.
