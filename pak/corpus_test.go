@@ -2,6 +2,7 @@ package pak_test
 
 import (
 	"bytes"
+	"crypto/sha1"
 	"errors"
 	"flag"
 	"fmt"
@@ -351,4 +352,69 @@ func TestWrongKey(t *testing.T) {
 		}
 	}
 	t.Logf("%d encrypted paks reject a wrong key", checked)
+}
+
+// TestIndexStreamedCorpus reads every corpus pak with its index parsed as
+// it is read and read into memory first: the entries, and the error of a
+// copy damaged in its index, must come out the same.
+func TestIndexStreamedCorpus(t *testing.T) {
+	dir, paks := corpusPaks(t)
+	checked := 0
+	describe := func(data []byte, key string) string {
+		var p *pak.Reader
+		var err error
+		p, err = pak.NewReader(bytes.NewReader(data), int64(len(data)), pak.WithKeyString(key))
+		if err != nil {
+			return "error: " + err.Error()
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "mount %q, %d entries\n", p.MountPoint, len(p.Entries))
+		for _, e := range p.Entries {
+			fmt.Fprintf(&b, "%q %q %d %d %d %q %d %s %v %d %d %v %x %d\n", e.Path, e.Name, e.Offset, e.CompressedSize, e.UncompressedSize,
+				e.CompressionMethod, e.CompressionSlot, e.Hash, e.Blocks, e.Flags, e.CompressionBlockSize, e.Encoded, e.PathHash, e.StoredSize())
+		}
+		return b.String()
+	}
+	for _, rel := range paks {
+		data, err := os.ReadFile(filepath.Join(dir, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(what string, data []byte) {
+			var whole, streamed string
+			pak.WithIndexStreamed(false, func() { whole = describe(data, keyFor(rel)) })
+			pak.WithIndexStreamed(true, func() { streamed = describe(data, keyFor(rel)) })
+			if whole != streamed {
+				t.Errorf("%s (%s): read whole:\n%.600s\nstreamed:\n%.600s", rel, what, whole, streamed)
+			}
+		}
+		check("as stored", data)
+		p, err := pak.NewReader(bytes.NewReader(data), int64(len(data)), pak.WithKeyString(keyFor(rel)))
+		if err != nil || p.Footer.EncryptedIndex || p.Footer.IndexSize < 8 {
+			continue
+		}
+		index := data[p.Footer.IndexOffset : p.Footer.IndexOffset+p.Footer.IndexSize]
+		hashAt := bytes.LastIndex(data, p.Footer.IndexHash[:]) // in the footer
+		for _, at := range []int64{0, 4, 9, 13, 40, 77, p.Footer.IndexSize / 2, p.Footer.IndexSize - 1} {
+			for _, rehash := range []bool{false, true} {
+				bad := bytes.Clone(data)
+				bad[p.Footer.IndexOffset+at] ^= 0x5a
+				if rehash {
+					// The footer's hash made to match, so that the damaged
+					// index is parsed.
+					if hashAt < 0 || p.Footer.IndexHash.IsZero() {
+						continue
+					}
+					sum := sha1.Sum(bad[p.Footer.IndexOffset : p.Footer.IndexOffset+int64(len(index))])
+					copy(bad[hashAt:], sum[:])
+				}
+				check(fmt.Sprintf("index byte %d flipped, hash matching %v", at, rehash), bad)
+				checked++
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no damaged index compared")
+	}
+	t.Logf("%d paks, %d damaged indexes compared", len(paks), checked)
 }

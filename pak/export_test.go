@@ -44,3 +44,15 @@ func DecodesAhead(rc any) bool {
 	r, ok := rc.(*entryReader)
 	return ok && r.ah != nil
 }
+
+// WithIndexStreamed runs f with every unencrypted index parsed as it is
+// read (on) or read into memory first (!on), whatever its size.
+func WithIndexStreamed(on bool, f func()) {
+	old := streamIndexMin
+	streamIndexMin = 1 << 62
+	if on {
+		streamIndexMin = -1
+	}
+	defer func() { streamIndexMin = old }()
+	f()
+}

@@ -220,6 +220,40 @@ func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, wha
 	return b, nil
 }
 
+// streamIndexMin is the size above which an unencrypted index is parsed
+// as it is read rather than read into memory first.
+var streamIndexMin int64 = 8 << 20 // a variable for the tests
+
+// checkBlob checks the range and SHA-1 of the unencrypted blob readBlob
+// would read, reading it a piece at a time.
+func (p *Reader) checkBlob(off, size int64, want ue.SHAHash, what string) error {
+	if off < 0 || size < 0 || off > p.size || size > p.size-off {
+		return &FormatError{Offset: off, What: what, Err: fmt.Errorf("range [0x%x, +0x%x) outside the file of 0x%x bytes", off, size, p.size)}
+	}
+	if size > maxIndexSize {
+		return &FormatError{Offset: off, What: what, Err: fmt.Errorf("%d bytes exceed the limit of %d", size, maxIndexSize)}
+	}
+	if want.IsZero() {
+		return nil
+	}
+	h := sha1.New()
+	buf := make([]byte, min(size, 1<<20))
+	for at := int64(0); at < size; {
+		b := buf[:min(int64(len(buf)), size-at)]
+		if err := readAtFull(p.r, b, off+at); err != nil {
+			return &FormatError{Offset: off + at, What: what, Err: err}
+		}
+		h.Write(b)
+		at += int64(len(b))
+	}
+	var got ue.SHAHash
+	h.Sum(got[:0])
+	if got != want {
+		return &FormatError{Offset: off, What: what, Err: fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, want, got)}
+	}
+	return nil
+}
+
 // decrypt decrypts b in place with the pak's method. For AES-CTR, unit is
 // the offset of b[0] inside its encryption unit (a multiple of 16).
 func (p *Reader) decrypt(b []byte, iv [ivSize]byte, unit int64) error {
@@ -242,11 +276,22 @@ func (p *Reader) decrypt(b []byte, iv [ivSize]byte, unit int64) error {
 
 func (p *Reader) readIndex() error {
 	f := &p.Footer
-	idx, err := p.readBlob(f.IndexOffset, f.IndexSize, f.IndexHash, f.IndexIV, "index")
-	if err != nil {
-		return err
+	var r *binread.Reader
+	if !f.EncryptedIndex && f.IndexSize > streamIndexMin {
+		// Parsed as it is read, after its hash is checked the same way:
+		// the index of a pak of hundreds of thousands of files is tens
+		// of MiB, on top of the entries made from it.
+		if err := p.checkBlob(f.IndexOffset, f.IndexSize, f.IndexHash, "index"); err != nil {
+			return err
+		}
+		r = binread.New(io.NewSectionReader(p.r, f.IndexOffset, f.IndexSize), f.IndexSize)
+	} else {
+		idx, err := p.readBlob(f.IndexOffset, f.IndexSize, f.IndexHash, f.IndexIV, "index")
+		if err != nil {
+			return err
+		}
+		r = memReader(idx, f.IndexOffset, "index")
 	}
-	r := memReader(idx, f.IndexOffset, "index")
 	mount, err := p.readString(r, "Index.MountPoint")
 	if err == nil && (len(mount) > maxMountPoint || !utf8.ValidString(mount)) {
 		err = fmt.Errorf("implausible mount point of %d bytes", len(mount))
