@@ -105,15 +105,16 @@ type Reader struct {
 	// absent.
 	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
-	r        io.ReaderAt
-	size     int64
-	closer   io.Closer
-	block    *aeskey.Cipher
-	byName   map[string]*Entry
-	tree     *dirTree
-	key      keyState
-	maxBlock int64
-	mu       sync.Mutex // guards the lazily read hashes of encoded entries
+	r         io.ReaderAt
+	size      int64
+	closer    io.Closer
+	block     *aeskey.Cipher
+	byName    map[string]*Entry // see names
+	namesOnce sync.Once
+	tree      *dirTree
+	key       keyState
+	maxBlock  int64
+	mu        sync.Mutex // guards the lazily read hashes of encoded entries
 }
 
 // OpenReader opens the named pak file.
@@ -671,7 +672,6 @@ func joinDir(dir, name string) string {
 
 // finish validates the entries and builds the name lookup.
 func (p *Reader) finish() error {
-	p.byName = make(map[string]*Entry, len(p.Entries))
 	prefix := mountPrefix(p.MountPoint)
 	for _, e := range p.Entries {
 		e.p = p
@@ -685,14 +685,26 @@ func (p *Reader) finish() error {
 		if err := p.validate(e); err != nil {
 			return err
 		}
-		if e.Deleted() {
-			continue
-		}
-		if n := fsName(e.Name); n != "" {
-			p.byName[n] = e
-		}
 	}
 	return nil
+}
+
+// names returns the readable entries by fs name, made at the first call:
+// a pak of hundreds of thousands of files listed or verified never needs
+// the map. Of entries of the same name the last wins.
+func (p *Reader) names() map[string]*Entry {
+	p.namesOnce.Do(func() {
+		p.byName = make(map[string]*Entry, len(p.Entries))
+		for _, e := range p.Entries {
+			if e.Deleted() {
+				continue
+			}
+			if n := fsName(e.Name); n != "" {
+				p.byName[n] = e
+			}
+		}
+	})
+	return p.byName
 }
 
 // Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
@@ -701,7 +713,7 @@ func (p *Reader) finish() error {
 // Unreal paths are case-insensitive: when no name matches exactly, a
 // case-insensitive match is returned.
 func (p *Reader) Lookup(name string) (*Entry, bool) {
-	if e, ok := p.byName[trimSlash(name)]; ok {
+	if e, ok := p.names()[trimSlash(name)]; ok {
 		return e, true
 	}
 	var fold *Entry
@@ -729,8 +741,8 @@ func trimSlash(s string) string {
 
 // Names returns the fs names of all readable files, sorted.
 func (p *Reader) Names() []string {
-	out := make([]string, 0, len(p.byName))
-	for n := range p.byName {
+	out := make([]string, 0, len(p.names()))
+	for n := range p.names() {
 		out = append(out, n)
 	}
 	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
