@@ -141,7 +141,7 @@ func (r *BlockReader) decode(k int64, buf []byte) ([]byte, error) {
 		if err := readAtFull(p.r, src, e.DataOffset()+pos); err != nil {
 			return nil, e.errorf(e.DataOffset()+pos, err)
 		}
-		if err := p.decrypt(src, e.IV, pos); err != nil {
+		if err := p.decrypt(src, e.IV(), pos); err != nil {
 			return nil, e.errorf(e.DataOffset()+pos, err)
 		}
 		copy(dst, src)

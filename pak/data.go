@@ -255,7 +255,7 @@ func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
 	if e.hasHash {
 		return e.Hash, true, nil
 	}
-	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
+	r := memReaderAt(p.r, p.size, e.Offset, int64(e.headerSize))
 	h := p.readEntry(r)
 	if err := r.Err(); err != nil {
 		return ue.SHAHash{}, false, e.errorf(e.Offset, err)
@@ -279,7 +279,7 @@ func (e *Entry) checkDataHeader() error {
 	p := e.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := memReaderAt(p.r, p.size, e.Offset, e.headerSize)
+	r := memReaderAt(p.r, p.size, e.Offset, int64(e.headerSize))
 	h := p.readEntry(r)
 	if err := r.Err(); err != nil {
 		return e.errorf(e.Offset, fmt.Errorf("reading the entry header before the data: %w", err))
@@ -457,7 +457,7 @@ func (r *entryReader) fill() error {
 			r.h.Write(r.raw[:min(n, e.CompressedSize-r.pos)])
 		}
 		if e.Encrypted() {
-			if err := p.decrypt(r.raw, e.IV, r.pos); err != nil {
+			if err := p.decrypt(r.raw, e.IV(), r.pos); err != nil {
 				return e.errorf(e.DataOffset()+r.pos, err)
 			}
 		}
@@ -566,7 +566,7 @@ func (e *Entry) readStoredBlock(i int, raw []byte, h io.Writer) ([]byte, []byte,
 		h.Write(raw)
 	}
 	if e.Encrypted() {
-		if err := p.decrypt(raw, e.IV, b.Start-e.Blocks[0].Start); err != nil {
+		if err := p.decrypt(raw, e.IV(), b.Start-e.Blocks[0].Start); err != nil {
 			return raw, nil, e.errorf(b.Start, err)
 		}
 	}

@@ -33,29 +33,59 @@ type Entry struct {
 	// CompressionMethod is "" for stored data, else the method name
 	// ("Zlib", "Oodle", ...).
 	CompressionMethod string
-	// CompressionSlot is the raw value stored: a footer slot (version 8+,
-	// 0 = none) or ECompressionFlags (before version 8).
-	CompressionSlot      uint32
-	Timestamp            uint64 // version 1 only
-	Hash                 ue.SHAHash
-	Blocks               []Block
-	Flags                uint8
-	CompressionBlockSize uint32
-	// IV is the AES-CTR initialisation vector of an encrypted entry (version
-	// 15 paks with EncryptionMethod AES-CTR).
-	IV [ivSize]byte
-	// Encoded reports an entry stored in the v10+ bit-packed form, which has
-	// no hash; the hash is read from the header before the data when needed.
-	Encoded bool
+	Blocks            []Block
 	// PathHash is the entry's FNV-64 path hash from the path hash index
 	// (version 10+), when it has one.
 	PathHash uint64
 
+	p    *Reader
+	rare *entryRare // nil when none of its fields is set
+
+	// The fields below are packed together: a pak can hold hundreds of
+	// thousands of entries, all in memory.
+	Hash ue.SHAHash
+	// CompressionSlot is the raw value stored: a footer slot (version 8+,
+	// 0 = none) or ECompressionFlags (before version 8).
+	CompressionSlot      uint32
+	CompressionBlockSize uint32
+	headerSize           uint32 // size of the FPakEntry that precedes the data
+	Flags                uint8
+	// Encoded reports an entry stored in the v10+ bit-packed form, which has
+	// no hash; the hash is read from the header before the data when needed.
+	Encoded     bool
 	hasHash     bool
 	hasPathHash bool
-	hashOK      bool  // Verify checked the stored bytes (guarded by p.mu)
-	headerSize  int64 // size of the FPakEntry that precedes the data
-	p           *Reader
+	hashOK      bool // Verify checked the stored bytes (guarded by p.mu)
+}
+
+// entryRare holds the fields of an entry that few paks set.
+type entryRare struct {
+	timestamp uint64       // version 1 only
+	iv        [ivSize]byte // AES-CTR entries of version 15
+}
+
+// Timestamp is the entry's FILETIME, stored by version 1 paks only.
+func (e *Entry) Timestamp() uint64 {
+	if e.rare == nil {
+		return 0
+	}
+	return e.rare.timestamp
+}
+
+// IV is the AES-CTR initialisation vector of an encrypted entry (version
+// 15 paks with EncryptionMethod AES-CTR); zero otherwise.
+func (e *Entry) IV() [ivSize]byte {
+	if e.rare == nil {
+		return [ivSize]byte{}
+	}
+	return e.rare.iv
+}
+
+// setRare sets the rare fields (kept only when one is not zero).
+func (e *Entry) setRare(timestamp uint64, iv [ivSize]byte) {
+	if timestamp != 0 || iv != ([ivSize]byte{}) {
+		e.rare = &entryRare{timestamp: timestamp, iv: iv}
+	}
 }
 
 // Encrypted reports whether the data is AES-encrypted.
@@ -68,7 +98,7 @@ func (e *Entry) Deleted() bool { return e.Flags&FlagDeleted != 0 }
 func (e *Entry) Compressed() bool { return e.CompressionMethod != "" }
 
 // DataOffset is the file offset of the first stored byte.
-func (e *Entry) DataOffset() int64 { return e.Offset + e.headerSize }
+func (e *Entry) DataOffset() int64 { return e.Offset + int64(e.headerSize) }
 
 // StoredSize is the number of bytes the data occupies in the file,
 // including AES padding.
@@ -151,7 +181,7 @@ func (p *Reader) readEntry(r *binread.Reader) Entry {
 		e.CompressionSlot = r.U32("FPakEntry.CompressionMethodIndex")
 	}
 	if f.Version < VersionNoTimestamps {
-		e.Timestamp = r.U64("FPakEntry.Timestamp")
+		e.setRare(r.U64("FPakEntry.Timestamp"), [ivSize]byte{})
 	}
 	r.Fixed(e.Hash[:], "FPakEntry.Hash")
 	e.hasHash = true
@@ -175,7 +205,7 @@ func (p *Reader) readEntry(r *binread.Reader) Entry {
 		e.Flags = r.U8("FPakEntry.Flags")
 		e.CompressionBlockSize = r.U32("FPakEntry.CompressionBlockSize")
 	}
-	e.headerSize = r.Abs() - start
+	e.headerSize = uint32(min(r.Abs()-start, math.MaxUint32)) // at most the index's 1 GiB
 	if f.Version >= VersionRelativeChunkOffsets {
 		for i := range e.Blocks {
 			e.Blocks[i].Start += e.Offset
@@ -246,7 +276,9 @@ func (p *Reader) decodeEntry(r *binread.Reader, off int32) Entry {
 	if bits&encEncrypted != 0 {
 		e.Flags |= FlagEncrypted
 		if p.Footer.EncryptionMethod == EncryptionAESCTR {
-			r.Fixed(e.IV[:], "EncodedPakEntry.EncryptionIV")
+			var iv [ivSize]byte
+			r.Fixed(iv[:], "EncodedPakEntry.EncryptionIV")
+			e.setRare(0, iv)
 		}
 	}
 	if r.Err() != nil {
@@ -272,8 +304,8 @@ func (p *Reader) decodeEntry(r *binread.Reader, off int32) Entry {
 		// A single block covers the whole file.
 		e.CompressionBlockSize = uint32(min(e.UncompressedSize, math.MaxUint32))
 	}
-	e.headerSize = entrySize(p.Footer.Version, p.Footer.SubVersion8A, method != "", n)
-	start := e.Offset + e.headerSize
+	e.headerSize = uint32(entrySize(p.Footer.Version, p.Footer.SubVersion8A, method != "", n)) // n < 1<<16
+	start := e.DataOffset()
 	switch {
 	case n == 1 && !e.Encrypted():
 		e.Blocks = []Block{{Start: start, End: start + e.CompressedSize}}
@@ -306,7 +338,7 @@ func (p *Reader) validate(e *Entry) error {
 	if e.Offset < 0 || e.CompressedSize < 0 || e.UncompressedSize < 0 {
 		return bad("negative offset or size (offset %d, size %d, uncompressed %d)", e.Offset, e.CompressedSize, e.UncompressedSize)
 	}
-	if e.Offset > p.size || e.headerSize > p.size-e.Offset {
+	if e.Offset > p.size || int64(e.headerSize) > p.size-e.Offset {
 		return bad("entry header at 0x%x outside the file", e.Offset)
 	}
 	if e.Compressed() {

@@ -89,7 +89,7 @@ func (p *Reader) keyEvidence(e *Entry) int {
 		}
 		b := e.Blocks[0]
 		raw := make([]byte, align(b.End-b.Start))
-		if readAtFull(p.r, raw, b.Start) != nil || p.decrypt(raw, e.IV, 0) != nil {
+		if readAtFull(p.r, raw, b.Start) != nil || p.decrypt(raw, e.IV(), 0) != nil {
 			return 0
 		}
 		bs := int64(e.CompressionBlockSize)
@@ -104,7 +104,7 @@ func (p *Reader) keyEvidence(e *Entry) int {
 	}
 	n := min(e.StoredSize(), chunkSize)
 	raw := make([]byte, n)
-	if readAtFull(p.r, raw, e.DataOffset()) != nil || p.decrypt(raw, e.IV, 0) != nil {
+	if readAtFull(p.r, raw, e.DataOffset()) != nil || p.decrypt(raw, e.IV(), 0) != nil {
 		return 0
 	}
 	ext := strings.ToLower(path.Ext(e.Name))

@@ -431,7 +431,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	for range nFiles {
 		e := p.readEntry(r)
 		if f.EncryptionMethod == EncryptionAESCTR && e.Encrypted() {
-			r.Fixed(e.IV[:], "FPakEntry.EncryptionIV")
+			var iv [ivSize]byte
+			r.Fixed(iv[:], "FPakEntry.EncryptionIV")
+			e.setRare(e.Timestamp(), iv)
 		}
 		plain = append(plain, e)
 	}
