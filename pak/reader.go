@@ -109,6 +109,7 @@ type Reader struct {
 	size      int64
 	closer    io.Closer
 	block     *aeskey.Cipher
+	prefix    string            // mountPrefix(MountPoint)
 	byName    map[string]*Entry // see names
 	namesOnce sync.Once
 	tree      *dirTree
@@ -303,7 +304,7 @@ func (p *Reader) readIndex() error {
 		}
 		return &FormatError{Offset: f.IndexOffset, What: "index", Err: rebase(err, f.IndexOffset)}
 	}
-	p.MountPoint = mount
+	p.MountPoint, p.prefix = mount, mountPrefix(mount)
 	if f.Version >= VersionPathHashIndex {
 		err = p.readIndexV10(r)
 	} else {
@@ -377,7 +378,7 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e.Path = name
+		e.Path, e.Name = p.pathName(name)
 		if len(backing) == cap(backing) {
 			backing = make([]Entry, 0, 1024)
 		}
@@ -452,7 +453,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	// Entries are allocated in one backing array (one allocation instead of
 	// one per entry); it is sized before the first entryAt call.
 	var backing []Entry
-	entryAt := func(loc int32, path string) (*Entry, error) {
+	entryAt := func(loc int32, path, name string) (*Entry, error) {
 		var e Entry
 		switch {
 		case loc >= 0:
@@ -471,7 +472,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			}
 			e = plain[i]
 		}
-		e.Path = path
+		e.Path, e.Name = path, name
 		if len(backing) == cap(backing) {
 			backing = make([]Entry, 0, 1024)
 		}
@@ -526,9 +527,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if df.loc == math.MinInt32 {
 				continue // a removed file (FPakEntryLocation invalid)
 			}
-			e, err := entryAt(df.loc, df.path)
+			e, err := entryAt(df.loc, df.path(), df.name)
 			if err != nil {
-				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
+				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path()), Err: err}
 			}
 			e.PathHash, e.hasPathHash = hashes[df.loc]
 			p.Entries = append(p.Entries, e)
@@ -543,7 +544,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if h.loc == math.MinInt32 {
 				continue
 			}
-			e, err := entryAt(h.loc, "")
+			e, err := entryAt(h.loc, "", "")
 			if err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
@@ -555,11 +556,15 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
 }
 
-// dirFile is one file of the full directory index.
+// dirFile is one file of the full directory index: name is its Entry.Name,
+// which ends with its index path (see pathName).
 type dirFile struct {
-	path string
-	loc  int32
+	name    string
+	pathLen int
+	loc     int32
 }
+
+func (d dirFile) path() string { return d.name[len(d.name)-d.pathLen:] }
 
 // readDirectoryIndex reads FDirectoryIndex: TMap<FString directory,
 // TMap<FString file, FPakEntryLocation>>.
@@ -581,7 +586,7 @@ func (p *Reader) readDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
 			if err := r.Err(); err != nil {
 				return nil, err
 			}
-			files = append(files, dirFile{path: joinDir(dir, name), loc: loc})
+			files = append(files, p.dirFile(dir, name, loc))
 		}
 	}
 	return files, r.Err()
@@ -650,7 +655,7 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
 			if a < 0 || b < a || b > int64(len(names)) {
 				return nil, fmt.Errorf("file %d: name range [%d, %d) outside the %d-byte blob", i, a, b, len(names))
 			}
-			files = append(files, dirFile{path: joinDir(string(name), string(names[a:b])), loc: locs[i]})
+			files = append(files, p.dirFile(string(name), string(names[a:b]), locs[i]))
 		}
 	}
 	return files, nil
@@ -660,30 +665,45 @@ func le32(b []byte) uint32 {
 	return uint32(b[0]) | uint32(b[1])<<8 | uint32(b[2])<<16 | uint32(b[3])<<24
 }
 
-// joinDir joins a directory index directory ("/", "/Content/Maps/") and a
-// file name into an index path.
-func joinDir(dir, name string) string {
+// dirFile is the file name in directory dir ("/", "/Content/Maps/") of
+// the directory index, at loc: its index path is the directory without its
+// leading "/" and the name, and its Name that with the mount point applied,
+// the path being the end of the name (one string for both).
+func (p *Reader) dirFile(dir, name string, loc int32) dirFile {
 	if len(dir) > 0 && dir[0] == '/' {
 		dir = dir[1:]
 	}
+	sep := ""
 	if dir != "" && dir[len(dir)-1] != '/' {
-		dir += "/"
+		sep = "/"
 	}
-	return dir + name
+	if dir == "" && (name == "" || name[0] == '/') {
+		path, full := p.pathName(name) // the Name drops the path's "/"
+		return dirFile{name: full, pathLen: len(path), loc: loc}
+	}
+	return dirFile{name: p.prefix + dir + sep + name, pathLen: len(dir) + len(sep) + len(name), loc: loc}
+}
+
+// pathName returns an index path and the Entry.Name it gives: the path
+// without a leading "/", after the mount point's prefix (mountPrefix). The
+// path is the end of the name when it has no leading "/": a pak holds
+// hundreds of thousands of them.
+func (p *Reader) pathName(path string) (string, string) {
+	rel := strings.TrimPrefix(path, "/")
+	if p.prefix == "" || path == "" {
+		return path, rel
+	}
+	name := p.prefix + rel
+	if len(rel) == len(path) {
+		return name[len(p.prefix):], name
+	}
+	return path, name
 }
 
 // finish validates the entries and builds the name lookup.
 func (p *Reader) finish() error {
-	prefix := mountPrefix(p.MountPoint)
 	for _, e := range p.Entries {
 		e.p = p
-		if e.Path != "" {
-			if prefix == "" {
-				e.Name = strings.TrimPrefix(e.Path, "/")
-			} else {
-				e.Name = prefix + strings.TrimPrefix(e.Path, "/")
-			}
-		}
 		if err := p.validate(e); err != nil {
 			return err
 		}

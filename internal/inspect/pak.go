@@ -462,16 +462,30 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 			pkgs = append(pkgs, e)
 		}
 	}
-	lines := make([]VerifyResult, len(pkgs))
+	// The package lines go out in index order as they are checked: the
+	// worker that checks the next one emits it and those done after it.
+	// Only lines checked ahead of a slower one wait.
+	var mu sync.Mutex
+	waiting := map[int]VerifyResult{}
+	nextLine := 0
 	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
 		var sc pakScratch // each worker's own
 		for i, more := next(); more; i, more = next() {
-			lines[i] = verifyInPak(c.R, p, pkgs[i], opts, &sc)
+			r := verifyInPak(c.R, p, pkgs[i], opts, &sc)
+			mu.Lock()
+			waiting[i] = r
+			for {
+				r, ok := waiting[nextLine]
+				if !ok {
+					break
+				}
+				delete(waiting, nextLine)
+				nextLine++
+				emit(r)
+			}
+			mu.Unlock()
 		}
 	})
-	for _, r := range lines {
-		emit(r)
-	}
 	return true
 }
 

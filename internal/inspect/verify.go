@@ -793,9 +793,13 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		path string
 		dir  *dirList
 		done chan struct{}
-		// The file's result lines: most files have one (first); a
-		// container's go on in more, in chunks that are not copied as
-		// they fill up (a container has thousands of lines).
+		// mu guards the rest. Once the emitting goroutine reaches the
+		// file (live), its lines go out as they come: a container of
+		// hundreds of thousands of packages holds none of them. Before,
+		// they wait here: most files have one (first); a container's go
+		// on in more, in chunks that are not copied as they fill up.
+		mu    sync.Mutex
+		live  bool
 		first VerifyResult
 		n     int
 		more  [][]VerifyResult
@@ -861,6 +865,12 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 					}
 				}
 				verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
+					s.mu.Lock()
+					defer s.mu.Unlock()
+					if s.live {
+						emit(r)
+						return
+					}
 					switch last := len(s.more) - 1; {
 					case s.n == 0:
 						s.first = r
@@ -890,7 +900,7 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		close(order)
 	}()
 	for s := range order {
-		<-s.done
+		s.mu.Lock()
 		if s.n > 0 {
 			emit(s.first)
 		}
@@ -899,7 +909,9 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 				emit(r)
 			}
 		}
-		s.first, s.more = VerifyResult{}, nil
+		s.first, s.more, s.live = VerifyResult{}, nil, true
+		s.mu.Unlock()
+		<-s.done
 		if fileDone != nil {
 			fileDone()
 		}
