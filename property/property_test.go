@@ -571,3 +571,51 @@ func TestRichCurveKeyModes(t *testing.T) {
 		t.Errorf("have %s\nwant %s", b, want)
 	}
 }
+
+// TestChannelValues checks the key values of Sequencer float and double
+// channels (FMovieSceneFloatValue, 28 bytes; FMovieSceneDoubleValue, 32),
+// decoded from their in-memory layout, and that another size stays raw.
+func TestChannelValues(t *testing.T) {
+	key := func(valueSize int, value float64) []byte {
+		w := binwrite.New()
+		if valueSize == 8 {
+			w.F64(value)
+		} else {
+			w.F32(float32(value))
+		}
+		w.F32(0.5)   // ArriveTangent
+		w.F32(-0.25) // LeaveTangent
+		w.F32(1)     // ArriveTangentWeight
+		w.F32(2)     // LeaveTangentWeight
+		w.U8(3)      // RCTWM_WeightedBoth
+		w.Zeros(3)
+		w.U8(2) // RCIM_Cubic
+		w.U8(1) // RCTM_User
+		w.U8(0) // padding
+		for w.Len()%valueSize != 0 {
+			w.U8(0)
+		}
+		return w.Bytes()
+	}
+	for _, tc := range []struct {
+		valueSize int
+		value     float64
+		want      string
+	}{
+		{4, 0.1, `0.1`},
+		{8, 0.1, `0.1`},
+	} {
+		b := append(key(tc.valueSize, tc.value), key(tc.valueSize, 7)...)
+		es := len(b) / 2
+		got, _ := json.Marshal(channelValues(b, 2, es, tc.valueSize))
+		want := `[{"Value":` + tc.want + `,"Tangent":{"ArriveTangent":0.5,"LeaveTangent":-0.25,"ArriveTangentWeight":1,"LeaveTangentWeight":2,` +
+			`"TangentWeightMode":{"enum":"ERichCurveTangentWeightMode","value":"RCTWM_WeightedBoth"}},` +
+			`"InterpMode":{"enum":"ERichCurveInterpMode","value":"RCIM_Cubic"},"TangentMode":{"enum":"ERichCurveTangentMode","value":"RCTM_User"}},`
+		if es != 20+tc.valueSize+4 || !strings.HasPrefix(string(got), want) || !strings.Contains(string(got), `{"Value":7,`) {
+			t.Errorf("value size %d (%d bytes a key): %s", tc.valueSize, es, got)
+		}
+	}
+	if v, ok := channelValues(make([]byte, 48), 2, 24, 4).(*Raw); !ok || v.Size != 48 {
+		t.Errorf("24-byte keys: %#v, want them raw", v)
+	}
+}

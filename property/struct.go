@@ -1,8 +1,10 @@
 package property
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"math"
 	"strings"
 	"time"
 
@@ -716,7 +718,7 @@ func movieSceneChannel(valueSize int) nativeFunc {
 		}
 		vn := r.Count("MovieSceneChannel.Values", int64(max(es, 1)))
 		vals := r.Bytes(int64(vn)*int64(es), "MovieSceneChannel.Values")
-		fs = append(fs, Field{"Times", times}, Field{"Values", &Raw{Reason: fmt.Sprintf("%d key values of %d bytes", vn, es), Size: int64(len(vals)), Data: vals}})
+		fs = append(fs, Field{"Times", times}, Field{"Values", channelValues(vals, int(vn), int(es), valueSize)})
 		if valueSize == 8 {
 			fs = append(fs, Field{"DefaultValue", jsonFloat(r.F64("MovieSceneChannel.DefaultValue"))})
 		} else {
@@ -728,6 +730,43 @@ func movieSceneChannel(valueSize int) nativeFunc {
 		}
 		return fs
 	}
+}
+
+// channelValues decodes the n key values of a float or double channel,
+// stored as the engine holds them in memory (each es bytes):
+// FMovieSceneFloatValue / FMovieSceneDoubleValue, the value (4 or 8 bytes,
+// valueSize) then FMovieSceneTangentData (four floats and the weight mode,
+// padded to 20 bytes), the interpolation and tangent modes and padding to
+// 28 or 32 bytes. Values of another size stay raw.
+func channelValues(vals []byte, n, es, valueSize int) any {
+	if es != 20+valueSize+4 || len(vals) != n*es {
+		return &Raw{Reason: fmt.Sprintf("%d key values of %d bytes", n, es), Size: int64(len(vals)), Data: vals}
+	}
+	f := func(b []byte) any { return jsonFloat32(math.Float32frombits(binary.LittleEndian.Uint32(b))) }
+	out := make([]any, 0, n)
+	for k := 0; k < len(vals); k += es {
+		v := vals[k : k+es]
+		var value any
+		if valueSize == 8 {
+			value = jsonFloat(math.Float64frombits(binary.LittleEndian.Uint64(v)))
+		} else {
+			value = f(v)
+		}
+		t := v[valueSize:]
+		out = append(out, Fields{
+			{"Value", value},
+			{"Tangent", Fields{
+				{"ArriveTangent", f(t)},
+				{"LeaveTangent", f(t[4:])},
+				{"ArriveTangentWeight", f(t[8:])},
+				{"LeaveTangentWeight", f(t[12:])},
+				{"TangentWeightMode", curveMode(2, t[16])},
+			}},
+			{"InterpMode", curveMode(0, t[20])},
+			{"TangentMode", curveMode(1, t[21])},
+		})
+	}
+	return out
 }
 
 // skipMovieSceneChannel is movieSceneChannel for a value that is not kept:
