@@ -1,6 +1,7 @@
 package uasset
 
 import (
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -21,6 +22,18 @@ func (c CustomVersion) Name() string {
 		return n
 	}
 	return c.FriendlyName.S
+}
+
+// MarshalJSON writes the version as stored with its registry name
+// ("name", which the file does not store) after the version, when known.
+func (c CustomVersion) MarshalJSON() ([]byte, error) {
+	type stored CustomVersion // the fields, without this method
+	return jsonenc.Marshal(struct {
+		Key     ue.Guid `json:"key"`
+		Version int32   `json:"version"`
+		Name    string  `json:"name,omitempty"`
+		stored
+	}{c.Key, c.Version, CustomVersionName(c.Key), stored(c)})
 }
 
 // customVersionFormat is ECustomVersionSerializationFormat, chosen by the
