@@ -156,7 +156,7 @@ func trailerFile(version int32, footerTag uint64) ([]byte, int64) {
 
 func TestTrailer(t *testing.T) {
 	for _, v := range []int32{0, 1, 2} {
-		b, off := trailerFile(v, trailerFooterTag)
+		b, off := trailerFile(v, uint64(trailerFooterTag))
 		f := &File{r: bytes.NewReader(b), size: int64(len(b))}
 		f.Summary.PayloadTocOffset = off
 		f.readTrailer()
@@ -193,7 +193,7 @@ func TestTrailerLegacyAccessMode(t *testing.T) {
 	tr.serializeHeader(sv)
 	b := append(make([]byte, off), sv.w.Bytes()...)
 	b = append(b, bytes.Repeat([]byte{0xAB}, 16)...)
-	b = binary.LittleEndian.AppendUint64(b, trailerFooterTag)
+	b = binary.LittleEndian.AppendUint64(b, uint64(trailerFooterTag))
 	b = binary.LittleEndian.AppendUint64(b, uint64(tr.HeaderLength)+16+trailerFooterSize)
 	b = binary.LittleEndian.AppendUint32(b, PackageFileTag)
 	f := &File{r: bytes.NewReader(b), size: int64(len(b))}

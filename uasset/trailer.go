@@ -11,7 +11,7 @@ import (
 // stored after the exports, ending with a footer and the package tag.
 type PackageTrailer struct {
 	Offset             int64              `json:"offset"`
-	Tag                uint64             `json:"tag"`
+	Tag                ue.ID              `json:"tag"` // a magic number: hex in JSON, as 64-bit IDs are
 	Version            int32              `json:"version"`
 	HeaderLength       uint32             `json:"header_length"`
 	PayloadsDataLength uint64             `json:"payloads_data_length"`
@@ -33,22 +33,22 @@ type TrailerPayload struct {
 
 // PackageTrailerFoot is FPackageTrailer::FFooter.
 type PackageTrailerFoot struct {
-	Tag           uint64 `json:"tag"`
+	Tag           ue.ID  `json:"tag"`
 	TrailerLength uint64 `json:"trailer_length"`
 	PackageTag    uint32 `json:"package_tag"`
 }
 
 const (
-	trailerHeaderTag        uint64 = 0xD1C43B2E80A5F697
-	trailerFooterTag        uint64 = 0x29BFCA045138DE76
-	trailerFooterSize              = 20
-	trailerAccessPerPayload        = 1 // EPackageTrailerVersion::ACCESS_PER_PAYLOAD
-	trailerPayloadFlags            = 2 // EPackageTrailerVersion::PAYLOAD_FLAGS
-	trailerVersionLatest           = trailerPayloadFlags
+	trailerHeaderTag        ue.ID = 0xD1C43B2E80A5F697
+	trailerFooterTag        ue.ID = 0x29BFCA045138DE76
+	trailerFooterSize             = 20
+	trailerAccessPerPayload       = 1 // EPackageTrailerVersion::ACCESS_PER_PAYLOAD
+	trailerPayloadFlags           = 2 // EPackageTrailerVersion::PAYLOAD_FLAGS
+	trailerVersionLatest          = trailerPayloadFlags
 )
 
 func (t *PackageTrailer) serializeHeader(a archive) {
-	a.u64("PackageTrailer.Tag", &t.Tag)
+	a.u64("PackageTrailer.Tag", (*uint64)(&t.Tag))
 	if a.loading() && t.Tag != trailerHeaderTag {
 		a.fail("PackageTrailer.Tag", fmt.Errorf("header tag 0x%016X, want 0x%016X", t.Tag, trailerHeaderTag))
 		return
@@ -108,7 +108,7 @@ func (f *File) readTrailer() {
 	}
 	br := f.reader()
 	br.SeekTo(footOff, "PackageTrailer.Footer")
-	t.Footer.Tag = br.U64("PackageTrailer.Footer.Tag")
+	t.Footer.Tag = ue.ID(br.U64("PackageTrailer.Footer.Tag"))
 	t.Footer.TrailerLength = br.U64("PackageTrailer.Footer.TrailerLength")
 	t.Footer.PackageTag = br.U32("PackageTrailer.Footer.PackageTag")
 	var ferr error
