@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/ue"
 )
 
 // Property is one tagged property (FPropertyTag plus its value) of an
@@ -60,7 +61,7 @@ type Object struct {
 type StateFrame struct {
 	Node         string `json:"node"`
 	StateNode    string `json:"state_node"`
-	ProbeMask    uint64 `json:"probe_mask"`
+	ProbeMask    ue.ID  `json:"probe_mask"` // hex in JSON: often all ones, past 2^53
 	LatentAction uint32 `json:"latent_action"`
 	StateStack   int32  `json:"state_stack,omitempty"`
 	Offset       int32  `json:"offset"`
@@ -300,9 +301,9 @@ func (f *File) readObjectHeader(r *binread.Reader, e *Export, v headerVariant, o
 			sf.Node, sf.StateNode = f.ObjectPath(node), f.ObjectPath(stateNode)
 		}
 		if ver < verProbeMask32 {
-			sf.ProbeMask = r.U64("StateFrame.ProbeMask")
+			sf.ProbeMask = ue.ID(r.U64("StateFrame.ProbeMask"))
 		} else {
-			sf.ProbeMask = uint64(r.U32("StateFrame.ProbeMask"))
+			sf.ProbeMask = ue.ID(r.U32("StateFrame.ProbeMask"))
 		}
 		if ue3 && ver >= verLatentAction16 {
 			sf.LatentAction = uint32(r.U16("StateFrame.LatentAction"))

@@ -131,10 +131,11 @@ func FormatName(base string, number int32) string {
 	return base + "_" + strconv.Itoa(int(number-1))
 }
 
-// ID is a 64-bit identifier or hash a format stores (a package ID, a
-// public export hash, a name's hash). In JSON it is a string of 16 hex
-// digits after 0x: as a number, its low bits would be lost to readers
-// whose numbers are doubles (JavaScript, jq).
+// ID is a 64-bit identifier, hash or bit mask a format stores (a package
+// ID, a public export hash, a name's hash, a magic number, a state's probe
+// mask). In JSON it is a string of 16 hex digits after 0x: as a number, its
+// low bits would be lost to readers whose numbers are doubles (JavaScript,
+// jq).
 type ID uint64
 
 // MarshalText writes id as "0x" and 16 hex digits.
