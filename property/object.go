@@ -664,7 +664,14 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 	if d.ctx.cvAtLeast(cvFortniteMain, shrinkCurveTableSize) {
 		mode = r.U8("CurveTable.CurveTableMode")
 	}
-	curve := map[uint8]string{1: "SimpleCurve", 2: "RichCurve"}[mode]
+	// ECurveTableMode: Empty (a table of no rows, as UE 6.0 stores a
+	// CompositeCurveTable, whose rows come from its ParentTables),
+	// SimpleCurves, RichCurves.
+	curve := map[uint8]string{0: "Empty", 1: "SimpleCurve", 2: "RichCurve"}[mode]
+	if curve == "" {
+		r.Failf("CurveTable.CurveTableMode", "curve table mode %d", mode)
+		return nil
+	}
 	rows := make([]Row, 0, n)
 	d.push("Rows")
 	defer d.pop()
