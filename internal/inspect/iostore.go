@@ -24,6 +24,7 @@ import (
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/aeskey"
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/ue"
@@ -118,19 +119,27 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 		metaSize = 24
 	}
 	add("ChunkMetas", metaSize*n, int(n))
-	entries := c.Entries()
+	p.Dump = lazyUtocDump{c}
+	return p, nil
+}
+
+// lazyUtocDump is a container's model as dump prints it, made only then
+// (info needs neither the entries nor the container header).
+type lazyUtocDump struct{ c *utocContainer }
+
+func (d lazyUtocDump) MarshalJSON() ([]byte, error) {
+	f := d.c.f
 	var ch *iostore.ContainerHeader
 	if f.HasData() {
 		ch, _ = f.ContainerHeader()
 	}
-	p.Dump = struct {
+	return jsonenc.Marshal(struct {
 		Header             iostore.TocHeader        `json:"header"`
 		CompressionMethods []string                 `json:"compression_methods"`
 		MountPoint         string                   `json:"mount_point,omitempty"`
 		Entries            []ContainerEntry         `json:"entries"`
 		ContainerHeader    *iostore.ContainerHeader `json:"container_header,omitempty"`
-	}{f.Header, f.CompressionMethods, mountPoint(f), entries, ch}
-	return p, nil
+	}{f.Header, f.CompressionMethods, mountPoint(f), d.c.Entries(), ch})
 }
 
 // pathReaderAt reads a file by opening it for each ReadAt, so a Package

@@ -18,6 +18,7 @@ import (
 	"sync"
 
 	"github.com/upkg/upkg/compression"
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/pak"
 )
 
@@ -65,9 +66,15 @@ func openPakAsPackage(in *Input, opts *Options) (*Package, error) {
 		p.Sections = append(p.Sections, Section{Name: "FullDirectoryIndex", Offset: r.FullDirectoryIndexRange[0], Size: r.FullDirectoryIndexRange[1]})
 	}
 	p.Sections = append(p.Sections, Section{Name: "Footer (FPakInfo)", Offset: in.Size - f.Size, Size: f.Size})
-	p.Dump = c.Entries()
+	p.Dump = lazyEntries{c}
 	return p, nil
 }
+
+// lazyEntries is a container's entries as dump prints them, listed only
+// then: info of a pak of hundreds of thousands of files needs none.
+type lazyEntries struct{ c Container }
+
+func (d lazyEntries) MarshalJSON() ([]byte, error) { return jsonenc.Marshal(d.c.Entries()) }
 
 // PakContainer is a .pak opened as a [Container].
 type PakContainer struct {
