@@ -360,21 +360,6 @@ func TestWrongKey(t *testing.T) {
 func TestIndexStreamedCorpus(t *testing.T) {
 	dir, paks := corpusPaks(t)
 	checked := 0
-	describe := func(data []byte, key string) string {
-		var p *pak.Reader
-		var err error
-		p, err = pak.NewReader(bytes.NewReader(data), int64(len(data)), pak.WithKeyString(key))
-		if err != nil {
-			return "error: " + err.Error()
-		}
-		var b strings.Builder
-		fmt.Fprintf(&b, "mount %q, %d entries\n", p.MountPoint, len(p.Entries))
-		for _, e := range p.Entries {
-			fmt.Fprintf(&b, "%q %q %d %d %d %q %d %s %v %d %d %v %x %d\n", e.Path, e.Name, e.Offset, e.CompressedSize, e.UncompressedSize,
-				e.CompressionMethod, e.CompressionSlot, e.Hash, e.Blocks, e.Flags, e.CompressionBlockSize, e.Encoded, e.PathHash, e.StoredSize())
-		}
-		return b.String()
-	}
 	for _, rel := range paks {
 		data, err := os.ReadFile(filepath.Join(dir, rel))
 		if err != nil {
@@ -382,8 +367,8 @@ func TestIndexStreamedCorpus(t *testing.T) {
 		}
 		check := func(what string, data []byte) {
 			var whole, streamed string
-			pak.WithIndexStreamed(false, func() { whole = describe(data, keyFor(rel)) })
-			pak.WithIndexStreamed(true, func() { streamed = describe(data, keyFor(rel)) })
+			pak.WithIndexStreamed(false, func() { whole = describePak(data, keyFor(rel)) })
+			pak.WithIndexStreamed(true, func() { streamed = describePak(data, keyFor(rel)) })
 			if whole != streamed {
 				t.Errorf("%s (%s): read whole:\n%.600s\nstreamed:\n%.600s", rel, what, whole, streamed)
 			}
@@ -417,4 +402,23 @@ func TestIndexStreamedCorpus(t *testing.T) {
 		t.Error("no damaged index compared")
 	}
 	t.Logf("%d paks, %d damaged indexes compared", len(paks), checked)
+}
+
+// describePak opens data with key and describes its entries, or the error.
+func describePak(data []byte, key string) string {
+	opts := []pak.Option{pak.WithMaxBlockSize(fuzzMaxBlock)}
+	if key != "" {
+		opts = append(opts, pak.WithKeyString(key))
+	}
+	p, err := pak.NewReader(bytes.NewReader(data), int64(len(data)), opts...)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "mount %q, %d entries\n", p.MountPoint, len(p.Entries))
+	for _, e := range p.Entries {
+		fmt.Fprintf(&b, "%q %q %d %d %d %q %d %s %v %d %d %v %x %d %x %x\n", e.Path, e.Name, e.Offset, e.CompressedSize, e.UncompressedSize,
+			e.CompressionMethod, e.CompressionSlot, e.Hash, e.Blocks, e.Flags, e.CompressionBlockSize, e.Encoded, e.PathHash, e.StoredSize(), e.Timestamp(), e.IV())
+	}
+	return b.String()
 }
