@@ -527,9 +527,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 			if df.loc == math.MinInt32 {
 				continue // a removed file (FPakEntryLocation invalid)
 			}
-			e, err := entryAt(df.loc, df.path(), df.name)
+			e, err := entryAt(df.loc, df.path, df.name)
 			if err != nil {
-				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path()), Err: err}
+				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
 			}
 			e.PathHash, e.hasPathHash = hashes[df.loc]
 			p.Entries = append(p.Entries, e)
@@ -556,15 +556,12 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
 }
 
-// dirFile is one file of the full directory index: name is its Entry.Name,
-// which ends with its index path (see pathName).
+// dirFile is one file of the full directory index: its index path and its
+// Entry.Name, which mostly share their bytes (see pathName).
 type dirFile struct {
-	name    string
-	pathLen int
-	loc     int32
+	path, name string
+	loc        int32
 }
-
-func (d dirFile) path() string { return d.name[len(d.name)-d.pathLen:] }
 
 // readDirectoryIndex reads FDirectoryIndex: TMap<FString directory,
 // TMap<FString file, FPakEntryLocation>>.
@@ -677,11 +674,14 @@ func (p *Reader) dirFile(dir, name string, loc int32) dirFile {
 	if dir != "" && dir[len(dir)-1] != '/' {
 		sep = "/"
 	}
-	if dir == "" && (name == "" || name[0] == '/') {
-		path, full := p.pathName(name) // the Name drops the path's "/"
-		return dirFile{name: full, pathLen: len(path), loc: loc}
+	if dir != "" && dir[0] == '/' || dir == "" && (name == "" || name[0] == '/') {
+		// The Name drops the path's leading "/" (a directory "//x/"
+		// or a name "/a" in the root): the path is not its end.
+		path, full := p.pathName(dir + sep + name)
+		return dirFile{path: path, name: full, loc: loc}
 	}
-	return dirFile{name: p.prefix + dir + sep + name, pathLen: len(dir) + len(sep) + len(name), loc: loc}
+	full := p.prefix + dir + sep + name
+	return dirFile{path: full[len(p.prefix):], name: full, loc: loc}
 }
 
 // pathName returns an index path and the Entry.Name it gives: the path

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -202,5 +203,38 @@ func TestReadFooter(t *testing.T) {
 	}
 	if f.VersionName() != "8A" || !f.EncryptedIndex || f.Size != 17+44+4*32 || len(f.CompressionMethods) != 4 || f.CompressionMethods[0] != "Zlib" {
 		t.Errorf("footer %+v", f)
+	}
+}
+
+// TestLeadingSlashNames checks entry names for index paths that start with
+// "/" (in a v10+ directory index, a directory "//x/"): the name drops the
+// slash, with or without a mount point, in every index layout, and the
+// file is found by it.
+func TestLeadingSlashNames(t *testing.T) {
+	for _, v := range []int{8, 9, 11} {
+		for _, mount := range []string{"../../../", "../../../Game/"} {
+			prefix := strings.TrimPrefix(mount, "../../../")
+			files := []paktest.File{{Path: "/x/a.txt", Data: []byte("a")}, {Path: "y/b.txt", Data: []byte("b")}, {Path: "/c.txt", Data: []byte("c")}}
+			b, err := paktest.Build(paktest.Options{Version: v, Mount: mount}, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				t.Fatalf("v%d %q: %v", v, mount, err)
+			}
+			var names []string
+			for _, e := range p.Entries {
+				names = append(names, e.Name)
+			}
+			for _, want := range []string{"x/a.txt", "y/b.txt", "c.txt"} {
+				if !slices.Contains(names, prefix+want) {
+					t.Errorf("v%d %q: names %q, want %q among them", v, mount, names, prefix+want)
+				}
+				if d, err := p.ReadFile(prefix + want); err != nil || string(d) != strings.TrimSuffix(want[len(want)-5:], ".txt") {
+					t.Errorf("v%d %q: ReadFile(%q) = %q, %v", v, mount, prefix+want, d, err)
+				}
+			}
+		}
 	}
 }

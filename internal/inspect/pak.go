@@ -479,18 +479,20 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		var sc pakScratch // each worker's own
 		for i, more := next(); more; i, more = next() {
 			r := verifyInPak(c.R, p, pkgs[i], opts, &sc)
-			mu.Lock()
-			waiting[i] = r
-			for {
-				r, ok := waiting[nextLine]
-				if !ok {
-					break
+			func() {
+				mu.Lock()
+				defer mu.Unlock()
+				waiting[i] = r
+				for {
+					r, ok := waiting[nextLine]
+					if !ok {
+						break
+					}
+					delete(waiting, nextLine)
+					nextLine++
+					emit(r)
 				}
-				delete(waiting, nextLine)
-				nextLine++
-				emit(r)
-			}
-			mu.Unlock()
+			}()
 		}
 	})
 	return true

@@ -794,12 +794,13 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		dir  *dirList
 		done chan struct{}
 		// mu guards the rest. Once the emitting goroutine reaches the
-		// file (live), its lines go out as they come: a container of
-		// hundreds of thousands of packages holds none of them. Before,
-		// they wait here: most files have one (first); a container's go
-		// on in more, in chunks that are not copied as they fill up.
+		// file, its checker hands it the lines as they come (through
+		// live): a container of hundreds of thousands of packages holds
+		// none of them. Before, they wait here: most files have one
+		// (first); a container's go on in more, in chunks that are not
+		// copied as they fill up.
 		mu    sync.Mutex
-		live  bool
+		live  chan VerifyResult
 		first VerifyResult
 		n     int
 		more  [][]VerifyResult
@@ -864,27 +865,30 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 						return
 					}
 				}
-				verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
-					s.mu.Lock()
-					defer s.mu.Unlock()
-					if s.live {
-						emit(r)
-						return
-					}
-					switch last := len(s.more) - 1; {
-					case s.n == 0:
-						s.first = r
-					case last >= 0 && len(s.more[last]) < cap(s.more[last]):
-						s.more[last] = append(s.more[last], r)
-					default:
-						// Chunks of 8, 16, ... 256 lines (the shift
-						// capped first: 8<<60 overflowed to a negative
-						// size, a panic past 14,330 lines of a container).
-						s.more = append(s.more, append(make([]VerifyResult, 0, 8<<min(len(s.more), 5)), r))
-					}
-					s.n++
-				})
-				close(s.done)
+				func() {
+					defer close(s.done)
+					verifyOne(s.path, s.dir, opts, func(r VerifyResult) {
+						s.mu.Lock()
+						if live := s.live; live != nil {
+							s.mu.Unlock()
+							live <- r
+							return
+						}
+						defer s.mu.Unlock()
+						switch last := len(s.more) - 1; {
+						case s.n == 0:
+							s.first = r
+						case last >= 0 && len(s.more[last]) < cap(s.more[last]):
+							s.more[last] = append(s.more[last], r)
+						default:
+							// Chunks of 8, 16, ... 256 lines (the shift
+							// capped first: 8<<60 overflowed to a negative
+							// size, a panic past 14,330 lines of a container).
+							s.more = append(s.more, append(make([]VerifyResult, 0, 8<<min(len(s.more), 5)), r))
+						}
+						s.n++
+					})
+				}()
 			}
 		}()
 	}
@@ -899,6 +903,10 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 		close(jobs)
 		close(order)
 	}()
+	// emit is called here only, on the caller's goroutine: a file's lines
+	// that waited, then those its checker hands over through live (one
+	// channel, for one file at a time) until it is done.
+	live := make(chan VerifyResult, 16)
 	for s := range order {
 		s.mu.Lock()
 		if s.n > 0 {
@@ -909,9 +917,20 @@ func verifyEach(walk func(yield func(string, *dirList) bool) error, opts *Option
 				emit(r)
 			}
 		}
-		s.first, s.more, s.live = VerifyResult{}, nil, true
+		s.first, s.more, s.live = VerifyResult{}, nil, live
 		s.mu.Unlock()
-		<-s.done
+		for done := false; !done; {
+			select {
+			case r := <-live:
+				emit(r)
+			case <-s.done:
+				done = true
+			}
+		}
+		// What was sent before done closed (nothing is sent after).
+		for len(live) > 0 {
+			emit(<-live)
+		}
 		if fileDone != nil {
 			fileDone()
 		}

@@ -2,10 +2,14 @@ package inspect
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestVerifyEachOrder checks that results come in walk order whatever the
@@ -87,5 +91,78 @@ func TestVerifyManyLines(t *testing.T) {
 	})
 	if err != nil || got != n {
 		t.Errorf("%d lines, %v; want %d", got, err, n)
+	}
+}
+
+// goroutineID is the number of the calling goroutine (from its stack
+// trace's first line, "goroutine 7 [running]:").
+func goroutineID() string {
+	var b [64]byte
+	s := string(b[:runtime.Stack(b[:], false)])
+	s = strings.TrimPrefix(s, "goroutine ")
+	return s[:strings.IndexByte(s, ' ')]
+}
+
+// TestVerifyEmitOnCaller checks that emit runs on the goroutine that calls
+// VerifyEach, also for the lines a container emits while it is still being
+// checked, in order; and that a panic in emit reaches that caller rather
+// than leaving the workers waiting on each other.
+func TestVerifyEmitOnCaller(t *testing.T) {
+	mu.Lock()
+	saved := verifiers
+	verifiers = append(slices.Clip(verifiers), func(path string, _ *Options, emit func(VerifyResult)) bool {
+		if filepath.Ext(path) != ".slow" {
+			return false
+		}
+		for i := range 5 {
+			time.Sleep(5 * time.Millisecond)
+			emit(VerifyResult{Path: path, Names: i})
+		}
+		return true
+	})
+	mu.Unlock()
+	defer func() {
+		mu.Lock()
+		verifiers = saved
+		mu.Unlock()
+	}()
+	files := func(yield func(string) bool) error {
+		for _, p := range []string{"a.slow", "b.slow", "c.slow"} {
+			if !yield(p) {
+				break
+			}
+		}
+		return nil
+	}
+	caller := goroutineID()
+	var lines []string
+	err := VerifyEach(files, &Options{}, 3, func(r VerifyResult) {
+		if id := goroutineID(); id != caller {
+			t.Errorf("%s line %d emitted on goroutine %s, not the caller's %s", r.Path, r.Names, id, caller)
+		}
+		lines = append(lines, fmt.Sprint(r.Path, r.Names))
+	})
+	want := []string{"a.slow0", "a.slow1", "a.slow2", "a.slow3", "a.slow4", "b.slow0", "b.slow1", "b.slow2", "b.slow3", "b.slow4", "c.slow0", "c.slow1", "c.slow2", "c.slow3", "c.slow4"}
+	if err != nil || !slices.Equal(lines, want) {
+		t.Errorf("lines %q, %v; want %q", lines, err, want)
+	}
+
+	done := make(chan any)
+	go func() {
+		defer func() { done <- recover() }()
+		n := 0
+		VerifyEach(files, &Options{}, 3, func(r VerifyResult) {
+			if n++; n == 3 {
+				panic("emit failed")
+			}
+		})
+	}()
+	select {
+	case x := <-done:
+		if x != "emit failed" {
+			t.Errorf("recovered %v, want the emit's panic", x)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a panic in emit did not reach VerifyEach's caller")
 	}
 }
