@@ -3,6 +3,7 @@ package pak
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"sort"
 	"strings"
@@ -740,11 +741,12 @@ func (p *Reader) Lookup(name string) (*Entry, bool) {
 	}
 	var fold *Entry
 	t := trimSlash(name)
+	rest, mounted := strings.CutPrefix(name, p.MountPoint)
 	for _, e := range p.Entries {
 		if e.Deleted() || e.Path == "" {
 			continue
 		}
-		if e.Path == t || p.MountPoint+e.Path == name {
+		if e.Path == t || mounted && e.Path == rest {
 			return e, true
 		}
 		if fold == nil && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
@@ -752,6 +754,18 @@ func (p *Reader) Lookup(name string) (*Entry, bool) {
 		}
 	}
 	return fold, fold != nil
+}
+
+// LookupName finds an entry by its fs name exactly ("Game/Content/X.uexp"),
+// in constant time: for a package's companion files, which most packages
+// lack (Lookup goes on to try every entry). A name that is no valid fs
+// path is looked up as Lookup does.
+func (p *Reader) LookupName(name string) (*Entry, bool) {
+	if !fs.ValidPath(name) {
+		return p.Lookup(name)
+	}
+	e, ok := p.names()[name]
+	return e, ok
 }
 
 func trimSlash(s string) string {

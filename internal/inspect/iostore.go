@@ -726,6 +726,10 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 	}
 	kept := make([]importedExport, 0, n)
 	zero = false
+	// Copies: the strings may be parts of the package's whole name batch,
+	// which the kept ones would keep alive (up to maxImportedExports of
+	// them, from thousands of packages).
+	pkg := strings.Clone(p.Name)
 	for i := range p.Exports {
 		h := p.Exports[i].PublicExportHash
 		if h == 0 && zero {
@@ -733,7 +737,7 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 		}
 		zero = zero || h == 0
 		o := &out[i]
-		kept = append(kept, importedExport{hash: uint64(h), pkg: p.Name, name: o.Name, path: o.Path, class: o.Class})
+		kept = append(kept, importedExport{hash: uint64(h), pkg: pkg, name: strings.Clone(o.Name), path: strings.Clone(o.Path), class: strings.Clone(o.Class)})
 	}
 	x.exports[id] = kept
 	x.exportCount += n
@@ -1082,6 +1086,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		return true
 	}
 	defer c.Close()
+	roomForIndex()
 	f := c.f
 	n := len(f.ChunkIDs)
 	okN, failN := 0, 0

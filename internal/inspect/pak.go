@@ -340,7 +340,7 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 		R:    ra,
 		Size: size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
-			s, ok := r.Lookup(base + ext)
+			s, ok := r.LookupName(base + ext) // exact: most companions do not exist
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}
@@ -429,6 +429,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		return true
 	}
 	defer c.Close()
+	roomForIndex()
 	n, ok, failed := len(c.R.Entries), 0, 0
 	var first error
 	// Idle workers share the entries' hash checks, then the packages.
