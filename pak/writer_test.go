@@ -238,3 +238,33 @@ func TestLeadingSlashNames(t *testing.T) {
 		}
 	}
 }
+
+// TestLookupName checks the exact lookup of companions: a name found, a
+// name differing in case not (Lookup finds it), and a name that is no
+// valid fs path looked up as Lookup does.
+func TestLookupName(t *testing.T) {
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../Game/"}, []paktest.File{
+		{Path: "Content/A.uasset", Data: []byte("a")}, {Path: "Content/A.uexp", Data: []byte("e")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e, ok := p.LookupName("Game/Content/A.uexp"); !ok || e.Path != "Content/A.uexp" {
+		t.Errorf("exact name: %v, %v", e, ok)
+	}
+	if _, ok := p.LookupName("Game/Content/a.UEXP"); ok {
+		t.Error("a name in another case was found by the exact lookup")
+	}
+	if _, ok := p.Lookup("Game/Content/a.UEXP"); !ok {
+		t.Error("Lookup did not find a name in another case")
+	}
+	if _, ok := p.LookupName("Game/Content/A.ubulk"); ok {
+		t.Error("a missing companion was found")
+	}
+	if e, ok := p.LookupName("/Game/Content/A.uexp"); !ok || e.Path != "Content/A.uexp" {
+		t.Errorf("a name with a leading slash (no fs path): %v, %v", e, ok)
+	}
+}
