@@ -437,6 +437,12 @@ type extracted struct {
 	again bool   // prev was written from this container (the path is stored twice)
 	n     int64
 	err   error
+	// last is the path of the file this run wrote last at this path
+	// once this entry is done (its own when it was written, else prev),
+	// lastAgain whether from this container: the next entry of the path
+	// takes them as its prev.
+	last      string
+	lastAgain bool
 }
 
 // extractResults are the outcomes of a container's entries, filled in by
@@ -462,32 +468,44 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 	for k := range rs.done {
 		rs.done[k] = make(chan struct{})
 	}
+	deps, same := conflicts(entries, todo)
 	// Written by an earlier container of this run: the workers read this
-	// copy, the caller updates x.written as outcomes arrive.
+	// copy (for the first entry of each path), the caller updates
+	// x.written as outcomes arrive.
 	before := make([]string, len(todo))
-	deps := conflicts(entries, todo)
 	for k, i := range todo {
-		before[k] = x.written[foldPath(entries[i].Path)]
+		if same[k] < 0 {
+			before[k] = x.written[foldPath(entries[i].Path)]
+		}
 	}
 	one := func(k int) {
 		defer close(rs.done[k])
 		e := entries[todo[k]]
-		if !safeRelPath(e.Path) {
-			return
-		}
-		r := extracted{safe: true, prev: before[k]}
-		key := foldPath(e.Path)
 		for _, d := range deps[k] {
 			<-rs.done[d]
-			if p := rs.r[d]; p.safe && p.err == nil && foldPath(entries[todo[d]].Path) == key {
-				r.prev, r.again = entries[todo[d]].Path, true
-			}
 		}
+		// The file this run wrote last at this path: from the entry of
+		// the same path before, else an earlier container's.
+		r := extracted{}
+		if s := same[k]; s >= 0 {
+			r.prev, r.again = rs.r[s].last, rs.r[s].lastAgain
+		} else {
+			r.prev = before[k]
+		}
+		r.last, r.lastAgain = r.prev, r.again
+		if !safeRelPath(e.Path) {
+			rs.r[k] = extracted{last: r.last, lastAgain: r.lastAgain}
+			return
+		}
+		r.safe = true
 		if fi, err := x.root.Lstat(e.Path); err == nil && x.reads(fi) {
 			// --force replaces files, never the ones this run reads.
 			r.err = errReadsIt
 		} else {
 			r.n, r.err = extractOne(c, x.root, &x.partials, todo[k], e, x.o.force, r.prev)
+		}
+		if r.err == nil {
+			r.last, r.lastAgain = e.Path, true
 		}
 		rs.r[k] = r
 	}
@@ -506,32 +524,48 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 }
 
 // conflicts lists, for each entry of todo, the earlier entries its outcome
-// depends on: those with the same path (ignoring case), those whose path is
-// a folder of its path, and the first one inside its path (which made that
-// a folder; the later ones inside cannot change what this entry finds).
-// Paths are compared by a hash of their folded form: two that collide only
-// make one entry wait for the other.
-func conflicts(entries []inspect.ContainerEntry, todo []int) [][]int {
-	deps := make([][]int, len(todo))
-	files := map[uint64][]int{} // path -> entries with that path
-	firstIn := map[uint64]int{} // folder -> the first entry inside it
+// depends on: the latest with the same path (ignoring case), the latest
+// whose path is each folder of its path, and the first one inside its path
+// (which made that a folder; the later ones inside cannot change what this
+// entry finds). An entry waits for the latest of a path only: that one
+// waited for the one before, so all are done (waiting for every one made
+// a pak of 40,000 copies of a path quadratic: 13 GB). Paths are compared
+// by a hash of their folded form: two that collide only make one entry
+// wait for the other. same is, for each entry, the latest earlier one of
+// the same folded path (compared as strings), or -1.
+func conflicts(entries []inspect.ContainerEntry, todo []int) (deps [][]int, same []int) {
+	deps = make([][]int, len(todo))
+	same = make([]int, len(todo))
+	last := map[uint64]int{}     // path -> the latest entry with that path
+	lastFold := map[string]int{} // folded path -> the latest entry with it
+	firstIn := map[uint64]int{}  // folder -> the first entry inside it
 	var folders []uint64
 	for k, i := range todo {
 		var p uint64
 		p, folders = foldHashes(entries[i].Path, folders[:0])
-		deps[k] = append(deps[k], files[p]...)
+		if j, ok := last[p]; ok {
+			deps[k] = append(deps[k], j)
+		}
 		if j, ok := firstIn[p]; ok {
 			deps[k] = append(deps[k], j)
 		}
 		for _, d := range folders {
-			deps[k] = append(deps[k], files[d]...)
+			if j, ok := last[d]; ok {
+				deps[k] = append(deps[k], j)
+			}
 			if _, ok := firstIn[d]; !ok {
 				firstIn[d] = k
 			}
 		}
-		files[p] = append(files[p], k)
+		last[p] = k
+		f := foldPath(entries[i].Path)
+		same[k] = -1
+		if j, ok := lastFold[f]; ok {
+			same[k] = j
+		}
+		lastFold[f] = k
 	}
-	return deps
+	return deps, same
 }
 
 // foldHashes returns the FNV-1a hash of name with its letters folded to

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -294,20 +295,23 @@ func TestConflicts(t *testing.T) {
 		"A/c.txt",   // 1: none (a sibling)
 		"a/B.TXT",   // 2: 0 (the same path in another case)
 		"A",         // 3: 0 (the first entry inside it)
-		"A/b.txt/x", // 4: 0 and 2 (files where it needs a folder), 3 (its folder A is a file)
+		"A/b.txt/x", // 4: 2 (the latest file where it needs a folder; it waited for 0), 3 (its folder A is a file)
 		"Ä/x",       // 5: none
 		"ä",         // 6: 5 (folded, the first inside it)
 		"Z/y/z",     // 7: none
 		"z/Y",       // 8: 7
 	}
-	want := [][]int{nil, nil, {0}, {0}, {3, 0, 2}, nil, {5}, nil, {7}}
+	want := [][]int{nil, nil, {0}, {0}, {3, 2}, nil, {5}, nil, {7}}
 	var entries []inspect.ContainerEntry
 	var todo []int
 	for i, p := range paths {
 		entries = append(entries, inspect.ContainerEntry{Path: p})
 		todo = append(todo, i)
 	}
-	got := conflicts(entries, todo)
+	got, same := conflicts(entries, todo)
+	if want := []int{-1, -1, 0, -1, -1, -1, -1, -1, -1}; !slices.Equal(same, want) {
+		t.Errorf("same path before: %v, want %v", same, want)
+	}
 	for k := range paths {
 		g := append([]int(nil), got[k]...)
 		sort.Ints(g)
