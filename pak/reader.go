@@ -5,6 +5,7 @@ import (
 	"io"
 	"io/fs"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -753,7 +754,37 @@ func (p *Reader) Lookup(name string) (*Entry, bool) {
 			fold = e
 		}
 	}
+	if fold == nil {
+		fold = p.lookupPathHash(t)
+	}
 	return fold, fold != nil
+}
+
+// lookupPathHash finds, in a pak whose entries are known only by their
+// path hashes (no full directory index, as shipped games often strip it),
+// the entry of name: its fs name ("Game/Content/X.uasset") or its path
+// from the mount point ("Content/X.uasset"), hashed as the engine does
+// (PathHash, version 11+). It is nil when none matches.
+func (p *Reader) lookupPathHash(name string) *Entry {
+	if p.Footer.Version < VersionFnv64BugFix || name == "" {
+		return nil
+	}
+	rel := name
+	if n := len(p.prefix); len(name) > n && strings.EqualFold(name[:n], p.prefix) {
+		rel = name[n:] // (paths are hashed lowercased)
+	}
+	var want []uint64
+	for _, rel := range []string{name, rel} {
+		if h := PathHash(rel, p.PathHashSeed); !slices.Contains(want, h) {
+			want = append(want, h)
+		}
+	}
+	for _, e := range p.Entries {
+		if e.hasPathHash && e.Path == "" && !e.Deleted() && slices.Contains(want, e.PathHash) {
+			return e
+		}
+	}
+	return nil
 }
 
 // LookupName finds an entry by its fs name exactly ("Game/Content/X.uexp"),

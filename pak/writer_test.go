@@ -124,6 +124,21 @@ func TestNoDirectoryIndex(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	// Lookup finds a file by its path through its hash, given as its fs
+	// name or from the mount point, in any case.
+	for _, name := range []string{"Game/Content/Maps/Level1.umap", "Content/Maps/Level1.umap", "/game/content/maps/LEVEL1.umap"} {
+		e, ok := p.Lookup(name)
+		if !ok {
+			t.Errorf("Lookup(%q): not found", name)
+			continue
+		}
+		if d, err := e.Data(); err != nil || string(d) != "level one data, not a real package" {
+			t.Errorf("Lookup(%q): %q, %v", name, d, err)
+		}
+	}
+	if e, ok := p.Lookup("Game/Content/Maps/Level2.umap"); ok {
+		t.Errorf("a path not in the pak: found %v", e)
+	}
 }
 
 // TestFrozenIndex: a version 9 pak with bIndexIsFrozen set (UE4.25's memory

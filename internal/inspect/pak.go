@@ -334,13 +334,23 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 	// stops their decoding ahead).
 	var readers blockReaders
 	readers.add(ra)
-	base := strings.TrimSuffix(e.Name, path.Ext(e.Name))
+	name := e.Name
+	if name == "" {
+		// Known by its path hash only (a pak without its full directory
+		// index): the path it was found by names it, and its companions
+		// are found by theirs.
+		name = strings.TrimPrefix(inner, "/")
+	}
+	base := strings.TrimSuffix(name, path.Ext(name))
 	return &Input{
-		Name: container + ContainerSep + e.Name,
+		Name: container + ContainerSep + name,
 		R:    ra,
 		Size: size,
 		Sibling: func(ext string) (io.ReaderAt, int64, error) {
 			s, ok := r.LookupName(base + ext) // exact: most companions do not exist
+			if !ok && e.Name == "" {
+				s, ok = r.Lookup(base + ext) // by its path hash
+			}
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -404,5 +405,35 @@ func TestVerifyPakExpands(t *testing.T) {
 		if len(got) != 1 || got[0].OK != tc.ok || !strings.HasPrefix(got[0].Note, tc.note) || tc.note == "" && got[0].Note != "" {
 			t.Errorf("%s: %+v", tc.name, got)
 		}
+	}
+}
+
+// TestPakPackageByPathHash opens a package of a pak stripped of its full
+// directory index (its files known by path hash only) by its path: the
+// package and its .uexp are found through their hashes, and it reads as
+// the loose file does.
+func TestPakPackageByPathHash(t *testing.T) {
+	base := corpus.Path(t, "cooked", "LahkLeKey+UE5-EarlyAccess-1hTest-BatteryCollector", "Saved", "Cooked", "Windows", "Battery_Collector")
+	const pkg = "Content/Blueprints/BatteryMan_GameMode_BP"
+	var files []paktest.File
+	for _, ext := range []string{".uasset", ".uexp"} {
+		b, err := os.ReadFile(filepath.Join(base, filepath.FromSlash(pkg+ext)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, paktest.File{Path: pkg + ext, Data: b})
+	}
+	pakPath := writePak(t, "Hashed-Windows.pak", paktest.Options{Version: 11, Mount: "../../../Battery_Collector/", NoFullDirectoryIndex: true}, files)
+	in, err := OpenInput(pakPath+"::Battery_Collector/"+pkg+".uasset", &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	p, err := OpenPackage(in, &Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Exports) != 5 || slices.ContainsFunc(p.Warnings, func(w string) bool { return strings.Contains(w, ".uexp") }) {
+		t.Errorf("%d exports, warnings %q; want 5 exports read with their .uexp", len(p.Exports), p.Warnings)
 	}
 }
