@@ -43,6 +43,17 @@ func (s *stream) tag4(name, typ string) int {
 	return off
 }
 
+// structTag4 writes a UE4 StructProperty tag of struct structName (no
+// GUIDs) and returns the size field's offset and where the value starts,
+// for patch.
+func (s *stream) structTag4(name, structName string) (off, mark int) {
+	off = s.tag4(name, "StructProperty")
+	s.name(structName)
+	ue.WriteGuid(s.Writer, ue.Guid{})
+	s.U8(0)
+	return off, s.Len()
+}
+
 // value patches the size at off to cover the bytes written since mark.
 func (s *stream) patch(off, mark int) { s.PatchU32(off, uint32(s.Len()-mark)) }
 
@@ -75,11 +86,7 @@ func TestTaggedUE4(t *testing.T) {
 	s.U8(1)
 	s.U8(0)
 	// StructProperty<Vector> with the struct GUID, floats (UE4).
-	off = s.tag4("Where", "StructProperty")
-	s.name("Vector")
-	ue.WriteGuid(s.Writer, ue.Guid{})
-	s.U8(0)
-	m = s.Len()
+	off, m = s.structTag4("Where", "Vector")
 	s.F32(1)
 	s.F32(2)
 	s.F32(3)
@@ -290,11 +297,7 @@ func TestTagSizeMismatch(t *testing.T) {
 // kept raw by name and the stream goes on.
 func TestUnknownNativeStruct(t *testing.T) {
 	s := newStream()
-	off := s.tag4("Blob", "StructProperty")
-	s.name("MysteryStruct")
-	ue.WriteGuid(s.Writer, ue.Guid{})
-	s.U8(0)
-	m := s.Len()
+	off, m := s.structTag4("Blob", "MysteryStruct")
 	s.Raw([]byte{0xff, 0xff, 0xff, 0x7f, 1, 2, 3})
 	s.patch(off, m)
 	s.name("None")
@@ -494,11 +497,7 @@ func TestFloat32Shortest(t *testing.T) {
 	m := s.Len()
 	s.F32(0.3)
 	s.patch(off, m)
-	off = s.tag4("Where", "StructProperty")
-	s.name("Vector")
-	ue.WriteGuid(s.Writer, ue.Guid{})
-	s.U8(0)
-	m = s.Len()
+	off, m = s.structTag4("Where", "Vector")
 	s.F32(50.1)
 	s.F32(-0.11249924)
 	s.F32(3599.9998)
@@ -546,11 +545,7 @@ func TestFloat32Shortest(t *testing.T) {
 // enums' names, and that a value no enum has stays a number.
 func TestRichCurveKeyModes(t *testing.T) {
 	s := newStream()
-	off := s.tag4("Key", "StructProperty")
-	s.name("RichCurveKey")
-	ue.WriteGuid(s.Writer, ue.Guid{})
-	s.U8(0)
-	m := s.Len()
+	off, m := s.structTag4("Key", "RichCurveKey")
 	s.U8(2) // RCIM_Cubic
 	s.U8(4) // RCTM_SmartAuto (5.3+)
 	s.U8(9) // no such weight mode

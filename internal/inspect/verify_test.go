@@ -62,23 +62,11 @@ func TestVerifyEachOrder(t *testing.T) {
 // panicked.
 func TestVerifyManyLines(t *testing.T) {
 	const n = 40000
-	mu.Lock()
-	saved := verifiers
-	verifiers = append(slices.Clip(verifiers), func(path string, _ *Options, emit func(VerifyResult)) bool {
-		if filepath.Ext(path) != ".many" {
-			return false
-		}
+	withVerifier(t, ".many", func(path string, emit func(VerifyResult)) {
 		for i := range n {
 			emit(VerifyResult{Path: path, Names: i})
 		}
-		return true
 	})
-	mu.Unlock()
-	defer func() {
-		mu.Lock()
-		verifiers = saved
-		mu.Unlock()
-	}()
 	got := 0
 	err := VerifyEach(func(yield func(string) bool) error {
 		yield("game.many")
@@ -108,24 +96,12 @@ func goroutineID() string {
 // checked, in order; and that a panic in emit reaches that caller rather
 // than leaving the workers waiting on each other.
 func TestVerifyEmitOnCaller(t *testing.T) {
-	mu.Lock()
-	saved := verifiers
-	verifiers = append(slices.Clip(verifiers), func(path string, _ *Options, emit func(VerifyResult)) bool {
-		if filepath.Ext(path) != ".slow" {
-			return false
-		}
+	withVerifier(t, ".slow", func(path string, emit func(VerifyResult)) {
 		for i := range 5 {
 			time.Sleep(5 * time.Millisecond)
 			emit(VerifyResult{Path: path, Names: i})
 		}
-		return true
 	})
-	mu.Unlock()
-	defer func() {
-		mu.Lock()
-		verifiers = saved
-		mu.Unlock()
-	}()
 	files := func(yield func(string) bool) error {
 		for _, p := range []string{"a.slow", "b.slow", "c.slow"} {
 			if !yield(p) {
@@ -165,4 +141,24 @@ func TestVerifyEmitOnCaller(t *testing.T) {
 	case <-time.After(10 * time.Second):
 		t.Fatal("a panic in emit did not reach VerifyEach's caller")
 	}
+}
+
+// withVerifier registers check as the verifier of files with extension ext
+// until the test ends.
+func withVerifier(t *testing.T, ext string, check func(path string, emit func(VerifyResult))) {
+	mu.Lock()
+	saved := verifiers
+	verifiers = append(slices.Clip(verifiers), func(path string, _ *Options, emit func(VerifyResult)) bool {
+		if filepath.Ext(path) != ext {
+			return false
+		}
+		check(path, emit)
+		return true
+	})
+	mu.Unlock()
+	t.Cleanup(func() {
+		mu.Lock()
+		verifiers = saved
+		mu.Unlock()
+	})
 }
