@@ -702,7 +702,8 @@ func (p *Reader) pathName(path string) (string, string) {
 	return path, name
 }
 
-// finish validates the entries and builds the name lookup.
+// finish validates the entries (the name lookup is made at first use:
+// names).
 func (p *Reader) finish() error {
 	for _, e := range p.Entries {
 		e.p = p
