@@ -1079,6 +1079,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer containerFault(&res, opts, emit, &handled)
 	}
+	before := heapInUse()
 	c, err := openUtoc(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
@@ -1086,7 +1087,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		return true
 	}
 	defer c.Close()
-	roomForIndex()
+	defer roomForIndex(before)()
 	f := c.f
 	n := len(f.ChunkIDs)
 	okN, failN := 0, 0

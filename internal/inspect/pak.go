@@ -432,6 +432,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer containerFault(&res, opts, emit, &handled)
 	}
+	before := heapInUse()
 	c, err := openPakVerify(p, opts)
 	if err != nil {
 		res.Error = trimPath(err.Error(), p)
@@ -439,7 +440,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		return true
 	}
 	defer c.Close()
-	roomForIndex()
+	defer roomForIndex(before)()
 	n, ok, failed := len(c.R.Entries), 0, 0
 	var first error
 	// Idle workers share the entries' hash checks, then the packages.

@@ -723,7 +723,7 @@ func TuneVerifyGCFor(workers int) (restore func()) {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		limit = debug.SetMemoryLimit(VerifyMemoryLimitFor(workers))
 		tunedLimit.Lock()
-		tunedLimit.limit = VerifyMemoryLimitFor(workers)
+		tunedLimit.base, tunedLimit.extra = VerifyMemoryLimitFor(workers), 0
 		tunedLimit.Unlock()
 	}
 	return func() {
@@ -732,18 +732,19 @@ func TuneVerifyGCFor(workers int) (restore func()) {
 		}
 		if limit >= 0 {
 			tunedLimit.Lock()
-			tunedLimit.limit = 0
+			tunedLimit.base = 0
 			tunedLimit.Unlock()
 			debug.SetMemoryLimit(limit)
 		}
 	}
 }
 
-// tunedLimit is the soft memory limit TuneVerifyGCFor set (0 when it set
-// none, GOMEMLIMIT being given), as roomForIndex raised it.
+// tunedLimit is the soft memory limit TuneVerifyGCFor set (base, 0 when
+// it set none, GOMEMLIMIT being given) and what roomForIndex adds to it
+// for the container indexes being checked (extra).
 var tunedLimit struct {
 	sync.Mutex
-	limit int64
+	base, extra int64
 }
 
 // verifyWindow is how many files per worker Verify may run ahead of the
