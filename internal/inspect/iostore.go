@@ -403,6 +403,10 @@ type utocContext struct {
 	// not read and parse them again.
 	exports     map[uint64][]importedExport
 	exportCount int // entries of all exports slices, bounded by maxImportedExports
+	// importers counts, for each package of the container that others in
+	// it import, the importers not yet checked (see countImporters); nil
+	// when not counted (exports are then kept up to the bound).
+	importers map[uint64]int32
 }
 
 // importedExport is what a package import resolves to when it names an
@@ -721,6 +725,11 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
+	if x.importers != nil && x.importers[id] == 0 {
+		// No importer left to check (or none at all).
+		delete(x.packages, id)
+		return
+	}
 	if _, ok := x.exports[id]; ok || x.exportCount+n > maxImportedExports {
 		return
 	}
@@ -743,6 +752,58 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 	x.exportCount += n
 	// The parsed package is no longer needed for naming imports.
 	delete(x.packages, id)
+}
+
+// countImporters sets up the counts of importers (x.importers), for a
+// verify that checks every package of the container once and calls
+// importsNamed after each: a package's exports are then kept only while
+// packages that import it are still to be checked, rather than for every
+// package up to maxImportedExports.
+func (x *utocContext) countImporters() {
+	counts := map[uint64]int32{}
+	for id := range x.pkgChunk {
+		e, ok := x.storeEntry(id)
+		if !ok {
+			continue
+		}
+		for _, imp := range e.ImportedPackages {
+			if _, in := x.pkgChunk[uint64(imp)]; in {
+				counts[uint64(imp)]++
+			}
+		}
+	}
+	x.mu.Lock()
+	x.importers = counts
+	x.mu.Unlock()
+}
+
+// importsNamed tells the context that package id, an importer counted by
+// countImporters, has been checked: the packages it imports that no other
+// importer waits for are forgotten.
+func (x *utocContext) importsNamed(id uint64) {
+	e, ok := x.storeEntry(id)
+	if !ok {
+		return
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.importers == nil {
+		return
+	}
+	for _, imp := range e.ImportedPackages {
+		n, counted := x.importers[uint64(imp)]
+		if !counted {
+			continue
+		}
+		if n > 1 {
+			x.importers[uint64(imp)] = n - 1
+			continue
+		}
+		delete(x.importers, uint64(imp))
+		x.exportCount -= len(x.exports[uint64(imp)])
+		delete(x.exports, uint64(imp))
+		delete(x.packages, uint64(imp))
+	}
 }
 
 // importedExport finds the export with hash of package id if the package
@@ -1066,16 +1127,18 @@ func (c *utocContainer) resolve(inner string) (string, int, error) {
 	return files[i].Path, files[i].Chunk, nil
 }
 
-// verifyUtoc is the verifier for .utoc files: one "utoc" line with the chunk
-// hash results, then one "zen" line per package.
+// verifyUtoc is the verifier for .utoc files: one "zen" line per package,
+// then one "utoc" line with the chunk hash results.
 func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool) {
 	if !strings.EqualFold(filepath.Ext(p), ".utoc") {
 		return false
 	}
 	res := VerifyResult{Path: p, Format: "utoc"}
 	if opts.OpenWhole != nil {
-		// Partitions may be mapped: see VerifyPackage. Every read of
-		// them happens before the container line is emitted.
+		// Partitions may be mapped: see VerifyPackage. A fault while
+		// a package is read fails its line (verifyUtocPackage); one
+		// while the index or the other chunks are read fails the
+		// container's, which comes last.
 		defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 		defer containerFault(&res, opts, emit, &handled)
 	}
@@ -1103,59 +1166,57 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	}
 	// Every chunk is read and hashed once: a package's chunk is hashed as
 	// it is read for the package's own checks, the other chunks on their
-	// own. The package lines wait (they are small) so that the container
-	// line, which counts every chunk, comes first.
+	// own. The package lines go out as the packages are checked, and the
+	// container line, which counts every chunk, after them: a container of
+	// hundreds of thousands of packages holds none of their lines.
 	chunkErr := make([]error, n)
 	isPkg := make([]bool, n)
-	var pkgResults []VerifyResult
 	if f.DirectoryIndex != nil {
 		files := f.DirectoryIndex.Files()
-		var pkgFiles []int // the package files, in directory order
-		for k, fe := range files {
-			id := f.ChunkIDs[fe.Chunk]
-			if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && fe.Valid {
-				pkgFiles = append(pkgFiles, k)
-			}
-		}
+		pkgFiles := packageFiles(f, files)
 		// Checked imported packages first, so that naming their importers'
-		// imports needs no second read of them; reported in directory
+		// imports needs no second read of them, and reported in that
 		// order. Idle workers share the packages: one whose imports are
-		// still being checked reads them again, to the same names.
-		pkgResults = make([]VerifyResult, len(pkgFiles))
+		// still being checked reads them again, to the same names. A line
+		// checked ahead of the one before it waits for it.
 		pkgErr := make([]error, len(pkgFiles))
 		order := importsFirst(c, files, pkgFiles)
+		x := c.context()
+		x.countImporters()
+		var mu sync.Mutex
+		waiting := map[int]VerifyResult{}
+		nextLine := 0
 		shareWork(opts, len(order), func(next func() (int, bool)) {
 			// One buffer serves every package a worker checks: a result
 			// line keeps nothing of the chunk it was checked from.
 			bp := chunkBufs.Get().(*[]byte)
 			defer chunkBufs.Put(bp)
-			buf := *bp
 			for k, ok := next(); ok; k, ok = next() {
 				j := order[k]
 				fe := files[pkgFiles[j]]
-				data, body, err := readPackageChunkLazy(f, fe.Chunk, buf)
-				if cap(data) > cap(buf) && cap(data) <= maxChunkBuf {
-					buf = data
-					*bp = buf
+				var r VerifyResult
+				r, pkgErr[j] = verifyUtocPackage(c, fe, bp, opts)
+				if id := f.ChunkIDs[fe.Chunk].ID(); x.pkgChunk[id] == fe.Chunk {
+					x.importsNamed(id) // (once per package counted)
 				}
-				pkgErr[j] = err
-				pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
-				if body != nil {
-					// The chunk's hash, checked after the package's
-					// own checks read it: a chunk that fails gets the
-					// line it would have got failing before them.
-					if verifyAfterRead {
-						if err := body.Verify(); err != nil {
-							pkgErr[j] = err
-							pkgResults[j] = verifyInner(c, fe.Path, fe.Chunk, nil, nil, err, opts)
+				func() {
+					mu.Lock()
+					defer mu.Unlock()
+					waiting[k] = r
+					for {
+						r, ok := waiting[nextLine]
+						if !ok {
+							break
 						}
+						delete(waiting, nextLine)
+						nextLine++
+						emit(r)
 					}
-					body.Close() // stops its decoding ahead
-				}
+				}()
 			}
 		})
-		for _, j := range order {
-			chunk := files[pkgFiles[j]].Chunk
+		for j, k := range pkgFiles {
+			chunk := files[k].Chunk
 			chunkErr[chunk], isPkg[chunk] = pkgErr[j], true
 		}
 	}
@@ -1201,11 +1262,55 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	res.OK = len(problems) == 0
 	res.Error = strings.Join(problems, "; ")
 	emit(res)
-	// Then every package.
-	for _, r := range pkgResults {
-		emit(r)
-	}
 	return true
+}
+
+// verifyUtocPackage checks the package of file fe of a container: its
+// chunk's hash and the package read from it. It returns the package's line
+// and the error of its chunk (nil when the chunk reads and its hash holds,
+// though the package may fail its checks). *bp is the worker's buffer for
+// the chunk, kept when it grew. A memory fault in a mapped partition fails
+// this package's line and chunk.
+func verifyUtocPackage(c *utocContainer, fe iostore.FileEntry, bp *[]byte, opts *Options) (res VerifyResult, chunkErr error) {
+	defer func() {
+		if x := recover(); x != nil {
+			if _, fault := x.(interface{ Addr() uintptr }); !fault {
+				panic(x)
+			}
+			res = VerifyResult{Path: c.path + ContainerSep + fe.Path, Format: "zen", Error: recoveredError(x, opts)}
+			chunkErr = errors.New(res.Error)
+		}
+	}()
+	data, body, err := readPackageChunkLazy(c.f, fe.Chunk, *bp)
+	if cap(data) > cap(*bp) && cap(data) <= maxChunkBuf {
+		*bp = data
+	}
+	res = verifyInner(c, fe.Path, fe.Chunk, data, body, err, opts)
+	if body != nil {
+		defer body.Close() // stops its decoding ahead
+		// The chunk's hash, checked after the package's own checks read
+		// it: a chunk that fails gets the line it would have got failing
+		// before them.
+		if verifyAfterRead {
+			if err = body.Verify(); err != nil {
+				res = verifyInner(c, fe.Path, fe.Chunk, nil, nil, err, opts)
+			}
+		}
+	}
+	return res, err
+}
+
+// packageFiles returns the indices into files (a container's directory
+// listing) of its package files, in directory order.
+func packageFiles(f *iostore.File, files []iostore.FileEntry) []int {
+	var pkgFiles []int
+	for k, fe := range files {
+		id := f.ChunkIDs[fe.Chunk]
+		if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && fe.Valid {
+			pkgFiles = append(pkgFiles, k)
+		}
+	}
+	return pkgFiles
 }
 
 // importsFirst orders the package files pkgFiles (indices into files) so

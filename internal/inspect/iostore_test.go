@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
@@ -181,15 +182,16 @@ func TestBulkSibling(t *testing.T) {
 	}
 }
 
-// TestVerifyContainer checks the verify lines of a container: one utoc
-// line with every chunk hash, then one zen line per package.
+// TestVerifyContainer checks the verify lines of a container: one zen line
+// per package, then one utoc line with every chunk hash.
 func TestVerifyContainer(t *testing.T) {
 	var got []VerifyResult
 	VerifyOne(fixtureToc(t, "UE6_0", "Tagged", "Zlib"), &Options{}, func(r VerifyResult) { got = append(got, r) })
-	if len(got) != 98 || got[0].Format != "utoc" || !got[0].OK || *got[0].ChunksOK != 112 || *got[0].ChunksFailed != 0 {
-		t.Fatalf("%d lines, first %+v", len(got), got[0])
+	last := got[len(got)-1]
+	if len(got) != 98 || last.Format != "utoc" || !last.OK || *last.ChunksOK != 112 || *last.ChunksFailed != 0 {
+		t.Fatalf("%d lines, last %+v", len(got), last)
 	}
-	for _, r := range got[1:] {
+	for _, r := range got[:len(got)-1] {
 		if r.Format != "zen" || !r.OK {
 			t.Errorf("%+v", r)
 		}
@@ -197,13 +199,14 @@ func TestVerifyContainer(t *testing.T) {
 	got = nil
 	VerifyOne(fixtureToc(t, "UE5_8", "Tagged", "Oodle"), &Options{}, func(r VerifyResult) { got = append(got, r) })
 	// Oodle (Kraken) chunks decode through the registry and hash-check.
-	if !got[0].OK || got[0].Error != "" || *got[0].ChunksFailed != 0 || *got[0].ChunksOK < 100 {
-		t.Errorf("Oodle container: %+v", got[0])
+	last = got[len(got)-1]
+	if !last.OK || last.Error != "" || *last.ChunksFailed != 0 || *last.ChunksOK < 100 {
+		t.Errorf("Oodle container: %+v", last)
 	}
 	if len(got) != 98 {
 		t.Errorf("Oodle container: %d lines, want 98", len(got))
 	}
-	for _, r := range got[1:] {
+	for _, r := range got[:len(got)-1] {
 		if r.Format != "zen" || !r.OK {
 			t.Errorf("Oodle package line: %+v", r)
 		}
@@ -291,11 +294,11 @@ func TestVerifyUtocLazyDamaged(t *testing.T) {
 	defer func() { zenWholeMax = old }()
 	var lines []VerifyResult
 	VerifyOne(utoc, &Options{}, func(r VerifyResult) { lines = append(lines, r) })
-	if len(lines) < 2 || *lines[0].ChunksFailed != 1 || lines[0].OK {
-		t.Fatalf("container line %+v", lines[0])
+	if len(lines) < 2 || *lines[len(lines)-1].ChunksFailed != 1 || lines[len(lines)-1].OK {
+		t.Fatalf("%d lines, container line last: %+v", len(lines), lines[len(lines)-1])
 	}
 	found := false
-	for _, r := range lines[1:] {
+	for _, r := range lines[:len(lines)-1] {
 		if strings.HasSuffix(r.Path, ContainerSep+path) {
 			found = true
 			if r.OK || r.Error != want.Error() {
@@ -443,4 +446,61 @@ func TestOpenInputLateChunkHash(t *testing.T) {
 	if len(lines) != 1 || lines[0].OK || lines[0].Error != trimPath(want.Error(), damaged) {
 		t.Errorf("verify %s: %+v, want the error %q", damaged, lines, want)
 	}
+}
+
+// TestImportersCounted checks verify's importer counts on a container whose
+// packages import each other: a package's exports are kept only while
+// packages importing it are left to check (none once all are), and every
+// import is named as it is without the counts.
+func TestImportersCounted(t *testing.T) {
+	p := fixtureToc(t, "UE5_8", "Tagged", "Zlib")
+	opts := &Options{}
+	named := func(counted bool) (got map[string][]string, importers int, x *utocContext) {
+		c, err := openUtoc(p, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		x = c.context()
+		files := c.f.DirectoryIndex.Files()
+		pkgFiles := packageFiles(c.f, files)
+		order := importsFirst(c, files, pkgFiles)
+		if counted {
+			x.countImporters()
+			importers = len(x.importers)
+		}
+		got = map[string][]string{}
+		for _, j := range order {
+			fe := files[pkgFiles[j]]
+			data, err := c.f.ReadChunk(fe.Chunk)
+			if err != nil {
+				t.Fatal(err)
+			}
+			zc := &zenChunk{Reader: *bytes.NewReader(data), data: data, c: c, chunk: fe.Chunk}
+			zc.in = Input{Name: fe.Path, R: zc, Size: int64(len(data))}
+			pkg, _, err := openZenResolver(&zc.in, opts)
+			if err != nil {
+				t.Fatalf("%s: %v", fe.Path, err)
+			}
+			for _, o := range pkg.Imports {
+				got[fe.Path] = append(got[fe.Path], o.Path+" "+o.Class)
+			}
+			if counted {
+				x.importsNamed(c.f.ChunkIDs[fe.Chunk].ID())
+			}
+		}
+		return got, importers, x
+	}
+	want, _, _ := named(false)
+	got, importers, x := named(true)
+	if importers == 0 {
+		t.Fatal("no package of the container imports another")
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("imports named with importer counts differ:\n%v\nwithout:\n%v", got, want)
+	}
+	if len(x.importers) != 0 || len(x.exports) != 0 || x.exportCount != 0 || len(x.packages) != 0 {
+		t.Errorf("after every package: %d importer counts, %d packages' exports (%d), %d parsed packages kept", len(x.importers), len(x.exports), x.exportCount, len(x.packages))
+	}
+	t.Logf("%d packages imported by others", importers)
 }

@@ -417,8 +417,8 @@ func pakEntryReader(e *pak.Entry, buf []byte) (r io.ReaderAt, size int64, data [
 	return bytes.NewReader(data), int64(len(data)), data, nil
 }
 
-// verifyPak is `upkg verify` for a .pak: one line for the container (every
-// entry's SHA-1 checked) and one per package inside.
+// verifyPak is `upkg verify` for a .pak: one line per package inside, then
+// one for the container (every entry's SHA-1 checked).
 func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) {
 	if !strings.HasSuffix(strings.ToLower(p), ".pak") {
 		return false
@@ -474,7 +474,6 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	if first != nil {
 		res.Error = fmt.Sprintf("%d of %d entries fail their checks (first: %v)", failed, n, first)
 	}
-	emit(res)
 	var pkgs []*pak.Entry
 	for _, e := range c.R.Entries {
 		if !e.Deleted() && isPakPackage(e.Name) {
@@ -507,6 +506,9 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 			}()
 		}
 	})
+	// The container's line comes after its packages' (as IoStore's must:
+	// see verifyUtoc).
+	emit(res)
 	return true
 }
 

@@ -54,10 +54,10 @@ func TestUE4Container(t *testing.T) {
 	}
 	var lines []VerifyResult
 	VerifyOne(tp, &Options{}, func(r VerifyResult) { lines = append(lines, r) })
-	if len(lines) != len(names)+1 || !lines[0].OK || *lines[0].ChunksOK != len(chunks) {
-		t.Fatalf("verify: %d lines, first %+v", len(lines), lines[0])
+	if c := lines[len(lines)-1]; len(lines) != len(names)+1 || !c.OK || *c.ChunksOK != len(chunks) {
+		t.Fatalf("verify: %d lines, last %+v", len(lines), c)
 	}
-	for _, r := range lines[1:] {
+	for _, r := range lines[:len(lines)-1] {
 		if !r.OK || r.Format != "zen" {
 			t.Errorf("%+v", r)
 		}

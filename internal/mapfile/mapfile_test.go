@@ -358,7 +358,7 @@ func TestVerifyBigExportInPak(t *testing.T) {
 	}
 	mapped, mappedAlloc := verify(mapfile.OpenWhole)
 	read, readAlloc := verify(osfile.OpenWhole)
-	if len(mapped) != 2 || !mapped[1].OK || mapped[1].PropertiesOK == nil || *mapped[1].PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
+	if len(mapped) != 2 || !mapped[0].OK || mapped[0].PropertiesOK == nil || *mapped[0].PropertiesOK != 1 || !reflect.DeepEqual(mapped, read) {
 		t.Errorf("mapped %+v\nread %+v", mapped, read)
 	}
 	if mappedAlloc > extra/2 {
