@@ -38,7 +38,7 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 		return err
 	}
 	defer c.Close()
-	rc, verify, err := openContainerFile(c, name)
+	rc, size, verify, err := openContainerFile(c, name)
 	if err != nil {
 		return fmt.Errorf("%s: %w", container, err)
 	}
@@ -46,25 +46,32 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 	fail := func(err error) error { return fmt.Errorf("%s%s%s: %w", container, inspect.ContainerSep, name, err) }
 	// A file up to catWhole bytes is read and checked before any of it is
 	// written: a damaged one leaves nothing in `upkg cat ... > file`. A
-	// bigger one streams, and its check comes at the end.
-	head, err := io.ReadAll(io.LimitReader(rc, catWhole+1))
+	// bigger one streams, and its check comes at the end; when its size
+	// says so, only what the terminal check looks at is read first.
+	limit := catWhole + 1
+	if size > catWhole {
+		limit = binarySniff
+	}
+	head, whole, err := readHead(rc, limit)
 	if err != nil {
 		return fail(err)
 	}
-	if len(head) <= catWhole && verify != nil {
+	if whole && verify != nil {
 		if err := verify(); err != nil {
 			return fail(err)
 		}
 		verify = nil
 	}
-	if isTerminal(stdout) && isBinary(head) {
+	if len(head) > 0 && isTerminal(stdout) && isBinary(head[0]) {
 		// As curl does: binary bytes can leave a terminal unusable.
 		return fail(errors.New("binary data, not written to the terminal: redirect it to a file (> FILE) or pipe it"))
 	}
-	if _, err := stdout.Write(head); err != nil {
-		return fail(err)
+	for _, b := range head {
+		if _, err := stdout.Write(b); err != nil {
+			return fail(err)
+		}
 	}
-	if len(head) > catWhole {
+	if !whole {
 		if _, err := io.Copy(stdout, rc); err != nil {
 			return fail(err)
 		}
@@ -77,21 +84,51 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 	return nil
 }
 
+// readHead reads up to limit bytes of r, in pieces of up to headPiece
+// bytes (held as read: no buffer grown and copied, nothing allocated
+// ahead of the bytes); whole reports that r ended before limit. The
+// first piece holds what isBinary looks at, when r has that much.
+func readHead(r io.Reader, limit int) (head [][]byte, whole bool, err error) {
+	for limit > 0 {
+		b := make([]byte, min(limit, headPiece))
+		n, err := io.ReadFull(r, b)
+		if n > 0 {
+			head = append(head, b[:n])
+		}
+		limit -= n
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			return head, true, nil
+		}
+		if err != nil {
+			return head, false, err
+		}
+	}
+	return head, false, nil
+}
+
+// headPiece is the size of the pieces readHead reads.
+const headPiece = 1 << 20
+
 // isBinary reports whether data looks like no text: a NUL byte in its
 // first 8 KiB (what curl and diff test).
 func isBinary(data []byte) bool {
-	return bytes.IndexByte(data[:min(len(data), 8<<10)], 0) >= 0
+	return bytes.IndexByte(data[:min(len(data), binarySniff)], 0) >= 0
 }
 
 // catWhole is the largest file cat checks before writing any of it.
 const catWhole = 64 << 20
 
-// openContainerFile opens a file of c by its ls name. When the returned
-// reader does not check the hash itself, verify (non-nil) does it after.
-func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() error, error) {
+// binarySniff is what cat reads of a bigger file before writing it: what
+// isBinary looks at.
+const binarySniff = 8 << 10
+
+// openContainerFile opens a file of c by its ls name and gives its size as
+// the index records it (-1 when not known). When the returned reader does
+// not check the hash itself, verify (non-nil) does it after.
+func openContainerFile(c inspect.Container, name string) (rc io.ReadCloser, size int64, verify func() error, err error) {
 	trimmed := strings.TrimPrefix(name, "/")
 	if trimmed == "" {
-		return nil, nil, errors.New("no path given (list the files with `upkg ls`)")
+		return nil, -1, nil, errors.New("no path given (list the files with `upkg ls`)")
 	}
 	// A stored path, then a chunk id (as ls prints it, in either case).
 	for pass := range 2 {
@@ -101,24 +138,27 @@ func openContainerFile(c inspect.Container, name string) (io.ReadCloser, func() 
 				continue
 			}
 			if e.ChunkType == "deleted" {
-				return nil, nil, fmt.Errorf("%s is a delete record (no data)", name)
+				return nil, -1, nil, fmt.Errorf("%s is a delete record (no data)", name)
 			}
-			return openEntry(c, i, e)
+			rc, verify, err := openEntry(c, i, e)
+			return rc, e.Size, verify, err
 		}
 	}
 	if ef, ok := c.(inspect.EntryFinder); ok {
 		if i, ok := ef.FindEntry(name); ok {
-			return openEntry(c, i, c.Entry(i))
+			e := c.Entry(i)
+			rc, verify, err := openEntry(c, i, e)
+			return rc, e.Size, verify, err
 		}
 	}
 	if f, err := c.Open(trimmed); err == nil {
 		if st, err := f.Stat(); err == nil && !st.IsDir() {
-			return f, nil, nil
+			return f, st.Size(), nil, nil
 		}
 		f.Close()
-		return nil, nil, fmt.Errorf("%s is a directory", name)
+		return nil, -1, nil, fmt.Errorf("%s is a directory", name)
 	}
-	return nil, nil, fmt.Errorf("%s: %w (list the files with `upkg ls`)", name, fs.ErrNotExist)
+	return nil, -1, nil, fmt.Errorf("%s: %w (list the files with `upkg ls`)", name, fs.ErrNotExist)
 }
 
 // openEntry opens entry i, hash-checked while read when c supports it.

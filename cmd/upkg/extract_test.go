@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
 	"strings"
@@ -459,5 +460,52 @@ func TestExtractKeepsItsInput(t *testing.T) {
 	}
 	if b, err := os.ReadFile(filepath.Join(dir, "other.txt")); err != nil || string(b) != "content of other.txt" {
 		t.Errorf("other.txt: %q, %v", b, err)
+	}
+}
+
+// TestCatBig: cat of files around catWhole: each comes out whole, and one
+// the index says is bigger than catWhole streams with its hash checked at
+// the end, reading no head of catWhole bytes first (it allocates a
+// fraction of its size).
+func TestCatBig(t *testing.T) {
+	sizes := []int{catWhole - 1, catWhole, catWhole + 1, catWhole + 3<<20}
+	var files []paktest.File
+	for _, n := range sizes {
+		data := make([]byte, n)
+		for i := 0; i < n; i += 4096 {
+			data[i] = byte(i >> 12)
+		}
+		files = append(files, paktest.File{Path: fmt.Sprintf("Game/%d.bin", n), Data: data, Compress: true})
+	}
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pakPath := filepath.Join(t.TempDir(), "big.pak")
+	if err := os.WriteFile(pakPath, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b = nil
+	for i, n := range sizes {
+		h := sha1.New()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		err := runCat(&inspect.Options{}, pakPath, files[i].Path, h)
+		runtime.ReadMemStats(&after)
+		if err != nil {
+			t.Fatalf("%s: %v", files[i].Path, err)
+		}
+		if got, want := h.Sum(nil), sha1.Sum(files[i].Data); !bytes.Equal(got, want[:]) {
+			t.Errorf("%s: output differs", files[i].Path)
+		}
+		alloc := after.TotalAlloc - before.TotalAlloc
+		t.Logf("%s: %d bytes allocated", files[i].Path, alloc)
+		if n > catWhole && alloc > 16<<20 {
+			t.Errorf("%s (%d bytes): %d bytes allocated", files[i].Path, n, alloc)
+		}
+		if n <= catWhole && alloc > uint64(n)+16<<20 {
+			t.Errorf("%s (%d bytes): %d bytes allocated for a head of %d", files[i].Path, n, alloc, n)
+		}
 	}
 }
