@@ -13,6 +13,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"unicode"
 
@@ -246,10 +247,10 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			return fmt.Errorf("%s: %w", name, err) // one line, not one per file
 		}
 	}
-	var todo []int
+	var todo []todoEntry
 	var total int64
-	entries := c.Entries()
-	for i, e := range entries {
+	for i := range c.Len() {
+		e := c.Entry(i)
 		if !x.o.glob.match(entryName(e)) {
 			continue
 		}
@@ -269,7 +270,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			x.st.noPath++
 			continue
 		}
-		todo = append(todo, i)
+		todo = append(todo, todoEntry{i: i, path: e.Path, size: e.Size})
 		total += e.Size
 	}
 	x.bar = nil
@@ -281,10 +282,9 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			progressbar.OptionClearOnFinish(),
 			progressbar.OptionThrottle(100_000_000))
 	}
-	results := x.extractAll(c, entries, todo)
-	for k, i := range todo {
-		e := entries[i]
-		path := e.Path
+	results := x.extractAll(c, todo)
+	for k, e := range todo {
+		path := e.path
 		r := results.wait(k)
 		if !r.safe || errors.Is(r.err, errEscapes) {
 			x.st.refused++
@@ -318,7 +318,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 			}
 		}
 		if x.bar != nil {
-			x.bar.Add64(e.Size)
+			x.bar.Add64(e.size)
 		}
 	}
 	if x.bar != nil {
@@ -397,28 +397,36 @@ func foldPath(p string) string { return strings.ToLower(p) }
 // all). Without force an existing file is never replaced, unless this run
 // wrote it (prev). A file replacing prev under another case removes prev,
 // so that the output holds one of the two as the engine would, and a file
-// a user had under the new name is kept.
-func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i int, e inspect.ContainerEntry, force bool, prev string) (int64, error) {
-	name := e.Path
+// a user had under the new name is kept; so is a file the run reads
+// (reads), --force or not. The entry's folder is taken from folders, the
+// worker's cache of the last one.
+func extractOne(c inspect.Container, root *os.Root, folders *folderCache, partials *partialFiles, i int, name string, force bool, prev string, reads func(os.FileInfo) bool) (int64, error) {
 	overwrite := force || prev == name
-	if !overwrite {
-		if _, err := root.Lstat(name); err == nil {
-			return 0, fs.ErrExist
-		}
-	}
-	rc, verify, err := openEntry(c, i, e)
+	rc, verify, err := openEntry(c, i, inspect.ContainerEntry{Path: name})
 	if err != nil {
 		return 0, err // before any folder is made for it
 	}
 	defer rc.Close()
 	dir, base := path.Split(name)
-	d, closeDir, err := folderOf(root, dir)
+	d, err := folders.get(root, dir)
 	if err != nil {
 		return 0, err
 	}
-	defer closeDir()
+	if fi, err := d.Lstat(base); err == nil {
+		if reads(fi) {
+			return 0, errReadsIt
+		}
+		if !overwrite {
+			return 0, fs.ErrExist
+		}
+	}
 	return writeNew(d, base, overwrite, partials, func(w io.Writer) (int64, error) {
-		n, err := io.Copy(w, rc)
+		// Through a pooled buffer: the file's ReadFrom would copy
+		// through a new 32 KiB one per file (3 GB of garbage for
+		// 100,000 files).
+		bp := copyBufs.Get().(*[]byte)
+		defer copyBufs.Put(bp)
+		n, err := io.CopyBuffer(writerOnly{w}, rc, *bp)
 		if err == nil && verify != nil {
 			err = verify()
 		}
@@ -428,6 +436,54 @@ func extractOne(c inspect.Container, root *os.Root, partials *partialFiles, i in
 			root.Remove(prev)
 		}
 	})
+}
+
+// folderCache is a worker's last output folder, kept open: a container's
+// files come folder by folder, and making and opening a folder through
+// os.Root takes system calls for each folder of its path. The run never
+// removes a folder, so one kept open is the one its path names.
+type folderCache struct {
+	dir string
+	d   *os.Root
+}
+
+// get returns folder dir under root (made if missing; "" is root).
+func (fc *folderCache) get(root *os.Root, dir string) (*os.Root, error) {
+	if dir == "" {
+		return root, nil
+	}
+	if fc.d != nil && fc.dir == dir {
+		return fc.d, nil
+	}
+	fc.close()
+	d, _, err := folderOf(root, dir)
+	if err != nil {
+		return nil, err
+	}
+	fc.dir, fc.d = dir, d
+	return d, nil
+}
+
+func (fc *folderCache) close() {
+	if fc.d != nil {
+		fc.d.Close()
+		fc.d = nil
+	}
+}
+
+// copyBufs are extractOne's copy buffers.
+var copyBufs = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
+
+// writerOnly hides all but Write of a writer from io.CopyBuffer, so that
+// it copies through the buffer given.
+type writerOnly struct{ io.Writer }
+
+// todoEntry is an entry a container's extraction writes: its index, path
+// and size.
+type todoEntry struct {
+	i    int
+	path string
+	size int64
 }
 
 // extracted is how the extraction of one entry ended.
@@ -448,14 +504,30 @@ type extracted struct {
 // extractResults are the outcomes of a container's entries, filled in by
 // extractAll's workers.
 type extractResults struct {
-	r    []extracted
-	done []chan struct{}
+	r []extracted
+	// done[k] is set once r[k] is; waiters are woken on each (a byte
+	// per entry, where a channel per entry took a hundred).
+	mu   sync.Mutex
+	cond sync.Cond
+	done []bool
 }
 
 // wait returns the outcome of entry k of the list once it is known.
 func (rs *extractResults) wait(k int) extracted {
-	<-rs.done[k]
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	for !rs.done[k] {
+		rs.cond.Wait()
+	}
 	return rs.r[k]
+}
+
+// finish marks entry k's outcome (set before) known.
+func (rs *extractResults) finish(k int) {
+	rs.mu.Lock()
+	rs.done[k] = true
+	rs.mu.Unlock()
+	rs.cond.Broadcast()
 }
 
 // extractAll starts writing the entries todo (indices into entries) with
@@ -463,26 +535,24 @@ func (rs *extractResults) wait(k int) extracted {
 // written in parallel but end as they would one after the other: one whose
 // path (ignoring case) equals or lies inside or above an earlier entry's
 // waits for that entry, and replaces its file when it was written.
-func (x *extraction) extractAll(c inspect.Container, entries []inspect.ContainerEntry, todo []int) *extractResults {
-	rs := &extractResults{r: make([]extracted, len(todo)), done: make([]chan struct{}, len(todo))}
-	for k := range rs.done {
-		rs.done[k] = make(chan struct{})
-	}
-	deps, same := conflicts(entries, todo)
+func (x *extraction) extractAll(c inspect.Container, todo []todoEntry) *extractResults {
+	rs := &extractResults{r: make([]extracted, len(todo)), done: make([]bool, len(todo))}
+	rs.cond.L = &rs.mu
+	deps, same := conflicts(todo)
 	// Written by an earlier container of this run: the workers read this
 	// copy (for the first entry of each path), the caller updates
 	// x.written as outcomes arrive.
 	before := make([]string, len(todo))
-	for k, i := range todo {
+	for k, e := range todo {
 		if same[k] < 0 {
-			before[k] = x.written[foldPath(entries[i].Path)]
+			before[k] = x.written[foldPath(e.path)]
 		}
 	}
-	one := func(k int) {
-		defer close(rs.done[k])
-		e := entries[todo[k]]
+	one := func(k int, folders *folderCache) {
+		defer rs.finish(k)
+		e := todo[k]
 		for _, d := range deps[k] {
-			<-rs.done[d]
+			rs.wait(d)
 		}
 		// The file this run wrote last at this path: from the entry of
 		// the same path before, else an earlier container's.
@@ -493,19 +563,14 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 			r.prev = before[k]
 		}
 		r.last, r.lastAgain = r.prev, r.again
-		if !safeRelPath(e.Path) {
+		if !safeRelPath(e.path) {
 			rs.r[k] = extracted{last: r.last, lastAgain: r.lastAgain}
 			return
 		}
 		r.safe = true
-		if fi, err := x.root.Lstat(e.Path); err == nil && x.reads(fi) {
-			// --force replaces files, never the ones this run reads.
-			r.err = errReadsIt
-		} else {
-			r.n, r.err = extractOne(c, x.root, &x.partials, todo[k], e, x.o.force, r.prev)
-		}
+		r.n, r.err = extractOne(c, x.root, folders, &x.partials, e.i, e.path, x.o.force, r.prev, x.reads)
 		if r.err == nil {
-			r.last, r.lastAgain = e.Path, true
+			r.last, r.lastAgain = e.path, true
 		}
 		rs.r[k] = r
 	}
@@ -513,10 +578,12 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 	var next atomic.Int64
 	for range workers {
 		go func() {
+			var folders folderCache
+			defer folders.close()
 			// Entries are taken in order, so an entry's earlier
 			// conflicts are all taken already: waiting for them ends.
 			for k := int(next.Add(1) - 1); k < len(todo); k = int(next.Add(1) - 1) {
-				one(k)
+				one(k, &folders)
 			}
 		}()
 	}
@@ -533,16 +600,16 @@ func (x *extraction) extractAll(c inspect.Container, entries []inspect.Container
 // by a hash of their folded form: two that collide only make one entry
 // wait for the other. same is, for each entry, the latest earlier one of
 // the same folded path (compared as strings), or -1.
-func conflicts(entries []inspect.ContainerEntry, todo []int) (deps [][]int, same []int) {
+func conflicts(todo []todoEntry) (deps [][]int, same []int) {
 	deps = make([][]int, len(todo))
 	same = make([]int, len(todo))
 	last := map[uint64]int{}     // path -> the latest entry with that path
 	lastFold := map[string]int{} // folded path -> the latest entry with it
 	firstIn := map[uint64]int{}  // folder -> the first entry inside it
 	var folders []uint64
-	for k, i := range todo {
+	for k, e := range todo {
 		var p uint64
-		p, folders = foldHashes(entries[i].Path, folders[:0])
+		p, folders = foldHashes(e.path, folders[:0])
 		if j, ok := last[p]; ok {
 			deps[k] = append(deps[k], j)
 		}
@@ -558,7 +625,7 @@ func conflicts(entries []inspect.ContainerEntry, todo []int) (deps [][]int, same
 			}
 		}
 		last[p] = k
-		f := foldPath(entries[i].Path)
+		f := foldPath(e.path)
 		same[k] = -1
 		if j, ok := lastFold[f]; ok {
 			same[k] = j

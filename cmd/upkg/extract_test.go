@@ -303,13 +303,11 @@ func TestConflicts(t *testing.T) {
 		"z/Y",       // 8: 7
 	}
 	want := [][]int{nil, nil, {0}, {0}, {3, 2}, nil, {5}, nil, {7}}
-	var entries []inspect.ContainerEntry
-	var todo []int
+	var todo []todoEntry
 	for i, p := range paths {
-		entries = append(entries, inspect.ContainerEntry{Path: p})
-		todo = append(todo, i)
+		todo = append(todo, todoEntry{i: i, path: p})
 	}
-	got, same := conflicts(entries, todo)
+	got, same := conflicts(todo)
 	if want := []int{-1, -1, 0, -1, -1, -1, -1, -1, -1}; !slices.Equal(same, want) {
 		t.Errorf("same path before: %v, want %v", same, want)
 	}
