@@ -1,11 +1,18 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 
 	"github.com/spf13/cobra"
 
 	"github.com/upkg/upkg/internal/inspect"
+	"github.com/upkg/upkg/internal/jsonenc"
 )
 
 func init() { register(newDumpCmd) }
@@ -42,7 +49,7 @@ the format decodes them, each export's properties.`,
 			opts := g.options()
 			opts.Properties = !noProps
 			return forEachPackage(args, opts, cmd.ErrOrStderr(), func(p *inspect.Package) error {
-				return writeJSON(cmd.OutOrStdout(), buildDump(p, !noProps))
+				return writeDump(cmd.OutOrStdout(), buildDump(p, !noProps))
 			})
 		},
 	}
@@ -70,4 +77,65 @@ func buildDump(p *inspect.Package, props bool) dumpOutput {
 		}
 	}
 	return d
+}
+
+// writeDump writes d as writeJSON does. The list of entries of a container
+// is written one entry at a time, to the same bytes: d is encoded with a
+// placeholder in the list's place, and the entries are written where the
+// placeholder is, each encoded and indented as the whole list would be.
+func writeDump(w io.Writer, d dumpOutput) error {
+	ed, ok := d.Package.(inspect.EntriesDump)
+	if !ok {
+		return writeJSON(w, d)
+	}
+	var nonce [8]byte
+	rand.Read(nonce[:])
+	mark := fmt.Sprintf("upkg entries %x", nonce)
+	// Encoded as the whole dump's MarshalJSON encodes it (jsonenc escapes
+	// HTML characters; writeJSON's encoder does not).
+	pkg, err := jsonenc.Marshal(ed.DumpWith(mark))
+	if err != nil {
+		return err
+	}
+	d.Package = jsonenc.RawMessage(pkg)
+	var head bytes.Buffer
+	if err := writeJSON(&head, d); err != nil {
+		return err
+	}
+	quoted := `"` + mark + `"`
+	at := bytes.Index(head.Bytes(), []byte(quoted))
+	if at < 0 {
+		return errors.New("dump: entries placeholder not found") // cannot happen
+	}
+	before, after := head.Bytes()[:at], head.Bytes()[at+len(quoted):]
+	// The list's elements are indented one step past the line the
+	// placeholder is on, its closing bracket as that line.
+	line := before[bytes.LastIndexByte(before, '\n')+1:]
+	indent := string(line[:len(line)-len(bytes.TrimLeft(line, " "))])
+	bw := bufio.NewWriter(w)
+	bw.Write(before)
+	n := ed.Len()
+	if n == 0 {
+		bw.WriteString("[]")
+	} else {
+		bw.WriteString("[\n" + indent + "  ")
+		var elem bytes.Buffer
+		for i := range n {
+			b, err := jsonenc.Marshal(ed.Entry(i))
+			if err != nil {
+				return err
+			}
+			elem.Reset()
+			if err := json.Indent(&elem, b, indent+"  ", "  "); err != nil {
+				return err
+			}
+			if i > 0 {
+				bw.WriteString(",\n" + indent + "  ")
+			}
+			bw.Write(elem.Bytes())
+		}
+		bw.WriteString("\n" + indent + "]")
+	}
+	bw.Write(after)
+	return bw.Flush()
 }

@@ -74,3 +74,15 @@ func ContainerFormatFor(path string) (ContainerFormat, bool) {
 	}
 	return ContainerFormat{}, false
 }
+
+// EntriesDump is implemented by the Dump of a container (a [Package]'s
+// Dump): its JSON holds one list of every entry, which a writer can stream
+// one entry at a time instead of building it whole (a container of
+// hundreds of thousands of files makes a list of hundreds of MB).
+type EntriesDump interface {
+	// DumpWith returns the dump with entries in place of the list.
+	DumpWith(entries any) any
+	// Len and Entry give the list's entries.
+	Len() int
+	Entry(i int) ContainerEntry
+}

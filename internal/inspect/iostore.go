@@ -128,19 +128,28 @@ func openUtocPackage(in *Input, opts *Options) (*Package, error) {
 type lazyUtocDump struct{ c *utocContainer }
 
 func (d lazyUtocDump) MarshalJSON() ([]byte, error) {
+	return jsonenc.Marshal(d.DumpWith(d.c.Entries()))
+}
+
+// DumpWith is the dump with entries in place of its list of entries (see
+// [EntriesDump]).
+func (d lazyUtocDump) DumpWith(entries any) any {
 	f := d.c.f
 	var ch *iostore.ContainerHeader
 	if f.HasData() {
 		ch, _ = f.ContainerHeader()
 	}
-	return jsonenc.Marshal(struct {
+	return struct {
 		Header             iostore.TocHeader        `json:"header"`
 		CompressionMethods []string                 `json:"compression_methods"`
 		MountPoint         string                   `json:"mount_point,omitempty"`
-		Entries            []ContainerEntry         `json:"entries"`
+		Entries            any                      `json:"entries"`
 		ContainerHeader    *iostore.ContainerHeader `json:"container_header,omitempty"`
-	}{f.Header, f.CompressionMethods, mountPoint(f), d.c.Entries(), ch})
+	}{f.Header, f.CompressionMethods, mountPoint(f), entries, ch}
 }
+
+func (d lazyUtocDump) Len() int                   { return d.c.Len() }
+func (d lazyUtocDump) Entry(i int) ContainerEntry { return d.c.Entry(i) }
 
 // pathReaderAt reads a file by opening it for each ReadAt, so a Package
 // (which has no Close) holds no file open.

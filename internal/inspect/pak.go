@@ -76,6 +76,13 @@ type lazyEntries struct{ c Container }
 
 func (d lazyEntries) MarshalJSON() ([]byte, error) { return jsonenc.Marshal(d.c.Entries()) }
 
+// DumpWith is the dump with entries in place of the list (see
+// [EntriesDump]): here the dump is the list.
+func (d lazyEntries) DumpWith(entries any) any { return entries }
+
+func (d lazyEntries) Len() int                   { return d.c.Len() }
+func (d lazyEntries) Entry(i int) ContainerEntry { return d.c.Entry(i) }
+
 // PakContainer is a .pak opened as a [Container].
 type PakContainer struct {
 	R      *pak.Reader
