@@ -1192,9 +1192,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		order := importsFirst(c, files, pkgFiles)
 		x := c.context()
 		x.countImporters()
-		var mu sync.Mutex
-		waiting := map[int]VerifyResult{}
-		nextLine := 0
+		lines := inOrder{emit: emit}
 		shareWork(opts, len(order), func(next func() (int, bool)) {
 			// One buffer serves every package a worker checks: a result
 			// line keeps nothing of the chunk it was checked from.
@@ -1208,20 +1206,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 				if id := f.ChunkIDs[fe.Chunk].ID(); x.pkgChunk[id] == fe.Chunk {
 					x.importsNamed(id) // (once per package counted)
 				}
-				func() {
-					mu.Lock()
-					defer mu.Unlock()
-					waiting[k] = r
-					for {
-						r, ok := waiting[nextLine]
-						if !ok {
-							break
-						}
-						delete(waiting, nextLine)
-						nextLine++
-						emit(r)
-					}
-				}()
+				lines.put(k, r)
 			}
 		})
 		for j, k := range pkgFiles {

@@ -490,27 +490,11 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	// The package lines go out in index order as they are checked: the
 	// worker that checks the next one emits it and those done after it.
 	// Only lines checked ahead of a slower one wait.
-	var mu sync.Mutex
-	waiting := map[int]VerifyResult{}
-	nextLine := 0
+	lines := inOrder{emit: emit}
 	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
 		var sc pakScratch // each worker's own
 		for i, more := next(); more; i, more = next() {
-			r := verifyInPak(c.R, p, pkgs[i], opts, &sc)
-			func() {
-				mu.Lock()
-				defer mu.Unlock()
-				waiting[i] = r
-				for {
-					r, ok := waiting[nextLine]
-					if !ok {
-						break
-					}
-					delete(waiting, nextLine)
-					nextLine++
-					emit(r)
-				}
-			}()
+			lines.put(i, verifyInPak(c.R, p, pkgs[i], opts, &sc))
 		}
 	})
 	// The container's line comes after its packages' (as IoStore's must:

@@ -154,3 +154,38 @@ func shareWork(opts *Options, n int, body func(next func() (int, bool))) {
 	body(next)
 	finished = true
 }
+
+// inOrder emits the lines of a container's packages, checked by several
+// workers, in the order of their indices (0, 1, ...): the line of the next
+// index goes out with the lines after it given already; only lines checked
+// ahead of a slower one wait. It is safe for concurrent use.
+type inOrder struct {
+	emit    func(VerifyResult)
+	mu      sync.Mutex
+	waiting map[int]VerifyResult
+	next    int
+}
+
+// put gives the line of index i.
+func (o *inOrder) put(i int, r VerifyResult) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if i != o.next {
+		if o.waiting == nil {
+			o.waiting = map[int]VerifyResult{}
+		}
+		o.waiting[i] = r
+		return
+	}
+	o.next++
+	o.emit(r)
+	for {
+		r, ok := o.waiting[o.next]
+		if !ok {
+			return
+		}
+		delete(o.waiting, o.next)
+		o.next++
+		o.emit(r)
+	}
+}

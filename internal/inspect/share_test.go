@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"runtime"
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -249,5 +251,34 @@ func BenchmarkVerifyFixtureContainer(b *testing.B) {
 			defer func() { zenWholeMax = old }()
 			benchVerifyAlone(b, p, 1)
 		})
+	}
+}
+
+// TestInOrder: lines given in any order by several goroutines come out in
+// index order, each once.
+func TestInOrder(t *testing.T) {
+	const n = 1000
+	var got []string
+	o := inOrder{emit: func(r VerifyResult) { got = append(got, r.Path) }}
+	perm := rand.Perm(n)
+	var wg sync.WaitGroup
+	for w := range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := w; k < n; k += 4 {
+				i := perm[k]
+				o.put(i, VerifyResult{Path: strconv.Itoa(i)})
+			}
+		}()
+	}
+	wg.Wait()
+	if len(got) != n || len(o.waiting) != 0 {
+		t.Fatalf("%d lines, %d waiting", len(got), len(o.waiting))
+	}
+	for i, p := range got {
+		if p != strconv.Itoa(i) {
+			t.Fatalf("line %d is %s", i, p)
+		}
 	}
 }
