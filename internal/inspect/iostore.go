@@ -763,20 +763,28 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 	delete(x.packages, id)
 }
 
-// countImporters sets up the counts of importers (x.importers), for a
-// verify that checks every package of the container once and calls
-// importsNamed after each: a package's exports are then kept only while
-// packages that import it are still to be checked, rather than for every
-// package up to maxImportedExports.
-func (x *utocContext) countImporters() {
+// countImporters sets up the counts of importers (x.importers) for a
+// verify that checks the packages ids (package IDs, in a listing that may
+// name one twice) and calls importsNamed after each package counted: the
+// first of each ID (counted[j] for ids[j]). A package's exports are then
+// kept only while packages that import it are left to check, rather than
+// for every package up to maxImportedExports.
+func (x *utocContext) countImporters(ids []uint64) (counted []bool) {
+	counted = make([]bool, len(ids))
+	checked := make(map[uint64]bool, len(ids))
+	for j, id := range ids {
+		if !checked[id] {
+			checked[id], counted[j] = true, true
+		}
+	}
 	counts := map[uint64]int32{}
-	for id := range x.pkgChunk {
+	for j, id := range ids {
 		e, ok := x.storeEntry(id)
-		if !ok {
+		if !counted[j] || !ok {
 			continue
 		}
 		for _, imp := range e.ImportedPackages {
-			if _, in := x.pkgChunk[uint64(imp)]; in {
+			if checked[uint64(imp)] {
 				counts[uint64(imp)]++
 			}
 		}
@@ -784,6 +792,7 @@ func (x *utocContext) countImporters() {
 	x.mu.Lock()
 	x.importers = counts
 	x.mu.Unlock()
+	return counted
 }
 
 // importsNamed tells the context that package id, an importer counted by
@@ -1185,13 +1194,17 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		pkgFiles := packageFiles(f, files)
 		// Checked imported packages first, so that naming their importers'
 		// imports needs no second read of them, and reported in that
-		// order. Idle workers share the packages: one whose imports are
+		// order (not the directory's). Idle workers share the packages: one whose imports are
 		// still being checked reads them again, to the same names. A line
 		// checked ahead of the one before it waits for it.
 		pkgErr := make([]error, len(pkgFiles))
 		order := importsFirst(c, files, pkgFiles)
 		x := c.context()
-		x.countImporters()
+		ids := make([]uint64, len(pkgFiles))
+		for j, k := range pkgFiles {
+			ids[j] = f.ChunkIDs[files[k].Chunk].ID()
+		}
+		counted := x.countImporters(ids)
 		lines := inOrder{emit: emit}
 		shareWork(opts, len(order), func(next func() (int, bool)) {
 			// One buffer serves every package a worker checks: a result
@@ -1203,8 +1216,8 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 				fe := files[pkgFiles[j]]
 				var r VerifyResult
 				r, pkgErr[j] = verifyUtocPackage(c, fe, bp, opts)
-				if id := f.ChunkIDs[fe.Chunk].ID(); x.pkgChunk[id] == fe.Chunk {
-					x.importsNamed(id) // (once per package counted)
+				if counted[j] {
+					x.importsNamed(ids[j])
 				}
 				lines.put(k, r)
 			}
@@ -1321,7 +1334,7 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 	}
 	x := c.context()
 	f := c.f
-	// The package file of each package ID (its first, like pkgChunk).
+	// The package file of each package ID (the first of them).
 	fileOf := make(map[uint64]int, len(pkgFiles))
 	for j, k := range pkgFiles {
 		id := f.ChunkIDs[files[k].Chunk].ID()

@@ -114,9 +114,10 @@ func TestTruncatedWhileMapped(t *testing.T) {
 }
 
 // TestTruncatedPartitionWhileMapped cuts a container's mapped .ucas short
-// before its chunks are read: the container's line reports it, also when
-// idle verify workers share the container's checks (a helper's fault
-// reaches the container's line too).
+// before its chunks are read: reading its container header faults, and the
+// container's line reports it, also when idle verify workers share the
+// container's checks (a helper's fault outside a package's read reaches the
+// container's line too).
 func TestTruncatedPartitionWhileMapped(t *testing.T) {
 	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
 	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
@@ -145,6 +146,57 @@ func TestTruncatedPartitionWhileMapped(t *testing.T) {
 		}
 		if len(results) != 1 || results[0].OK || !strings.Contains(results[0].Error, "file changed while being read") {
 			t.Errorf("%d workers: verify of a container whose .ucas was truncated while mapped: %+v", workers, results)
+		}
+	}
+}
+
+// TestPartitionTruncatedMidVerify cuts a container's mapped .ucas short once
+// some of its package lines are out: each package still gets one line, the
+// packages read after the cut fail with the fault, and the container's line
+// comes last, failed (its other chunks fault too).
+func TestPartitionTruncatedMidVerify(t *testing.T) {
+	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
+	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
+	for _, workers := range []int{0, 4} { // 0: VerifyOne
+		dir := t.TempDir()
+		for _, ext := range []string{".utoc", ".ucas"} {
+			b, err := os.ReadFile(filepath.Join(src, base+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var results []inspect.VerifyResult
+		emit := func(r inspect.VerifyResult) {
+			results = append(results, r)
+			if len(results) == 3 {
+				if err := os.Truncate(filepath.Join(dir, base+".ucas"), 0); err != nil {
+					t.Error(err)
+				}
+			}
+		}
+		opts := &inspect.Options{OpenWhole: mapfile.OpenWhole}
+		if workers == 0 {
+			inspect.VerifyOne(filepath.Join(dir, base+".utoc"), opts, emit)
+		} else if err := inspect.VerifyPaths([]string{dir}, opts, workers, emit); err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		faulted := 0
+		for _, r := range results[:len(results)-1] {
+			seen[r.Path]++
+			if r.Format != "zen" || seen[r.Path] > 1 {
+				t.Errorf("%d workers: package line %+v (seen %d times)", workers, r, seen[r.Path])
+			}
+			if strings.Contains(r.Error, "file changed while being read") {
+				faulted++
+			}
+		}
+		last := results[len(results)-1]
+		if len(results) != 98 || faulted == 0 || last.Format != "utoc" || last.OK {
+			t.Errorf("%d workers: %d lines, %d packages faulted, last %+v", workers, len(results), faulted, last)
 		}
 	}
 }
