@@ -402,23 +402,23 @@ func foldPath(p string) string { return strings.ToLower(p) }
 // worker's cache of the last one.
 func extractOne(c inspect.Container, root *os.Root, folders *folderCache, partials *partialFiles, i int, name string, force bool, prev string, reads func(os.FileInfo) bool) (int64, error) {
 	overwrite := force || prev == name
-	rc, verify, err := openEntry(c, i, inspect.ContainerEntry{Path: name})
-	if err != nil {
-		return 0, err // before any folder is made for it
-	}
-	defer rc.Close()
 	dir, base := path.Split(name)
-	d, err := folders.get(root, dir)
-	if err != nil {
-		return 0, err
-	}
-	if fi, err := d.Lstat(base); err == nil {
+	if fi, err := folders.lstat(root, dir, base); err == nil {
 		if reads(fi) {
 			return 0, errReadsIt
 		}
 		if !overwrite {
 			return 0, fs.ErrExist
 		}
+	}
+	rc, verify, err := openEntry(c, i, inspect.ContainerEntry{Path: name})
+	if err != nil {
+		return 0, err // before any folder is made for it
+	}
+	defer rc.Close()
+	d, err := folders.get(root, dir)
+	if err != nil {
+		return 0, err
 	}
 	return writeNew(d, base, overwrite, partials, func(w io.Writer) (int64, error) {
 		// Through a pooled buffer: the file's ReadFrom would copy
@@ -462,6 +462,15 @@ func (fc *folderCache) get(root *os.Root, dir string) (*os.Root, error) {
 	}
 	fc.dir, fc.d = dir, d
 	return d, nil
+}
+
+// lstat is root.Lstat of dir+base, made in the folder kept when it is dir
+// (one system call on one name). It makes no folder.
+func (fc *folderCache) lstat(root *os.Root, dir, base string) (os.FileInfo, error) {
+	if fc.d != nil && fc.dir == dir {
+		return fc.d.Lstat(base)
+	}
+	return root.Lstat(dir + base)
 }
 
 func (fc *folderCache) close() {
@@ -530,11 +539,11 @@ func (rs *extractResults) finish(k int) {
 	rs.cond.Broadcast()
 }
 
-// extractAll starts writing the entries todo (indices into entries) with
-// x.o.jobs workers, and returns where their outcomes arrive. Entries are
-// written in parallel but end as they would one after the other: one whose
-// path (ignoring case) equals or lies inside or above an earlier entry's
-// waits for that entry, and replaces its file when it was written.
+// extractAll starts writing the entries todo with x.o.jobs workers, and
+// returns where their outcomes arrive. Entries are written in parallel but
+// end as they would one after the other: one whose path (ignoring case)
+// equals or lies inside or above an earlier entry's waits for that entry,
+// and replaces its file when it was written.
 func (x *extraction) extractAll(c inspect.Container, todo []todoEntry) *extractResults {
 	rs := &extractResults{r: make([]extracted, len(todo)), done: make([]bool, len(todo))}
 	rs.cond.L = &rs.mu

@@ -507,3 +507,36 @@ func TestCatBig(t *testing.T) {
 		}
 	}
 }
+
+// TestExtractExistsBeforeOpen: a file that exists is reported as existing
+// (not overwritten) before its entry is opened, even when the entry could
+// not be: here an encrypted one, extracted without its key.
+func TestExtractExistsBeforeOpen(t *testing.T) {
+	dir := t.TempDir()
+	files := []paktest.File{{Path: "Game/a.txt", Data: []byte("a")}, {Path: "Game/Sub/b.txt", Data: []byte("b")}}
+	plain, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range files {
+		files[i].Encrypt = true
+	}
+	enc, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../", Key: bytes.Repeat([]byte{7}, 32)}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plainPath, encPath := filepath.Join(dir, "plain.pak"), filepath.Join(dir, "enc.pak")
+	for p, b := range map[string][]byte{plainPath: plain, encPath: enc} {
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "out")
+	if _, stderr, err := runExtractTest(t, extractOpts{out: out, jobs: 2}, plainPath); err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	stdout, stderr, err := runExtractTest(t, extractOpts{out: out, jobs: 2}, encPath)
+	if err == nil || !strings.Contains(stdout, "2 existing not overwritten") || strings.Contains(stdout, "failed") || strings.Count(stderr, "exists in") != 2 {
+		t.Errorf("err %v\nstdout %s\nstderr %s", err, stdout, stderr)
+	}
+}
