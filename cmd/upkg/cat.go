@@ -21,7 +21,8 @@ func newCatCmd(g *globalFlags) *cobra.Command {
 		Short: "Write one file stored in a container to standard output",
 		Long: `cat writes the data of one file of a .pak or .utoc container to standard output,
 decompressed and decrypted, and fails (exit 1) when its stored hash does not
-match (a file up to 64 MiB is checked before any of it is written). PATH is the
+match (a file up to 64 MiB, as the index records its size, is checked before
+any of it is written; a bigger one is checked as it is written). PATH is the
 path ls prints (a leading "/" is optional) or a chunk id.`,
 		Example: `  upkg cat Game-Windows.pak Game/Config/DefaultGame.ini
   upkg cat Game-Windows.utoc Game/Content/Maps/Level1.umap > Level1.umap`,
@@ -49,8 +50,11 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 	// bigger one streams, and its check comes at the end; when its size
 	// says so, only what the terminal check looks at is read first.
 	limit := catWhole + 1
-	if size > catWhole {
+	switch {
+	case size > catWhole:
 		limit = binarySniff
+	case size >= 0:
+		limit = int(size) + 1 // (one more: a reader giving more streams the rest)
 	}
 	head, whole, err := readHead(rc, limit)
 	if err != nil {
@@ -87,7 +91,9 @@ func runCat(opts *inspect.Options, container, name string, stdout io.Writer) err
 // readHead reads up to limit bytes of r, in pieces of up to headPiece
 // bytes (held as read: no buffer grown and copied, nothing allocated
 // ahead of the bytes); whole reports that r ended before limit. The
-// first piece holds what isBinary looks at, when r has that much.
+// first piece holds what isBinary looks at, when r has that much. An
+// error that comes with the bytes filling a piece is taken from the next
+// read, which gives it again (as the container readers do).
 func readHead(r io.Reader, limit int) (head [][]byte, whole bool, err error) {
 	for limit > 0 {
 		b := make([]byte, min(limit, headPiece))
