@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/pak/paktest"
 )
 
 // TestVerifyBulkFiles: a UE5 package's data resources in its .ubulk are
@@ -39,4 +40,46 @@ func TestVerifyBulkFiles(t *testing.T) {
 	check("cut short", false, "data resource 0: [0x0, +0x200000) runs past the end of the 2007809-byte .ubulk")
 	os.Remove(bulk)
 	check("missing", true, "bulk data not checked: its .ubulk was not found")
+}
+
+// TestVerifyBulkInPak: the data resources of a package in a .pak are
+// checked against its .ubulk entry's size as the index records it (the
+// entry, compressed here, is expanded by the container's own checks, not
+// for the package's): whole, both lines are ok; cut short, the package
+// fails naming the resource.
+func TestVerifyBulkInPak(t *testing.T) {
+	src := corpus.Path(t, "cooked/trumank+retoc/retoc/tests/UE5.5")
+	for _, cut := range []int{-1, 2007809} {
+		var files []paktest.File
+		for _, ext := range []string{".uasset", ".uexp", ".ubulk"} {
+			b, err := os.ReadFile(filepath.Join(src, "T_Test"+ext))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ext == ".ubulk" && cut >= 0 {
+				b = b[:cut]
+			}
+			files = append(files, paktest.File{Path: "Game/T_Test" + ext, Data: b, Compress: ext == ".ubulk"})
+		}
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "Bulk.pak")
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		var lines []VerifyResult
+		VerifyOne(p, &Options{Verify: true}, func(r VerifyResult) { lines = append(lines, r) })
+		if len(lines) != 2 || !lines[1].OK || lines[1].Format != "pak" {
+			t.Fatalf("cut %d: %+v", cut, lines)
+		}
+		want := ""
+		if cut >= 0 {
+			want = "data resource 0: [0x0, +0x200000) runs past the end of the 2007809-byte .ubulk"
+		}
+		if r := lines[0]; r.OK != (want == "") || !strings.Contains(r.Error, want) {
+			t.Errorf("cut %d: package line ok %v, error %q; want %q", cut, r.OK, r.Error, want)
+		}
+	}
 }

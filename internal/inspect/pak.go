@@ -361,9 +361,21 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}
+			if !strings.EqualFold(ext, ".uexp") {
+				// A bulk data file is read when its bytes are (verify
+				// asks only for its size, for the data resources).
+				return &lazyEntry{size: s.UncompressedSize, open: func() (io.ReaderAt, error) {
+					ra, _, _, err := pakEntryReader(s, nil)
+					if err != nil {
+						return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
+					}
+					readers.add(ra)
+					return ra, nil
+				}}, s.UncompressedSize, nil
+			}
 			// The first read of the package's .uexp goes into the scratch
 			// memory (NewFile reads it once; any other read gets its own).
-			scratch := sc != nil && ext == ".uexp" && !sc.taken
+			scratch := sc != nil && !sc.taken
 			var buf []byte
 			if scratch {
 				buf = sc.sibling
@@ -381,6 +393,26 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 		Close: readers.close,
 	}, nil
 }
+
+// lazyEntry reads a pak entry opened at its first read.
+type lazyEntry struct {
+	size int64
+	open func() (io.ReaderAt, error)
+	once sync.Once
+	r    io.ReaderAt
+	err  error
+}
+
+func (l *lazyEntry) ReadAt(p []byte, off int64) (int, error) {
+	l.once.Do(func() { l.r, l.err = l.open() })
+	if l.err != nil {
+		return 0, l.err
+	}
+	return l.r.ReadAt(p, off)
+}
+
+// Size is the entry's size as the index records it.
+func (l *lazyEntry) Size() int64 { return l.size }
 
 // blockReaders are the pak.BlockReaders an Input opened.
 type blockReaders struct {
