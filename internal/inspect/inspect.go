@@ -59,6 +59,11 @@ type Options struct {
 	// commands read a package through and close it, sets it; the page,
 	// which keeps packages open, does not.
 	LateChunkHash bool
+	// ContainerLines, when set, is told by verify how many package lines
+	// a container it checks gives beside its own, once it knows (after
+	// reading the index, before the first of them): a progress display
+	// can grow its total. It may be called from any goroutine.
+	ContainerLines func(n int)
 
 	// resultOnly is set by [VerifyOne]: nothing of the package but its
 	// [VerifyResult] is used, so renderings no check needs (a zen

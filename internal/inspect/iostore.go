@@ -1205,6 +1205,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			ids[j] = f.ChunkIDs[files[k].Chunk].ID()
 		}
 		counted := x.countImporters(ids)
+		if opts.ContainerLines != nil {
+			opts.ContainerLines(len(order))
+		}
 		lines := inOrder{emit: emit}
 		shareWork(opts, len(order), func(next func() (int, bool)) {
 			// One buffer serves every package a worker checks: a result

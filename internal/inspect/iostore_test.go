@@ -509,3 +509,19 @@ func TestImportersCounted(t *testing.T) {
 	}
 	t.Logf("%d packages imported by others", importers)
 }
+
+// TestContainerLines: verify tells Options.ContainerLines how many package
+// lines a container gives beside its own, before the first of them.
+func TestContainerLines(t *testing.T) {
+	for _, p := range []string{
+		fixtureToc(t, "UE5_8", "Tagged", "Zlib"),
+		fixtures(t, "UE5_8", "LegacyPak", "Tagged", "Zlib", "CUE4ParseFixtures-Legacy-Tagged-Zlib.pak"),
+	} {
+		told, lines, before := -1, 0, -1
+		opts := &Options{ContainerLines: func(n int) { told, before = n, lines }}
+		VerifyOne(p, opts, func(VerifyResult) { lines++ })
+		if told != lines-1 || before != 0 {
+			t.Errorf("%s: told %d package lines (after %d lines), gave %d lines", filepath.Base(p), told, before, lines)
+		}
+	}
+}

@@ -522,6 +522,9 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	// The package lines go out in index order as they are checked: the
 	// worker that checks the next one emits it and those done after it.
 	// Only lines checked ahead of a slower one wait.
+	if opts.ContainerLines != nil {
+		opts.ContainerLines(len(pkgs))
+	}
 	lines := inOrder{emit: emit}
 	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
 		var sc pakScratch // each worker's own
