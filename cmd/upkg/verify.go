@@ -45,15 +45,16 @@ func newVerifyCmd(g *globalFlags) *cobra.Command {
 		Long: `verify walks the files and folders given, reads every package and container it
 finds with all checks on (every section, the header of a UE4/UE5 package
 rewritten and compared byte for byte, properties decoded, compressed chunks
-expanded, container hashes), and prints a line per
-package. A container's packages get a line each as they are checked (in an
-IoStore container, the packages a package imports before it), and the
-container a line after them with its hash checks (like unzip -t's verdict). Companion files (.uexp, .ubulk, .ucas, .sig) are read with their
-package or container: found in a folder, or named together with it (a shell
-glob such as Content/Maps/*), they are not checked alone. A folder named
-through a symbolic link is walked; links inside folders are not followed.
-Files are checked in parallel (--jobs); a worker with no file left helps
-check a container another is on, so one big .utoc or .pak uses every core.
+expanded, container hashes), and prints a line per package. A container's
+packages get a line each as they are checked (in an IoStore container, the
+packages a package imports before it), and the container a line after them
+with its hash checks (like unzip -t's verdict). Companion files (.uexp,
+.ubulk, .ucas, .sig) are read with their package or container: found in a
+folder, or named together with it (a shell glob such as Content/Maps/*),
+they are not checked alone. A folder named through a symbolic link is
+walked; links inside folders are not followed. Files are checked in
+parallel (--jobs); a worker with no file left helps check a container
+another is on, so one big .utoc or .pak uses every core.
 
 A package whose .uexp or bulk data file (.ubulk, .uptnl) is not beside it is
 checked as far as it can be and noted ("note: export data not checked"); one

@@ -1194,9 +1194,10 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		pkgFiles := packageFiles(f, files)
 		// Checked imported packages first, so that naming their importers'
 		// imports needs no second read of them, and reported in that
-		// order (not the directory's). Idle workers share the packages: one whose imports are
-		// still being checked reads them again, to the same names. A line
-		// checked ahead of the one before it waits for it.
+		// order (not the directory's). Idle workers share the packages:
+		// one whose imports are still being checked reads them again, to
+		// the same names. A line checked ahead of the one before it waits
+		// for it.
 		pkgErr := make([]error, len(pkgFiles))
 		order := importsFirst(c, files, pkgFiles)
 		x := c.context()

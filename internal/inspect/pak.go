@@ -519,12 +519,12 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 			pkgs = append(pkgs, e)
 		}
 	}
-	// The package lines go out in index order as they are checked: the
-	// worker that checks the next one emits it and those done after it.
-	// Only lines checked ahead of a slower one wait.
 	if opts.ContainerLines != nil {
 		opts.ContainerLines(len(pkgs))
 	}
+	// The package lines go out in index order as they are checked: the
+	// worker that checks the next one emits it and those done after it.
+	// Only lines checked ahead of a slower one wait.
 	lines := inOrder{emit: emit}
 	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
 		var sc pakScratch // each worker's own
