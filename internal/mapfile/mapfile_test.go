@@ -113,25 +113,37 @@ func TestTruncatedWhileMapped(t *testing.T) {
 	}
 }
 
+// minimalUncompressed is the base name of the UE 5.8 uncompressed IoStore
+// fixture container (copyMinimalUncompressed).
+const minimalUncompressed = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
+
+// copyMinimalUncompressed copies the UE 5.8 uncompressed fixture container
+// (.utoc and .ucas) into a new folder, which it returns.
+func copyMinimalUncompressed(t *testing.T) string {
+	t.Helper()
+	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
+	dir := t.TempDir()
+	for _, ext := range []string{".utoc", ".ucas"} {
+		b, err := os.ReadFile(filepath.Join(src, minimalUncompressed+ext))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, minimalUncompressed+ext), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 // TestTruncatedPartitionWhileMapped cuts a container's mapped .ucas short
 // before its chunks are read: reading its container header faults, and the
 // container's line reports it, also when idle verify workers share the
 // container's checks (a helper's fault outside a package's read reaches the
 // container's line too).
 func TestTruncatedPartitionWhileMapped(t *testing.T) {
-	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
-	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
+	const base = minimalUncompressed
 	for _, workers := range []int{0, 4} { // 0: VerifyOne
-		dir := t.TempDir()
-		for _, ext := range []string{".utoc", ".ucas"} {
-			b, err := os.ReadFile(filepath.Join(src, base+ext))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := copyMinimalUncompressed(t)
 		mapped := false
 		opts := truncateOnMap(t, 0, &mapped, func(name string) bool { return strings.HasSuffix(name, ".ucas") })
 		var results []inspect.VerifyResult
@@ -155,19 +167,9 @@ func TestTruncatedPartitionWhileMapped(t *testing.T) {
 // packages read after the cut fail with the fault, and the container's line
 // comes last, failed (its other chunks fault too).
 func TestPartitionTruncatedMidVerify(t *testing.T) {
-	src := corpus.Path(t, "iostore/FabianFG+CUE4Parse/CUE4Parse.Tests/Fixtures/UE5_8/IoStore/Tagged/Uncompressed")
-	const base = "CUE4ParseFixtures-Minimal-Uncompressed-Windows"
+	const base = minimalUncompressed
 	for _, workers := range []int{0, 4} { // 0: VerifyOne
-		dir := t.TempDir()
-		for _, ext := range []string{".utoc", ".ucas"} {
-			b, err := os.ReadFile(filepath.Join(src, base+ext))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, base+ext), b, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
+		dir := copyMinimalUncompressed(t)
 		var results []inspect.VerifyResult
 		emit := func(r inspect.VerifyResult) {
 			results = append(results, r)
