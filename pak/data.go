@@ -12,6 +12,7 @@ import (
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/ahead"
+	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/sha1"
 	"github.com/upkg/upkg/ue"
 )
@@ -255,8 +256,9 @@ func (e *Entry) storedHash() (ue.SHAHash, bool, error) {
 	if e.hasHash {
 		return e.Hash, true, nil
 	}
-	r := memReaderAt(p.r, p.size, e.Offset, int64(e.headerSize))
-	h := p.readEntry(r)
+	var r binread.Reader
+	p.headerReader(&r, e.Offset, int64(e.headerSize))
+	h := p.readEntry(&r)
 	if err := r.Err(); err != nil {
 		return ue.SHAHash{}, false, e.errorf(e.Offset, err)
 	}
@@ -279,8 +281,9 @@ func (e *Entry) checkDataHeader() error {
 	p := e.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	r := memReaderAt(p.r, p.size, e.Offset, int64(e.headerSize))
-	h := p.readEntry(r)
+	var r binread.Reader
+	p.headerReader(&r, e.Offset, int64(e.headerSize))
+	h := p.readEntry(&r)
 	if err := r.Err(); err != nil {
 		return e.errorf(e.Offset, fmt.Errorf("reading the entry header before the data: %w", err))
 	}

@@ -172,7 +172,10 @@ func rebase(err error, base int64) error {
 	return err
 }
 
-// memReaderAt returns a bounded cursor over n bytes of r at off.
-func memReaderAt(r io.ReaderAt, size, off, n int64) *binread.Reader {
-	return binread.New(r, size).Section(off, n, "FPakEntry")
+// headerReader sets hdr to read the n bytes at off of the pak: the
+// FPakEntry stored before an entry's data. It allocates nothing when the
+// pak is in memory (mapped), where a Reader made for each of hundreds of
+// thousands of entries was most of what verify allocated for them.
+func (p *Reader) headerReader(hdr *binread.Reader, off, n int64) {
+	binread.New(p.r, p.size).SectionInto(hdr, off, n, "FPakEntry")
 }
