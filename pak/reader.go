@@ -1,6 +1,7 @@
 package pak
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"io/fs"
@@ -482,11 +483,11 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		return &backing[len(backing)-1], nil
 	}
 
-	hashes := map[int32]uint64{}
-	var phiOrder []struct {
-		hash uint64
-		loc  int32
-	}
+	// The path hash index, in its order; sorted by location when the
+	// directory index names the files (each file's hash is then found by
+	// a binary search: a map of hundreds of thousands took three times
+	// the memory, on top of the list).
+	var hashes []phiEntry
 	if phi.has {
 		b, err := p.readBlob(phi.offset, phi.size, phi.hash, f.PathHashIndexIV, "path hash index")
 		if err != nil {
@@ -494,14 +495,13 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		}
 		pr := memReader(b, phi.offset, "PathHashIndex")
 		n := pr.Count("PathHashIndex.Num", 12)
+		// Count checked n against the bytes read: the list takes at
+		// most 4/3 of them.
+		hashes = make([]phiEntry, 0, n)
 		for range n {
 			h := pr.U64("PathHashIndex.Hash")
 			loc := pr.I32("PathHashIndex.Location")
-			hashes[loc] = h
-			phiOrder = append(phiOrder, struct {
-				hash uint64
-				loc  int32
-			}{h, loc})
+			hashes = append(hashes, phiEntry{h, loc})
 		}
 		if err := pr.Err(); err != nil {
 			return &FormatError{Offset: phi.offset, What: "path hash index", Err: rebase(err, phi.offset)}
@@ -513,36 +513,49 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		if err != nil {
 			return err
 		}
-		var files []dirFile
-		if f.Version >= VersionSortedDirectoryIndex && len(b) >= 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == flatIndexMagic {
-			p.FlatDirectoryIndex = true
-			files, err = p.readFlatDirectoryIndex(memReader(b, fdi.offset, "FlatDirectoryIndex"))
-		} else {
-			files, err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"))
-		}
-		if err != nil {
-			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
-		}
-		p.Entries = make([]*Entry, 0, len(files))
-		backing = make([]Entry, 0, len(files))
-		for _, df := range files {
+		// Stable: of two hashes for one location, the later is taken.
+		slices.SortStableFunc(hashes, func(a, b phiEntry) int { return cmp.Compare(a.loc, b.loc) })
+		// The entries are made as the directory index is read (no list
+		// of its files in between); the index's entry count, bounded by
+		// what the directory index's bytes can hold (a file takes at
+		// least 8), sizes them.
+		hint := min(int64(numEntries), int64(len(b))/8)
+		p.Entries = make([]*Entry, 0, hint)
+		backing = make([]Entry, 0, hint)
+		add := func(df dirFile) error {
 			if df.loc == math.MinInt32 {
-				continue // a removed file (FPakEntryLocation invalid)
+				return nil // a removed file (FPakEntryLocation invalid)
 			}
 			e, err := entryAt(df.loc, df.path, df.name)
 			if err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
 			}
-			e.PathHash, e.hasPathHash = hashes[df.loc]
+			// The last of the hashes at df.loc, if any.
+			if k, _ := slices.BinarySearchFunc(hashes, df.loc+1, func(h phiEntry, loc int32) int { return cmp.Compare(h.loc, loc) }); k > 0 && hashes[k-1].loc == df.loc {
+				e.PathHash, e.hasPathHash = hashes[k-1].hash, true
+			}
 			p.Entries = append(p.Entries, e)
+			return nil
+		}
+		if f.Version >= VersionSortedDirectoryIndex && len(b) >= 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == flatIndexMagic {
+			p.FlatDirectoryIndex = true
+			err = p.readFlatDirectoryIndex(memReader(b, fdi.offset, "FlatDirectoryIndex"), add)
+		} else {
+			err = p.readDirectoryIndex(memReader(b, fdi.offset, "FullDirectoryIndex"), add)
+		}
+		if fe, ok := err.(*FormatError); ok {
+			return fe // an entry the directory index names
+		}
+		if err != nil {
+			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
 		}
 		return nil
 	}
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
-		p.Entries = make([]*Entry, 0, len(phiOrder))
-		backing = make([]Entry, 0, len(phiOrder))
-		for _, h := range phiOrder {
+		p.Entries = make([]*Entry, 0, len(hashes))
+		backing = make([]Entry, 0, len(hashes))
+		for _, h := range hashes {
 			if h.loc == math.MinInt32 {
 				continue
 			}
@@ -558,6 +571,13 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
 }
 
+// phiEntry is one path hash of the path hash index and the location of its
+// entry.
+type phiEntry struct {
+	hash uint64
+	loc  int32
+}
+
 // dirFile is one file of the full directory index: its index path and its
 // Entry.Name, which mostly share their bytes (see pathName).
 type dirFile struct {
@@ -566,34 +586,37 @@ type dirFile struct {
 }
 
 // readDirectoryIndex reads FDirectoryIndex: TMap<FString directory,
-// TMap<FString file, FPakEntryLocation>>.
-func (p *Reader) readDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
+// TMap<FString file, FPakEntryLocation>>, giving add each file in order
+// (an error of add's ends the read with it).
+func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(dirFile) error) error {
 	nDirs := r.Count("DirectoryIndex.Num", 8)
-	var files []dirFile
 	for range nDirs {
 		dir, err := p.readString(r, "DirectoryIndex.Directory")
 		if err != nil {
-			return nil, err
+			return err
 		}
 		n := r.Count("DirectoryIndex.Files", 8)
 		for range n {
 			name, err := p.readString(r, "DirectoryIndex.Filename")
 			if err != nil {
-				return nil, err
+				return err
 			}
 			loc := r.I32("DirectoryIndex.Location")
 			if err := r.Err(); err != nil {
-				return nil, err
+				return err
 			}
-			files = append(files, p.dirFile(dir, name, loc))
+			if err := add(p.dirFile(dir, name, loc)); err != nil {
+				return err
+			}
 		}
 	}
-	return files, r.Err()
+	return r.Err()
 }
 
 // readFlatDirectoryIndex reads FPakFlatDirectoryIndex (version 13+): sorted
-// path hashes, front-coded directory names and a flat file-name blob.
-func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
+// path hashes, front-coded directory names and a flat file-name blob. It
+// gives add each file in order, as readDirectoryIndex does.
+func (p *Reader) readFlatDirectoryIndex(r *binread.Reader, add func(dirFile) error) error {
 	r.U32("FlatDirectoryIndex.Magic")
 	numDirs := int64(r.I32("FlatDirectoryIndex.NumDirs"))
 	numFiles := int64(r.I32("FlatDirectoryIndex.NumFiles"))
@@ -603,15 +626,15 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
 	numHashes := int64(r.I32("FlatDirectoryIndex.NumPathHashes"))
 	r.Skip(4, "FlatDirectoryIndex.Pad")
 	if err := r.Err(); err != nil {
-		return nil, err
+		return err
 	}
 	if numDirs < 0 || numFiles < 0 || restart <= 0 || dirBlob < 0 || fileBlob < 0 || numHashes < 0 {
-		return nil, fmt.Errorf("negative count in flat directory index header")
+		return fmt.Errorf("negative count in flat directory index header")
 	}
 	anchors := (numDirs + restart - 1) / restart
 	need := numHashes*12 + (anchors+1)*4 + (numDirs+1)*4 + (numFiles+1)*4 + numFiles*4 + dirBlob + fileBlob
 	if need > r.Remaining() {
-		return nil, fmt.Errorf("%w: flat directory index needs %d bytes, %d left", binread.ErrCount, need, r.Remaining())
+		return fmt.Errorf("%w: flat directory index needs %d bytes, %d left", binread.ErrCount, need, r.Remaining())
 	}
 	r.Skip(numHashes*12+(anchors+1)*4, "FlatDirectoryIndex.Hashes")
 	ints := func(n int64, field string) []int32 {
@@ -627,37 +650,38 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader) ([]dirFile, error) {
 	dirs := r.Bytes(dirBlob, "FlatDirectoryIndex.DirBlob")
 	names := r.Bytes(fileBlob, "FlatDirectoryIndex.FileBlob")
 	if err := r.Err(); err != nil {
-		return nil, err
+		return err
 	}
-	files := make([]dirFile, 0, numFiles)
 	var prev []byte
 	pos := int64(0)
 	for d := range numDirs {
 		if pos+8 > int64(len(dirs)) {
-			return nil, fmt.Errorf("directory %d: name blob truncated", d)
+			return fmt.Errorf("directory %d: name blob truncated", d)
 		}
 		shared := int64(int32(le32(dirs[pos:])))
 		suffix := int64(int32(le32(dirs[pos+4:])))
 		pos += 8
 		if shared < 0 || suffix < 0 || shared > int64(len(prev)) || suffix > int64(len(dirs))-pos {
-			return nil, fmt.Errorf("directory %d: bad front coding (shared %d, suffix %d)", d, shared, suffix)
+			return fmt.Errorf("directory %d: bad front coding (shared %d, suffix %d)", d, shared, suffix)
 		}
 		name := append(prev[:shared:shared], dirs[pos:pos+suffix]...)
 		pos += suffix
 		prev = name
 		lo, hi := int64(dirStart[d]), int64(dirStart[d+1])
 		if lo < 0 || hi < lo || hi > numFiles {
-			return nil, fmt.Errorf("directory %d: file range [%d, %d) outside %d files", d, lo, hi, numFiles)
+			return fmt.Errorf("directory %d: file range [%d, %d) outside %d files", d, lo, hi, numFiles)
 		}
 		for i := lo; i < hi; i++ {
 			a, b := int64(nameOff[i]), int64(nameOff[i+1])
 			if a < 0 || b < a || b > int64(len(names)) {
-				return nil, fmt.Errorf("file %d: name range [%d, %d) outside the %d-byte blob", i, a, b, len(names))
+				return fmt.Errorf("file %d: name range [%d, %d) outside the %d-byte blob", i, a, b, len(names))
 			}
-			files = append(files, p.dirFile(string(name), string(names[a:b]), locs[i]))
+			if err := add(p.dirFile(string(name), string(names[a:b]), locs[i])); err != nil {
+				return err
+			}
 		}
 	}
-	return files, nil
+	return nil
 }
 
 func le32(b []byte) uint32 {
