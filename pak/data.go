@@ -348,6 +348,11 @@ func (e *Entry) displayName() string {
 	return fmt.Sprintf("pathhash:%016x", e.PathHash)
 }
 
+// Readable reports why the entry's data cannot be read (a delete record,
+// no key for an encrypted entry, a compression method without a decoder),
+// or nil, without reading the data.
+func (e *Entry) Readable() error { return e.readable() }
+
 // readable reports why the entry's data cannot be read, if it cannot.
 func (e *Entry) readable() error {
 	if e.Deleted() {

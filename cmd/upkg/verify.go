@@ -58,9 +58,10 @@ another is on, so one big .utoc or .pak uses every core.
 
 A package whose .uexp or bulk data file (.ubulk, .uptnl) is not beside it is
 checked as far as it can be and noted ("note: export data not checked"); one
-whose companion is there but damaged or cut short fails. A path that does not
-exist, or a folder that cannot be read, is a failed line; the rest is still
-checked.
+whose companion is there but damaged or cut short fails (in a .pak, a bulk
+data file's damaged bytes fail the container's line, which checks every
+entry). A path that does not exist, or a folder that cannot be read, is a
+failed line; the rest is still checked.
 
 With --json it prints one JSON object per package, then a last line
 {"summary":{"files":N,"ok":N,"failed":N}}.

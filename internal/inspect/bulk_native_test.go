@@ -3,6 +3,7 @@
 package inspect
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -46,10 +47,12 @@ func TestVerifyBulkFiles(t *testing.T) {
 // checked against its .ubulk entry's size as the index records it (the
 // entry, compressed here, is expanded by the container's own checks, not
 // for the package's): whole, both lines are ok; cut short, the package
-// fails naming the resource.
+// fails naming the resource. An encrypted .ubulk verified without its key
+// fails the package, as when it was read whole.
 func TestVerifyBulkInPak(t *testing.T) {
 	src := corpus.Path(t, "cooked/trumank+retoc/retoc/tests/UE5.5")
-	for _, cut := range []int{-1, 2007809} {
+	const encrypted = -2
+	for _, cut := range []int{-1, 2007809, encrypted} {
 		var files []paktest.File
 		for _, ext := range []string{".uasset", ".uexp", ".ubulk"} {
 			b, err := os.ReadFile(filepath.Join(src, "T_Test"+ext))
@@ -59,9 +62,9 @@ func TestVerifyBulkInPak(t *testing.T) {
 			if ext == ".ubulk" && cut >= 0 {
 				b = b[:cut]
 			}
-			files = append(files, paktest.File{Path: "Game/T_Test" + ext, Data: b, Compress: ext == ".ubulk"})
+			files = append(files, paktest.File{Path: "Game/T_Test" + ext, Data: b, Compress: ext == ".ubulk", Encrypt: ext == ".ubulk" && cut == encrypted})
 		}
-		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../", Key: bytes.Repeat([]byte{7}, 32)}, files)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +78,10 @@ func TestVerifyBulkInPak(t *testing.T) {
 			t.Fatalf("cut %d: %+v", cut, lines)
 		}
 		want := ""
-		if cut >= 0 {
+		switch {
+		case cut == encrypted:
+			want = "an AES key is needed"
+		case cut >= 0:
 			want = "data resource 0: [0x0, +0x200000) runs past the end of the 2007809-byte .ubulk"
 		}
 		if r := lines[0]; r.OK != (want == "") || !strings.Contains(r.Error, want) {

@@ -361,15 +361,30 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 			if !ok {
 				return nil, 0, fmt.Errorf("%s%s%s%s: %w", container, ContainerSep, base, ext, fs.ErrNotExist)
 			}
+			sname := s.Name
+			if sname == "" {
+				sname = base + ext // known by its path hash
+			}
 			if !strings.EqualFold(ext, ".uexp") {
 				// A bulk data file is read when its bytes are (verify
-				// asks only for its size, for the data resources).
-				return &lazyEntry{size: s.UncompressedSize, open: func() (io.ReaderAt, error) {
+				// asks only for its size, for the data resources); one
+				// that cannot be read at all (no key, no decoder) fails
+				// here, as when it was read whole.
+				if err := s.Readable(); err != nil {
+					return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, sname, err)
+				}
+				return &lazyEntry{open: func() (io.ReaderAt, error) {
+					closed := fmt.Errorf("%s%s%s: %w", container, ContainerSep, sname, fs.ErrClosed)
+					if readers.isClosed() {
+						return nil, closed // (the pak may be unmapped)
+					}
 					ra, _, _, err := pakEntryReader(s, nil)
 					if err != nil {
-						return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
+						return nil, fmt.Errorf("%s%s%s: %w", container, ContainerSep, sname, err)
 					}
-					readers.add(ra)
+					if !readers.add(ra) {
+						return nil, closed
+					}
 					return ra, nil
 				}}, s.UncompressedSize, nil
 			}
@@ -382,7 +397,7 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 			}
 			ra, size, b, err := pakEntryReader(s, buf)
 			if err != nil {
-				return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, s.Name, err)
+				return nil, 0, fmt.Errorf("%s%s%s: %w", container, ContainerSep, sname, err)
 			}
 			if scratch && b != nil {
 				sc.sibling, sc.taken = b, true
@@ -396,7 +411,6 @@ func pakInputInto(r *pak.Reader, container, inner string, sc *pakScratch) (*Inpu
 
 // lazyEntry reads a pak entry opened at its first read.
 type lazyEntry struct {
-	size int64
 	open func() (io.ReaderAt, error)
 	once sync.Once
 	r    io.ReaderAt
@@ -411,27 +425,42 @@ func (l *lazyEntry) ReadAt(p []byte, off int64) (int, error) {
 	return l.r.ReadAt(p, off)
 }
 
-// Size is the entry's size as the index records it.
-func (l *lazyEntry) Size() int64 { return l.size }
-
 // blockReaders are the pak.BlockReaders an Input opened.
 type blockReaders struct {
-	mu   sync.Mutex
-	list []*pak.BlockReader
+	mu     sync.Mutex
+	list   []*pak.BlockReader
+	closed bool
 }
 
-func (b *blockReaders) add(r io.ReaderAt) {
-	if br, ok := r.(*pak.BlockReader); ok {
-		b.mu.Lock()
-		b.list = append(b.list, br)
-		b.mu.Unlock()
+// add keeps r to be closed with the Input. It reports false, closing r,
+// when the Input is closed already (an entry opened at its first read,
+// read after Close).
+func (b *blockReaders) add(r io.ReaderAt) bool {
+	br, ok := r.(*pak.BlockReader)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.closed {
+		if ok {
+			br.Close()
+		}
+		return false
 	}
+	if ok {
+		b.list = append(b.list, br)
+	}
+	return true
+}
+
+func (b *blockReaders) isClosed() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.closed
 }
 
 func (b *blockReaders) close() error {
 	b.mu.Lock()
 	list := b.list
-	b.list = nil
+	b.list, b.closed = nil, true
 	b.mu.Unlock()
 	for _, br := range list {
 		br.Close()
