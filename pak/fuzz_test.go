@@ -255,3 +255,41 @@ func stepsAgainst(e *pak.Entry, d []byte, dataErr error) (int64, error) {
 		return nil
 	})
 }
+
+// TestLyingEntryCount opens a v11 pak whose index claims 2^31-1 entries
+// for one file with a 4 MiB name (its hash zeroed, so the index is not
+// checked against it): what opening it allocates stays within alloctest's
+// bound of its size, however the claimed count sizes the entry list.
+func TestLyingEntryCount(t *testing.T) {
+	name := "Game/" + string(bytes.Repeat([]byte{'a'}, 4<<20)) + ".txt"
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, []paktest.File{{Path: name, Data: []byte("x")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := r.Footer
+	r.Close()
+	// Zero the index hash in the footer, and set Index.NumEntries (after
+	// the mount point's FString) to the largest int32.
+	h := bytes.LastIndex(b, f.IndexHash[:])
+	if h < 0 {
+		t.Fatal("index hash not found in the footer")
+	}
+	clear(b[h : h+len(f.IndexHash)])
+	mountLen := int64(binary.LittleEndian.Uint32(b[f.IndexOffset:]))
+	binary.LittleEndian.PutUint32(b[f.IndexOffset+4+mountLen:], 0x7fffffff)
+	alloctest.Check(t, len(b), func() {
+		r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Logf("refused: %v", err)
+			return
+		}
+		if len(r.Entries) != 1 {
+			t.Errorf("%d entries", len(r.Entries))
+		}
+		r.Close()
+	})
+}

@@ -516,10 +516,10 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		// Stable: of two hashes for one location, the later is taken.
 		slices.SortStableFunc(hashes, func(a, b phiEntry) int { return cmp.Compare(a.loc, b.loc) })
 		// The entries are made as the directory index is read (no list
-		// of its files in between); the index's entry count, bounded by
-		// what the directory index's bytes can hold (a file takes at
-		// least 8), sizes them.
-		hint := min(int64(numEntries), int64(len(b))/8)
+		// of its files in between); the index's entry count sizes them,
+		// bounded by what the bytes read can hold: a file of the
+		// directory index takes at least 8, an encoded entry at least 12.
+		hint := min(int64(numEntries), int64(len(b))/8, int64(len(encoded))/12+int64(len(plain)))
 		p.Entries = make([]*Entry, 0, hint)
 		backing = make([]Entry, 0, hint)
 		add := func(df dirFile) error {
