@@ -1,0 +1,5 @@
+//go:build !race
+
+package alloctest
+
+const race = false
