@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/alloctest"
@@ -291,5 +292,32 @@ func TestLyingEntryCount(t *testing.T) {
 			t.Errorf("%d entries", len(r.Entries))
 		}
 		r.Close()
+	})
+}
+
+// TestLongDirectoryName opens a v11 pak of 300 files in one folder whose
+// name is 100 KB: each file's path repeats the name, so the paths would
+// take 300 times what the index stores of them (30 MB from 100 KB; a
+// crafted index of 1 GiB could ask for terabytes). Opening it is refused,
+// within alloctest's bound.
+func TestLongDirectoryName(t *testing.T) {
+	dir := "Game/" + string(bytes.Repeat([]byte{'d'}, 100<<10)) + "/"
+	var files []paktest.File
+	for i := range 300 {
+		files = append(files, paktest.File{Path: fmt.Sprintf("%s%d", dir, i), Data: []byte{1}})
+	}
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alloctest.Check(t, len(b), func() {
+		r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err == nil {
+			r.Close()
+			t.Fatalf("opened, %d entries", len(r.Entries))
+		}
+		if !strings.Contains(err.Error(), "more than 24 times the index") {
+			t.Errorf("refused with %v", err)
+		}
 	})
 }
