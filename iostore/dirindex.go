@@ -339,7 +339,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if int64(chunks) > validBit {
 		return nil, &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d TOC entries", chunks)}
 	}
-	if err := d.walk(base, elemOK); err != nil {
+	if err := d.walk(base, int64(len(b)), elemOK); err != nil {
 		return nil, err
 	}
 	d.chunkFile = make([]int32, chunks)
@@ -358,7 +358,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 // shared nodes. A first pass bounds the bytes of all paths, so that they
 // are written into one buffer that never moves and are substrings of it
 // (no byte is written twice, so earlier paths stay valid).
-func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
+func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
 	type frame struct {
@@ -412,11 +412,15 @@ func (d *DirectoryIndex) walk(base int64, elemOK []bool) error {
 	// File paths are written into one buffer sized by pass 1 (so it never
 	// moves) and handed out as substrings of it; nothing writes a byte
 	// after its path was taken.
+	// Each file's path repeats its folders' names, which the index
+	// stores once: a long name given to many files would take memory
+	// out of all proportion to the index. The paths are bounded at 24
+	// times its size plus 4 MiB (real containers take a few times).
+	if limit := 24*size + 4<<20; int64(total) > min(limit, math.MaxUint32) {
+		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: its %d files' paths take %d bytes, more than 24 times its %d bytes (a long folder name repeated for each file?)", nfiles, total, size)}
+	}
 	pb := make([]byte, 0, total)
 	pbs := unsafe.String(unsafe.SliceData(pb[:cap(pb)]), cap(pb))
-	if int64(total) > math.MaxUint32 {
-		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: %d bytes of paths", total)}
-	}
 	d.files = make([]fileRec, 0, nfiles)
 	fr = append(fr[:0], frame{dir: 0, pl: len(mount), ok: mountOK})
 	for len(fr) > 0 {

@@ -1,9 +1,11 @@
 package iostore
 
 import (
+	"bytes"
 	"encoding/binary"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -56,5 +58,31 @@ func TestLyingBlockSize(t *testing.T) {
 		if grew := after.TotalAlloc - before.TotalAlloc; grew > 1<<20 {
 			t.Errorf("%s: %d bytes allocated for blocks of 1 stored byte", name, grew)
 		}
+	}
+}
+
+// TestLongDirectoryName reads a TOC of 300 files in one folder whose name
+// is 100 KB: each file's path repeats the name, 30 MB of paths from an
+// index of 100 KB. The directory index is refused, the TOC read.
+func TestLongDirectoryName(t *testing.T) {
+	dir := strings.Repeat("d", 100<<10) + "/"
+	var chunks []iostoretest.Chunk
+	for i := range 300 {
+		chunks = append(chunks, iostoretest.Chunk{ID: NewChunkID(uint64(i+1), 0, ChunkExportBundleData), Path: dir + strconv.Itoa(i), Data: []byte{1}})
+	}
+	toc, _ := iostoretest.Build(uint8(TocLatest), 1, "../../../", chunks)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f, err := NewReader(bytes.NewReader(toc), int64(len(toc)))
+	runtime.ReadMemStats(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.DirectoryIndex != nil || f.DirectoryIndexErr == nil || !strings.Contains(f.DirectoryIndexErr.Error(), "more than 24 times") {
+		t.Errorf("directory index %v, error %v", f.DirectoryIndex != nil, f.DirectoryIndexErr)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > 16<<20 {
+		t.Errorf("reading the TOC allocated %d bytes", grew)
 	}
 }
