@@ -114,7 +114,8 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 	stdout := bufio.NewWriterSize(out, 64<<10)
 	defer stdout.Flush()
 	flushLine := func() {}
-	if isTerminal(out) {
+	termOut := isTerminal(out)
+	if termOut {
 		flushLine = func() { stdout.Flush() }
 	}
 	// Files are checked as the walk finds them. On a terminal a bar counts
@@ -209,18 +210,22 @@ func runVerify(opts *inspect.Options, o verifyOpts, args []string, out io.Writer
 		if o.failOnly && r.OK {
 			return
 		}
+		if termOut {
+			// The line goes to the screen the bar is on: the bar is
+			// cleared first (and drawn again below the line). With the
+			// lines going elsewhere, the bar is left alone (a write to
+			// the terminal per line).
+			barMu.Lock()
+			if bar != nil {
+				bar.Clear()
+			}
+			barMu.Unlock()
+		}
 		if o.json {
 			line = append(appendVerifyJSON(line[:0], &r), '\n')
-			stdout.Write(line)
-			flushLine()
-			return
+		} else {
+			line = append(appendVerifyLine(line[:0], &r), '\n')
 		}
-		barMu.Lock()
-		if bar != nil {
-			bar.Clear()
-		}
-		barMu.Unlock()
-		line = append(appendVerifyLine(line[:0], &r), '\n')
 		stdout.Write(line)
 		flushLine()
 	}, nil)
