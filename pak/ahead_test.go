@@ -77,7 +77,7 @@ func TestAheadCorpus(t *testing.T) {
 	var want []entryReads
 	for _, rel := range paks {
 		p := openCorpus(t, dir, rel)
-		for _, e := range p.Entries {
+		for _, e := range p.All() {
 			want = append(want, readEntry(e))
 		}
 	}
@@ -88,7 +88,7 @@ func TestAheadCorpus(t *testing.T) {
 			k := 0
 			for _, rel := range paks {
 				p := openCorpus(t, dir, rel)
-				for _, e := range p.Entries {
+				for _, e := range p.All() {
 					if got := readEntry(e); !got.same(want[k]) {
 						t.Errorf("%s %s: decoded ahead %v; one by one %v", rel, e.Name, got, want[k])
 					}

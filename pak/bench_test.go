@@ -37,13 +37,13 @@ func BenchmarkExtract(b *testing.B) {
 				b.Fatal(err)
 			}
 			var total int64
-			for _, e := range p.Entries {
+			for _, e := range p.All() {
 				total += e.UncompressedSize
 			}
 			b.SetBytes(total)
 			b.ResetTimer()
 			for b.Loop() {
-				for _, e := range p.Entries {
+				for _, e := range p.All() {
 					rc, err := e.Open()
 					if err != nil {
 						b.Fatal(err)
@@ -71,7 +71,7 @@ func BenchmarkOpenList(b *testing.B) {
 					b.Fatal(err)
 				}
 				count := 0
-				for _, e := range p.Entries {
+				for _, e := range p.All() {
 					if e.Name != "" {
 						count++
 					}

@@ -56,7 +56,7 @@ func TestBlockReaderCorpus(t *testing.T) {
 		if err != nil {
 			return nil // the corpus tests say which do not open and why
 		}
-		for _, e := range p.Entries {
+		for _, e := range p.All() {
 			if e.Deleted() {
 				continue
 			}
@@ -100,7 +100,7 @@ func TestBlockReaderSynthetic(t *testing.T) {
 				if err != nil {
 					t.Fatal(name, err)
 				}
-				for _, e := range p.Entries {
+				for _, e := range p.All() {
 					d, err := e.Data()
 					if err != nil {
 						t.Fatal(name, e.Name, err)

@@ -69,8 +69,8 @@ func TestCorpus(t *testing.T) {
 	files, hashes, oodle := 0, 0, 0
 	for _, rel := range paks {
 		p := openCorpus(t, dir, rel)
-		fmt.Fprintf(&golden, "%s: version %s, mount %q, %d entries\n", rel, p.Footer.VersionName(), p.MountPoint, len(p.Entries))
-		for _, e := range p.Entries {
+		fmt.Fprintf(&golden, "%s: version %s, mount %q, %d entries\n", rel, p.Footer.VersionName(), p.MountPoint, p.Len())
+		for _, e := range p.All() {
 			method := e.CompressionMethod
 			if method == "" {
 				method = "None"
@@ -137,7 +137,7 @@ func checkGolden(t *testing.T, name, got string) {
 func extractAll(t *testing.T, p *pak.Reader) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for _, e := range p.Entries {
+	for _, e := range p.All() {
 		b, err := e.Data()
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name, err)
@@ -229,8 +229,8 @@ func TestCUE4ParseVariants(t *testing.T) {
 						t.Errorf("%s lists\n%s\nwant\n%s", name, got, want)
 					}
 				}
-				if len(plain.Entries) != 11 {
-					t.Errorf("%d entries, want 11", len(plain.Entries))
+				if plain.Len() != 11 {
+					t.Errorf("%d entries, want 11", plain.Len())
 				}
 				a, b := extractAll(t, plain), extractAll(t, zlib)
 				for k := range a {
@@ -239,7 +239,7 @@ func TestCUE4ParseVariants(t *testing.T) {
 					}
 				}
 				nz := 0
-				for _, e := range zlib.Entries {
+				for _, e := range zlib.All() {
 					if e.CompressionMethod == "Zlib" {
 						nz++
 					}
@@ -248,7 +248,7 @@ func TestCUE4ParseVariants(t *testing.T) {
 					t.Error("the Zlib variant has no Zlib entries")
 				}
 				same := 0
-				for _, e := range enc.Entries {
+				for _, e := range enc.All() {
 					if !e.Encrypted() {
 						t.Errorf("%s not encrypted in the encrypted variant", e.Name)
 					}
@@ -322,7 +322,7 @@ func TestWrongKey(t *testing.T) {
 		path := filepath.Join(dir, rel)
 		p, err := pak.OpenReader(path, pak.WithKey(wrong))
 		if err == nil {
-			for _, e := range p.Entries {
+			for _, e := range p.All() {
 				if e.Encrypted() && e.CompressionMethod != "Oodle" {
 					_, err = e.Data()
 					break
@@ -415,8 +415,8 @@ func describePak(data []byte, key string) string {
 		return "error: " + err.Error()
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "mount %q, %d entries\n", p.MountPoint, len(p.Entries))
-	for _, e := range p.Entries {
+	fmt.Fprintf(&b, "mount %q, %d entries\n", p.MountPoint, p.Len())
+	for _, e := range p.All() {
 		fmt.Fprintf(&b, "%q %q %d %d %d %q %d %s %v %d %d %v %x %d %x %x\n", e.Path, e.Name, e.Offset, e.CompressedSize, e.UncompressedSize,
 			e.CompressionMethod, e.CompressionSlot, e.Hash, e.Blocks, e.Flags, e.CompressionBlockSize, e.Encoded, e.PathHash, e.StoredSize(), e.Timestamp(), e.IV())
 	}

@@ -78,7 +78,7 @@ func TestBadEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e := p.Entries[0]
+	e := p.Entry(0)
 	idx := bytes.LastIndex(b, []byte("x.bin\x00")) + 6 // the FPakEntry in the index
 	for _, tc := range []struct {
 		name  string
@@ -136,7 +136,7 @@ func TestLookup(t *testing.T) {
 	if _, ok := p.Lookup("Game/Content/Maps/Level2.umap"); ok {
 		t.Error("found a missing file")
 	}
-	rc, _ := p.Entries[0].Open()
+	rc, _ := p.Entry(0).Open()
 	if d, err := io.ReadAll(rc); err != nil || string(d) != "m" {
 		t.Errorf("%q %v", d, err)
 	}
@@ -154,7 +154,7 @@ func TestUnsupportedCompression(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = p.Entries[0].Data()
+	_, err = p.Entry(0).Data()
 	var ue *compression.UnsupportedError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), `o.bin: compression method "Lzip": no decoder available`) {
 		t.Errorf("%v", err)

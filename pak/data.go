@@ -33,24 +33,26 @@ func (e *Entry) Open() (io.ReadCloser, error) {
 	if err := e.readable(); err != nil {
 		return nil, err
 	}
-	if !e.hashVerified() {
-		// The checks Verify makes before hashing, as BlockReader has
-		// them made (a data header that differs from the index read
-		// through Open, and failed through a BlockReader).
-		if err := e.checkIndex(); err != nil {
-			return nil, err
-		}
+	er := &entryReader{e: e, remain: e.UncompressedSize}
+	// An entry Verify found intact is not checked nor hashed again:
+	// reading it hashes the same stored bytes (the index checks make its
+	// compression blocks exactly hold UncompressedSize bytes, and stored
+	// data without them CompressedSize == UncompressedSize bytes), which
+	// gave the same sum.
+	if e.hashVerified() {
+		return er, nil
+	}
+	// The checks Verify makes before hashing, as BlockReader has them
+	// made (a data header that differs from the index read through Open,
+	// and failed through a BlockReader).
+	if err := e.checkIndex(); err != nil {
+		return nil, err
 	}
 	want, ok, err := e.storedHash()
 	if err != nil {
 		return nil, err
 	}
-	er := &entryReader{e: e, remain: e.UncompressedSize}
-	// An entry Verify found intact is not hashed again: reading it hashes
-	// the same stored bytes (the index checks make its compression blocks
-	// exactly hold UncompressedSize bytes, and stored data without them
-	// CompressedSize == UncompressedSize bytes), which gave the same sum.
-	if ok && !want.IsZero() && !e.hashVerified() {
+	if ok && !want.IsZero() {
 		er.h, er.want = sha1.New(), want
 	}
 	return er, nil
@@ -165,9 +167,7 @@ func (e *Entry) Verify() error {
 	if got := ue.SHAHash(h.Sum(nil)); got != want {
 		return e.errorf(e.DataOffset(), fmt.Errorf("%w: stored %s, computed %s", ErrChecksum, want, got))
 	}
-	e.p.mu.Lock()
-	e.hashOK = true
-	e.p.mu.Unlock()
+	e.setVerified()
 	return nil
 }
 
@@ -207,9 +207,7 @@ func (e *Entry) VerifyData(buf []byte) error {
 		return err
 	}
 	if _, ok, _ := e.storedHash(); ok {
-		e.p.mu.Lock()
-		e.hashOK = true // the reader checked it (or there is none)
-		e.p.mu.Unlock()
+		e.setVerified() // the reader checked it (or there is none)
 	}
 	return nil
 }
@@ -217,9 +215,30 @@ func (e *Entry) VerifyData(buf []byte) error {
 // hashVerified reports whether [Entry.Verify] found the stored bytes
 // matching the entry's hash.
 func (e *Entry) hashVerified() bool {
-	e.p.mu.Lock()
-	defer e.p.mu.Unlock()
-	return e.hashOK
+	if e.idx == 0 {
+		return false
+	}
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	i := e.idx - 1
+	return int(i/64) < len(p.verified) && p.verified[i/64]&(1<<(i%64)) != 0
+}
+
+// setVerified records that the entry's stored bytes match its hash, for
+// each Entry the Reader gives of it (see Reader.Entry).
+func (e *Entry) setVerified() {
+	if e.idx == 0 {
+		return
+	}
+	p := e.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.verified == nil {
+		p.verified = make([]uint64, (p.Len()+63)/64)
+	}
+	i := e.idx - 1
+	p.verified[i/64] |= 1 << (i % 64)
 }
 
 // storedRanges are the byte ranges the entry's hash covers (UnrealPak

@@ -55,7 +55,10 @@ type Entry struct {
 	Encoded     bool
 	hasHash     bool
 	hasPathHash bool
-	hashOK      bool // Verify checked the stored bytes (guarded by p.mu)
+	// idx is one more than the entry's index in the Reader's list (0: an
+	// entry of no list, as the header before the data): what Verify
+	// checked is recorded in the Reader by it (see hashVerified).
+	idx int32
 }
 
 // entryRare holds the fields of an entry that few paks set.

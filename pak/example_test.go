@@ -25,7 +25,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	fmt.Println("version", p.Footer.VersionName(), "mount", p.MountPoint)
-	for _, e := range p.Entries {
+	for _, e := range p.All() {
 		method := e.CompressionMethod
 		if method == "" {
 			method = "stored"

@@ -56,3 +56,18 @@ func WithIndexStreamed(on bool, f func()) {
 	defer func() { streamIndexMin = old }()
 	f()
 }
+
+// CheckNameHashes fails tb for each entry of r whose fs name's hash, as
+// the name lookup's table makes it (dirHasher), differs from the hash of
+// the name put together (fsNameOf).
+func CheckNameHashes(tb testing.TB, r *Reader) {
+	tb.Helper()
+	var d dirHasher
+	for i := range r.Len() {
+		name, ok := r.fsNameOf(i)
+		h, hok := d.hash(r, i)
+		if ok != hok || ok && h != nameHash(name) {
+			tb.Errorf("entry %d (%q, fs name %v): table hash %016x (%v), name hash %016x", i, r.Entry(i).Path, ok, h, hok, nameHash(name))
+		}
+	}
+}

@@ -34,7 +34,7 @@ func (p *Reader) dirs() *dirTree {
 		}
 		m[child] = true
 	}
-	for name := range p.names() {
+	for _, name := range p.Names() {
 		for {
 			dir, base := path.Split(name)
 			dir = strings.TrimSuffix(dir, "/")
@@ -65,7 +65,7 @@ func (p *Reader) Open(name string) (fs.File, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrInvalid}
 	}
-	if e, ok := p.names()[name]; ok {
+	if e, ok := p.lookupFS(name); ok {
 		return &file{e: e}, nil
 	}
 	if _, ok := p.dirs().dirs[name]; ok {
@@ -79,7 +79,7 @@ func (p *Reader) Stat(name string) (fs.FileInfo, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "stat", Path: name, Err: fs.ErrInvalid}
 	}
-	if e, ok := p.names()[name]; ok {
+	if e, ok := p.lookupFS(name); ok {
 		return fileInfo{e: e}, nil
 	}
 	if _, ok := p.dirs().dirs[name]; ok {
@@ -95,7 +95,7 @@ func (p *Reader) ReadDir(name string) ([]fs.DirEntry, error) {
 	}
 	children, ok := p.dirs().dirs[name]
 	if !ok {
-		if _, isFile := p.names()[name]; isFile {
+		if _, isFile := p.lookupFS(name); isFile {
 			return nil, &fs.PathError{Op: "readdir", Path: name, Err: errors.New("not a directory")}
 		}
 		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrNotExist}
@@ -108,7 +108,7 @@ func (p *Reader) ReadFile(name string) ([]byte, error) {
 	if !fs.ValidPath(name) {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: fs.ErrInvalid}
 	}
-	e, ok := p.names()[name]
+	e, ok := p.lookupFS(name)
 	if !ok {
 		return nil, &fs.PathError{Op: "readfile", Path: name, Err: fs.ErrNotExist}
 	}
@@ -122,7 +122,7 @@ func (p *Reader) dirEntries(name string, children []string) []fs.DirEntry {
 		if name != "." {
 			full = name + "/" + c
 		}
-		if e, ok := p.names()[full]; ok {
+		if e, ok := p.lookupFS(full); ok {
 			out = append(out, fs.FileInfoToDirEntry(fileInfo{e: e}))
 		} else {
 			out = append(out, fs.FileInfoToDirEntry(dirInfo{name: c}))

@@ -3,7 +3,9 @@ package pak_test
 import (
 	"bytes"
 	"io/fs"
+	"path"
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/fstest"
 
@@ -49,11 +51,11 @@ func TestUnsafeNames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Entries) != len(files) {
-			t.Fatalf("v%d: %d entries, want %d", v, len(p.Entries), len(files))
+		if p.Len() != len(files) {
+			t.Fatalf("v%d: %d entries, want %d", v, p.Len(), len(files))
 		}
 		safe := 0
-		for _, e := range p.Entries {
+		for _, e := range p.All() {
 			if e.SafePath() {
 				safe++
 				if e.Name != "ok/fine.txt" {
@@ -91,7 +93,7 @@ func TestConcurrentReads(t *testing.T) {
 	done := make(chan error)
 	for range 4 {
 		go func() {
-			for _, e := range p.Entries {
+			for _, e := range p.All() {
 				if _, err := e.Data(); err != nil {
 					done <- err
 					return
@@ -109,5 +111,64 @@ func TestConcurrentReads(t *testing.T) {
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
+	}
+}
+
+// TestNameLookup builds paks whose paths are valid fs names or not in the
+// ways fsName tells apart (".." and "." elements, empty ones, colons,
+// backslashes, a leading slash), under several mount points, and checks
+// the name lookup's hashes (made without putting names together) against
+// the names', and that each valid name is found, the last of two entries
+// of one name winning. The corpus's paks are checked the same way.
+func TestNameLookup(t *testing.T) {
+	paths := []string{
+		"Content/A.uasset", "Content/A.uexp", "Content/Sub/B.umap", "Root.txt",
+		"Content/../Up.txt", "Content/./Dot.txt", "Content//Empty.txt", "Content/C:D.txt",
+		"Content/Back\\Slash.txt", "Content/..", "Content/.", "/Lead/Slash.txt", "Twice.txt", "Twice.txt",
+	}
+	for _, mount := range []string{"../../../Game/", "../../../", "", "/Abs/", "Odd:Mount/", "../../../Engine/Plugins/X/"} {
+		for _, v := range []int{8, 11} {
+			var files []paktest.File
+			for i, p := range paths {
+				files = append(files, paktest.File{Path: p, Data: []byte{byte(i)}})
+			}
+			b, err := paktest.Build(paktest.Options{Version: v, Mount: mount}, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				t.Fatalf("mount %q v%d: %v", mount, v, err)
+			}
+			pak.CheckNameHashes(t, r)
+			found := 0
+			for _, e := range r.All() {
+				if !fs.ValidPath(e.Name) || path.Clean(e.Name) != e.Name || strings.ContainsAny(e.Name, "\\:") {
+					continue
+				}
+				found++
+				got, ok := r.LookupName(e.Name)
+				if !ok {
+					t.Errorf("mount %q v%d: %q not found", mount, v, e.Name)
+					continue
+				}
+				want, err := e.Data()
+				if strings.HasSuffix(e.Name, "Twice.txt") {
+					want = []byte{13} // the last of the two
+				}
+				if d, _ := got.Data(); err != nil || !bytes.Equal(d, want) {
+					t.Errorf("mount %q v%d: %q gave the entry of data %v, want %v", mount, v, e.Name, d, want)
+				}
+			}
+			if found == 0 && !strings.Contains(mount, ":") {
+				t.Errorf("mount %q v%d: no valid name", mount, v)
+			}
+		}
+	}
+	dir, paks := corpusPaks(t)
+	for _, rel := range paks {
+		r := openCorpus(t, dir, rel)
+		pak.CheckNameHashes(t, r)
+		r.Close()
 	}
 }

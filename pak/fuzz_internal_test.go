@@ -104,7 +104,7 @@ func FuzzDirectoryIndex(f *testing.F) {
 			p.Footer.Version = VersionLatest
 			for _, flat := range []bool{false, true} {
 				files := 0
-				add := func(dirFile) error { files++; return nil }
+				add := func(string, int32) error { files++; return nil }
 				var err error
 				if flat {
 					err = p.readFlatDirectoryIndex(memReader(b, 0, ""), add)
@@ -116,5 +116,50 @@ func FuzzDirectoryIndex(f *testing.F) {
 				}
 			}
 		})
+	})
+}
+
+// TestFlatDirectoryNamesGrowing gives a flat directory index of 100,000
+// directories of a file each, each name sharing all of the one before and
+// adding a byte: 2.1 MB of index for names of 5 GB in all. It is refused,
+// within alloctest's bound.
+func TestFlatDirectoryNamesGrowing(t *testing.T) {
+	const n = 100_000
+	var w bytes.Buffer
+	u32 := func(v uint32) { w.Write([]byte{byte(v), byte(v >> 8), byte(v >> 16), byte(v >> 24)}) }
+	u32(flatIndexMagic)
+	u32(n)     // NumDirs
+	u32(n)     // NumFiles
+	u32(1)     // RestartInterval
+	u32(n * 9) // DirBlobBytes
+	u32(0)     // FileBlobBytes
+	u32(0)     // NumPathHashes
+	u32(0)     // pad
+	for range n + 1 {
+		u32(0) // anchors
+	}
+	for k := range n + 1 {
+		u32(uint32(k)) // DirFileStart: a file each
+	}
+	for range n + 1 {
+		u32(0) // FileNameOffsets: empty names
+	}
+	for range n {
+		u32(0) // FileLocations
+	}
+	for k := range n {
+		u32(uint32(k)) // shared: all of the name before
+		u32(1)
+		w.WriteByte('a')
+	}
+	b := w.Bytes()
+	alloctest.Check(t, len(b), func() {
+		p := &Reader{}
+		p.Footer.Version = VersionLatest
+		err := p.readFlatDirectoryIndex(memReader(b, 0, ""), func(string, int32) error { return nil })
+		if err == nil {
+			t.Fatalf("read, %d directories", len(p.dirNames))
+		}
+		t.Log(err)
 	})
 }

@@ -51,7 +51,7 @@ func (p *Reader) runKeyCheck() error {
 	good, bad, weak := 0, 0, 0
 	var badName string
 	checked := 0
-	for _, e := range p.Entries {
+	for _, e := range p.All() {
 		if !e.Encrypted() || e.Deleted() || e.UncompressedSize == 0 {
 			continue
 		}

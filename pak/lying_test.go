@@ -47,7 +47,7 @@ func TestLyingBlockSize(t *testing.T) {
 	runtime.ReadMemStats(&before)
 	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
 	if err == nil {
-		for _, e := range r.Entries {
+		for _, e := range r.All() {
 			if _, err = e.DataInto(nil); err != nil {
 				break
 			}
@@ -80,12 +80,12 @@ func TestIndexHeaderMismatch(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, e := range r.Entries {
+		for _, e := range r.All() {
 			if err := e.Verify(); err != nil {
 				t.Fatalf("v%d: unedited %s: %v", v, e.Path, err)
 			}
 		}
-		e := r.Entries[0]
+		e := r.Entry(0)
 		foot := r.Footer
 		index := b[foot.IndexOffset : foot.IndexOffset+foot.IndexSize]
 		var want [16]byte
@@ -119,11 +119,11 @@ func TestIndexHeaderMismatch(t *testing.T) {
 		if err != nil {
 			t.Fatalf("v%d: edited index refused on opening (%v): the test edits the wrong bytes", v, err)
 		}
-		err = r.Entries[0].Verify()
+		err = r.Entry(0).Verify()
 		if err == nil || !strings.Contains(err.Error(), "differs from the index: Size") || !strings.Contains(err.Error(), "Game/A.txt") {
 			t.Errorf("v%d: Verify = %v, want the header and index sizes told apart", v, err)
 		}
-		if err := r.Entries[1].Verify(); err != nil {
+		if err := r.Entry(1).Verify(); err != nil {
 			t.Errorf("v%d: the other entry: %v", v, err)
 		}
 	}

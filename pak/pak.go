@@ -36,7 +36,7 @@
 // checked against the bytes that exist before anything is allocated; entry
 // offsets must lie inside the file; a decompressed block is at most
 // 64 MiB (see [WithMaxBlockSize]). Entry paths are reported as stored: a path with ".."
-// elements is listed by [Reader.Entries] but is not reachable through the
+// elements is listed by [Reader.Entry] but is not reachable through the
 // [io/fs.FS] view, and extraction code must check [Entry.SafePath].
 package pak
 

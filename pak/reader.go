@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"iter"
 	"math"
 	"slices"
 	"sort"
@@ -95,9 +96,6 @@ func WithKeyString(s string) Option {
 type Reader struct {
 	Footer     Footer
 	MountPoint string
-	// Entries lists every file record of the index, in index order,
-	// including delete records and entries whose path is not a valid fs path.
-	Entries []*Entry
 
 	// Version 10+ index fields.
 	PathHashSeed          uint64
@@ -109,13 +107,29 @@ type Reader struct {
 	// absent.
 	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
+	// The entries (see Len and Entry): those of a version 1-9 index
+	// decoded (decoded), those of a version 10+ index as the index stores
+	// them (refs, names, dirNames, encoded, plain), decoded when asked
+	// for. A pak can hold hundreds of thousands of files: 400,000 decoded
+	// entries took 93 MB, the same kept as stored 22 MB.
+	decoded      [][]Entry // in chunks of decodedChunk (no copy of them all as they grow)
+	count        int       // the entries in decoded
+	refs         []fileRef
+	names        []byte   // the file names of refs, one after another
+	dirNames     []string // the directories of the directory index, as stored
+	encoded      []byte   // EncodedPakEntries
+	encStart     int64    // its file offset
+	plain        []Entry  // the non-encoded entries of a version 10+ index
+	anyEncrypted bool
+
 	r         io.ReaderAt
 	size      int64
 	closer    io.Closer
 	block     *aeskey.Cipher
-	prefix    string            // mountPrefix(MountPoint)
-	byName    map[string]*Entry // see names
+	prefix    string   // mountPrefix(MountPoint)
+	byName    []uint64 // see lookupIndex
 	namesOnce sync.Once
+	verified  []uint64 // a bit an entry: Verify checked its stored bytes (guarded by mu)
 	tree      *dirTree
 	key       keyState
 	maxBlock  int64
@@ -177,17 +191,7 @@ func (p *Reader) Close() error {
 func (p *Reader) Size() int64 { return p.size }
 
 // Encrypted reports whether the index or any entry is encrypted.
-func (p *Reader) Encrypted() bool {
-	if p.Footer.EncryptedIndex {
-		return true
-	}
-	for _, e := range p.Entries {
-		if e.Encrypted() {
-			return true
-		}
-	}
-	return false
-}
+func (p *Reader) Encrypted() bool { return p.Footer.EncryptedIndex || p.anyEncrypted }
 
 // HasKey reports whether an AES key was given.
 func (p *Reader) HasKey() bool { return p.block != nil }
@@ -371,8 +375,6 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 	// Each record is at least a 1-char string (4+1) and the smallest entry.
 	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
 	n := r.Count("Index.NumEntries", minRecord)
-	p.Entries = make([]*Entry, 0, binread.SliceCap(n))
-	backing := make([]Entry, 0, binread.SliceCap(n))
 	for i := range n {
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
@@ -383,11 +385,13 @@ func (p *Reader) readIndexLegacy(r *binread.Reader) error {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e.Path, e.Name = p.pathName(name)
-		if len(backing) == cap(backing) {
-			backing = make([]Entry, 0, 1024)
+		e.idx = int32(i + 1) // (i < n, which is an int32)
+		if i%decodedChunk == 0 {
+			p.decoded = append(p.decoded, make([]Entry, 0, min(n-i, decodedChunk)))
 		}
-		backing = append(backing, e)
-		p.Entries = append(p.Entries, &backing[len(backing)-1])
+		c := &p.decoded[len(p.decoded)-1]
+		*c = append(*c, e)
+		p.count++
 	}
 	if err := r.Err(); err != nil {
 		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
@@ -452,37 +456,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	if fdi.has {
 		p.FullDirectoryIndexRange = [2]int64{fdi.offset, fdi.size}
 	}
-	encR := memReader(encoded, encStart, "EncodedPakEntries")
-
-	// Entries are allocated in one backing array (one allocation instead of
-	// one per entry); it is sized before the first entryAt call.
-	var backing []Entry
-	entryAt := func(loc int32, path, name string) (*Entry, error) {
-		var e Entry
-		switch {
-		case loc >= 0:
-			if int64(loc) >= int64(len(encoded)) {
-				return nil, fmt.Errorf("encoded entry offset %d outside the %d-byte table", loc, len(encoded))
-			}
-			e = p.decodeEntry(encR, loc)
-			if err := encR.Err(); err != nil {
-				encR.ClearErr()
-				return nil, rebase(err, encStart)
-			}
-		default:
-			i := -int64(loc) - 1
-			if i >= int64(len(plain)) {
-				return nil, fmt.Errorf("non-encoded entry %d of %d", i, len(plain))
-			}
-			e = plain[i]
-		}
-		e.Path, e.Name = path, name
-		if len(backing) == cap(backing) {
-			backing = make([]Entry, 0, 1024)
-		}
-		backing = append(backing, e)
-		return &backing[len(backing)-1], nil
-	}
+	p.encoded, p.encStart, p.plain = encoded, encStart, plain
 
 	// The path hash index, in its order; sorted by location when the
 	// directory index names the files (each file's hash is then found by
@@ -516,37 +490,30 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		}
 		// Stable: of two hashes for one location, the later is taken.
 		slices.SortStableFunc(hashes, func(a, b phiEntry) int { return cmp.Compare(a.loc, b.loc) })
-		// The entries are made as the directory index is read (no list
-		// of its files in between); the index's entry count sizes them,
-		// bounded by what the bytes read can hold: a file of the
-		// directory index takes at least 8, an encoded entry at least 12.
-		hint := min(int64(numEntries), int64(len(b))/8, int64(len(encoded))/12+int64(len(plain)))
-		p.Entries = make([]*Entry, 0, hint)
-		backing = make([]Entry, 0, hint)
-		// Each file's path repeats its folder's name, which the index
-		// stores once: a long name given to many files would take
-		// memory out of all proportion to the index (a 200 KB folder
-		// of 2,000 files, 400 MB). What the paths and entries take is
-		// bounded at 24 times the bytes read, plus 4 MiB (real paks take
-		// 5-6 times, a synthetic one of paths 40 folders deep 16).
-		budget := 24*(int64(len(b))+int64(len(encoded))) + int64(len(plain))*entryMemory + 4<<20
-		spent := int64(0)
-		add := func(df dirFile) error {
-			if spent += int64(len(df.name)) + entryMemory; spent > budget {
-				return &FormatError{Offset: fdi.offset, What: "full directory index", Err: fmt.Errorf("its %d files' paths take over %d bytes of memory, more than 24 times the index (a long folder name repeated for each file?)", len(p.Entries)+1, budget)}
-			}
-			if df.loc == math.MinInt32 {
+		// The index's entry count sizes the list, bounded by what the
+		// bytes read can hold: a file of the directory index takes at
+		// least 8. What the list and the names take is so at most a few
+		// times the directory index: each file's path, which repeats its
+		// folder's name, is put together only when its entry is asked for.
+		p.refs = make([]fileRef, 0, min(int64(numEntries), int64(len(b))/8))
+		p.names = make([]byte, 0, len(b)/2)
+		add := func(name string, loc int32) error {
+			if loc == math.MinInt32 {
 				return nil // a removed file (FPakEntryLocation invalid)
 			}
-			e, err := entryAt(df.loc, df.path, df.name)
-			if err != nil {
-				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", df.path), Err: err}
+			if err := p.checkLoc(loc); err != nil {
+				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", p.dirFile(p.dirNames[len(p.dirNames)-1], name).path), Err: err}
 			}
-			// The last of the hashes at df.loc, if any.
-			if k, _ := slices.BinarySearchFunc(hashes, df.loc+1, func(h phiEntry, loc int32) int { return cmp.Compare(h.loc, loc) }); k > 0 && hashes[k-1].loc == df.loc {
-				e.PathHash, e.hasPathHash = hashes[k-1].hash, true
+			if uint64(len(p.names))+uint64(len(name)) > math.MaxUint32 {
+				return fmt.Errorf("file names of over 4 GiB")
 			}
-			p.Entries = append(p.Entries, e)
+			p.names = append(p.names, name...)
+			ref := fileRef{end: uint32(len(p.names)), dir: int32(len(p.dirNames) - 1), loc: loc}
+			// The last of the hashes at loc, if any.
+			if k, _ := slices.BinarySearchFunc(hashes, loc+1, func(h phiEntry, loc int32) int { return cmp.Compare(h.loc, loc) }); k > 0 && hashes[k-1].loc == loc {
+				ref.pathHash, ref.hasPathHash = hashes[k-1].hash, true
+			}
+			p.refs = append(p.refs, ref)
 			return nil
 		}
 		if f.Version >= VersionSortedDirectoryIndex && len(b) >= 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == flatIndexMagic {
@@ -565,27 +532,128 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	}
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
-		p.Entries = make([]*Entry, 0, len(hashes))
-		backing = make([]Entry, 0, len(hashes))
+		p.refs = make([]fileRef, 0, len(hashes))
 		for _, h := range hashes {
 			if h.loc == math.MinInt32 {
 				continue
 			}
-			e, err := entryAt(h.loc, "", "")
-			if err != nil {
+			if err := p.checkLoc(h.loc); err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
-			e.PathHash, e.hasPathHash = h.hash, true
-			p.Entries = append(p.Entries, e)
+			p.refs = append(p.refs, fileRef{pathHash: h.hash, hasPathHash: true, dir: -1, loc: h.loc})
 		}
 		return nil
 	}
 	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
 }
 
-// entryMemory is what an entry takes in memory besides its path: the Entry
-// and the pointer to it.
-const entryMemory = int64(unsafe.Sizeof(Entry{})) + 8
+// fileRef is an entry of a version 10+ index as the index stores it: its
+// location (FPakEntryLocation: the offset of its encoded entry, or minus
+// one minus the index of its non-encoded one), its directory and its name
+// (the bytes of Reader.names up to end, from the previous ref's end), and
+// its path hash.
+type fileRef struct {
+	pathHash    uint64
+	end         uint32
+	dir         int32 // index into Reader.dirNames; -1: no path (only a path hash)
+	loc         int32
+	hasPathHash bool
+}
+
+// checkLoc checks that an entry location of the index points at an entry.
+func (p *Reader) checkLoc(loc int32) error {
+	if loc >= 0 {
+		if int64(loc) >= int64(len(p.encoded)) {
+			return fmt.Errorf("encoded entry offset %d outside the %d-byte table", loc, len(p.encoded))
+		}
+		return nil
+	}
+	if i := -int64(loc) - 1; i >= int64(len(p.plain)) {
+		return fmt.Errorf("non-encoded entry %d of %d", i, len(p.plain))
+	}
+	return nil
+}
+
+// Len returns the number of entries of the index, delete records and
+// entries whose path is not a valid fs path included.
+func (p *Reader) Len() int {
+	if p.refs != nil {
+		return len(p.refs)
+	}
+	return p.count
+}
+
+// decodedChunk is how many entries of a version 1-9 index are held in
+// one allocation.
+const decodedChunk = 1024
+
+// decodedAt returns entry i of a version 1-9 index.
+func (p *Reader) decodedAt(i int) *Entry {
+	return &p.decoded[i/decodedChunk][i%decodedChunk]
+}
+
+// Entry returns entry i of the index (0 <= i < Len()), in index order. The
+// entries of a version 10+ index are decoded at each call, each into an
+// Entry of its own: keep the Entry for as long as it is used rather than
+// asking again (it remembers what was read of it, as its hash).
+func (p *Reader) Entry(i int) *Entry {
+	if p.refs == nil {
+		return p.decodedAt(i)
+	}
+	e := new(Entry)
+	*e, _ = p.decodeRef(i, true)
+	return e
+}
+
+// All yields the entries in index order, as Entry gives them.
+func (p *Reader) All() iter.Seq2[int, *Entry] {
+	return func(yield func(int, *Entry) bool) {
+		for i := range p.Len() {
+			if !yield(i, p.Entry(i)) {
+				return
+			}
+		}
+	}
+}
+
+// decodeRef decodes entry i of a version 10+ index, with its path when
+// withPath is set.
+func (p *Reader) decodeRef(i int, withPath bool) (Entry, error) {
+	ref := &p.refs[i]
+	var e Entry
+	if ref.loc >= 0 {
+		r := binread.FromBytes(p.encoded)
+		e = p.decodeEntry(r, ref.loc)
+		if err := r.Err(); err != nil {
+			return e, rebase(err, p.encStart)
+		}
+	} else {
+		e = p.plain[-int64(ref.loc)-1]
+		if e.Blocks != nil {
+			e.Blocks = slices.Clone(e.Blocks) // each Entry its own
+		}
+	}
+	if ref.dir >= 0 && withPath {
+		df := p.dirFile(p.dirNames[ref.dir], p.nameOf(i))
+		e.Path, e.Name = df.path, df.name
+	}
+	e.PathHash, e.hasPathHash = ref.pathHash, ref.hasPathHash
+	e.p, e.idx = p, int32(i+1)
+	return e, nil
+}
+
+// nameOf returns the file name of refs[i] (its directory left out).
+func (p *Reader) nameOf(i int) string {
+	start := uint32(0)
+	if i > 0 {
+		start = p.refs[i-1].end
+	}
+	b := p.names[start:p.refs[i].end]
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(&b[0], len(b)) // p.names does not change once read
+}
 
 // phiEntry is one path hash of the path hash index and the location of its
 // entry.
@@ -598,13 +666,12 @@ type phiEntry struct {
 // Entry.Name, which mostly share their bytes (see pathName).
 type dirFile struct {
 	path, name string
-	loc        int32
 }
 
 // readDirectoryIndex reads FDirectoryIndex: TMap<FString directory,
 // TMap<FString file, FPakEntryLocation>>, giving add each file in order
 // (an error of add's ends the read with it).
-func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(dirFile) error) error {
+func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(name string, loc int32) error) error {
 	nDirs := r.Count("DirectoryIndex.Num", 8)
 	for range nDirs {
 		dir, err := p.readString(r, "DirectoryIndex.Directory")
@@ -612,6 +679,9 @@ func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(dirFile) error) 
 			return err
 		}
 		n := r.Count("DirectoryIndex.Files", 8)
+		if n > 0 {
+			p.dirNames = append(p.dirNames, dir) // (only those with files are kept)
+		}
 		for range n {
 			name, err := p.readString(r, "DirectoryIndex.Filename")
 			if err != nil {
@@ -621,7 +691,7 @@ func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(dirFile) error) 
 			if err := r.Err(); err != nil {
 				return err
 			}
-			if err := add(p.dirFile(dir, name, loc)); err != nil {
+			if err := add(name, loc); err != nil {
 				return err
 			}
 		}
@@ -632,7 +702,7 @@ func (p *Reader) readDirectoryIndex(r *binread.Reader, add func(dirFile) error) 
 // readFlatDirectoryIndex reads FPakFlatDirectoryIndex (version 13+): sorted
 // path hashes, front-coded directory names and a flat file-name blob. It
 // gives add each file in order, as readDirectoryIndex does.
-func (p *Reader) readFlatDirectoryIndex(r *binread.Reader, add func(dirFile) error) error {
+func (p *Reader) readFlatDirectoryIndex(r *binread.Reader, add func(name string, loc int32) error) error {
 	r.U32("FlatDirectoryIndex.Magic")
 	numDirs := int64(r.I32("FlatDirectoryIndex.NumDirs"))
 	numFiles := int64(r.I32("FlatDirectoryIndex.NumFiles"))
@@ -670,6 +740,11 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader, add func(dirFile) err
 	}
 	var prev []byte
 	pos := int64(0)
+	// Front coding lets each name share all of the one before: names
+	// growing by a byte each take memory quadratic in the blob's size.
+	// What they take is bounded at 8 times the index, plus 4 MiB.
+	// Only the names of directories with files are kept.
+	budget, spent := 8*r.Size()+4<<20, int64(0)
 	for d := range numDirs {
 		if pos+8 > int64(len(dirs)) {
 			return fmt.Errorf("directory %d: name blob truncated", d)
@@ -680,19 +755,25 @@ func (p *Reader) readFlatDirectoryIndex(r *binread.Reader, add func(dirFile) err
 		if shared < 0 || suffix < 0 || shared > int64(len(prev)) || suffix > int64(len(dirs))-pos {
 			return fmt.Errorf("directory %d: bad front coding (shared %d, suffix %d)", d, shared, suffix)
 		}
-		name := append(prev[:shared:shared], dirs[pos:pos+suffix]...)
+		prev = append(prev[:shared], dirs[pos:pos+suffix]...)
 		pos += suffix
-		prev = name
 		lo, hi := int64(dirStart[d]), int64(dirStart[d+1])
 		if lo < 0 || hi < lo || hi > numFiles {
 			return fmt.Errorf("directory %d: file range [%d, %d) outside %d files", d, lo, hi, numFiles)
 		}
+		if lo == hi {
+			continue
+		}
+		if spent += int64(len(prev)); spent > budget {
+			return fmt.Errorf("directory %d: the directory names take over %d bytes, more than 8 times the index (names sharing ever longer ones?)", d, budget)
+		}
+		p.dirNames = append(p.dirNames, string(prev))
 		for i := lo; i < hi; i++ {
 			a, b := int64(nameOff[i]), int64(nameOff[i+1])
 			if a < 0 || b < a || b > int64(len(names)) {
 				return fmt.Errorf("file %d: name range [%d, %d) outside the %d-byte blob", i, a, b, len(names))
 			}
-			if err := add(p.dirFile(string(name), string(names[a:b]), locs[i])); err != nil {
+			if err := add(string(names[a:b]), locs[i]); err != nil {
 				return err
 			}
 		}
@@ -708,7 +789,7 @@ func le32(b []byte) uint32 {
 // the directory index, at loc: its index path is the directory without its
 // leading "/" and the name, and its Name that with the mount point applied,
 // the path being the end of the name (one string for both).
-func (p *Reader) dirFile(dir, name string, loc int32) dirFile {
+func (p *Reader) dirFile(dir, name string) dirFile {
 	if len(dir) > 0 && dir[0] == '/' {
 		dir = dir[1:]
 	}
@@ -720,10 +801,10 @@ func (p *Reader) dirFile(dir, name string, loc int32) dirFile {
 		// The Name drops the path's leading "/" (a directory "//x/"
 		// or a name "/a" in the root): the path is not its end.
 		path, full := p.pathName(dir + sep + name)
-		return dirFile{path: path, name: full, loc: loc}
+		return dirFile{path: path, name: full}
 	}
 	full := p.prefix + dir + sep + name
-	return dirFile{path: full[len(p.prefix):], name: full, loc: loc}
+	return dirFile{path: full[len(p.prefix):], name: full}
 }
 
 // pathName returns an index path and the Entry.Name it gives: the path
@@ -742,34 +823,194 @@ func (p *Reader) pathName(path string) (string, string) {
 	return path, name
 }
 
-// finish validates the entries (the name lookup is made at first use:
-// names).
+// finish validates the entries, decoding each of a version 10+ index once
+// (the name lookup is made at first use: lookupIndex).
 func (p *Reader) finish() error {
-	for _, e := range p.Entries {
-		e.p = p
-		if err := p.validate(e); err != nil {
-			return err
+	for i := range p.Len() {
+		var e *Entry
+		if p.refs == nil {
+			e = p.decodedAt(i)
+			e.p = p
+		} else {
+			// Decoded without its path, which can be long (each
+			// file's path repeats its folder's name): it is put
+			// together for an error only.
+			d, err := p.decodeRef(i, false)
+			if err == nil {
+				err = p.validate(&d)
+			}
+			if err != nil {
+				d, _ = p.decodeRef(i, true)
+				if fe, ok := err.(*FormatError); ok {
+					fe.What = fmt.Sprintf("entry %q", d.Path)
+					return fe
+				}
+				return &FormatError{Offset: p.encStart, What: fmt.Sprintf("entry %q", d.Path), Err: err}
+			}
+			e = &d
 		}
+		if p.refs == nil {
+			if err := p.validate(e); err != nil {
+				return err
+			}
+		}
+		p.anyEncrypted = p.anyEncrypted || e.Encrypted()
 	}
 	return nil
 }
 
-// names returns the readable entries by fs name, made at the first call:
-// a pak of hundreds of thousands of files listed or verified never needs
-// the map. Of entries of the same name the last wins.
-func (p *Reader) names() map[string]*Entry {
+// lookupIndex returns the hash table of the readable entries' fs names,
+// made at the first call: a pak of hundreds of thousands of files listed
+// or verified without a lookup never needs it. Each slot is the top 32
+// bits of a name's hash and one plus its entry's index (0: empty); the
+// table is at most half full, and takes 16 bytes an entry, where a map of
+// the names took over 100.
+func (p *Reader) lookupIndex() []uint64 {
 	p.namesOnce.Do(func() {
-		p.byName = make(map[string]*Entry, len(p.Entries))
-		for _, e := range p.Entries {
-			if e.Deleted() {
-				continue
-			}
-			if n := fsName(e.Name); n != "" {
-				p.byName[n] = e
+		n := 0
+		for i := range p.Len() {
+			if !p.deleted(i) {
+				n++
 			}
 		}
+		size := 8
+		for size < 2*n {
+			size *= 2
+		}
+		table := make([]uint64, size)
+		mask := uint64(size - 1)
+		var dirs dirHasher
+	entries:
+		for i := range p.Len() {
+			h, ok := dirs.hash(p, i)
+			if !ok {
+				continue
+			}
+			for k := h & mask; ; k = (k + 1) & mask {
+				s := table[k]
+				if s == 0 {
+					table[k] = h>>32<<32 | uint64(i+1)
+					continue entries
+				}
+				if s>>32 == h>>32 {
+					name, _ := p.fsNameOf(i)
+					if other, _ := p.fsNameOf(int(uint32(s)) - 1); other == name {
+						table[k] = h>>32<<32 | uint64(i+1) // of entries of the same name the last wins
+						continue entries
+					}
+				}
+			}
+		}
+		p.byName = table
 	})
 	return p.byName
+}
+
+// fsNameOf returns the fs name of entry i, and false for a delete record or
+// an entry whose path is no valid fs path. A version 10+ entry is not
+// decoded for it.
+func (p *Reader) fsNameOf(i int) (string, bool) {
+	if p.deleted(i) {
+		return "", false
+	}
+	var name string
+	if p.refs == nil {
+		name = p.decodedAt(i).Name
+	} else {
+		ref := &p.refs[i]
+		if ref.dir < 0 {
+			return "", false
+		}
+		name = p.dirFile(p.dirNames[ref.dir], p.nameOf(i)).name
+	}
+	n := fsName(name)
+	return n, n != ""
+}
+
+// nameHash is FNV-1a, 64 bits.
+func nameHash(s string) uint64 { return fnvMore(14695981039346656037, s) }
+
+// fnvMore goes on with FNV-1a hash h over s.
+func fnvMore(h uint64, s string) uint64 {
+	for i := 0; i < len(s); i++ {
+		h ^= uint64(s[i])
+		h *= 1099511628211
+	}
+	return h
+}
+
+// dirHasher hashes the fs names of entries (nameHash of fsNameOf) without
+// putting them together: the files of a directory of a version 10+ index
+// follow one another, and each plain file name is hashed on from its
+// directory's part of the name, hashed and checked once.
+type dirHasher struct {
+	dir   int32  // the directory of the state below; 0: none yet
+	fast  bool   // its files' names are its part and theirs
+	ok    bool   // its part is the start of valid fs names
+	state uint64 // nameHash of its part
+}
+
+// hash returns the nameHash of entry i's fs name, and false when it has
+// none (fsNameOf).
+func (d *dirHasher) hash(p *Reader, i int) (uint64, bool) {
+	if p.refs == nil || p.deleted(i) || p.refs[i].dir < 0 {
+		name, ok := p.fsNameOf(i)
+		return nameHash(name), ok
+	}
+	name := p.nameOf(i)
+	if !plainFileName(name) {
+		name, ok := p.fsNameOf(i)
+		return nameHash(name), ok
+	}
+	if dir := p.refs[i].dir; d.dir != dir+1 {
+		// dirFile's common case: the name is prefix + dir + sep + name.
+		d.dir = dir + 1
+		dn := strings.TrimPrefix(p.dirNames[dir], "/")
+		d.fast = dn == "" || dn[0] != '/'
+		sep := ""
+		if dn != "" && dn[len(dn)-1] != '/' {
+			sep = "/"
+		}
+		part := p.prefix + dn + sep
+		d.ok = part == "" || fsName(part[:len(part)-1]) != ""
+		d.state = nameHash(part)
+	}
+	if !d.fast {
+		name, ok := p.fsNameOf(i)
+		return nameHash(name), ok
+	}
+	return fnvMore(d.state, name), d.ok
+}
+
+// plainFileName reports whether name is one element of an fs name: not
+// empty, "." or "..", without a slash, a backslash, a colon or NUL.
+func plainFileName(name string) bool {
+	return name != "" && name != "." && name != ".." && !strings.ContainsAny(name, "/\\:\x00")
+}
+
+// lookupFS finds the readable entry of fs name name; of entries of the
+// same name the last wins.
+func (p *Reader) lookupFS(name string) (*Entry, bool) {
+	if i, ok := p.findFS(name); ok {
+		return p.Entry(i), true
+	}
+	return nil, false
+}
+
+// findFS is lookupFS giving the entry's index.
+func (p *Reader) findFS(name string) (int, bool) {
+	table := p.lookupIndex()
+	mask := uint64(len(table) - 1)
+	h := nameHash(name)
+	for k := h & mask; table[k] != 0; k = (k + 1) & mask {
+		if s := table[k]; s>>32 == h>>32 {
+			i := int(uint32(s)) - 1
+			if other, _ := p.fsNameOf(i); other == name {
+				return i, true
+			}
+		}
+	}
+	return 0, false
 }
 
 // Lookup finds an entry by name: its fs name ("Game/Content/X.uasset"),
@@ -778,37 +1019,46 @@ func (p *Reader) names() map[string]*Entry {
 // Unreal paths are case-insensitive: when no name matches exactly, a
 // case-insensitive match is returned.
 func (p *Reader) Lookup(name string) (*Entry, bool) {
-	if e, ok := p.names()[trimSlash(name)]; ok {
-		return e, true
+	if i, ok := p.Find(name); ok {
+		return p.Entry(i), true
 	}
-	var fold *Entry
+	return nil, false
+}
+
+// Find is [Reader.Lookup] giving the entry's index (for [Reader.Entry]).
+func (p *Reader) Find(name string) (int, bool) {
 	t := trimSlash(name)
+	if i, ok := p.findFS(t); ok {
+		return i, true
+	}
+	fold := -1
 	rest, mounted := strings.CutPrefix(name, p.MountPoint)
-	for _, e := range p.Entries {
+	for i, e := range p.All() {
 		if e.Deleted() || e.Path == "" {
 			continue
 		}
 		if e.Path == t || mounted && e.Path == rest {
-			return e, true
+			return i, true
 		}
-		if fold == nil && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
-			fold = e
+		if fold < 0 && (strings.EqualFold(e.Name, t) || strings.EqualFold(e.Path, t) || strings.EqualFold(p.MountPoint+e.Path, name)) {
+			fold = i
 		}
 	}
-	if fold == nil {
-		fold = p.lookupPathHash(t)
+	if fold < 0 {
+		fold = p.findPathHash(t)
 	}
-	return fold, fold != nil
+	return max(fold, 0), fold >= 0
 }
 
-// lookupPathHash finds, in a pak whose entries are known only by their
+// findPathHash finds, in a pak whose entries are known only by their
 // path hashes (no full directory index, as shipped games often strip it),
 // the entry of name: its fs name ("Game/Content/X.uasset") or its path
 // from the mount point ("Content/X.uasset"), hashed as the engine does
-// (PathHash, version 11+). It is nil when none matches.
-func (p *Reader) lookupPathHash(name string) *Entry {
-	if p.Footer.Version < VersionFnv64BugFix || name == "" {
-		return nil
+// (PathHash, version 11+). It returns the entry's index, or -1 when none
+// matches.
+func (p *Reader) findPathHash(name string) int {
+	if p.Footer.Version < VersionFnv64BugFix || name == "" || p.refs == nil {
+		return -1
 	}
 	rel := name
 	if n := len(p.prefix); len(name) > n && strings.EqualFold(name[:n], p.prefix) {
@@ -820,24 +1070,34 @@ func (p *Reader) lookupPathHash(name string) *Entry {
 			want = append(want, h)
 		}
 	}
-	for _, e := range p.Entries {
-		if e.hasPathHash && e.Path == "" && !e.Deleted() && slices.Contains(want, e.PathHash) {
-			return e
+	for i := range p.refs {
+		ref := &p.refs[i]
+		if ref.hasPathHash && ref.dir < 0 && slices.Contains(want, ref.pathHash) && !p.deleted(i) {
+			return i
 		}
 	}
-	return nil
+	return -1
+}
+
+// deleted reports whether entry i is a delete record, without decoding
+// an encoded entry (which never is one).
+func (p *Reader) deleted(i int) bool {
+	if p.refs == nil {
+		return p.decodedAt(i).Deleted()
+	}
+	loc := p.refs[i].loc
+	return loc < 0 && p.plain[-int64(loc)-1].Deleted()
 }
 
 // LookupName finds an entry by its fs name exactly ("Game/Content/X.uexp"),
-// in constant time: for a package's companion files, which most packages
-// lack (Lookup goes on to try every entry). A name that is no valid fs
-// path is looked up as Lookup does.
+// in logarithmic time: for a package's companion files, which most
+// packages lack (Lookup goes on to try every entry). A name that is no
+// valid fs path is looked up as Lookup does.
 func (p *Reader) LookupName(name string) (*Entry, bool) {
 	if !fs.ValidPath(name) {
 		return p.Lookup(name)
 	}
-	e, ok := p.names()[name]
-	return e, ok
+	return p.lookupFS(name)
 }
 
 func trimSlash(s string) string {
@@ -847,11 +1107,15 @@ func trimSlash(s string) string {
 	return s
 }
 
-// Names returns the fs names of all readable files, sorted.
+// Names returns the fs names of all readable files, sorted (a name two
+// entries have, once).
 func (p *Reader) Names() []string {
-	out := make([]string, 0, len(p.names()))
-	for n := range p.names() {
-		out = append(out, n)
+	out := []string{}
+	for _, s := range p.lookupIndex() {
+		if s != 0 {
+			n, _ := p.fsNameOf(int(uint32(s)) - 1)
+			out = append(out, n)
+		}
 	}
 	sort.StringSlice(out).Sort() // not sort.Strings, whose slices.Sort[string] grows the WebAssembly
 	return out

@@ -60,8 +60,8 @@ func TestRoundTrip(t *testing.T) {
 						if p.Footer.Version != int32(v.version) || p.Footer.SubVersion8A != v.is8A {
 							t.Fatalf("version %s, want %d (8A %v)", p.Footer.VersionName(), v.version, v.is8A)
 						}
-						if len(p.Entries) != len(files) {
-							t.Fatalf("%d entries, want %d", len(p.Entries), len(files))
+						if p.Len() != len(files) {
+							t.Fatalf("%d entries, want %d", p.Len(), len(files))
 						}
 						for _, f := range files {
 							e, ok := p.Lookup("Game/" + f.Path)
@@ -89,7 +89,7 @@ func TestRoundTrip(t *testing.T) {
 							wrong := bytes.Repeat([]byte{0xAA}, 32)
 							p, err := pak.NewReader(bytes.NewReader(b), int64(len(b)), pak.WithKey(wrong))
 							if err == nil {
-								_, err = p.Entries[0].Data()
+								_, err = p.Entry(0).Data()
 							}
 							if !errors.Is(err, pak.ErrWrongKey) {
 								t.Fatalf("wrong key: %v, want ErrWrongKey", err)
@@ -113,10 +113,10 @@ func TestNoDirectoryIndex(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.HasFullDirectoryIndex || !p.HasPathHashIndex || len(p.Entries) != 5 {
-		t.Fatalf("FDI %v PHI %v entries %d", p.HasFullDirectoryIndex, p.HasPathHashIndex, len(p.Entries))
+	if p.HasFullDirectoryIndex || !p.HasPathHashIndex || p.Len() != 5 {
+		t.Fatalf("FDI %v PHI %v entries %d", p.HasFullDirectoryIndex, p.HasPathHashIndex, p.Len())
 	}
-	for i, e := range p.Entries {
+	for i, e := range p.All() {
 		if e.Name != "" || e.PathHash == 0 {
 			t.Errorf("entry %d: name %q hash %d", i, e.Name, e.PathHash)
 		}
@@ -186,11 +186,11 @@ func TestDeleteRecords(t *testing.T) {
 		if err != nil {
 			t.Fatalf("v%d: %v", v, err)
 		}
-		if len(p.Entries) != 2 || strings.Join(p.Names(), ",") != "Game/Content/Kept.txt" {
-			t.Fatalf("v%d: %d entries, names %v", v, len(p.Entries), p.Names())
+		if p.Len() != 2 || strings.Join(p.Names(), ",") != "Game/Content/Kept.txt" {
+			t.Fatalf("v%d: %d entries, names %v", v, p.Len(), p.Names())
 		}
 		var del *pak.Entry
-		for _, e := range p.Entries {
+		for _, e := range p.All() {
 			if e.Deleted() {
 				del = e
 			}
@@ -239,7 +239,7 @@ func TestLeadingSlashNames(t *testing.T) {
 				t.Fatalf("v%d %q: %v", v, mount, err)
 			}
 			var names []string
-			for _, e := range p.Entries {
+			for _, e := range p.All() {
 				names = append(names, e.Name)
 			}
 			for _, want := range []string{"x/a.txt", "y/b.txt", "c.txt"} {

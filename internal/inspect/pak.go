@@ -14,8 +14,10 @@ import (
 	"io/fs"
 	"path"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/upkg/upkg/compression"
 	"github.com/upkg/upkg/internal/jsonenc"
@@ -50,15 +52,15 @@ func openPakAsPackage(in *Input, opts *Options) (*Package, error) {
 	c := &PakContainer{R: r, path: in.Name}
 	f := r.Footer
 	p := &Package{Path: in.Name, Format: "pak", Summary: c.Summary()}
-	if n := len(r.Entries); n > 0 {
-		first, last := r.Entries[0].Offset, int64(0)
-		for _, e := range r.Entries {
+	if n := r.Len(); n > 0 {
+		first, last := r.Entry(0).Offset, int64(0)
+		for _, e := range r.All() {
 			first = min(first, e.Offset)
 			last = max(last, e.DataOffset()+e.StoredSize())
 		}
 		p.Sections = append(p.Sections, Section{Name: "Entries (data)", Offset: first, Size: last - first, Count: n})
 	}
-	p.Sections = append(p.Sections, Section{Name: "Index", Offset: f.IndexOffset, Size: f.IndexSize, Count: len(r.Entries)})
+	p.Sections = append(p.Sections, Section{Name: "Index", Offset: f.IndexOffset, Size: f.IndexSize, Count: r.Len()})
 	if r.HasPathHashIndex {
 		p.Sections = append(p.Sections, Section{Name: "PathHashIndex", Offset: r.PathHashIndexRange[0], Size: r.PathHashIndexRange[1], Count: r.PathHashIndexEntries})
 	}
@@ -143,7 +145,7 @@ func (c *PakContainer) Close() error {
 // Entries lists the pak's file records in index order. The hash of a v10+
 // encoded entry is read from the header stored before its data.
 func (c *PakContainer) Entries() []ContainerEntry {
-	out := make([]ContainerEntry, len(c.R.Entries))
+	out := make([]ContainerEntry, c.R.Len())
 	for i := range out {
 		out[i] = c.Entry(i)
 	}
@@ -151,11 +153,11 @@ func (c *PakContainer) Entries() []ContainerEntry {
 }
 
 // Len is the number of file records.
-func (c *PakContainer) Len() int { return len(c.R.Entries) }
+func (c *PakContainer) Len() int { return c.R.Len() }
 
 // Entry describes file record i (see Entries).
 func (c *PakContainer) Entry(i int) ContainerEntry {
-	e := c.R.Entries[i]
+	e := c.R.Entry(i)
 	ce := ContainerEntry{
 		Path:           e.Name,
 		ChunkType:      "file",
@@ -187,7 +189,7 @@ func (c *PakContainer) Summary() []Field {
 		}
 	}
 	enc := 0
-	for _, e := range r.Entries {
+	for _, e := range r.All() {
 		if e.Encrypted() {
 			enc++
 		}
@@ -196,7 +198,7 @@ func (c *PakContainer) Summary() []Field {
 		{"Format", "pak"},
 		{"Version", f.VersionName()},
 		{"MountPoint", r.MountPoint},
-		{"Entries", len(r.Entries)},
+		{"Entries", r.Len()},
 		{"EncryptedEntries", enc},
 		{"EncryptedIndex", f.EncryptedIndex},
 		{"EncryptionKeyGuid", f.EncryptionKeyGuid.String()},
@@ -228,19 +230,19 @@ func (c *PakContainer) Summary() []Field {
 
 // VerifyEntry checks entry i's SHA-1 against the bytes stored.
 func (c *PakContainer) VerifyEntry(i int) error {
-	if i < 0 || i >= len(c.R.Entries) {
-		return fmt.Errorf("entry %d of %d", i, len(c.R.Entries))
+	if i < 0 || i >= c.R.Len() {
+		return fmt.Errorf("entry %d of %d", i, c.R.Len())
 	}
-	return c.R.Entries[i].Verify()
+	return c.R.Entry(i).Verify()
 }
 
 // EntryReader opens entry i's data (decompressed, decrypted, hash-checked
 // at the end), for extraction of entries by index.
 func (c *PakContainer) EntryReader(i int) (io.ReadCloser, error) {
-	if i < 0 || i >= len(c.R.Entries) {
-		return nil, fmt.Errorf("entry %d of %d", i, len(c.R.Entries))
+	if i < 0 || i >= c.R.Len() {
+		return nil, fmt.Errorf("entry %d of %d", i, c.R.Len())
 	}
-	return c.R.Entries[i].Open()
+	return c.R.Entry(i).Open()
 }
 
 // packageExts inside a container: the files that are packages (their
@@ -253,31 +255,28 @@ var pakPackageExts = []string{".uasset", ".umap"}
 // /Engine/X -> Engine/Content/X, /Plugin/X -> .../Plugin/Content/X), or a
 // unique path suffix.
 func findInPak(r *pak.Reader, inner string) (*pak.Entry, error) {
-	var found *pak.Entry // what an exact lookup found (its index is not needed)
-	i, err := resolveInner(innerNames{
+	i, err := findInPakIndex(r, inner)
+	if err != nil {
+		return nil, err
+	}
+	return r.Entry(i), nil
+}
+
+// findInPakIndex is findInPak giving the entry's index.
+func findInPakIndex(r *pak.Reader, inner string) (int, error) {
+	return resolveInner(innerNames{
 		names: func() []string {
-			names := make([]string, len(r.Entries))
-			for i, e := range r.Entries {
+			names := make([]string, r.Len())
+			for i, e := range r.All() {
 				if !e.Deleted() {
 					names[i] = e.Name
 				}
 			}
 			return names
 		},
-		lookup: func(p string) (int, bool) {
-			e, ok := r.Lookup(p)
-			found = e
-			return -1, ok
-		},
-		what: "the pak",
+		lookup: r.Find,
+		what:   "the pak",
 	}, inner)
-	switch {
-	case err != nil:
-		return nil, err
-	case found != nil:
-		return found, nil
-	}
-	return r.Entries[i], nil
 }
 
 // openInPak resolves "PAK::inner" to an Input.
@@ -509,15 +508,30 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	}
 	defer c.Close()
 	defer roomForIndex(before)()
-	n, ok, failed := len(c.R.Entries), 0, 0
+	n, ok, failed := c.R.Len(), 0, 0
 	var first error
 	// Idle workers share the entries' hash checks, then the packages.
 	errs := make([]error, n)
+	var unhashed atomic.Int64
+	var pkgs []int32 // the packages' entries, in index order
+	var pkgsMu sync.Mutex
 	shareWork(opts, n, func(next func() (int, bool)) {
 		for i, more := next(); more; i, more = next() {
-			errs[i] = verifyEntry(c.R.Entries[i])
+			e := c.R.Entry(i) // (decoded at each call: once here)
+			if errs[i] = verifyEntry(e); e.Deleted() {
+				continue
+			}
+			if h, err := e.StoredHash(); errs[i] == nil && err == nil && h.IsZero() {
+				unhashed.Add(1)
+			}
+			if isPakPackage(e.Name) {
+				pkgsMu.Lock()
+				pkgs = append(pkgs, int32(i))
+				pkgsMu.Unlock()
+			}
 		}
 	})
+	slices.Sort(pkgs)
 	for _, err := range errs {
 		if err != nil {
 			failed++
@@ -530,23 +544,11 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	}
 	res.Entries, res.ChunksOK, res.ChunksFailed = &n, &ok, &failed
 	res.OK = failed == 0
-	unhashed := 0
-	for i, e := range c.R.Entries {
-		if h, err := e.StoredHash(); errs[i] == nil && err == nil && h.IsZero() && !e.Deleted() {
-			unhashed++
-		}
-	}
-	if unhashed > 0 {
-		res.Note = fmt.Sprintf("%d of %d entries store no hash (all zero): their bytes were checked only by decompressing the compressed ones", unhashed, n)
+	if u := unhashed.Load(); u > 0 {
+		res.Note = fmt.Sprintf("%d of %d entries store no hash (all zero): their bytes were checked only by decompressing the compressed ones", u, n)
 	}
 	if first != nil {
 		res.Error = fmt.Sprintf("%d of %d entries fail their checks (first: %v)", failed, n, first)
-	}
-	var pkgs []*pak.Entry
-	for _, e := range c.R.Entries {
-		if !e.Deleted() && isPakPackage(e.Name) {
-			pkgs = append(pkgs, e)
-		}
 	}
 	if opts.ContainerLines != nil {
 		opts.ContainerLines(len(pkgs))
@@ -558,7 +560,7 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	shareWork(opts, len(pkgs), func(next func() (int, bool)) {
 		var sc pakScratch // each worker's own
 		for i, more := next(); more; i, more = next() {
-			lines.put(i, verifyInPak(c.R, p, pkgs[i], opts, &sc))
+			lines.put(i, verifyInPak(c.R, p, c.R.Entry(int(pkgs[i])), opts, &sc))
 		}
 	})
 	// The container's line comes after its packages' (as IoStore's must:
@@ -661,16 +663,8 @@ func verifyInPak(r *pak.Reader, container string, e *pak.Entry, opts *Options, s
 // FindEntry resolves a path as [pak.Reader.Lookup] does (fs name, index
 // path, or the path with the mount point as stored).
 func (c *PakContainer) FindEntry(name string) (int, bool) {
-	e, err := findInPak(c.R, name)
-	if err != nil {
-		return 0, false
-	}
-	for i, x := range c.R.Entries {
-		if x == e {
-			return i, true
-		}
-	}
-	return 0, false
+	i, err := findInPakIndex(c.R, name)
+	return i, err == nil
 }
 
 // openPakKeys opens a pak with the first of the given keys that decrypts it.

@@ -369,7 +369,7 @@ func TestVerifyPakExpands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := c.R.Entries[0].StoredHash()
+	h, err := c.R.Entry(0).StoredHash()
 	c.Close()
 	if err != nil {
 		t.Fatal(err)
