@@ -139,7 +139,7 @@ func openContainerFile(c inspect.Container, name string) (rc io.ReadCloser, size
 	// A stored path, then a chunk id (as ls prints it, in either case).
 	for pass := range 2 {
 		for i := range c.Len() {
-			e := c.Entry(i)
+			e := inspect.EntryBrief(c, i) // (no hash: openEntry uses none)
 			if pass == 0 && e.Path != trimmed || pass == 1 && (e.ChunkID == "" || !strings.EqualFold(e.ChunkID, name)) {
 				continue
 			}

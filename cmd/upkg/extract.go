@@ -250,7 +250,7 @@ func (x *extraction) container(opts *inspect.Options, name string) error {
 	var todo []todoEntry
 	var total int64
 	for i := range c.Len() {
-		e := c.Entry(i)
+		e := inspect.EntryBrief(c, i) // (its hash is checked as it is read)
 		if !x.o.glob.match(entryName(e)) {
 			continue
 		}

@@ -113,10 +113,12 @@ func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error
 		return w.Flush()
 	}
 	if !o.long {
-		each(func(e inspect.ContainerEntry) {
-			w.WriteString(field(entryName(e)))
-			w.WriteByte('\n')
-		})
+		for i := range c.Len() {
+			if e := inspect.EntryBrief(c, i); o.glob.match(entryName(e)) {
+				w.WriteString(field(entryName(e)))
+				w.WriteByte('\n')
+			}
+		}
 		return w.Flush()
 	}
 	// The columns are as wide as their widest cell, as a tab writer makes
@@ -129,7 +131,27 @@ func runLs(opts *inspect.Options, o lsOpts, name string, stdout io.Writer) error
 		}
 	}
 	measure(rows)
-	each(func(e inspect.ContainerEntry) { measure(longRow(e)) })
+	// Hashes of one container are all as long: once one is seen, the
+	// others are not read for this pass (a .pak's are stored before each
+	// entry's data).
+	hashSeen := false
+	for i := range c.Len() {
+		var e inspect.ContainerEntry
+		if hashSeen {
+			e = inspect.EntryBrief(c, i)
+		} else {
+			e = c.Entry(i)
+		}
+		if !o.glob.match(entryName(e)) {
+			continue
+		}
+		r := longRow(e)
+		if hashSeen {
+			r[5] = "" // (not read)
+		}
+		measure(r)
+		hashSeen = hashSeen || e.Hash != ""
+	}
 	write := func(r lsRow, path string) {
 		for k, cell := range r {
 			w.WriteString(cell)

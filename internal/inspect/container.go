@@ -31,6 +31,16 @@ type Container interface {
 	Close() error
 }
 
+// EntryBrief is c.Entry(i) without what costs a read of its own (the hash
+// of a .pak entry of version 10+, stored before its data; Hash is then
+// empty): for callers that look at names and sizes.
+func EntryBrief(c Container, i int) ContainerEntry {
+	if b, ok := c.(interface{ entryBrief(i int) ContainerEntry }); ok {
+		return b.entryBrief(i)
+	}
+	return c.Entry(i)
+}
+
 // ContainerEntry is one line of `upkg ls --long`.
 type ContainerEntry struct {
 	Path           string `json:"path,omitempty"` // "" for chunks without a directory entry

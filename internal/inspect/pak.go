@@ -156,7 +156,12 @@ func (c *PakContainer) Entries() []ContainerEntry {
 func (c *PakContainer) Len() int { return c.R.Len() }
 
 // Entry describes file record i (see Entries).
-func (c *PakContainer) Entry(i int) ContainerEntry {
+func (c *PakContainer) Entry(i int) ContainerEntry { return c.entry(i, true) }
+
+// entryBrief is Entry without the hash (see EntryBrief).
+func (c *PakContainer) entryBrief(i int) ContainerEntry { return c.entry(i, false) }
+
+func (c *PakContainer) entry(i int, hash bool) ContainerEntry {
 	e := c.R.Entry(i)
 	ce := ContainerEntry{
 		Path:           e.Name,
@@ -172,8 +177,10 @@ func (c *PakContainer) Entry(i int) ContainerEntry {
 	}
 	if e.Deleted() {
 		ce.ChunkType = "deleted"
-	} else if h, err := e.StoredHash(); err == nil && !h.IsZero() {
-		ce.Hash = h.String()
+	} else if hash {
+		if h, err := e.StoredHash(); err == nil && !h.IsZero() {
+			ce.Hash = h.String()
+		}
 	}
 	return ce
 }
