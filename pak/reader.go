@@ -107,13 +107,14 @@ type Reader struct {
 	// absent.
 	PathHashIndexRange, FullDirectoryIndexRange [2]int64
 
-	// The entries (see Len and Entry): those of a version 1-9 index
-	// decoded (decoded), those of a version 10+ index as the index stores
-	// them (refs, names, dirNames, encoded, plain), decoded when asked
-	// for. A pak can hold hundreds of thousands of files: 400,000 decoded
-	// entries took 93 MB, the same kept as stored 22 MB.
-	decoded      [][]Entry // in chunks of decodedChunk (no copy of them all as they grow)
-	count        int       // the entries in decoded
+	// The entries (see Len and Entry), as the index stores them, decoded
+	// when asked for: those of a version 1-9 index in records (the index
+	// and where each record starts), those of a version 10+ index in
+	// refs, names, dirNames, encoded and plain. A pak can hold hundreds of
+	// thousands of files: 400,000 decoded entries took 70-93 MB, kept as
+	// stored 24-31 MB.
+	records      []byte   // a version 1-9 index
+	recordAt     []uint32 // where each of its records starts
 	refs         []fileRef
 	names        []byte   // the file names of refs, one after another
 	dirNames     []string // the directories of the directory index, as stored
@@ -287,17 +288,19 @@ func (p *Reader) decrypt(b []byte, iv [ivSize]byte, unit int64) error {
 func (p *Reader) readIndex() error {
 	f := &p.Footer
 	var r *binread.Reader
-	if !f.EncryptedIndex && f.IndexSize > streamIndexMin {
+	var idx []byte
+	if !f.EncryptedIndex && f.IndexSize > streamIndexMin && f.Version >= VersionPathHashIndex {
 		// Parsed as it is read, after its hash is checked the same way:
-		// the index of a pak of hundreds of thousands of files is tens
-		// of MiB, on top of the entries made from it.
+		// the primary index of a pak of hundreds of thousands of files
+		// is tens of MiB, of which only the encoded entries are kept.
+		// (An index of versions 1-9 is kept whole: it is the entries.)
 		if err := p.checkBlob(f.IndexOffset, f.IndexSize, f.IndexHash, "index"); err != nil {
 			return err
 		}
 		r = binread.New(io.NewSectionReader(p.r, f.IndexOffset, f.IndexSize), f.IndexSize)
 	} else {
-		idx, err := p.readBlob(f.IndexOffset, f.IndexSize, f.IndexHash, f.IndexIV, "index")
-		if err != nil {
+		var err error
+		if idx, err = p.readBlob(f.IndexOffset, f.IndexSize, f.IndexHash, f.IndexIV, "index"); err != nil {
 			return err
 		}
 		r = memReader(idx, f.IndexOffset, "index")
@@ -316,7 +319,7 @@ func (p *Reader) readIndex() error {
 	if f.Version >= VersionPathHashIndex {
 		err = p.readIndexV10(r)
 	} else {
-		err = p.readIndexLegacy(r)
+		err = p.readIndexLegacy(r, idx)
 	}
 	if err != nil {
 		return err
@@ -371,27 +374,21 @@ func (p *Reader) readString(r *binread.Reader, field string) (string, error) {
 
 // readIndexLegacy reads the index of versions 1–9: the mount point, a count
 // and (path, FPakEntry) pairs.
-func (p *Reader) readIndexLegacy(r *binread.Reader) error {
+func (p *Reader) readIndexLegacy(r *binread.Reader, index []byte) error {
 	// Each record is at least a 1-char string (4+1) and the smallest entry.
 	minRecord := 5 + entrySize(p.Footer.Version, p.Footer.SubVersion8A, false, 0)
 	n := r.Count("Index.NumEntries", minRecord)
+	p.records, p.recordAt = index, make([]uint32, 0, n) // (n records fill the index: Count checked)
 	for i := range n {
+		p.recordAt = append(p.recordAt, uint32(r.Offset())) // (the index is at most 1 GiB)
 		name, err := p.readString(r, "Index.Filename")
 		if err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e := p.readEntry(r)
+		p.readEntry(r) // (decoded again when asked for)
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		e.Path, e.Name = p.pathName(name)
-		e.idx = int32(i + 1) // (i < n, which is an int32)
-		if i%decodedChunk == 0 {
-			p.decoded = append(p.decoded, make([]Entry, 0, min(n-i, decodedChunk)))
-		}
-		c := &p.decoded[len(p.decoded)-1]
-		*c = append(*c, e)
-		p.count++
 	}
 	if err := r.Err(); err != nil {
 		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
@@ -580,28 +577,44 @@ func (p *Reader) Len() int {
 	if p.refs != nil {
 		return len(p.refs)
 	}
-	return p.count
+	return len(p.recordAt)
 }
 
-// decodedChunk is how many entries of a version 1-9 index are held in
-// one allocation.
-const decodedChunk = 1024
-
-// decodedAt returns entry i of a version 1-9 index.
-func (p *Reader) decodedAt(i int) *Entry {
-	return &p.decoded[i/decodedChunk][i%decodedChunk]
+// recordName returns the Entry.Name of record i of a version 1-9 index
+// (its entry not decoded).
+func (p *Reader) recordName(i int) string {
+	r := binread.FromBytes(p.records)
+	r.SeekTo(int64(p.recordAt[i]), "Index.Filename")
+	path, _ := p.readString(r, "Index.Filename")
+	_, name := p.pathName(path)
+	return name
 }
 
-// Entry returns entry i of the index (0 <= i < Len()), in index order. The
-// entries of a version 10+ index are decoded at each call, each into an
-// Entry of its own: keep the Entry for as long as it is used rather than
-// asking again (it remembers what was read of it, as its hash).
-func (p *Reader) Entry(i int) *Entry {
-	if p.refs == nil {
-		return p.decodedAt(i)
+// decodeRecord decodes record i of a version 1-9 index, with its path
+// when withPath is set.
+func (p *Reader) decodeRecord(i int, withPath bool) Entry {
+	r := binread.FromBytes(p.records)
+	r.SeekTo(int64(p.recordAt[i]), "Index.Filename")
+	name, _ := p.readString(r, "Index.Filename")
+	e := p.readEntry(r)
+	if withPath {
+		e.Path, e.Name = p.pathName(name)
 	}
+	e.p, e.idx = p, int32(i+1) // (i < n, which is an int32)
+	return e
+}
+
+// Entry returns entry i of the index (0 <= i < Len()), in index order. It
+// is decoded from the index at each call, into an Entry of its own: keep
+// the Entry for as long as it is used rather than asking again (it
+// remembers what was read of it, as its hash).
+func (p *Reader) Entry(i int) *Entry {
 	e := new(Entry)
-	*e, _ = p.decodeRef(i, true)
+	if p.refs == nil {
+		*e = p.decodeRecord(i, true)
+	} else {
+		*e, _ = p.decodeRef(i, true)
+	}
 	return e
 }
 
@@ -827,32 +840,26 @@ func (p *Reader) pathName(path string) (string, string) {
 // (the name lookup is made at first use: lookupIndex).
 func (p *Reader) finish() error {
 	for i := range p.Len() {
-		var e *Entry
+		// Decoded without its path, which can be long (each file's path
+		// of a directory index repeats its folder's name): it is put
+		// together for an error only.
+		var e Entry
+		var err error
 		if p.refs == nil {
-			e = p.decodedAt(i)
-			e.p = p
+			e = p.decodeRecord(i, false)
 		} else {
-			// Decoded without its path, which can be long (each
-			// file's path repeats its folder's name): it is put
-			// together for an error only.
-			d, err := p.decodeRef(i, false)
-			if err == nil {
-				err = p.validate(&d)
-			}
-			if err != nil {
-				d, _ = p.decodeRef(i, true)
-				if fe, ok := err.(*FormatError); ok {
-					fe.What = fmt.Sprintf("entry %q", d.Path)
-					return fe
-				}
-				return &FormatError{Offset: p.encStart, What: fmt.Sprintf("entry %q", d.Path), Err: err}
-			}
-			e = &d
+			e, err = p.decodeRef(i, false)
 		}
-		if p.refs == nil {
-			if err := p.validate(e); err != nil {
-				return err
+		if err == nil {
+			err = p.validate(&e)
+		}
+		if err != nil {
+			path := p.Entry(i).Path
+			if fe, ok := err.(*FormatError); ok {
+				fe.What = fmt.Sprintf("entry %q", path)
+				return fe
 			}
+			return &FormatError{Offset: p.encStart, What: fmt.Sprintf("entry %q", path), Err: err}
 		}
 		p.anyEncrypted = p.anyEncrypted || e.Encrypted()
 	}
@@ -915,7 +922,7 @@ func (p *Reader) fsNameOf(i int) (string, bool) {
 	}
 	var name string
 	if p.refs == nil {
-		name = p.decodedAt(i).Name
+		name = p.recordName(i)
 	} else {
 		ref := &p.refs[i]
 		if ref.dir < 0 {
@@ -1083,7 +1090,8 @@ func (p *Reader) findPathHash(name string) int {
 // an encoded entry (which never is one).
 func (p *Reader) deleted(i int) bool {
 	if p.refs == nil {
-		return p.decodedAt(i).Deleted()
+		e := p.decodeRecord(i, false)
+		return e.Deleted()
 	}
 	loc := p.refs[i].loc
 	return loc < 0 && p.plain[-int64(loc)-1].Deleted()
