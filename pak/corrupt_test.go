@@ -2,6 +2,8 @@ package pak_test
 
 import (
 	"bytes"
+	"crypto/sha1"
+	"encoding/binary"
 	"errors"
 	"io"
 	"strings"
@@ -189,6 +191,52 @@ func TestDataAfterVerify(t *testing.T) {
 			if d, err := e.Data(); err != nil || !bytes.Equal(d, f.Data) {
 				t.Errorf("v%d: %s: Data after Verify: %d bytes, %v", version, f.Path, len(d), err)
 			}
+		}
+	}
+}
+
+// TestUndecodableEntry sets an encoded entry's compression slot to one the
+// footer has no method in (and re-signs the index): opening fails naming
+// the entry by its path, or by its path hash when the pak has no full
+// directory index.
+func TestUndecodableEntry(t *testing.T) {
+	for _, noFDI := range []bool{false, true} {
+		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../", NoFullDirectoryIndex: noFDI}, []paktest.File{
+			{Path: "Game/Content/A.uasset", Data: bytes.Repeat([]byte("a"), 3000), Compress: true},
+			{Path: "Game/Content/B.uasset", Data: []byte("b")},
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := r.Footer
+		// The primary index: mount point, entry count, seed, the two
+		// secondary index references, then the encoded entries' size
+		// and the first one's flags word.
+		idx := b[f.IndexOffset : f.IndexOffset+f.IndexSize]
+		at := 4 + int(binary.LittleEndian.Uint32(idx)) + 4 + 8
+		for range 2 {
+			if binary.LittleEndian.Uint32(idx[at:]) != 0 {
+				at += 4 + 8 + 8 + 20
+			} else {
+				at += 4
+			}
+		}
+		at += 4
+		flags := binary.LittleEndian.Uint32(idx[at:])
+		binary.LittleEndian.PutUint32(idx[at:], flags|0x1f<<23) // slot 31
+		sum := sha1.Sum(idx)
+		copy(b[f.IndexOffset+f.IndexSize+int64(bytes.Index(b[f.IndexOffset+f.IndexSize:], f.IndexHash[:])):], sum[:])
+		_, err = pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		want := `entry "Game/Content/A.uasset"`
+		if noFDI {
+			want = "path hash "
+		}
+		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "slot 31") {
+			t.Errorf("no full directory index %v: %v, want an error naming %s and slot 31", noFDI, err, want)
 		}
 	}
 }

@@ -454,6 +454,7 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		p.FullDirectoryIndexRange = [2]int64{fdi.offset, fdi.size}
 	}
 	p.encoded, p.encStart, p.plain = encoded, encStart, plain
+	var invalid error // the first entry that does not hold (checkRef)
 
 	// The path hash index, in its order; sorted by location when the
 	// directory index names the files (each file's hash is then found by
@@ -494,9 +495,22 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		// folder's name, is put together only when its entry is asked for.
 		p.refs = make([]fileRef, 0, min(int64(numEntries), int64(len(b))/8))
 		p.names = make([]byte, 0, len(b)/2)
+		// But then the paths are: a long folder name given to many files
+		// would take those that list or look up the files memory and
+		// time out of all proportion to the index (a 200 KB folder of
+		// 2,000 files, 400 MB). What the paths take is bounded at 24
+		// times the bytes read, plus 4 MiB (real paks take 2-3 times).
+		budget := 24*(int64(len(b))+int64(len(encoded))) + 4<<20
+		spent, dirLen, lastDir := int64(0), int64(0), -1
 		add := func(name string, loc int32) error {
 			if loc == math.MinInt32 {
 				return nil // a removed file (FPakEntryLocation invalid)
+			}
+			if d := len(p.dirNames) - 1; d != lastDir {
+				lastDir, dirLen = d, int64(len(p.prefix)+len(p.dirNames[d])+1) // (at most: see dirFile)
+			}
+			if spent += dirLen + int64(len(name)); spent > budget {
+				return &FormatError{Offset: fdi.offset, What: "full directory index", Err: fmt.Errorf("its %d files' paths take over %d bytes, more than 24 times the index (a long folder name repeated for each file?)", len(p.refs)+1, budget)}
 			}
 			if err := p.checkLoc(loc); err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", p.dirFile(p.dirNames[len(p.dirNames)-1], name).path), Err: err}
@@ -511,6 +525,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 				ref.pathHash, ref.hasPathHash = hashes[k-1].hash, true
 			}
 			p.refs = append(p.refs, ref)
+			if err := p.checkRef(len(p.refs)-1, &invalid); err != nil {
+				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", p.Entry(len(p.refs)-1).Path), Err: err}
+			}
 			return nil
 		}
 		if f.Version >= VersionSortedDirectoryIndex && len(b) >= 4 && uint32(b[0])|uint32(b[1])<<8|uint32(b[2])<<16|uint32(b[3])<<24 == flatIndexMagic {
@@ -525,7 +542,10 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 		if err != nil {
 			return &FormatError{Offset: fdi.offset, What: "full directory index", Err: rebase(err, fdi.offset)}
 		}
-		return nil
+		if cap(p.names)-len(p.names) > len(p.names)/4 {
+			p.names = slices.Clone(p.names) // (no room to spare kept)
+		}
+		return invalid
 	}
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
@@ -538,8 +558,11 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
 			p.refs = append(p.refs, fileRef{pathHash: h.hash, hasPathHash: true, dir: -1, loc: h.loc})
+			if err := p.checkRef(len(p.refs)-1, &invalid); err != nil {
+				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
+			}
 		}
-		return nil
+		return invalid
 	}
 	return fail("primary index", fmt.Errorf("neither a path hash index nor a full directory index"))
 }
@@ -555,6 +578,29 @@ type fileRef struct {
 	dir         int32 // index into Reader.dirNames; -1: no path (only a path hash)
 	loc         int32
 	hasPathHash bool
+}
+
+// checkRef decodes entry i of a version 10+ index as it is read, and
+// returns the error it cannot be decoded with. An entry that does not hold
+// (validate) is noted in invalid, when it is nil: it is reported after the
+// index is read and every entry decoded, as a damaged entry comes first.
+// The entry is decoded without its path, which can be long (each file's
+// path repeats its folder's name): it is put together for an error only.
+func (p *Reader) checkRef(i int, invalid *error) error {
+	e, err := p.decodeRef(i, false)
+	if err != nil {
+		return err
+	}
+	if *invalid == nil {
+		if err := p.validate(&e); err != nil {
+			if fe, ok := err.(*FormatError); ok {
+				fe.What = fmt.Sprintf("entry %q", p.Entry(i).Path)
+			}
+			*invalid = err
+		}
+	}
+	p.anyEncrypted = p.anyEncrypted || e.Encrypted()
+	return nil
 }
 
 // checkLoc checks that an entry location of the index points at an entry.
@@ -634,11 +680,12 @@ func (p *Reader) All() iter.Seq2[int, *Entry] {
 func (p *Reader) decodeRef(i int, withPath bool) (Entry, error) {
 	ref := &p.refs[i]
 	var e Entry
+	var err error
 	if ref.loc >= 0 {
 		r := binread.FromBytes(p.encoded)
 		e = p.decodeEntry(r, ref.loc)
-		if err := r.Err(); err != nil {
-			return e, rebase(err, p.encStart)
+		if rerr := r.Err(); rerr != nil {
+			err = rebase(rerr, p.encStart)
 		}
 	} else {
 		e = p.plain[-int64(ref.loc)-1]
@@ -652,7 +699,7 @@ func (p *Reader) decodeRef(i int, withPath bool) (Entry, error) {
 	}
 	e.PathHash, e.hasPathHash = ref.pathHash, ref.hasPathHash
 	e.p, e.idx = p, int32(i+1)
-	return e, nil
+	return e, err
 }
 
 // nameOf returns the file name of refs[i] (its directory left out).
@@ -836,30 +883,20 @@ func (p *Reader) pathName(path string) (string, string) {
 	return path, name
 }
 
-// finish validates the entries, decoding each of a version 10+ index once
+// finish validates the entries of a version 1-9 index, decoding each once
 // (the name lookup is made at first use: lookupIndex).
 func (p *Reader) finish() error {
+	if p.refs != nil {
+		return nil // (checkRef checked them)
+	}
 	for i := range p.Len() {
-		// Decoded without its path, which can be long (each file's path
-		// of a directory index repeats its folder's name): it is put
-		// together for an error only.
-		var e Entry
-		var err error
-		if p.refs == nil {
-			e = p.decodeRecord(i, false)
-		} else {
-			e, err = p.decodeRef(i, false)
-		}
-		if err == nil {
-			err = p.validate(&e)
-		}
-		if err != nil {
-			path := p.Entry(i).Path
+		// Decoded without its path, put together for an error only.
+		e := p.decodeRecord(i, false)
+		if err := p.validate(&e); err != nil {
 			if fe, ok := err.(*FormatError); ok {
-				fe.What = fmt.Sprintf("entry %q", path)
-				return fe
+				fe.What = fmt.Sprintf("entry %q", p.Entry(i).Path)
 			}
-			return &FormatError{Offset: p.encStart, What: fmt.Sprintf("entry %q", path), Err: err}
+			return err
 		}
 		p.anyEncrypted = p.anyEncrypted || e.Encrypted()
 	}
@@ -1079,7 +1116,7 @@ func (p *Reader) findPathHash(name string) int {
 	}
 	for i := range p.refs {
 		ref := &p.refs[i]
-		if ref.hasPathHash && ref.dir < 0 && slices.Contains(want, ref.pathHash) && !p.deleted(i) {
+		if ref.hasPathHash && slices.Contains(want, ref.pathHash) && !p.deleted(i) && (ref.dir < 0 || p.Entry(i).Path == "") {
 			return i
 		}
 	}
@@ -1098,7 +1135,7 @@ func (p *Reader) deleted(i int) bool {
 }
 
 // LookupName finds an entry by its fs name exactly ("Game/Content/X.uexp"),
-// in logarithmic time: for a package's companion files, which most
+// in constant time (a hash table's): for a package's companion files, which most
 // packages lack (Lookup goes on to try every entry). A name that is no
 // valid fs path is looked up as Lookup does.
 func (p *Reader) LookupName(name string) (*Entry, bool) {

@@ -36,10 +36,14 @@ const indexRoomMin = 16 << 20
 // entries: 31 MB kept, 70 MB grown).
 func roomForIndex(before int64) (release func()) {
 	grown := heapInUse() - before
-	if grown >= indexRoomMin {
-		runtime.GC()
-		grown = min(grown, heapInUse())
+	tunedLimit.Lock()
+	tuned := tunedLimit.base != 0
+	tunedLimit.Unlock()
+	if !tuned || grown < indexRoomMin {
+		return func() {}
 	}
+	runtime.GC()
+	grown = min(grown, heapInUse()) // (all that is live, other containers' included: at most)
 	tunedLimit.Lock()
 	defer tunedLimit.Unlock()
 	if tunedLimit.base == 0 || grown < indexRoomMin {
