@@ -438,7 +438,8 @@ func (c *utocContainer) context() *utocContext {
 		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
-			for _, fe := range d.Files() {
+			for k := range d.NumFiles() {
+				fe := d.File(k)
 				id := f.ChunkIDs[fe.Chunk]
 				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 					continue
@@ -597,7 +598,8 @@ func (x *utocContext) packageName(id uint64) (string, bool) {
 		if d == nil {
 			return
 		}
-		for _, fe := range d.Files() {
+		for k := range d.NumFiles() {
+			fe := d.File(k)
 			id := f.ChunkIDs[fe.Chunk]
 			if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 				continue
@@ -1190,7 +1192,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	chunkErr := make([]error, n)
 	isPkg := make([]bool, n)
 	if f.DirectoryIndex != nil {
-		files := f.DirectoryIndex.Files()
+		files := f.DirectoryIndex // (File(k): no list of them all, 32 bytes a file)
 		pkgFiles := packageFiles(f, files)
 		// Checked imported packages first, so that naming their importers'
 		// imports needs no second read of them, and reported in that
@@ -1203,7 +1205,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		x := c.context()
 		ids := make([]uint64, len(pkgFiles))
 		for j, k := range pkgFiles {
-			ids[j] = f.ChunkIDs[files[k].Chunk].ID()
+			ids[j] = f.ChunkIDs[files.File(k).Chunk].ID()
 		}
 		counted := x.countImporters(ids)
 		if opts.ContainerLines != nil {
@@ -1217,7 +1219,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			defer chunkBufs.Put(bp)
 			for k, ok := next(); ok; k, ok = next() {
 				j := order[k]
-				fe := files[pkgFiles[j]]
+				fe := files.File(pkgFiles[j])
 				var r VerifyResult
 				r, pkgErr[j] = verifyUtocPackage(c, fe, bp, opts)
 				if counted[j] {
@@ -1227,7 +1229,7 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			}
 		})
 		for j, k := range pkgFiles {
-			chunk := files[k].Chunk
+			chunk := files.File(k).Chunk
 			chunkErr[chunk], isPkg[chunk] = pkgErr[j], true
 		}
 	}
@@ -1313,9 +1315,10 @@ func verifyUtocPackage(c *utocContainer, fe iostore.FileEntry, bp *[]byte, opts 
 
 // packageFiles returns the indices into files (a container's directory
 // listing) of its package files, in directory order.
-func packageFiles(f *iostore.File, files []iostore.FileEntry) []int {
+func packageFiles(f *iostore.File, files *iostore.DirectoryIndex) []int {
 	var pkgFiles []int
-	for k, fe := range files {
+	for k := range files.NumFiles() {
+		fe := files.File(k)
 		id := f.ChunkIDs[fe.Chunk]
 		if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && fe.Valid {
 			pkgFiles = append(pkgFiles, k)
@@ -1328,7 +1331,7 @@ func packageFiles(f *iostore.File, files []iostore.FileEntry) []int {
 // that, as far as the package store tells and but for cycles, a package
 // comes after the packages of the container it imports. It returns indices
 // into pkgFiles; each appears once.
-func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) []int {
+func importsFirst(c *utocContainer, files *iostore.DirectoryIndex, pkgFiles []int) []int {
 	order := make([]int, 0, len(pkgFiles))
 	if len(pkgFiles) < 2 || c.context().header == nil {
 		for j := range pkgFiles {
@@ -1341,7 +1344,7 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 	// The package file of each package ID (the first of them).
 	fileOf := make(map[uint64]int, len(pkgFiles))
 	for j, k := range pkgFiles {
-		id := f.ChunkIDs[files[k].Chunk].ID()
+		id := f.ChunkIDs[files.File(k).Chunk].ID()
 		if _, ok := fileOf[id]; !ok {
 			fileOf[id] = j
 		}
@@ -1360,7 +1363,7 @@ func importsFirst(c *utocContainer, files []iostore.FileEntry, pkgFiles []int) [
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			var imports []ue.ID
-			if e, ok := x.storeEntry(f.ChunkIDs[files[pkgFiles[top.j]].Chunk].ID()); ok {
+			if e, ok := x.storeEntry(f.ChunkIDs[files.File(pkgFiles[top.j]).Chunk].ID()); ok {
 				imports = e.ImportedPackages
 			}
 			if top.next < len(imports) {

@@ -462,21 +462,21 @@ func TestImportersCounted(t *testing.T) {
 		}
 		defer c.Close()
 		x = c.context()
-		files := c.f.DirectoryIndex.Files()
+		files := c.f.DirectoryIndex
 		pkgFiles := packageFiles(c.f, files)
 		order := importsFirst(c, files, pkgFiles)
 		var first []bool
 		if counted {
 			ids := make([]uint64, len(pkgFiles))
 			for j, k := range pkgFiles {
-				ids[j] = c.f.ChunkIDs[files[k].Chunk].ID()
+				ids[j] = c.f.ChunkIDs[files.File(k).Chunk].ID()
 			}
 			first = x.countImporters(ids)
 			importers = len(x.importers)
 		}
 		got = map[string][]string{}
 		for _, j := range order {
-			fe := files[pkgFiles[j]]
+			fe := files.File(pkgFiles[j])
 			data, err := c.f.ReadChunk(fe.Chunk)
 			if err != nil {
 				t.Fatal(err)
