@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"crypto/sha1"
 	"encoding/binary"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
 
+	"github.com/upkg/upkg/internal/alloctest"
 	"github.com/upkg/upkg/pak/paktest"
 )
 
@@ -126,5 +128,55 @@ func TestIndexHeaderMismatch(t *testing.T) {
 		if err := r.Entry(1).Verify(); err != nil {
 			t.Errorf("v%d: the other entry: %v", v, err)
 		}
+	}
+}
+
+// TestSharedEntryOfManyBlocks points the 3,000 files of a v11 directory
+// index at one encoded entry of 2,048 compression blocks (re-signing the
+// directory index and the index): decoding each file's entry would make 6
+// million blocks (100 MB) from 90 KB of index. Opening is refused, within
+// alloctest's bound; the pak as built opens.
+func TestSharedEntryOfManyBlocks(t *testing.T) {
+	files := []paktest.File{{Path: "Game/Big.bin", Data: paktest.TextLike(2048*2048, 1), Compress: true, BlockSize: 2048}}
+	for i := range 3000 {
+		files = append(files, paktest.File{Path: fmt.Sprintf("Game/D/F%d.bin", i), Data: []byte{byte(i)}})
+	}
+	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, fdi := r.Footer, r.FullDirectoryIndexRange
+	oldFDIHash := sha1.Sum(b[fdi[0] : fdi[0]+fdi[1]])
+	// Every file of the directory index at location 0 (Big.bin's entry).
+	d := b[fdi[0] : fdi[0]+fdi[1]]
+	at := 0
+	u32 := func() int { v := int(int32(binary.LittleEndian.Uint32(d[at:]))); at += 4; return v }
+	str := func() { n := u32(); at += n }
+	for range u32() {
+		str()
+		for range u32() {
+			str()
+			binary.LittleEndian.PutUint32(d[at:], 0)
+			at += 4
+		}
+	}
+	newFDIHash := sha1.Sum(d)
+	index := b[f.IndexOffset : f.IndexOffset+f.IndexSize]
+	k := bytes.Index(index, oldFDIHash[:])
+	if k < 0 {
+		t.Fatal("directory index hash not found in the index")
+	}
+	copy(index[k:], newFDIHash[:])
+	sum := sha1.Sum(index)
+	copy(b[f.IndexOffset+f.IndexSize+int64(bytes.Index(b[f.IndexOffset+f.IndexSize:], f.IndexHash[:])):], sum[:])
+	alloctest.Check(t, len(b), func() {
+		_, err = NewReader(bytes.NewReader(b), int64(len(b)))
+	})
+	if err == nil || !strings.Contains(err.Error(), "many files sharing an entry of many blocks") {
+		t.Errorf("opened: %v", err)
 	}
 }

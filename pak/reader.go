@@ -231,8 +231,9 @@ func (p *Reader) readBlob(off, size int64, want ue.SHAHash, iv [ivSize]byte, wha
 	return b, nil
 }
 
-// streamIndexMin is the size above which an unencrypted index is parsed
-// as it is read rather than read into memory first.
+// streamIndexMin is the size above which an unencrypted primary index of
+// version 10+ is parsed as it is read rather than read into memory first
+// (one of versions 1-9 is kept: it holds the entries).
 var streamIndexMin int64 = 8 << 20 // a variable for the tests
 
 // checkBlob checks the range and SHA-1 of the unencrypted blob readBlob
@@ -393,6 +394,10 @@ func (p *Reader) readIndexLegacy(r *binread.Reader, index []byte) error {
 	if err := r.Err(); err != nil {
 		return &FormatError{Offset: p.Footer.IndexOffset, What: "index", Err: rebase(err, p.Footer.IndexOffset)}
 	}
+	// Only the records are kept: bytes after the last are not held on to.
+	if end := int(r.Offset()); end < len(index)-len(index)/8 {
+		p.records = slices.Clone(index[:end])
+	}
 	return nil
 }
 
@@ -525,8 +530,12 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 				ref.pathHash, ref.hasPathHash = hashes[k-1].hash, true
 			}
 			p.refs = append(p.refs, ref)
-			if err := p.checkRef(len(p.refs)-1, &invalid); err != nil {
+			blocks, err := p.checkRef(len(p.refs)-1, &invalid)
+			if err != nil {
 				return &FormatError{Offset: encStart, What: fmt.Sprintf("entry %q", p.Entry(len(p.refs)-1).Path), Err: err}
+			}
+			if spent += 16 * int64(blocks); spent > budget {
+				return &FormatError{Offset: fdi.offset, What: "full directory index", Err: fmt.Errorf("its %d files' paths and compression blocks take over %d bytes, more than 24 times the index (many files sharing an entry of many blocks?)", len(p.refs), budget)}
 			}
 			return nil
 		}
@@ -549,7 +558,9 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 	}
 	if phi.has {
 		// No directory index: the files are known only by their path hashes.
+		// What their entries' blocks take is bounded as above.
 		p.refs = make([]fileRef, 0, len(hashes))
+		budget, spent := 24*(phi.size+int64(len(encoded)))+4<<20, int64(0)
 		for _, h := range hashes {
 			if h.loc == math.MinInt32 {
 				continue
@@ -558,8 +569,12 @@ func (p *Reader) readIndexV10(r *binread.Reader) error {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
 			}
 			p.refs = append(p.refs, fileRef{pathHash: h.hash, hasPathHash: true, dir: -1, loc: h.loc})
-			if err := p.checkRef(len(p.refs)-1, &invalid); err != nil {
+			blocks, err := p.checkRef(len(p.refs)-1, &invalid)
+			if err != nil {
 				return &FormatError{Offset: phi.offset, What: fmt.Sprintf("path hash %016x", h.hash), Err: err}
+			}
+			if spent += 12 + 16*int64(blocks); spent > budget {
+				return &FormatError{Offset: phi.offset, What: "path hash index", Err: fmt.Errorf("its %d entries' compression blocks take over %d bytes, more than 24 times the index (many files sharing an entry of many blocks?)", len(p.refs), budget)}
 			}
 		}
 		return invalid
@@ -586,21 +601,29 @@ type fileRef struct {
 // index is read and every entry decoded, as a damaged entry comes first.
 // The entry is decoded without its path, which can be long (each file's
 // path repeats its folder's name): it is put together for an error only.
-func (p *Reader) checkRef(i int, invalid *error) error {
+//
+// It returns the entry's compression block count too: what decoding it
+// takes (each block 16 bytes) is charged to the index's memory budget, as
+// many files can share one entry of many blocks.
+func (p *Reader) checkRef(i int, invalid *error) (blocks int, err error) {
 	e, err := p.decodeRef(i, false)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if *invalid == nil {
 		if err := p.validate(&e); err != nil {
 			if fe, ok := err.(*FormatError); ok {
-				fe.What = fmt.Sprintf("entry %q", p.Entry(i).Path)
+				if ref := &p.refs[i]; ref.dir < 0 {
+					fe.What = fmt.Sprintf("path hash %016x", ref.pathHash)
+				} else {
+					fe.What = fmt.Sprintf("entry %q", p.Entry(i).Path)
+				}
 			}
 			*invalid = err
 		}
 	}
 	p.anyEncrypted = p.anyEncrypted || e.Encrypted()
-	return nil
+	return len(e.Blocks), nil
 }
 
 // checkLoc checks that an entry location of the index points at an entry.
@@ -911,12 +934,7 @@ func (p *Reader) finish() error {
 // the names took over 100.
 func (p *Reader) lookupIndex() []uint64 {
 	p.namesOnce.Do(func() {
-		n := 0
-		for i := range p.Len() {
-			if !p.deleted(i) {
-				n++
-			}
-		}
+		n := p.Len() // (delete records and invalid names included: a pass less)
 		size := 8
 		for size < 2*n {
 			size *= 2
