@@ -201,17 +201,10 @@ func TestDataAfterVerify(t *testing.T) {
 // directory index.
 func TestUndecodableEntry(t *testing.T) {
 	for _, noFDI := range []bool{false, true} {
-		b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../", NoFullDirectoryIndex: noFDI}, []paktest.File{
+		b, r := buildPak(t, paktest.Options{Version: 11, Mount: "../../../", NoFullDirectoryIndex: noFDI}, []paktest.File{
 			{Path: "Game/Content/A.uasset", Data: bytes.Repeat([]byte("a"), 3000), Compress: true},
 			{Path: "Game/Content/B.uasset", Data: []byte("b")},
 		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
-		if err != nil {
-			t.Fatal(err)
-		}
 		f := r.Footer
 		// The primary index: mount point, entry count, seed, the two
 		// secondary index references, then the encoded entries' size
@@ -230,7 +223,7 @@ func TestUndecodableEntry(t *testing.T) {
 		binary.LittleEndian.PutUint32(idx[at:], flags|0x1f<<23) // slot 31
 		sum := sha1.Sum(idx)
 		copy(b[f.IndexOffset+f.IndexSize+int64(bytes.Index(b[f.IndexOffset+f.IndexSize:], f.IndexHash[:])):], sum[:])
-		_, err = pak.NewReader(bytes.NewReader(b), int64(len(b)))
+		_, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
 		want := `entry "Game/Content/A.uasset"`
 		if noFDI {
 			want = "path hash "
@@ -239,4 +232,18 @@ func TestUndecodableEntry(t *testing.T) {
 			t.Errorf("no full directory index %v: %v, want an error naming %s and slot 31", noFDI, err, want)
 		}
 	}
+}
+
+// buildPak builds a pak with paktest and opens it.
+func buildPak(t *testing.T, o paktest.Options, files []paktest.File) ([]byte, *pak.Reader) {
+	t.Helper()
+	b, err := paktest.Build(o, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b, r
 }

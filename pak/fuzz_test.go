@@ -263,14 +263,7 @@ func stepsAgainst(e *pak.Entry, d []byte, dataErr error) (int64, error) {
 // bound of its size, however the claimed count sizes the entry list.
 func TestLyingEntryCount(t *testing.T) {
 	name := "Game/" + string(bytes.Repeat([]byte{'a'}, 4<<20)) + ".txt"
-	b, err := paktest.Build(paktest.Options{Version: 11, Mount: "../../../"}, []paktest.File{{Path: name, Data: []byte("x")}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, r := buildPak(t, paktest.Options{Version: 11, Mount: "../../../"}, []paktest.File{{Path: name, Data: []byte("x")}})
 	f := r.Footer
 	r.Close()
 	// Zero the index hash in the footer, and set Index.NumEntries (after
