@@ -132,14 +132,7 @@ func TestNameLookup(t *testing.T) {
 			for i, p := range paths {
 				files = append(files, paktest.File{Path: p, Data: []byte{byte(i)}})
 			}
-			b, err := paktest.Build(paktest.Options{Version: v, Mount: mount}, files)
-			if err != nil {
-				t.Fatal(err)
-			}
-			r, err := pak.NewReader(bytes.NewReader(b), int64(len(b)))
-			if err != nil {
-				t.Fatalf("mount %q v%d: %v", mount, v, err)
-			}
+			_, r := buildPak(t, paktest.Options{Version: v, Mount: mount}, files)
 			pak.CheckNameHashes(t, r)
 			found := 0
 			for _, e := range r.All() {
