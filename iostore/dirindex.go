@@ -52,35 +52,97 @@ type DirectoryIndex struct {
 	MountPoint  string
 	Directories []DirectoryEntry
 	FileEntries []FileIndexEntry
-	Strings     []string
 
-	// The files reachable from the root, in traversal order: their paths
-	// are paths[start:end] (one buffer for all), chunk holds the TOC entry
-	// index and, in its top bit, whether the path is valid. Files builds
-	// the []FileEntry form on first use.
-	paths     string
+	// The string table: strs[i] is where string i is, in raw (the index
+	// bytes, which hold names in printable ASCII as they are) or, with
+	// inExtra set in its start, in extra (names converted from Latin-1 or
+	// UTF-16). 8 bytes a string, with no pointer for the collector to
+	// follow: a []string took 16 and one each.
+	raw   string
+	extra string
+	strs  []strRef
+
+	// The files reachable from the root, in traversal order. A file's
+	// path is its folder's path, a slash and its name: File puts it
+	// together when asked, so that the paths (tens of bytes a file, most
+	// of them repeating the folders) are not all held.
+	// dirs[k] is the path of the k-th folder holding files, with the mount
+	// point applied, in dirPaths.
 	files     []fileRec
+	dirs      []strRef
+	dirPaths  string
 	chunkFile []int32 // chunk → index in files, -1 for none
 
 	filesOnce sync.Once
 	fileList  []FileEntry
 }
 
-// fileRec is one file of the directory index in the compact form.
+// strRef is a string's range [start, end) in one of a DirectoryIndex's
+// buffers.
+type strRef struct{ start, end uint32 }
+
+// inExtra marks a string table entry held in DirectoryIndex.extra.
+const inExtra = 1 << 31
+
+// fileRec is one file of the directory index in the compact form: its
+// entry in FileEntries (which holds its name and chunk) and its folder in
+// dirs, with validBit when its path is a valid io/fs path.
 type fileRec struct {
-	start, end uint32
-	chunk      uint32 // TOC entry index | validBit
+	entry uint32
+	dir   uint32 // index in dirs | validBit
 }
 
 const validBit = 1 << 31
 
+// NumStrings returns the number of entries of the string table.
+func (d *DirectoryIndex) NumStrings() int { return len(d.strs) }
+
+// String returns entry i of the string table.
+func (d *DirectoryIndex) String(i int) string {
+	r := d.strs[i]
+	if r.start&inExtra != 0 {
+		return d.extra[r.start&^inExtra : r.end]
+	}
+	return d.raw[r.start:r.end]
+}
+
 // NumFiles returns the number of files reachable from the root.
 func (d *DirectoryIndex) NumFiles() int { return len(d.files) }
 
-// File returns file i (in traversal order).
+// FileChunk returns the TOC entry index of file i (File without putting
+// its path together).
+func (d *DirectoryIndex) FileChunk(i int) int {
+	return int(d.FileEntries[d.files[i].entry].UserData)
+}
+
+// FileValid reports whether file i's path is a valid io/fs path (File
+// without putting it together).
+func (d *DirectoryIndex) FileValid(i int) bool { return d.files[i].dir&validBit != 0 }
+
+// File returns file i (in traversal order). Its path is put together at
+// each call.
 func (d *DirectoryIndex) File(i int) FileEntry {
 	r := d.files[i]
-	return FileEntry{Path: d.paths[r.start:r.end], Chunk: int(r.chunk &^ validBit), Valid: r.chunk&validBit != 0}
+	fe := d.FileEntries[r.entry]
+	dr := d.dirs[r.dir&^validBit]
+	return FileEntry{Path: joinPath(d.dirPaths[dr.start:dr.end], d.String(int(fe.Name))), Chunk: int(fe.UserData), Valid: r.dir&validBit != 0}
+}
+
+// joinPath is the path of file name in folder dir: with a slash between
+// them unless dir is empty or ends in one, and without leading slashes.
+func joinPath(dir, name string) string {
+	p := name
+	switch {
+	case dir == "":
+	case dir[len(dir)-1] == '/':
+		p = dir + name
+	default:
+		p = dir + "/" + name
+	}
+	for len(p) > 0 && p[0] == '/' {
+		p = p[1:]
+	}
+	return p
 }
 
 // Files lists every file reachable from the root, in traversal order. The
@@ -175,48 +237,52 @@ func (r *dirReader) count(what string, elem int) (int, error) {
 	return int(v), nil
 }
 
-// fstring reads an FString (positive: ANSI with NUL, negative: UTF-16 with NUL).
-func (r *dirReader) fstring(what string) (string, error) {
+// fstring reads an FString (positive: ANSI with NUL, negative: UTF-16 with
+// NUL). at is where the string is in the buffer when it is used as it is
+// there, -1 when it was converted.
+func (r *dirReader) fstring(what string) (s string, at int, err error) {
 	start := r.off
 	if len(r.b)-r.off < 4 {
-		return "", r.fail("%s: truncated", what)
+		return "", -1, r.fail("%s: truncated", what)
 	}
 	n := int32(binary.LittleEndian.Uint32(r.b[r.off:]))
 	r.off += 4
 	switch {
 	case n == 0:
-		return "", nil
+		r.elem = false
+		return "", r.off, nil
 	case n > 0:
 		if int(n) > len(r.b)-r.off {
 			r.off = start
-			return "", r.fail("%s: string of %d bytes, %d left", what, n, len(r.b)-r.off-4)
+			return "", -1, r.fail("%s: string of %d bytes, %d left", what, n, len(r.b)-r.off-4)
 		}
 		p := r.b[r.off : r.off+int(n)]
 		if p[n-1] != 0 {
 			r.off = start
-			return "", r.fail("%s: string not NUL-terminated", what)
+			return "", -1, r.fail("%s: string not NUL-terminated", what)
 		}
-		s := r.s[r.off : r.off+int(n)-1]
+		at = r.off
+		s = r.s[r.off : r.off+int(n)-1]
 		r.off += int(n)
 		r.elem = s != "" && s != "." && s != ".."
 		if plainName(p[:n-1]) {
-			return s, nil
+			return s, at, nil
 		}
 		for i := 0; i < len(s); i++ {
 			switch c := s[i]; {
 			case c >= utf8.RuneSelf || c < 0x20:
 				l := binread.Latin1([]byte(s))
 				r.elem = validElem(l)
-				return l, nil
+				return l, -1, nil
 			case c == '/' || c == '\\':
 				r.elem = false
 			}
 		}
-		return s, nil
+		return s, at, nil
 	default:
 		if n == -1<<31 || int64(-n)*2 > int64(len(r.b)-r.off) {
 			r.off = start
-			return "", r.fail("%s: UTF-16 string of %d units, %d bytes left", what, -int64(n), len(r.b)-r.off-4)
+			return "", -1, r.fail("%s: UTF-16 string of %d units, %d bytes left", what, -int64(n), len(r.b)-r.off-4)
 		}
 		u := make([]uint16, -n)
 		for i := range u {
@@ -224,11 +290,11 @@ func (r *dirReader) fstring(what string) (string, error) {
 		}
 		r.off += 2 * int(-n)
 		if u[len(u)-1] != 0 {
-			return "", r.fail("%s: UTF-16 string not NUL-terminated", what)
+			return "", -1, r.fail("%s: UTF-16 string not NUL-terminated", what)
 		}
-		s := string(utf16.Decode(u[:len(u)-1]))
+		s = string(utf16.Decode(u[:len(u)-1]))
 		r.elem = validElem(s)
-		return s, nil
+		return s, -1, nil
 	}
 }
 
@@ -271,7 +337,10 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	r := &dirReader{b: b, base: base, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	d := &DirectoryIndex{}
 	var err error
-	if d.MountPoint, err = r.fstring("MountPoint"); err != nil {
+	if len(b) >= inExtra {
+		return nil, r.fail("%d bytes, more than this reader takes", len(b))
+	}
+	if d.MountPoint, _, err = r.fstring("MountPoint"); err != nil {
 		return nil, err
 	}
 	for i := 0; i < len(d.MountPoint); i++ {
@@ -303,14 +372,29 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if err != nil {
 		return nil, err
 	}
-	d.Strings = make([]string, ns)
+	d.raw = r.s
+	d.strs = make([]strRef, ns)
 	elemOK := make([]bool, ns)
-	for i := range d.Strings {
-		if d.Strings[i], err = r.fstring("StringTable"); err != nil {
+	var extra []byte
+	for i := range d.strs {
+		s, at, err := r.fstring("StringTable")
+		if err != nil {
 			return nil, err
+		}
+		if at >= 0 {
+			d.strs[i] = strRef{uint32(at), uint32(at + len(s))}
+		} else {
+			// Converted names take at most twice their bytes in the
+			// index.
+			if len(extra)+len(s) >= inExtra {
+				return nil, r.fail("StringTable: names take more than this reader takes")
+			}
+			d.strs[i] = strRef{uint32(len(extra)) | inExtra, uint32(len(extra) + len(s))}
+			extra = append(extra, s...)
 		}
 		elemOK[i] = r.elem
 	}
+	d.extra = string(extra)
 	// The engine pads the index to the AES block size; anything else left
 	// over means we misread it.
 	if rest := len(b) - r.off; rest >= 16 {
@@ -347,17 +431,15 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 		d.chunkFile[i] = -1
 	}
 	for i, fe := range d.files {
-		if c := fe.chunk &^ validBit; d.chunkFile[c] == -1 {
+		if c := d.FileEntries[fe.entry].UserData; d.chunkFile[c] == -1 {
 			d.chunkFile[c] = int32(i)
 		}
 	}
 	return d, nil
 }
 
-// walk lists the files of the trees (d.files, d.paths), refusing cycles and
-// shared nodes. A first pass bounds the bytes of all paths, so that they
-// are written into one buffer that never moves and are substrings of it
-// (no byte is written twice, so earlier paths stay valid).
+// walk lists the files of the trees (d.files, d.dirs), refusing cycles and
+// shared nodes. A first pass bounds the bytes of all paths.
 func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 	mount := cleanMount(d.MountPoint)
 	mountOK := mount == "" || validPath(strings.TrimSuffix(mount, "/"))
@@ -369,9 +451,10 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 	}
 	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
 	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
-	// Pass 1: check the links and count the bytes of every path.
-	total := 0
-	nfiles := 0
+	// Pass 1: check the links and count the bytes of every path, and of
+	// the paths of the folders holding files.
+	total, dirTotal := 0, 0
+	nfiles, ndirs := 0, 0
 	fr := []frame{{dir: 0, n: len(mount)}}
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
@@ -382,11 +465,11 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		seenDir[it.dir] = true
 		e := d.Directories[it.dir]
 		n := it.n
-		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
+		if e.Name != invalidHandle && d.String(int(e.Name)) != "" {
 			if n > 0 {
 				n++
 			}
-			n += len(d.Strings[e.Name])
+			n += len(d.String(int(e.Name)))
 		}
 		if e.NextSiblingEntry != invalidHandle {
 			fr = append(fr, frame{dir: e.NextSiblingEntry, n: it.n})
@@ -394,34 +477,38 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		if e.FirstChildEntry != invalidHandle {
 			fr = append(fr, frame{dir: e.FirstChildEntry, n: n})
 		}
+		if e.FirstFileEntry != invalidHandle {
+			dirTotal += n
+			ndirs++
+		}
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
 			if seenFile[fi] {
 				return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: file entry %d is reached twice (cycle)", fi)}
 			}
 			seenFile[fi] = true
-			total += n + 1 + len(d.Strings[d.FileEntries[fi].Name])
+			total += n + 1 + len(d.String(int(d.FileEntries[fi].Name)))
 			nfiles++
 		}
 	}
-	// Pass 2: write the paths. Directory paths go to a scratch buffer
-	// sized by pass 1; file paths to one string buffer.
+	// Each file's path repeats its folders' names, which the index
+	// stores once: a long name given to many files would take memory out
+	// of all proportion to the index when all paths are listed (Files).
+	// The paths are bounded at 24 times its size plus 4 MiB (real
+	// containers take a few times).
+	if limit := 24*size + 4<<20; int64(total) > min(limit, math.MaxUint32) {
+		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: its %d files' paths take %d bytes, more than 24 times its %d bytes (a long folder name repeated for each file?)", nfiles, total, size)}
+	}
+	// Pass 2: list the files and write the paths of their folders (no
+	// longer than the files' paths, so within the same bound) into one
+	// buffer sized by pass 1.
 	// cur is the path of the directory being visited. The walk is
 	// depth-first, so when a frame is taken the path of its parent is a
 	// prefix of cur: cutting cur to it and adding the name gives the path.
 	cur := append(make([]byte, 0, 256), mount...)
-	// File paths are written into one buffer sized by pass 1 (so it never
-	// moves) and handed out as substrings of it; nothing writes a byte
-	// after its path was taken.
-	// Each file's path repeats its folders' names, which the index
-	// stores once: a long name given to many files would take memory
-	// out of all proportion to the index. The paths are bounded at 24
-	// times its size plus 4 MiB (real containers take a few times).
-	if limit := 24*size + 4<<20; int64(total) > min(limit, math.MaxUint32) {
-		return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: its %d files' paths take %d bytes, more than 24 times its %d bytes (a long folder name repeated for each file?)", nfiles, total, size)}
-	}
-	pb := make([]byte, 0, total)
-	pbs := unsafe.String(unsafe.SliceData(pb[:cap(pb)]), cap(pb))
+	dp := make([]byte, 0, dirTotal)
+	d.dirs = make([]strRef, 0, ndirs)
 	d.files = make([]fileRec, 0, nfiles)
+	var scratch []byte
 	fr = append(fr[:0], frame{dir: 0, pl: len(mount), ok: mountOK})
 	for len(fr) > 0 {
 		it := fr[len(fr)-1]
@@ -429,11 +516,11 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		e := d.Directories[it.dir]
 		cur = cur[:it.pl]
 		ok := it.ok
-		if e.Name != invalidHandle && d.Strings[e.Name] != "" {
+		if e.Name != invalidHandle && d.String(int(e.Name)) != "" {
 			if len(cur) > 0 && cur[len(cur)-1] != '/' {
 				cur = append(cur, '/')
 			}
-			cur = append(cur, d.Strings[e.Name]...)
+			cur = append(cur, d.String(int(e.Name))...)
 			ok = ok && elemOK[e.Name]
 		}
 		if e.NextSiblingEntry != invalidHandle {
@@ -442,34 +529,37 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		if e.FirstChildEntry != invalidHandle {
 			fr = append(fr, frame{dir: e.FirstChildEntry, pl: len(cur), ok: ok})
 		}
-		p := cur
+		if e.FirstFileEntry == invalidHandle {
+			continue
+		}
+		if len(dp)+len(cur) > cap(dp) || len(d.dirs) == cap(d.dirs) {
+			return &FormatError{Offset: base, Msg: "directory index: paths longer than counted"}
+		}
+		k := uint32(len(d.dirs))
+		d.dirs = append(d.dirs, strRef{uint32(len(dp)), uint32(len(dp) + len(cur))})
+		dp = append(dp, cur...)
 		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
-			fe := d.FileEntries[fi]
-			if len(pb)+len(p)+1+len(d.Strings[fe.Name]) > cap(pb) {
-				return &FormatError{Offset: base, Msg: "directory index: paths longer than counted"}
-			}
-			start := len(pb)
-			pb = append(pb, p...)
-			if len(p) > 0 && p[len(p)-1] != '/' {
-				pb = append(pb, '/')
-			}
-			pb = append(pb, d.Strings[fe.Name]...)
-			end := len(pb)
-			valid := ok && elemOK[fe.Name]
-			if start < end && pb[start] == '/' {
-				for start < end && pb[start] == '/' {
-					start++
+			name := d.String(int(d.FileEntries[fi].Name))
+			valid := ok && elemOK[d.FileEntries[fi].Name]
+			if (len(cur) > 0 && cur[0] == '/') || (len(cur) == 0 && name != "" && name[0] == '/') {
+				// The path loses its leading slashes (joinPath): check
+				// what is left.
+				scratch = append(scratch[:0], cur...)
+				if len(cur) > 0 && cur[len(cur)-1] != '/' {
+					scratch = append(scratch, '/')
 				}
-				valid = validPath(pbs[start:end])
+				scratch = append(scratch, name...)
+				p := strings.TrimLeft(string(scratch), "/")
+				valid = p != "" && validPath(p)
 			}
-			rec := fileRec{start: uint32(start), end: uint32(end), chunk: fe.UserData}
-			if valid && start < end {
-				rec.chunk |= validBit
+			rec := fileRec{entry: fi, dir: k}
+			if valid {
+				rec.dir |= validBit
 			}
 			d.files = append(d.files, rec)
 		}
 	}
-	d.paths = pbs[:len(pb)]
+	d.dirPaths = string(dp)
 	return nil
 }
 

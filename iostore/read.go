@@ -77,8 +77,7 @@ func (f *File) PathOf(i int) string {
 	if d == nil || i < 0 || i >= len(d.chunkFile) || d.chunkFile[i] < 0 {
 		return ""
 	}
-	r := d.files[d.chunkFile[i]]
-	return d.paths[r.start:r.end]
+	return d.File(int(d.chunkFile[i])).Path
 }
 
 func (f *File) chunkErr(i int, err error) error {

@@ -19,6 +19,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 
@@ -328,7 +329,7 @@ func (c *utocContainer) Summary() []Field {
 		fields = append(fields, Field{"perfect_hash_seeds", len(f.PerfectHashSeeds)}, Field{"chunks_without_perfect_hash", len(f.ChunksWithoutPerfectHash)})
 	}
 	if d := f.DirectoryIndex; d != nil {
-		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", d.NumFiles()}, Field{"strings", len(d.Strings)})
+		fields = append(fields, Field{"mount_point", d.MountPoint}, Field{"directories", len(d.Directories)}, Field{"files", d.NumFiles()}, Field{"strings", d.NumStrings()})
 	}
 	if f.IsGlobal() {
 		fields = append(fields, Field{"global_container", true})
@@ -439,12 +440,12 @@ func (c *utocContainer) context() *utocContext {
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
 			for k := range d.NumFiles() {
-				fe := d.File(k)
-				id := f.ChunkIDs[fe.Chunk]
+				chunk := d.FileChunk(k)
+				id := f.ChunkIDs[chunk]
 				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 					continue
 				}
-				x.pkgChunk[id.ID()] = fe.Chunk
+				x.pkgChunk[id.ID()] = chunk
 			}
 		}
 		x.header, x.headerErr = c.containerHeader()
@@ -766,27 +767,19 @@ func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out 
 }
 
 // countImporters sets up the counts of importers (x.importers) for a
-// verify that checks the packages ids (package IDs, in a listing that may
-// name one twice) and calls importsNamed after each package counted: the
-// first of each ID (counted[j] for ids[j]). A package's exports are then
-// kept only while packages that import it are left to check, rather than
-// for every package up to maxImportedExports.
-func (x *utocContext) countImporters(ids []uint64) (counted []bool) {
-	counted = make([]bool, len(ids))
-	checked := make(map[uint64]bool, len(ids))
-	for j, id := range ids {
-		if !checked[id] {
-			checked[id], counted[j] = true, true
-		}
-	}
+// verify that checks the packages of fileOf (package IDs, each with the
+// first of its files) and calls importsNamed after each of them. A
+// package's exports are then kept only while packages that import it are
+// left to check, rather than for every package up to maxImportedExports.
+func (x *utocContext) countImporters(fileOf map[uint64]int32) {
 	counts := map[uint64]int32{}
-	for j, id := range ids {
+	for id := range fileOf {
 		e, ok := x.storeEntry(id)
-		if !counted[j] || !ok {
+		if !ok {
 			continue
 		}
 		for _, imp := range e.ImportedPackages {
-			if checked[uint64(imp)] {
+			if _, checked := fileOf[uint64(imp)]; checked {
 				counts[uint64(imp)]++
 			}
 		}
@@ -794,7 +787,6 @@ func (x *utocContext) countImporters(ids []uint64) (counted []bool) {
 	x.mu.Lock()
 	x.importers = counts
 	x.mu.Unlock()
-	return counted
 }
 
 // importsNamed tells the context that package id, an importer counted by
@@ -1189,25 +1181,25 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	// own. The package lines go out as the packages are checked, and the
 	// container line, which counts every chunk, after them: a container of
 	// hundreds of thousands of packages holds none of their lines.
-	chunkErr := make([]error, n)
+	//
+	// Nothing here is held for each chunk or package but a few bytes
+	// without pointers: errors are few, so they are kept in maps (a slice
+	// of errors took 16 bytes a chunk, for the collector to scan).
+	chunkErr := &errorMap{m: map[int32]error{}}
 	isPkg := make([]bool, n)
 	if f.DirectoryIndex != nil {
-		files := f.DirectoryIndex // (File(k): no list of them all, 32 bytes a file)
+		files := f.DirectoryIndex // (FileChunk(k), File(k): no list of them all)
 		pkgFiles := packageFiles(f, files)
+		id := func(j int) uint64 { return f.ChunkIDs[files.FileChunk(int(pkgFiles[j]))].ID() }
 		// Checked imported packages first, so that naming their importers'
 		// imports needs no second read of them, and reported in that
 		// order (not the directory's). Idle workers share the packages:
 		// one whose imports are still being checked reads them again, to
 		// the same names. A line checked ahead of the one before it waits
 		// for it.
-		pkgErr := make([]error, len(pkgFiles))
-		order := importsFirst(c, files, pkgFiles)
 		x := c.context()
-		ids := make([]uint64, len(pkgFiles))
-		for j, k := range pkgFiles {
-			ids[j] = f.ChunkIDs[files.File(k).Chunk].ID()
-		}
-		counted := x.countImporters(ids)
+		order, counted := packageOrder(x, len(pkgFiles), id)
+		pkgErr := &errorMap{m: map[int32]error{}}
 		if opts.ContainerLines != nil {
 			opts.ContainerLines(len(order))
 		}
@@ -1218,40 +1210,47 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			bp := chunkBufs.Get().(*[]byte)
 			defer chunkBufs.Put(bp)
 			for k, ok := next(); ok; k, ok = next() {
-				j := order[k]
-				fe := files.File(pkgFiles[j])
-				var r VerifyResult
-				r, pkgErr[j] = verifyUtocPackage(c, fe, bp, opts)
+				j := int(order[k])
+				r, err := verifyUtocPackage(c, files.File(int(pkgFiles[j])), bp, opts)
+				pkgErr.set(int32(j), err)
 				if counted[j] {
-					x.importsNamed(ids[j])
+					x.importsNamed(id(j))
 				}
 				lines.put(k, r)
 			}
 		})
+		// A chunk listed twice gets the error of its last package file.
 		for j, k := range pkgFiles {
-			chunk := files.File(k).Chunk
-			chunkErr[chunk], isPkg[chunk] = pkgErr[j], true
+			chunk := files.FileChunk(int(k))
+			chunkErr.m[int32(chunk)], isPkg[chunk] = pkgErr.m[int32(j)], true
+			if chunkErr.m[int32(chunk)] == nil {
+				delete(chunkErr.m, int32(chunk))
+			}
 		}
 	}
-	var others []int // the chunks no package check has read
+	var others []int32 // the chunks no package check has read
 	for i := range f.ChunkIDs {
 		if !isPkg[i] {
-			others = append(others, i)
+			others = append(others, int32(i))
 		}
 	}
 	shareWork(opts, len(others), func(next func() (int, bool)) {
 		for k, ok := next(); ok; k, ok = next() {
-			chunkErr[others[k]] = f.VerifyChunk(others[k])
+			chunkErr.set(others[k], f.VerifyChunk(int(others[k])))
 		}
 	})
 	var unsupported, failed []string
 	unsupportedFirst := ""
-	for i, err := range chunkErr {
-		if err == nil {
-			okN++
-			continue
-		}
-		failN++
+	failN = len(chunkErr.m)
+	okN = n - failN
+	bad := make([]int32, 0, len(chunkErr.m))
+	for i := range chunkErr.m {
+		bad = append(bad, i)
+	}
+	slices.Sort(bad)
+	for _, i := range bad {
+		err := chunkErr.m[i]
+		i := int(i)
 		var ue *compression.UnsupportedError
 		if errors.As(err, &ue) {
 			if unsupportedFirst == "" {
@@ -1276,6 +1275,23 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	res.Error = strings.Join(problems, "; ")
 	emit(res)
 	return true
+}
+
+// errorMap holds the errors of the few chunks or packages that fail, by
+// index, for the goroutines that share their checks.
+type errorMap struct {
+	mu sync.Mutex
+	m  map[int32]error
+}
+
+// set records err for i, when it is not nil.
+func (e *errorMap) set(i int32, err error) {
+	if err == nil {
+		return
+	}
+	e.mu.Lock()
+	e.m[i] = err
+	e.mu.Unlock()
 }
 
 // verifyUtocPackage checks the package of file fe of a container: its
@@ -1315,55 +1331,67 @@ func verifyUtocPackage(c *utocContainer, fe iostore.FileEntry, bp *[]byte, opts 
 
 // packageFiles returns the indices into files (a container's directory
 // listing) of its package files, in directory order.
-func packageFiles(f *iostore.File, files *iostore.DirectoryIndex) []int {
-	var pkgFiles []int
+func packageFiles(f *iostore.File, files *iostore.DirectoryIndex) []int32 {
+	var pkgFiles []int32
 	for k := range files.NumFiles() {
-		fe := files.File(k)
-		id := f.ChunkIDs[fe.Chunk]
-		if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && fe.Valid {
-			pkgFiles = append(pkgFiles, k)
+		id := f.ChunkIDs[files.FileChunk(k)]
+		if id.Type().Canonical(f.Header.Version) == iostore.ChunkExportBundleData && files.FileValid(k) {
+			pkgFiles = append(pkgFiles, int32(k))
 		}
 	}
 	return pkgFiles
 }
 
-// importsFirst orders the package files pkgFiles (indices into files) so
-// that, as far as the package store tells and but for cycles, a package
-// comes after the packages of the container it imports. It returns indices
-// into pkgFiles; each appears once.
-func importsFirst(c *utocContainer, files *iostore.DirectoryIndex, pkgFiles []int) []int {
-	order := make([]int, 0, len(pkgFiles))
-	if len(pkgFiles) < 2 || c.context().header == nil {
-		for j := range pkgFiles {
-			order = append(order, j)
+// packageOrder orders the n package files of a container to be checked,
+// id(j) giving the package ID of file j: it returns the order of
+// importsFirst, and counted[j] set for the first file of each package ID,
+// whose importers it has counted (countImporters).
+func packageOrder(x *utocContext, n int, id func(int) uint64) (order []int32, counted []bool) {
+	// The first package file of each package ID.
+	fileOf := make(map[uint64]int32, n)
+	for j := range n {
+		if _, ok := fileOf[id(j)]; !ok {
+			fileOf[id(j)] = int32(j)
+		}
+	}
+	counted = make([]bool, n)
+	for _, j := range fileOf {
+		counted[j] = true
+	}
+	x.countImporters(fileOf)
+	return importsFirst(x, n, id, fileOf), counted
+}
+
+// importsFirst orders n package files (id(j) is the package ID of file j,
+// fileOf the first file of each ID) so that, as far as the package store
+// tells and but for cycles, a package comes after the packages of the
+// container it imports. It returns indices of files; each appears once.
+func importsFirst(x *utocContext, n int, id func(int) uint64, fileOf map[uint64]int32) []int32 {
+	order := make([]int32, 0, n)
+	if n < 2 || x.header == nil {
+		for j := range n {
+			order = append(order, int32(j))
 		}
 		return order
 	}
-	x := c.context()
-	f := c.f
-	// The package file of each package ID (the first of them).
-	fileOf := make(map[uint64]int, len(pkgFiles))
-	for j, k := range pkgFiles {
-		id := f.ChunkIDs[files.File(k).Chunk].ID()
-		if _, ok := fileOf[id]; !ok {
-			fileOf[id] = j
-		}
-	}
 	// Depth first, without recursion: a frame is a package file and how
 	// many of its imports have been visited.
-	type frame struct{ j, next int }
-	seen := make([]bool, len(pkgFiles))
+	type frame struct {
+		j    int32
+		next int
+	}
+	seen := make([]bool, n)
 	var stack []frame
-	for root := range pkgFiles {
+	for root := range n {
 		if seen[root] {
 			continue
 		}
 		seen[root] = true
-		stack = append(stack[:0], frame{root, 0})
+		stack = append(stack[:0], frame{int32(root), 0})
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
 			var imports []ue.ID
-			if e, ok := x.storeEntry(f.ChunkIDs[files.File(pkgFiles[top.j]).Chunk].ID()); ok {
+			if e, ok := x.storeEntry(id(int(top.j))); ok {
 				imports = e.ImportedPackages
 			}
 			if top.next < len(imports) {
@@ -1424,32 +1452,26 @@ func checkPackageIDs(c *utocContainer) string {
 	if f.DirectoryIndex == nil {
 		return ""
 	}
-	h, err := c.containerHeader()
+	_, err := c.containerHeader()
 	if err != nil {
 		if errors.Is(err, iostore.ErrNotFound) {
 			return ""
 		}
 		return "container header: " + err.Error()
 	}
-	// The IDs with a package store entry (h.StoreEntry, without a linear
-	// search per package).
-	stored := make(map[uint64]bool, len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs))
-	for i, id := range h.PackageIDs {
-		stored[uint64(id)] = stored[uint64(id)] || i < len(h.StoreEntries)
-	}
-	for i, id := range h.OptionalSegmentPackageIDs {
-		stored[uint64(id)] = stored[uint64(id)] || i < len(h.OptionalSegmentStoreEntries)
-	}
+	x := c.context() // its store entries: the IDs with a package store entry
 	var bad []string
-	for _, fe := range f.DirectoryIndex.Files() {
-		id := f.ChunkIDs[fe.Chunk]
+	d := f.DirectoryIndex
+	for k := range d.NumFiles() {
+		id := f.ChunkIDs[d.FileChunk(k)]
 		if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 			continue
 		}
+		fe := d.File(k)
 		name, ok := iostore.PackageName(fe.Path)
 		if ok && zen.PackageID(name) != id.ID() && !strings.HasSuffix(name, ".o") {
 			bad = append(bad, fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name)))
-		} else if !stored[id.ID()] {
+		} else if _, stored := x.storeEntry(id.ID()); !stored {
 			bad = append(bad, fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID()))
 		}
 	}

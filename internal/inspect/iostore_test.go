@@ -464,19 +464,15 @@ func TestImportersCounted(t *testing.T) {
 		x = c.context()
 		files := c.f.DirectoryIndex
 		pkgFiles := packageFiles(c.f, files)
-		order := importsFirst(c, files, pkgFiles)
-		var first []bool
+		order, first := packageOrder(x, len(pkgFiles), func(j int) uint64 { return c.f.ChunkIDs[files.FileChunk(int(pkgFiles[j]))].ID() })
 		if counted {
-			ids := make([]uint64, len(pkgFiles))
-			for j, k := range pkgFiles {
-				ids[j] = c.f.ChunkIDs[files.File(k).Chunk].ID()
-			}
-			first = x.countImporters(ids)
 			importers = len(x.importers)
+		} else {
+			x.importers = nil // as when not counted
 		}
 		got = map[string][]string{}
 		for _, j := range order {
-			fe := files.File(pkgFiles[j])
+			fe := files.File(int(pkgFiles[j]))
 			data, err := c.f.ReadChunk(fe.Chunk)
 			if err != nil {
 				t.Fatal(err)
