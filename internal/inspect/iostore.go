@@ -19,7 +19,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
-	"slices"
 	"strings"
 	"sync"
 
@@ -1183,9 +1182,8 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	// hundreds of thousands of packages holds none of their lines.
 	//
 	// Nothing here is held for each chunk or package but a few bytes
-	// without pointers: errors are few, so they are kept in maps (a slice
-	// of errors took 16 bytes a chunk, for the collector to scan).
-	chunkErr := &errorMap{m: map[int32]error{}}
+	// without pointers, also when every chunk fails (chunkFailures).
+	failures := newChunkFailures(n)
 	isPkg := make([]bool, n)
 	if f.DirectoryIndex != nil {
 		files := f.DirectoryIndex // (FileChunk(k), File(k): no list of them all)
@@ -1199,7 +1197,9 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 		// for it.
 		x := c.context()
 		order, counted := packageOrder(x, len(pkgFiles), id)
-		pkgErr := &errorMap{m: map[int32]error{}}
+		for _, k := range pkgFiles {
+			isPkg[files.FileChunk(int(k))] = true
+		}
 		if opts.ContainerLines != nil {
 			opts.ContainerLines(len(order))
 		}
@@ -1211,22 +1211,15 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 			defer chunkBufs.Put(bp)
 			for k, ok := next(); ok; k, ok = next() {
 				j := int(order[k])
-				r, err := verifyUtocPackage(c, files.File(int(pkgFiles[j])), bp, opts)
-				pkgErr.set(int32(j), err)
+				fe := files.File(int(pkgFiles[j]))
+				r, err := verifyUtocPackage(c, fe, bp, opts)
+				failures.add(fe.Chunk, err)
 				if counted[j] {
 					x.importsNamed(id(j))
 				}
 				lines.put(k, r)
 			}
 		})
-		// A chunk listed twice gets the error of its last package file.
-		for j, k := range pkgFiles {
-			chunk := files.FileChunk(int(k))
-			chunkErr.m[int32(chunk)], isPkg[chunk] = pkgErr.m[int32(j)], true
-			if chunkErr.m[int32(chunk)] == nil {
-				delete(chunkErr.m, int32(chunk))
-			}
-		}
 	}
 	var others []int32 // the chunks no package check has read
 	for i := range f.ChunkIDs {
@@ -1236,62 +1229,27 @@ func verifyUtoc(p string, opts *Options, emit func(VerifyResult)) (handled bool)
 	}
 	shareWork(opts, len(others), func(next func() (int, bool)) {
 		for k, ok := next(); ok; k, ok = next() {
-			chunkErr.set(others[k], f.VerifyChunk(int(others[k])))
+			failures.add(int(others[k]), f.VerifyChunk(int(others[k])))
 		}
 	})
-	var unsupported, failed []string
-	unsupportedFirst := ""
-	failN = len(chunkErr.m)
+	failN = failures.n
 	okN = n - failN
-	bad := make([]int32, 0, len(chunkErr.m))
-	for i := range chunkErr.m {
-		bad = append(bad, i)
-	}
-	slices.Sort(bad)
-	for _, i := range bad {
-		err := chunkErr.m[i]
-		i := int(i)
-		var ue *compression.UnsupportedError
-		if errors.As(err, &ue) {
-			if unsupportedFirst == "" {
-				unsupportedFirst = ue.Error()
-			}
-			unsupported = append(unsupported, chunkLabel(f, i))
-			continue
-		}
-		failed = append(failed, err.Error())
-	}
 	var problems []string
 	if bad := checkPackageIDs(c); bad != "" {
 		problems = append(problems, bad)
 	}
-	if len(unsupported) > 0 {
-		problems = append(problems, fmt.Sprintf("%d chunks not checked: %s (%s)", len(unsupported), unsupportedFirst, listSome(unsupported, 3)))
+	if u := &failures.unsupported; u.n > 0 {
+		var ue *compression.UnsupportedError
+		errors.As(u.err[0], &ue)
+		problems = append(problems, fmt.Sprintf("%d chunks not checked: %s (%s)", u.n, ue.Error(), u.list(func(i int32, _ error) string { return chunkLabel(f, int(i)) })))
 	}
-	if len(failed) > 0 {
-		problems = append(problems, fmt.Sprintf("%d chunks failed: %s", len(failed), listSome(failed, 3)))
+	if o := &failures.other; o.n > 0 {
+		problems = append(problems, fmt.Sprintf("%d chunks failed: %s", o.n, o.list(func(_ int32, err error) string { return err.Error() })))
 	}
 	res.OK = len(problems) == 0
 	res.Error = strings.Join(problems, "; ")
 	emit(res)
 	return true
-}
-
-// errorMap holds the errors of the few chunks or packages that fail, by
-// index, for the goroutines that share their checks.
-type errorMap struct {
-	mu sync.Mutex
-	m  map[int32]error
-}
-
-// set records err for i, when it is not nil.
-func (e *errorMap) set(i int32, err error) {
-	if err == nil {
-		return
-	}
-	e.mu.Lock()
-	e.m[i] = err
-	e.mu.Unlock()
 }
 
 // verifyUtocPackage checks the package of file fe of a container: its
@@ -1460,7 +1418,9 @@ func checkPackageIDs(c *utocContainer) string {
 		return "container header: " + err.Error()
 	}
 	x := c.context() // its store entries: the IDs with a package store entry
+	// The first few failures (in directory order) and how many there are.
 	var bad []string
+	nbad := 0
 	d := f.DirectoryIndex
 	for k := range d.NumFiles() {
 		id := f.ChunkIDs[d.FileChunk(k)]
@@ -1468,17 +1428,23 @@ func checkPackageIDs(c *utocContainer) string {
 			continue
 		}
 		fe := d.File(k)
+		msg := ""
 		name, ok := iostore.PackageName(fe.Path)
 		if ok && zen.PackageID(name) != id.ID() && !strings.HasSuffix(name, ".o") {
-			bad = append(bad, fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name)))
+			msg = fmt.Sprintf("%s: package ID %016x, CityHash64(%q) = %016x", fe.Path, id.ID(), strings.ToLower(name), zen.PackageID(name))
 		} else if _, stored := x.storeEntry(id.ID()); !stored {
-			bad = append(bad, fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID()))
+			msg = fmt.Sprintf("%s: package %016x has no package store entry", fe.Path, id.ID())
+		}
+		if msg != "" {
+			if nbad++; len(bad) < keptErrors {
+				bad = append(bad, msg)
+			}
 		}
 	}
-	if len(bad) == 0 {
+	if nbad == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%d packages fail the package ID checks: %s", len(bad), listSome(bad, 3))
+	return fmt.Sprintf("%d packages fail the package ID checks: %s", nbad, someOf(bad, nbad))
 }
 
 func chunkLabel(f *iostore.File, i int) string {
@@ -1486,13 +1452,6 @@ func chunkLabel(f *iostore.File, i int) string {
 		return p
 	}
 	return f.ChunkIDs[i].String()
-}
-
-func listSome(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return strings.Join(items[:n], ", ") + fmt.Sprintf(", and %d more", len(items)-n)
 }
 
 // verifyInner checks the package at path p in the container, whose chunk

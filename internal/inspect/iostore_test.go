@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -519,5 +521,45 @@ func TestContainerLines(t *testing.T) {
 		if told != lines-1 || before != 0 {
 			t.Errorf("%s: told %d package lines (after %d lines), gave %d lines", filepath.Base(p), told, before, lines)
 		}
+	}
+}
+
+// TestVerifyUtocManyFailed spoils most of a container's .ucas (zeros up to
+// the container header at its end): the container's line counts every
+// failed chunk once and names the first three.
+func TestVerifyUtocManyFailed(t *testing.T) {
+	src := fixtureToc(t, "UE5_8", "Tagged", "Uncompressed")
+	dir := t.TempDir()
+	utoc := filepath.Join(dir, filepath.Base(src))
+	for _, ext := range []string{".utoc", ".ucas"} {
+		b, err := os.ReadFile(strings.TrimSuffix(src, ".utoc") + ext)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ext == ".ucas" {
+			clear(b[:len(b)*2/3])
+		}
+		if err := os.WriteFile(strings.TrimSuffix(utoc, ".utoc")+ext, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var lines []VerifyResult
+	VerifyOne(utoc, &Options{}, func(r VerifyResult) { lines = append(lines, r) })
+	last := lines[len(lines)-1]
+	pkgFailed := 0
+	for _, r := range lines[:len(lines)-1] {
+		if !r.OK {
+			pkgFailed++
+		}
+	}
+	m := regexp.MustCompile(`^(\d+) chunks failed: iostore: .*: chunk 0 \(.*, and (\d+) more$`).FindStringSubmatch(last.Error)
+	if last.Format != "utoc" || last.OK || m == nil || pkgFailed < 4 {
+		t.Fatalf("%d package lines failed; container line %+v", pkgFailed, last)
+	}
+	if n, _ := strconv.Atoi(m[1]); n != *last.ChunksFailed || n < pkgFailed || *last.ChunksOK+n != *last.Entries {
+		t.Errorf("%s: %d chunks failed, %d ok of %d, %d package lines failed", last.Error, *last.ChunksFailed, *last.ChunksOK, *last.Entries, pkgFailed)
+	}
+	if more, _ := strconv.Atoi(m[2]); more != *last.ChunksFailed-3 {
+		t.Errorf("%s: %d failed", last.Error, *last.ChunksFailed)
 	}
 }

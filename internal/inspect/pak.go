@@ -515,20 +515,28 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	}
 	defer c.Close()
 	defer roomForIndex(before)()
-	n, ok, failed := c.R.Len(), 0, 0
-	var first error
+	n := c.R.Len()
 	// Idle workers share the entries' hash checks, then the packages.
-	errs := make([]error, n)
+	// What fails is counted, and the first error kept (an error an entry
+	// took 16 bytes each, and hundreds for each of a cut-short pak's).
+	var errs firstErrors
+	var errsMu sync.Mutex
 	var unhashed atomic.Int64
 	var pkgs []int32 // the packages' entries, in index order
 	var pkgsMu sync.Mutex
 	shareWork(opts, n, func(next func() (int, bool)) {
 		for i, more := next(); more; i, more = next() {
 			e := c.R.Entry(i) // (decoded at each call: once here)
-			if errs[i] = verifyEntry(e); e.Deleted() {
+			verr := verifyEntry(e)
+			if verr != nil {
+				errsMu.Lock()
+				errs.add(int32(i), verr)
+				errsMu.Unlock()
+			}
+			if e.Deleted() {
 				continue
 			}
-			if h, err := e.StoredHash(); errs[i] == nil && err == nil && h.IsZero() {
+			if h, err := e.StoredHash(); verr == nil && err == nil && h.IsZero() {
 				unhashed.Add(1)
 			}
 			if isPakPackage(e.Name) {
@@ -539,23 +547,15 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 		}
 	})
 	slices.Sort(pkgs)
-	for _, err := range errs {
-		if err != nil {
-			failed++
-			if first == nil {
-				first = err
-			}
-			continue
-		}
-		ok++
-	}
+	failed := errs.n
+	ok := n - failed
 	res.Entries, res.ChunksOK, res.ChunksFailed = &n, &ok, &failed
 	res.OK = failed == 0
 	if u := unhashed.Load(); u > 0 {
 		res.Note = fmt.Sprintf("%d of %d entries store no hash (all zero): their bytes were checked only by decompressing the compressed ones", u, n)
 	}
-	if first != nil {
-		res.Error = fmt.Sprintf("%d of %d entries fail their checks (first: %v)", failed, n, first)
+	if failed > 0 {
+		res.Error = fmt.Sprintf("%d of %d entries fail their checks (first: %v)", failed, n, errs.err[0])
 	}
 	if opts.ContainerLines != nil {
 		opts.ContainerLines(len(pkgs))
