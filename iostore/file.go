@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/osfile"
+	"github.com/upkg/upkg/internal/slots"
 )
 
 // File is an opened IoStore container: the parsed TOC and, lazily, its .ucas
@@ -73,7 +75,7 @@ type File struct {
 	parts map[int]partition
 
 	idOnce  sync.Once
-	idIndex map[ChunkID]int
+	idIndex *slots.Index // see ChunkIndex
 }
 
 type partition struct {
@@ -660,7 +662,7 @@ func (f *File) Info(i int) ChunkInfo {
 
 // ChunkIndex returns the TOC entry index of id: through the perfect hash
 // when the TOC has one (no index to build, as the engine resolves chunks),
-// else through a map built on first use.
+// else through a hash index built on first use.
 func (f *File) ChunkIndex(id ChunkID) (int, bool) {
 	if len(f.PerfectHashSeeds) > 0 {
 		if i, ok := f.LookupPerfectHash(id); ok {
@@ -675,15 +677,31 @@ func (f *File) ChunkIndex(id ChunkID) (int, bool) {
 		return 0, false
 	}
 	f.idOnce.Do(func() {
-		f.idIndex = make(map[ChunkID]int, len(f.ChunkIDs))
-		for i, c := range f.ChunkIDs {
-			if _, dup := f.idIndex[c]; !dup {
-				f.idIndex[c] = i
-			}
+		if len(f.ChunkIDs) >= math.MaxInt32 {
+			return // (searched directly)
+		}
+		// Of IDs listed twice, the first is found.
+		f.idIndex = slots.New(len(f.ChunkIDs))
+		for i := range f.ChunkIDs {
+			c := &f.ChunkIDs[i]
+			f.idIndex.Put(chunkHash(c), int32(i), func(u int32) bool { return f.ChunkIDs[u] == *c }, false)
 		}
 	})
-	i, ok := f.idIndex[id]
-	return i, ok
+	if f.idIndex == nil {
+		for i, c := range f.ChunkIDs {
+			if c == id {
+				return i, true
+			}
+		}
+		return 0, false
+	}
+	i, ok := f.idIndex.Get(chunkHash(&id), func(u int32) bool { return f.ChunkIDs[u] == id })
+	return int(i), ok
+}
+
+// chunkHash is the hash of a chunk ID in File.ChunkIndex.
+func chunkHash(id *ChunkID) uint64 {
+	return slots.Hash2(binary.LittleEndian.Uint64(id[:8]), uint64(binary.LittleEndian.Uint32(id[8:])))
 }
 
 // FindChunk returns the TOC entry index of the chunk with the given 64-bit

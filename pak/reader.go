@@ -19,6 +19,7 @@ import (
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
 	"github.com/upkg/upkg/internal/sha1"
+	"github.com/upkg/upkg/internal/slots"
 	"github.com/upkg/upkg/ue"
 )
 
@@ -948,6 +949,7 @@ func (p *Reader) lookupIndex() []uint64 {
 			if !ok {
 				continue
 			}
+			h = slots.Hash(h) // (names are chosen by whoever wrote the pak: see slots)
 			for k := h & mask; ; k = (k + 1) & mask {
 				s := table[k]
 				if s == 0 {
@@ -1063,7 +1065,7 @@ func (p *Reader) lookupFS(name string) (*Entry, bool) {
 func (p *Reader) findFS(name string) (int, bool) {
 	table := p.lookupIndex()
 	mask := uint64(len(table) - 1)
-	h := nameHash(name)
+	h := slots.Hash(nameHash(name))
 	for k := h & mask; table[k] != 0; k = (k + 1) & mask {
 		if s := table[k]; s>>32 == h>>32 {
 			i := int(uint32(s)) - 1

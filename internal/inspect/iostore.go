@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -26,6 +27,7 @@ import (
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/internal/osfile"
+	"github.com/upkg/upkg/internal/slots"
 	"github.com/upkg/upkg/iostore"
 	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
@@ -41,7 +43,6 @@ func init() {
 		return c, nil
 	}})
 	RegisterContainer(".utoc", openUtocInner)
-	RegisterVerifier(verifyUtoc)
 	// `upkg info GAME.utoc` (and the page) describe the container itself.
 	RegisterOpener(Opener{Format: "utoc", Match: func(head []byte, name string) bool {
 		return len(head) >= 16 && string(head[:16]) == "-==--==--==--==-"
@@ -394,15 +395,19 @@ type utocContext struct {
 	script     *zen.ScriptObjects
 	scriptErr  error
 	scriptFrom string
-	pkgChunk   map[uint64]int // package ID → chunk
+	// pkgChunk finds the chunk of a package of the container by its ID
+	// (see chunkOf): its values are chunk indices, found by their chunk
+	// IDs' package IDs.
+	pkgChunk *slots.Index
 	// pkgName maps package IDs to package names, made when first asked
 	// for (see packageName): only packages without imported package
 	// names (UE 5.0–5.2) need it.
 	pkgNameOnce sync.Once
 	pkgName     map[uint64]string
 	// entries indexes the package store: header.StoreEntry without its
-	// linear search (made once; read only after).
-	entries map[uint64]*iostore.StoreEntry
+	// linear search (made once; read only after). Its values index
+	// header.PackageIDs, then OptionalSegmentPackageIDs (see storeEntry).
+	entries *slots.Index
 
 	mu       sync.Mutex
 	packages map[uint64]*zen.Package
@@ -435,31 +440,33 @@ type legacyExport struct{ pkg, path string }
 
 func (c *utocContainer) context() *utocContext {
 	c.ctxOnce.Do(func() {
-		x := &utocContext{c: c, pkgChunk: map[uint64]int{}, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
+		x := &utocContext{c: c, packages: map[uint64]*zen.Package{}, legacy: map[zen.ObjectIndex]legacyExport{}, exports: map[uint64][]importedExport{}}
 		f := c.f
 		if d := f.DirectoryIndex; d != nil {
+			// Of package files of one ID, the last one's chunk is found.
+			x.pkgChunk = slots.New(d.NumFiles())
 			for k := range d.NumFiles() {
 				chunk := d.FileChunk(k)
 				id := f.ChunkIDs[chunk]
 				if id.Type().Canonical(f.Header.Version) != iostore.ChunkExportBundleData || id.Index() != 0 {
 					continue
 				}
-				x.pkgChunk[id.ID()] = chunk
+				x.pkgChunk.Put(slots.Hash(id.ID()), int32(chunk), func(u int32) bool { return f.ChunkIDs[u].ID() == id.ID() }, true)
 			}
 		}
 		x.header, x.headerErr = c.containerHeader()
-		if h := x.header; h != nil {
-			x.entries = make(map[uint64]*iostore.StoreEntry, len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs))
+		if h := x.header; h != nil && len(h.PackageIDs)+len(h.OptionalSegmentPackageIDs) < math.MaxInt32 {
+			x.entries = slots.New(len(h.PackageIDs) + len(h.OptionalSegmentPackageIDs))
 			// The first entry of an ID wins, the main segment's first,
 			// as in StoreEntry.
 			for i, id := range h.PackageIDs {
-				if _, ok := x.entries[uint64(id)]; !ok && i < len(h.StoreEntries) {
-					x.entries[uint64(id)] = &h.StoreEntries[i]
+				if i < len(h.StoreEntries) {
+					x.entries.Put(slots.Hash(uint64(id)), int32(i), func(u int32) bool { return x.storeID(u) == id }, false)
 				}
 			}
 			for i, id := range h.OptionalSegmentPackageIDs {
-				if _, ok := x.entries[uint64(id)]; !ok && i < len(h.OptionalSegmentStoreEntries) {
-					x.entries[uint64(id)] = &h.OptionalSegmentStoreEntries[i]
+				if i < len(h.OptionalSegmentStoreEntries) {
+					x.entries.Put(slots.Hash(uint64(id)), int32(len(h.PackageIDs)+i), func(u int32) bool { return x.storeID(u) == id }, false)
 				}
 			}
 		}
@@ -615,8 +622,27 @@ func (x *utocContext) packageName(id uint64) (string, bool) {
 
 // storeEntry returns the package store entry of package id.
 func (x *utocContext) storeEntry(id uint64) (*iostore.StoreEntry, bool) {
-	e, ok := x.entries[id]
-	return e, ok
+	if x.entries == nil {
+		return nil, false
+	}
+	i, ok := x.entries.Get(slots.Hash(id), func(u int32) bool { return x.storeID(u) == ue.ID(id) })
+	if !ok {
+		return nil, false
+	}
+	h := x.header
+	if n := int32(len(h.PackageIDs)); i >= n {
+		return &h.OptionalSegmentStoreEntries[i-n], true
+	}
+	return &h.StoreEntries[i], true
+}
+
+// storeID is the package ID of value i of x.entries.
+func (x *utocContext) storeID(i int32) ue.ID {
+	h := x.header
+	if n := int32(len(h.PackageIDs)); i >= n {
+		return h.OptionalSegmentPackageIDs[i-n]
+	}
+	return h.PackageIDs[i]
 }
 
 // headerVersion returns the zen layout of the container's packages.
@@ -665,8 +691,17 @@ func (x *utocContext) chunkOf(id uint64) (int, bool) {
 	if x == nil || id == 0 {
 		return 0, false
 	}
-	c, ok := x.pkgChunk[id]
-	return c, ok
+	return x.lookupChunk(id)
+}
+
+// lookupChunk returns the chunk of package id when it is in the container.
+func (x *utocContext) lookupChunk(id uint64) (int, bool) {
+	if x.pkgChunk == nil {
+		return 0, false
+	}
+	ids := x.c.f.ChunkIDs
+	c, ok := x.pkgChunk.Get(slots.Hash(id), func(u int32) bool { return ids[u].ID() == id })
+	return int(c), ok
 }
 
 // parsePackage reads and parses the package with id (cached).
@@ -677,7 +712,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 		return p, nil
 	}
 	x.mu.Unlock()
-	chunk, ok := x.pkgChunk[id]
+	chunk, ok := x.lookupChunk(id)
 	if !ok {
 		return nil, fmt.Errorf("package 0x%016x is not in this container", id)
 	}
@@ -724,7 +759,7 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 // the name, path and class of every export with a public export hash, and
 // of the first one without (a lookup by hash finds the first match).
 func (x *utocContext) rememberExports(id uint64, chunk int, p *zen.Package, out []Object) {
-	if c, ok := x.pkgChunk[id]; !ok || c != chunk || len(out) != len(p.Exports) {
+	if c, ok := x.lookupChunk(id); !ok || c != chunk || len(out) != len(p.Exports) {
 		return
 	}
 	n, zero := 0, false

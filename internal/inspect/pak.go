@@ -30,7 +30,6 @@ func init() {
 		return OpenPakContainer(p, opts)
 	}})
 	RegisterContainer(".pak", openInPak)
-	RegisterVerifier(verifyPak)
 	// `upkg info X.pak` shows the container's footer and index.
 	RegisterOpener(Opener{
 		Format:   "pak",

@@ -26,7 +26,17 @@ func TestZenHeaderPrefix(t *testing.T) {
 			return nil
 		}
 		x := c.context()
-		for id, ch := range x.pkgChunk {
+		if c.f.DirectoryIndex == nil {
+			return nil
+		}
+		seen := map[uint64]bool{}
+		for k := range c.f.DirectoryIndex.NumFiles() {
+			id := c.f.ChunkIDs[c.f.DirectoryIndex.FileChunk(k)].ID()
+			ch, ok := x.chunkOf(id)
+			if !ok || seen[id] {
+				continue
+			}
+			seen[id] = true
 			total++
 			opts := x.zenOptions(id)
 			if opts.Auto {
