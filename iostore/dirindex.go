@@ -337,7 +337,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	r := &dirReader{b: b, base: base, s: unsafe.String(unsafe.SliceData(b), len(b))}
 	d := &DirectoryIndex{}
 	var err error
-	if len(b) >= inExtra {
+	if int64(len(b)) >= inExtra {
 		return nil, r.fail("%d bytes, more than this reader takes", len(b))
 	}
 	if d.MountPoint, _, err = r.fstring("MountPoint"); err != nil {
@@ -386,7 +386,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 		} else {
 			// Converted names take at most twice their bytes in the
 			// index.
-			if len(extra)+len(s) >= inExtra {
+			if int64(len(extra))+int64(len(s)) >= inExtra {
 				return nil, r.fail("StringTable: names take more than this reader takes")
 			}
 			d.strs[i] = strRef{uint32(len(extra)) | inExtra, uint32(len(extra) + len(s))}
