@@ -258,54 +258,84 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 	}
 	b := binread.FromBytes(buf)
 	entries := make([]StoreEntry, len(ids))
-	for i := range entries {
-		e := &entries[i]
-		start := int64(i * size)
-		b.SeekTo(start, "StoreEntry")
-		if v == HeaderInitial {
-			e.ExportBundlesSize = b.U64("StoreEntry.ExportBundlesSize")
+	// Two passes: the first checks each entry's arrays and counts them,
+	// the second reads them into one array of imports and one of hashes
+	// for all entries (not two small ones each). The engine writes each
+	// entry's arrays once, after the entries, so together they fit in the
+	// buffer; entries of a crafted header pointing at one array would
+	// make them take memory out of all proportion to it, and are refused.
+	var imports []ue.ID
+	var hashes [][20]byte
+	totalIn, totalSn := int64(0), int64(0)
+	for pass := range 2 {
+		if pass == 1 {
+			if totalIn*8+totalSn*20 > int64(len(buf)) {
+				b.FailAt(0, "StoreEntry", fmt.Errorf("%d imported packages and %d shader map hashes take more than the %d-byte buffer (entries share their arrays)", totalIn, totalSn, len(buf)))
+				break
+			}
+			imports = make([]ue.ID, totalIn)
+			hashes = make([][20]byte, totalSn)
 		}
-		if v < HeaderNoExportInfo {
-			e.ExportCount = b.I32("StoreEntry.ExportCount")
-			e.ExportBundleCount = b.I32("StoreEntry.ExportBundleCount")
-		}
-		if v == HeaderInitial {
-			e.LoadOrder = b.U32("StoreEntry.LoadOrder")
-			b.U32("StoreEntry.Pad")
-		}
-		in := b.U32("StoreEntry.ImportedPackages.ArrayNum")
-		io := b.U32("StoreEntry.ImportedPackages.OffsetToDataFromThis")
-		var sn, so uint32
-		if v > HeaderInitial {
-			sn = b.U32("StoreEntry.ShaderMapHashes.ArrayNum")
-			so = b.U32("StoreEntry.ShaderMapHashes.OffsetToDataFromThis")
+		for i := range entries {
+			e := &entries[i]
+			start := int64(i * size)
+			b.SeekTo(start, "StoreEntry")
+			if v == HeaderInitial {
+				e.ExportBundlesSize = b.U64("StoreEntry.ExportBundlesSize")
+			}
+			if v < HeaderNoExportInfo {
+				e.ExportCount = b.I32("StoreEntry.ExportCount")
+				e.ExportBundleCount = b.I32("StoreEntry.ExportBundleCount")
+			}
+			if v == HeaderInitial {
+				e.LoadOrder = b.U32("StoreEntry.LoadOrder")
+				b.U32("StoreEntry.Pad")
+			}
+			in := b.U32("StoreEntry.ImportedPackages.ArrayNum")
+			io := b.U32("StoreEntry.ImportedPackages.OffsetToDataFromThis")
+			var sn, so uint32
+			if v > HeaderInitial {
+				sn = b.U32("StoreEntry.ShaderMapHashes.ArrayNum")
+				so = b.U32("StoreEntry.ShaderMapHashes.OffsetToDataFromThis")
+			}
+			if b.Err() != nil {
+				break
+			}
+			if in > 0 {
+				at := start + int64(importsAt) + int64(io)
+				if int64(in) > (int64(len(buf))-at)/8 || at < 0 {
+					b.FailAt(start, "StoreEntry.ImportedPackages", fmt.Errorf("%d imports at +%d outside the %d-byte buffer", in, at, len(buf)))
+					break
+				}
+				if pass == 0 {
+					totalIn += int64(in)
+				} else {
+					b.SeekTo(at, "StoreEntry.ImportedPackages")
+					e.ImportedPackages, imports = imports[:in:in], imports[in:]
+					for j := range e.ImportedPackages {
+						e.ImportedPackages[j] = ue.ID(b.U64("StoreEntry.ImportedPackages"))
+					}
+				}
+			}
+			if sn > 0 {
+				at := start + int64(importsAt) + 8 + int64(so)
+				if int64(sn) > (int64(len(buf))-at)/20 || at < 0 {
+					b.FailAt(start, "StoreEntry.ShaderMapHashes", fmt.Errorf("%d hashes at +%d outside the %d-byte buffer", sn, at, len(buf)))
+					break
+				}
+				if pass == 0 {
+					totalSn += int64(sn)
+				} else {
+					b.SeekTo(at, "StoreEntry.ShaderMapHashes")
+					e.ShaderMapHashes, hashes = hashes[:sn:sn], hashes[sn:]
+					for j := range e.ShaderMapHashes {
+						b.Fixed(e.ShaderMapHashes[j][:], "StoreEntry.ShaderMapHashes")
+					}
+				}
+			}
 		}
 		if b.Err() != nil {
 			break
-		}
-		if in > 0 {
-			at := start + int64(importsAt) + int64(io)
-			if int64(in) > (int64(len(buf))-at)/8 || at < 0 {
-				b.FailAt(start, "StoreEntry.ImportedPackages", fmt.Errorf("%d imports at +%d outside the %d-byte buffer", in, at, len(buf)))
-				break
-			}
-			b.SeekTo(at, "StoreEntry.ImportedPackages")
-			e.ImportedPackages = make([]ue.ID, in)
-			for j := range e.ImportedPackages {
-				e.ImportedPackages[j] = ue.ID(b.U64("StoreEntry.ImportedPackages"))
-			}
-		}
-		if sn > 0 {
-			at := start + int64(importsAt) + 8 + int64(so)
-			if int64(sn) > (int64(len(buf))-at)/20 || at < 0 {
-				b.FailAt(start, "StoreEntry.ShaderMapHashes", fmt.Errorf("%d hashes at +%d outside the %d-byte buffer", sn, at, len(buf)))
-				break
-			}
-			b.SeekTo(at, "StoreEntry.ShaderMapHashes")
-			e.ShaderMapHashes = make([][20]byte, sn)
-			for j := range e.ShaderMapHashes {
-				b.Fixed(e.ShaderMapHashes[j][:], "StoreEntry.ShaderMapHashes")
-			}
 		}
 	}
 	if err := b.Err(); err != nil {

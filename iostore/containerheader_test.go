@@ -1,10 +1,13 @@
 package iostore
 
 import (
+	"encoding/binary"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
 )
 
@@ -111,5 +114,50 @@ func TestContainerHeaderPackageIDs(t *testing.T) {
 			t.Errorf("%s: %d packages checked, store has %d", p, checked, len(h.PackageIDs))
 		}
 		f.Close()
+	}
+}
+
+// TestContainerHeaderSharedArrays: store entries whose import arrays fit
+// the buffer one by one but all point at the same bytes (1,000 entries of
+// 1,000 imports: 8 MB from a 40 KB header) are refused, not expanded; the
+// same entries with arrays of their own read.
+func TestContainerHeaderSharedArrays(t *testing.T) {
+	const n, k = 1000, 1000
+	header := func(shared bool) []byte {
+		le := binary.LittleEndian
+		b := le.AppendUint64(nil, 0x1234) // ContainerId
+		b = le.AppendUint32(b, n)         // PackageCount
+		b = le.AppendUint32(b, 0)         // NamesBuffer
+		b = le.AppendUint32(b, 0)         // NameHashesBuffer
+		b = le.AppendUint32(b, n)
+		for i := range n {
+			b = le.AppendUint64(b, uint64(i+1))
+		}
+		arrays := 1
+		if !shared {
+			arrays = n
+		}
+		b = le.AppendUint32(b, uint32(n*32+arrays*k*8))
+		for i := range n {
+			b = append(b, make([]byte, 24)...) // ExportBundlesSize, counts, LoadOrder, Pad
+			at := n * 32
+			if !shared {
+				at += i * k * 8
+			}
+			b = le.AppendUint32(b, k)
+			b = le.AppendUint32(b, uint32(at-(i*32+24)))
+		}
+		for i := range arrays * k {
+			b = le.AppendUint64(b, uint64(i))
+		}
+		b = le.AppendUint32(b, 0)    // CulturePackageMap
+		return le.AppendUint32(b, 0) // PackageRedirects
+	}
+	h, err := ParseContainerHeader(header(false), TocPartitionSize)
+	if err != nil || len(h.StoreEntries) != n || len(h.StoreEntries[n-1].ImportedPackages) != k || h.StoreEntries[n-1].ImportedPackages[k-1] != ue.ID(n*k-1) {
+		t.Fatalf("arrays of their own: %v", err)
+	}
+	if _, err := ParseContainerHeader(header(true), TocPartitionSize); err == nil || !strings.Contains(err.Error(), "share their arrays") {
+		t.Errorf("shared arrays: %v", err)
 	}
 }
