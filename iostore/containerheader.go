@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/upkg/upkg/internal/binread"
+	"github.com/upkg/upkg/internal/jsonenc"
 	"github.com/upkg/upkg/ue"
 	"github.com/upkg/upkg/zen"
 )
@@ -38,6 +39,66 @@ type StoreEntry struct {
 	ExportBundleCount int32      `json:"export_bundle_count"`           // before NoExportInfo
 	ImportedPackages  []ue.ID    `json:"imported_packages"`
 	ShaderMapHashes   [][20]byte `json:"shader_map_hashes,omitempty"` // from LocalizedPackages
+}
+
+// StoreEntries are a package store's entries (one per package ID), kept
+// compact: 16 bytes an entry (28 in UE 4.27's layout) and one array of
+// all their imported packages and one of their shader map hashes, where
+// a []StoreEntry took 72 bytes an entry and two arrays of its own (a
+// container of 400,000 packages held 48 MB of them). At gives an entry;
+// as JSON they are the array of them.
+type StoreEntries struct {
+	fixed   []storeFixed
+	imports []ue.ID
+	hashes  [][20]byte
+	// Initial only (UE 4.27): nil otherwise.
+	bundlesSize []uint64
+	loadOrder   []uint32
+}
+
+// storeFixed is an entry of StoreEntries: its export counts, and where
+// its imports and hashes end (they start where the previous entry's end).
+type storeFixed struct {
+	exportCount, exportBundleCount int32
+	importsEnd, hashesEnd          uint32
+}
+
+// Len returns the number of entries (0 for nil).
+func (s *StoreEntries) Len() int {
+	if s == nil {
+		return 0
+	}
+	return len(s.fixed)
+}
+
+// At returns entry i. Its arrays share the StoreEntries' memory: callers
+// must not modify them.
+func (s *StoreEntries) At(i int) StoreEntry {
+	f := s.fixed[i]
+	var in0, hs0 uint32
+	if i > 0 {
+		in0, hs0 = s.fixed[i-1].importsEnd, s.fixed[i-1].hashesEnd
+	}
+	e := StoreEntry{ExportCount: f.exportCount, ExportBundleCount: f.exportBundleCount}
+	if f.importsEnd > in0 {
+		e.ImportedPackages = s.imports[in0:f.importsEnd:f.importsEnd]
+	}
+	if f.hashesEnd > hs0 {
+		e.ShaderMapHashes = s.hashes[hs0:f.hashesEnd:f.hashesEnd]
+	}
+	if s.bundlesSize != nil {
+		e.ExportBundlesSize, e.LoadOrder = s.bundlesSize[i], s.loadOrder[i]
+	}
+	return e
+}
+
+// MarshalJSON writes the entries as an array of StoreEntry.
+func (s *StoreEntries) MarshalJSON() ([]byte, error) {
+	list := make([]StoreEntry, s.Len())
+	for i := range list {
+		list[i] = s.At(i)
+	}
+	return jsonenc.Marshal(list)
 }
 
 // LocalizedPackage is FIoContainerHeaderLocalizedPackage.
@@ -74,12 +135,15 @@ type ContainerHeader struct {
 	PackageCount uint32                 `json:"package_count,omitempty"` // before OptionalSegmentPackages
 	// Names is the container's name map: the UE4 container name batch, or
 	// the UE5 redirects name map.
-	Names        []zen.Name   `json:"names,omitempty"`
-	PackageIDs   []ue.ID      `json:"package_ids"`
-	StoreEntries []StoreEntry `json:"store_entries"`
-	// Optional segment (".o") packages, OptionalSegmentPackages+.
+	Names      []zen.Name `json:"names,omitempty"`
+	PackageIDs []ue.ID    `json:"package_ids"`
+	// StoreEntries has an entry for each of PackageIDs (never nil once
+	// parsed).
+	StoreEntries *StoreEntries `json:"store_entries"`
+	// Optional segment (".o") packages, OptionalSegmentPackages+ (nil
+	// when there are none).
 	OptionalSegmentPackageIDs   []ue.ID                `json:"optional_segment_package_ids,omitempty"`
-	OptionalSegmentStoreEntries []StoreEntry           `json:"optional_segment_store_entries,omitempty"`
+	OptionalSegmentStoreEntries *StoreEntries          `json:"optional_segment_store_entries,omitempty"`
 	LocalizedPackages           []LocalizedPackage     `json:"localized_packages,omitempty"`
 	PackageRedirects            []PackageRedirect      `json:"package_redirects,omitempty"`
 	CulturePackageMap           []CulturePackages      `json:"culture_package_map,omitempty"` // UE4
@@ -175,13 +239,13 @@ func parseContainerHeader(data []byte, legacy ContainerHeaderVersion) (*Containe
 			}
 		}
 	}
-	h.PackageIDs, h.StoreEntries = readStore(r, v, "ContainerHeader.StoreEntries")
+	h.PackageIDs, h.StoreEntries = readStore(r, v, "ContainerHeader.StoreEntries", false)
 	if r.Err() == nil && v < HeaderOptionalSegmentPackages && h.PackageCount != uint32(len(h.PackageIDs)) {
 		return nil, &FormatError{Offset: 12, Msg: fmt.Sprintf("container header: PackageCount %d but %d package IDs", h.PackageCount, len(h.PackageIDs))}
 	}
 	if v > HeaderInitial {
 		if v >= HeaderOptionalSegmentPackages {
-			h.OptionalSegmentPackageIDs, h.OptionalSegmentStoreEntries = readStore(r, v, "ContainerHeader.OptionalSegmentStoreEntries")
+			h.OptionalSegmentPackageIDs, h.OptionalSegmentStoreEntries = readStore(r, v, "ContainerHeader.OptionalSegmentStoreEntries", true)
 		}
 		h.Names = zen.ReadNameBatch(r, "ContainerHeader.RedirectsNameMap")
 		n := r.Count("ContainerHeader.LocalizedPackages", 16)
@@ -242,8 +306,8 @@ func readSoftRefs(r *binread.Reader) *SoftPackageReferences {
 }
 
 // readStore reads a package ID array and the store entries buffer that
-// goes with it.
-func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.ID, []StoreEntry) {
+// goes with it. It returns nil entries with no IDs when empty is set.
+func readStore(r *binread.Reader, v ContainerHeaderVersion, field string, empty bool) ([]ue.ID, *StoreEntries) {
 	ids := readIDs(r, field+".PackageIds")
 	n := r.Count(field+".Buffer", 1)
 	buf := r.Bytes(int64(n), field+".Buffer")
@@ -256,16 +320,20 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 		r.FailAt(bufBase, field+".Buffer", fmt.Errorf("%d entries of %d bytes do not fit in %d bytes", len(ids), size, len(buf)))
 		return nil, nil
 	}
+	if len(ids) == 0 && empty {
+		return ids, nil
+	}
 	b := binread.FromBytes(buf)
-	entries := make([]StoreEntry, len(ids))
+	s := &StoreEntries{fixed: make([]storeFixed, len(ids))}
+	if v == HeaderInitial {
+		s.bundlesSize, s.loadOrder = make([]uint64, len(ids)), make([]uint32, len(ids))
+	}
 	// Two passes: the first checks each entry's arrays and counts them,
-	// the second reads them into one array of imports and one of hashes
-	// for all entries (not two small ones each). The engine writes each
-	// entry's arrays once, after the entries, so together they fit in the
-	// buffer; entries of a crafted header pointing at one array would
-	// make them take memory out of all proportion to it, and are refused.
-	var imports []ue.ID
-	var hashes [][20]byte
+	// the second reads them into the one array of imports and the one of
+	// hashes. The engine writes each entry's arrays once, after the
+	// entries, so together they fit in the buffer; entries of a crafted
+	// header pointing at one array would make them take memory out of all
+	// proportion to it, and are refused.
 	totalIn, totalSn := int64(0), int64(0)
 	for pass := range 2 {
 		if pass == 1 {
@@ -273,22 +341,22 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 				b.FailAt(0, "StoreEntry", fmt.Errorf("%d imported packages and %d shader map hashes take more than the %d-byte buffer (entries share their arrays)", totalIn, totalSn, len(buf)))
 				break
 			}
-			imports = make([]ue.ID, totalIn)
-			hashes = make([][20]byte, totalSn)
+			s.imports = make([]ue.ID, 0, totalIn)
+			s.hashes = make([][20]byte, 0, totalSn)
 		}
-		for i := range entries {
-			e := &entries[i]
+		for i := range s.fixed {
+			e := &s.fixed[i]
 			start := int64(i * size)
 			b.SeekTo(start, "StoreEntry")
 			if v == HeaderInitial {
-				e.ExportBundlesSize = b.U64("StoreEntry.ExportBundlesSize")
+				s.bundlesSize[i] = b.U64("StoreEntry.ExportBundlesSize")
 			}
 			if v < HeaderNoExportInfo {
-				e.ExportCount = b.I32("StoreEntry.ExportCount")
-				e.ExportBundleCount = b.I32("StoreEntry.ExportBundleCount")
+				e.exportCount = b.I32("StoreEntry.ExportCount")
+				e.exportBundleCount = b.I32("StoreEntry.ExportBundleCount")
 			}
 			if v == HeaderInitial {
-				e.LoadOrder = b.U32("StoreEntry.LoadOrder")
+				s.loadOrder[i] = b.U32("StoreEntry.LoadOrder")
 				b.U32("StoreEntry.Pad")
 			}
 			in := b.U32("StoreEntry.ImportedPackages.ArrayNum")
@@ -311,9 +379,8 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 					totalIn += int64(in)
 				} else {
 					b.SeekTo(at, "StoreEntry.ImportedPackages")
-					e.ImportedPackages, imports = imports[:in:in], imports[in:]
-					for j := range e.ImportedPackages {
-						e.ImportedPackages[j] = ue.ID(b.U64("StoreEntry.ImportedPackages"))
+					for range in {
+						s.imports = append(s.imports, ue.ID(b.U64("StoreEntry.ImportedPackages")))
 					}
 				}
 			}
@@ -327,12 +394,15 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 					totalSn += int64(sn)
 				} else {
 					b.SeekTo(at, "StoreEntry.ShaderMapHashes")
-					e.ShaderMapHashes, hashes = hashes[:sn:sn], hashes[sn:]
-					for j := range e.ShaderMapHashes {
-						b.Fixed(e.ShaderMapHashes[j][:], "StoreEntry.ShaderMapHashes")
+					for range sn {
+						var h [20]byte
+						b.Fixed(h[:], "StoreEntry.ShaderMapHashes")
+						s.hashes = append(s.hashes, h)
 					}
 				}
 			}
+			// (Both fit in uint32: the buffer is under 2 GiB.)
+			e.importsEnd, e.hashesEnd = uint32(len(s.imports)), uint32(len(s.hashes))
 		}
 		if b.Err() != nil {
 			break
@@ -342,7 +412,7 @@ func readStore(r *binread.Reader, v ContainerHeaderVersion, field string) ([]ue.
 		r.FailAt(bufBase, field, err)
 		return nil, nil
 	}
-	return ids, entries
+	return ids, s
 }
 
 // ContainerHeader reads and parses the container's header chunk (the
@@ -365,18 +435,18 @@ func (f *File) ContainerHeader() (*ContainerHeader, error) {
 }
 
 // StoreEntry returns the package store entry of package id.
-func (h *ContainerHeader) StoreEntry(id uint64) (*StoreEntry, bool) {
+func (h *ContainerHeader) StoreEntry(id uint64) (StoreEntry, bool) {
 	for i, p := range h.PackageIDs {
 		if uint64(p) == id {
-			return &h.StoreEntries[i], true
+			return h.StoreEntries.At(i), true
 		}
 	}
 	for i, p := range h.OptionalSegmentPackageIDs {
 		if uint64(p) == id {
-			return &h.OptionalSegmentStoreEntries[i], true
+			return h.OptionalSegmentStoreEntries.At(i), true
 		}
 	}
-	return nil, false
+	return StoreEntry{}, false
 }
 
 func allZero(b []byte) bool {

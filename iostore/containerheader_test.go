@@ -46,14 +46,15 @@ func TestContainerHeaderRetoc(t *testing.T) {
 		if h.Version == HeaderInitial {
 			// Every UE4 package has at least one export in one bundle
 			// (read in the wrong layout, counts are sizes and zeros).
-			for i, e := range h.StoreEntries {
-				if e.ExportCount < 1 || e.ExportBundleCount < 1 || e.ExportCount > 1<<20 {
+			for i := range h.StoreEntries.Len() {
+				if e := h.StoreEntries.At(i); e.ExportCount < 1 || e.ExportBundleCount < 1 || e.ExportCount > 1<<20 {
 					t.Errorf("%s: store entry %d: %d exports in %d bundles", tt.file, i, e.ExportCount, e.ExportBundleCount)
 					break
 				}
 			}
 		}
-		for _, e := range h.StoreEntries {
+		for i := range h.StoreEntries.Len() {
+			e := h.StoreEntries.At(i)
 			imports += len(e.ImportedPackages)
 			shaders += len(e.ShaderMapHashes)
 		}
@@ -154,7 +155,7 @@ func TestContainerHeaderSharedArrays(t *testing.T) {
 		return le.AppendUint32(b, 0) // PackageRedirects
 	}
 	h, err := ParseContainerHeader(header(false), TocPartitionSize)
-	if err != nil || len(h.StoreEntries) != n || len(h.StoreEntries[n-1].ImportedPackages) != k || h.StoreEntries[n-1].ImportedPackages[k-1] != ue.ID(n*k-1) {
+	if err != nil || h.StoreEntries.Len() != n || len(h.StoreEntries.At(n-1).ImportedPackages) != k || h.StoreEntries.At(n - 1).ImportedPackages[k-1] != ue.ID(n*k-1) {
 		t.Fatalf("arrays of their own: %v", err)
 	}
 	if _, err := ParseContainerHeader(header(true), TocPartitionSize); err == nil || !strings.Contains(err.Error(), "share their arrays") {

@@ -224,8 +224,8 @@ func FuzzContainerHeader(f *testing.F) {
 				if err != nil {
 					continue
 				}
-				if len(h.PackageIDs) != len(h.StoreEntries) {
-					t.Fatalf("%d package IDs, %d store entries", len(h.PackageIDs), len(h.StoreEntries))
+				if len(h.PackageIDs) != h.StoreEntries.Len() || len(h.OptionalSegmentPackageIDs) != h.OptionalSegmentStoreEntries.Len() {
+					t.Fatalf("%d package IDs, %d store entries", len(h.PackageIDs), h.StoreEntries.Len())
 				}
 			}
 		})

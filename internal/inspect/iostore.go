@@ -338,7 +338,8 @@ func (c *utocContainer) Summary() []Field {
 		fields = append(fields, Field{"ucas", "absent (TOC only: chunk data cannot be read)"})
 	} else if ch, err := f.ContainerHeader(); err == nil {
 		imports, shaders := 0, 0
-		for _, e := range ch.StoreEntries {
+		for i := range ch.StoreEntries.Len() {
+			e := ch.StoreEntries.At(i)
 			imports += len(e.ImportedPackages)
 			shaders += len(e.ShaderMapHashes)
 		}
@@ -460,12 +461,12 @@ func (c *utocContainer) context() *utocContext {
 			// The first entry of an ID wins, the main segment's first,
 			// as in StoreEntry.
 			for i, id := range h.PackageIDs {
-				if i < len(h.StoreEntries) {
+				if i < h.StoreEntries.Len() {
 					x.entries.Put(slots.Hash(uint64(id)), int32(i), func(u int32) bool { return x.storeID(u) == id }, false)
 				}
 			}
 			for i, id := range h.OptionalSegmentPackageIDs {
-				if i < len(h.OptionalSegmentStoreEntries) {
+				if i < h.OptionalSegmentStoreEntries.Len() {
 					x.entries.Put(slots.Hash(uint64(id)), int32(len(h.PackageIDs)+i), func(u int32) bool { return x.storeID(u) == id }, false)
 				}
 			}
@@ -621,19 +622,19 @@ func (x *utocContext) packageName(id uint64) (string, bool) {
 }
 
 // storeEntry returns the package store entry of package id.
-func (x *utocContext) storeEntry(id uint64) (*iostore.StoreEntry, bool) {
+func (x *utocContext) storeEntry(id uint64) (iostore.StoreEntry, bool) {
 	if x.entries == nil {
-		return nil, false
+		return iostore.StoreEntry{}, false
 	}
 	i, ok := x.entries.Get(slots.Hash(id), func(u int32) bool { return x.storeID(u) == ue.ID(id) })
 	if !ok {
-		return nil, false
+		return iostore.StoreEntry{}, false
 	}
 	h := x.header
 	if n := int32(len(h.PackageIDs)); i >= n {
-		return &h.OptionalSegmentStoreEntries[i-n], true
+		return h.OptionalSegmentStoreEntries.At(int(i - n)), true
 	}
-	return &h.StoreEntries[i], true
+	return h.StoreEntries.At(int(i)), true
 }
 
 // storeID is the package ID of value i of x.entries.
