@@ -51,7 +51,9 @@ type FileEntry struct {
 type DirectoryIndex struct {
 	MountPoint  string
 	Directories []DirectoryEntry
-	FileEntries []FileIndexEntry
+	// The file entries are read from the index bytes when needed
+	// (FileIndexEntry): 12 bytes a file less.
+	fileEntries []byte
 
 	// The string table: strs[i] is where string i is, in raw (the index
 	// bytes, which hold names in printable ASCII as they are) or, with
@@ -68,10 +70,14 @@ type DirectoryIndex struct {
 	// of them repeating the folders) are not all held.
 	// dirs[k] is the path of the k-th folder holding files, with the mount
 	// point applied, in dirPaths.
-	files     []fileRec
-	dirs      []strRef
-	dirPaths  string
-	chunkFile []int32 // chunk → index in files, -1 for none
+	files    []fileRec
+	dirs     []strRef
+	dirPaths string
+	// chunkFile maps chunks to their first file (-1 for none), made when
+	// first asked for (PathOf: the paths of chunks that fail).
+	chunkFile     []int32
+	chunkFileOnce sync.Once
+	chunks        int
 
 	filesOnce sync.Once
 	fileList  []FileEntry
@@ -85,7 +91,7 @@ type strRef struct{ start, end uint32 }
 const inExtra = 1 << 31
 
 // fileRec is one file of the directory index in the compact form: its
-// entry in FileEntries (which holds its name and chunk) and its folder in
+// file entry (which holds its name and chunk) and its folder in
 // dirs, with validBit when its path is a valid io/fs path.
 type fileRec struct {
 	entry uint32
@@ -93,6 +99,35 @@ type fileRec struct {
 }
 
 const validBit = 1 << 31
+
+// NumFileEntries returns the number of entries of the file table (files
+// not reachable from the root included).
+func (d *DirectoryIndex) NumFileEntries() int { return len(d.fileEntries) / 12 }
+
+// FileIndexEntry returns entry i of the file table.
+func (d *DirectoryIndex) FileIndexEntry(i int) FileIndexEntry {
+	p := d.fileEntries[12*i : 12*i+12]
+	return FileIndexEntry{binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:]), binary.LittleEndian.Uint32(p[8:])}
+}
+
+// fileEntry is FileIndexEntry with a table index.
+func (d *DirectoryIndex) fileEntry(i uint32) FileIndexEntry { return d.FileIndexEntry(int(i)) }
+
+// firstFiles returns the chunk → first file map, made at the first call.
+func (d *DirectoryIndex) firstFiles() []int32 {
+	d.chunkFileOnce.Do(func() {
+		d.chunkFile = make([]int32, d.chunks)
+		for i := range d.chunkFile {
+			d.chunkFile[i] = -1
+		}
+		for i, fe := range d.files {
+			if c := d.fileEntry(fe.entry).UserData; d.chunkFile[c] == -1 {
+				d.chunkFile[c] = int32(i)
+			}
+		}
+	})
+	return d.chunkFile
+}
 
 // NumStrings returns the number of entries of the string table.
 func (d *DirectoryIndex) NumStrings() int { return len(d.strs) }
@@ -112,7 +147,7 @@ func (d *DirectoryIndex) NumFiles() int { return len(d.files) }
 // FileChunk returns the TOC entry index of file i (File without putting
 // its path together).
 func (d *DirectoryIndex) FileChunk(i int) int {
-	return int(d.FileEntries[d.files[i].entry].UserData)
+	return int(d.fileEntry(d.files[i].entry).UserData)
 }
 
 // FileValid reports whether file i's path is a valid io/fs path (File
@@ -123,7 +158,7 @@ func (d *DirectoryIndex) FileValid(i int) bool { return d.files[i].dir&validBit 
 // each call.
 func (d *DirectoryIndex) File(i int) FileEntry {
 	r := d.files[i]
-	fe := d.FileEntries[r.entry]
+	fe := d.fileEntry(r.entry)
 	dr := d.dirs[r.dir&^validBit]
 	return FileEntry{Path: joinPath(d.dirPaths[dr.start:dr.end], d.String(int(fe.Name))), Chunk: int(fe.UserData), Valid: r.dir&validBit != 0}
 }
@@ -362,11 +397,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if err != nil {
 		return nil, err
 	}
-	d.FileEntries = make([]FileIndexEntry, nf)
-	for i := range d.FileEntries {
-		p := b[r.off+12*i:]
-		d.FileEntries[i] = FileIndexEntry{binary.LittleEndian.Uint32(p), binary.LittleEndian.Uint32(p[4:]), binary.LittleEndian.Uint32(p[8:])}
-	}
+	d.fileEntries = b[r.off : r.off+12*nf : r.off+12*nf]
 	r.off += 12 * nf
 	ns, err := r.count("StringTable", 4)
 	if err != nil {
@@ -410,7 +441,8 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 			return nil, &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: directory entry %d links outside the tables (%+v)", i, e)}
 		}
 	}
-	for i, e := range d.FileEntries {
+	for i := range nf {
+		e := d.FileIndexEntry(i)
 		if int64(e.Name) >= int64(ns) ||
 			(e.NextFileEntry != invalidHandle && int64(e.NextFileEntry) >= int64(nf)) ||
 			int64(e.UserData) >= int64(chunks) {
@@ -426,15 +458,7 @@ func parseDirectoryIndex(b []byte, base int64, chunks int) (*DirectoryIndex, err
 	if err := d.walk(base, int64(len(b)), elemOK); err != nil {
 		return nil, err
 	}
-	d.chunkFile = make([]int32, chunks)
-	for i := range d.chunkFile {
-		d.chunkFile[i] = -1
-	}
-	for i, fe := range d.files {
-		if c := d.FileEntries[fe.entry].UserData; d.chunkFile[c] == -1 {
-			d.chunkFile[c] = int32(i)
-		}
-	}
+	d.chunks = chunks
 	return d, nil
 }
 
@@ -449,7 +473,7 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		n   int // its length (first pass)
 		ok  bool
 	}
-	seen := make([]bool, len(d.Directories)+len(d.FileEntries))
+	seen := make([]bool, len(d.Directories)+d.NumFileEntries())
 	seenDir, seenFile := seen[:len(d.Directories)], seen[len(d.Directories):]
 	// Pass 1: check the links and count the bytes of every path, and of
 	// the paths of the folders holding files.
@@ -481,12 +505,12 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 			dirTotal += n
 			ndirs++
 		}
-		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
+		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.fileEntry(fi).NextFileEntry {
 			if seenFile[fi] {
 				return &FormatError{Offset: base, Msg: fmt.Sprintf("directory index: file entry %d is reached twice (cycle)", fi)}
 			}
 			seenFile[fi] = true
-			total += n + 1 + len(d.String(int(d.FileEntries[fi].Name)))
+			total += n + 1 + len(d.String(int(d.fileEntry(fi).Name)))
 			nfiles++
 		}
 	}
@@ -538,9 +562,10 @@ func (d *DirectoryIndex) walk(base, size int64, elemOK []bool) error {
 		k := uint32(len(d.dirs))
 		d.dirs = append(d.dirs, strRef{uint32(len(dp)), uint32(len(dp) + len(cur))})
 		dp = append(dp, cur...)
-		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.FileEntries[fi].NextFileEntry {
-			name := d.String(int(d.FileEntries[fi].Name))
-			valid := ok && elemOK[d.FileEntries[fi].Name]
+		for fi := e.FirstFileEntry; fi != invalidHandle; fi = d.fileEntry(fi).NextFileEntry {
+			fe := d.fileEntry(fi)
+			name := d.String(int(fe.Name))
+			valid := ok && elemOK[fe.Name]
 			if (len(cur) > 0 && cur[0] == '/') || (len(cur) == 0 && name != "" && name[0] == '/') {
 				// The path loses its leading slashes (joinPath): check
 				// what is left.

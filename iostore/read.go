@@ -74,10 +74,14 @@ func (e *ChunkError) Unwrap() error { return e.Err }
 // PathOf returns the directory-index path of chunk i, or "".
 func (f *File) PathOf(i int) string {
 	d := f.DirectoryIndex
-	if d == nil || i < 0 || i >= len(d.chunkFile) || d.chunkFile[i] < 0 {
+	if d == nil {
 		return ""
 	}
-	return d.File(int(d.chunkFile[i])).Path
+	first := d.firstFiles()
+	if i < 0 || i >= len(first) || first[i] < 0 {
+		return ""
+	}
+	return d.File(int(first[i])).Path
 }
 
 func (f *File) chunkErr(i int, err error) error {
