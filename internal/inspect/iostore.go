@@ -749,6 +749,10 @@ func (x *utocContext) parsePackage(id uint64) (*zen.Package, error) {
 			return nil, err
 		}
 	}
+	// Importers build paths of its exports: as bounded as its own.
+	if err := checkZenPaths(p, int64(f.OffsetLength(chunk).Length)); err != nil {
+		return nil, err
+	}
 	x.mu.Lock()
 	x.packages[id] = p
 	x.mu.Unlock()

@@ -394,6 +394,9 @@ func openZenResolver(in *Input, opts *Options) (*Package, *zenResolver, error) {
 	if sc != nil {
 		sc.pkg = p
 	}
+	if err := checkZenPaths(p, in.Size); err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", in.Name, err)
+	}
 	zr.p = p
 	if zr.pkgID == 0 {
 		zr.pkgID = zen.PackageID(p.Name)
@@ -805,6 +808,36 @@ func exportPath(p *zen.Package, i, depth int) string {
 		sep = ":"
 	}
 	return exportPath(p, o, depth+1) + sep + e.Name
+}
+
+// maxPathBytes bounds the bytes of the object paths of a package of size
+// bytes, in all: 24 times its size and 4 MiB (real packages' paths take a
+// fraction of their size). A long name repeated down deep outer chains
+// could make a small file's paths take gigabytes.
+func maxPathBytes(size int64) int64 { return 24*size + 4<<20 }
+
+// checkZenPaths fails when the export paths of p, a package of size
+// bytes, would take more than maxPathBytes.
+func checkZenPaths(p *zen.Package, size int64) error {
+	limit := maxPathBytes(size)
+	total := int64(0)
+	for i := range p.Exports {
+		// The length of exportPath(p, i, 0).
+		for j, depth := i, 0; ; depth++ {
+			e := &p.Exports[j]
+			outer := e.OuterIndex
+			if outer.IsNull() || depth > maxExportDepth || outer.Kind() != zen.KindExport || int(outer.Value()) >= len(p.Exports) {
+				total += int64(len(p.Name)) + 1 + int64(len(e.Name))
+				break
+			}
+			total += 1 + int64(len(e.Name))
+			j = int(outer.Value())
+		}
+		if total > limit {
+			return fmt.Errorf("the paths of its %d exports take more than %d bytes, 24 times its size and 4 MiB (long names repeated by deep outer chains?)", len(p.Exports), limit)
+		}
+	}
+	return nil
 }
 
 // ref names what an ObjectIndex of the export map points at, as a path.
