@@ -626,6 +626,9 @@ func (f *File) read(v Versions) error {
 	}
 	f.progress = readExports
 	f.PackagePath, f.PackagePathSource = f.packagePath()
+	if err := f.checkPathBytes(); err != nil {
+		return err
+	}
 	// Room for the optional sections at once, not by doubling.
 	f.Sections = slices.Grow(f.Sections, optionalSectionsRoom)
 	f.sers = slices.Grow(f.sers, optionalSectionsRoom)

@@ -116,6 +116,60 @@ func (f *File) ObjectPath(p PackageIndex) string {
 	return b.String()
 }
 
+// checkPathBytes fails when the paths of the package's imports and exports
+// (ObjectPath of each) would take more than 24 times the file's size and 4
+// MiB in all (real packages' take a fraction of their size). Long names
+// repeated down deep outer chains, or numbered, which formats them anew
+// each time, could make a small file's paths take gigabytes; reading the
+// tables builds none of them, listing them builds each a few times.
+func (f *File) checkPathBytes() error {
+	limit := 24*f.size + 4<<20
+	total := int64(0)
+	ni := len(f.Imports)
+	for k := range ni + len(f.Exports) {
+		p := ImportIndex(k)
+		if k >= ni {
+			p = ExportIndex(k - ni)
+		}
+		total += f.pathLenBound(p)
+		if total > limit {
+			return formatErrf("imports and exports", "the paths of its %d imports and %d exports take more than %d bytes, 24 times its size and 4 MiB (long names repeated by deep outer chains?)", ni, len(f.Exports), limit)
+		}
+	}
+	return nil
+}
+
+// pathLenBound is at least len(f.ObjectPath(p)).
+func (f *File) pathLenBound(p PackageIndex) int64 {
+	nameLen := func(p PackageIndex) int64 {
+		var n Name
+		switch {
+		case p.IsImport() && p.ToImport() < len(f.Imports):
+			n = f.Imports[p.ToImport()].ObjectName
+		case p.IsExport() && p.ToExport() < len(f.Exports):
+			n = f.Exports[p.ToExport()].ObjectName
+		default:
+			return 0
+		}
+		base, ok := f.NameBase(n)
+		switch {
+		case !ok:
+			return 40 // "<bad name index N>"
+		case n.Number != 0:
+			return int64(len(base)) + 12 // "_" and the number
+		}
+		return int64(len(base))
+	}
+	total := int64(len(f.PackagePath)) + 40 // (or "<bad index>/" and the like)
+	for cur, depth := p, 0; !cur.IsNull(); cur, depth = f.Outer(cur), depth+1 {
+		if depth >= maxOuterDepth {
+			break
+		}
+		total += nameLen(cur) + 1
+	}
+	return total
+}
+
 // ClassPath returns the full path of the class of the object p refers to.
 // An export with a null class index is itself a class ("/Script/CoreUObject.Class").
 func (f *File) ClassPath(p PackageIndex) string {

@@ -1,0 +1,91 @@
+package uasset
+
+import (
+	"bytes"
+	"encoding/binary"
+	"strings"
+	"testing"
+
+	"github.com/upkg/upkg/internal/alloctest"
+)
+
+// withImports rewrites a real UE 4.19 package to have its names plus one
+// of nameLen bytes, and n imports all named by it (with number number),
+// import i inside import outer(i) (-1: none).
+func withImports(t *testing.T, nameLen, n int, number int32, outer func(i int) int) []byte {
+	t.Helper()
+	b := smallSummary(t)
+	f, err := NewFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	out := append([]byte(nil), b...)
+	nameOff := len(out)
+	names := make([]string, 0, len(f.Names)+1)
+	for _, nm := range f.Names {
+		names = append(names, nm.Name.S)
+	}
+	names = append(names, strings.Repeat("N", nameLen))
+	for _, s := range names {
+		out = le.AppendUint32(out, uint32(len(s)+1))
+		out = append(out, s...)
+		out = append(out, 0)
+		out = le.AppendUint32(out, 0) // the two name hashes
+	}
+	long := int32(len(names) - 1)
+	importOff := len(out)
+	for i := range n {
+		o := int32(0)
+		if k := outer(i); k >= 0 {
+			o = -int32(k) - 1
+		}
+		for _, v := range []int32{long, number, long, number, o, long, number} {
+			out = le.AppendUint32(out, uint32(v)) // ClassPackage, ClassName, OuterIndex, ObjectName
+		}
+	}
+	for field, v := range map[string]int{"NameCount": len(names), "NameOffset": nameOff, "ImportCount": n, "ImportOffset": importOff} {
+		le.PutUint32(out[f.summaryFieldOffset("PackageFileSummary."+field):], uint32(v))
+	}
+	return out
+}
+
+// TestPathBudget: 200 imports hung below a chain of 127 imports with a 64
+// KB name (8 MB a path, 1.6 GB in all, from a 75 KB file), or 200 named by
+// a 1 MB name with a number (formatted anew for each path), are refused as
+// they are read, within alloctest's bound; with short names the same
+// package reads and its paths join the chain.
+func TestPathBudget(t *testing.T) {
+	chain := func(i int) int {
+		switch {
+		case i == 0:
+			return -1
+		case i < 127:
+			return i - 1
+		}
+		return 126
+	}
+	flat := func(int) int { return -1 }
+	for _, tc := range []struct {
+		name       string
+		nameLen, n int
+		number     int32
+		outer      func(int) int
+	}{{"deep", 64 << 10, 327, 0, chain}, {"numbered", 1 << 20, 200, 1, flat}} {
+		data := withImports(t, tc.nameLen, tc.n, tc.number, tc.outer)
+		alloctest.Check(t, len(data), func() {
+			_, err := NewFile(bytes.NewReader(data), int64(len(data)))
+			if err == nil || !strings.Contains(err.Error(), "take more than") {
+				t.Errorf("%s: %v", tc.name, err)
+			}
+		})
+	}
+	data := withImports(t, 4, 327, 0, chain)
+	f, err := NewFile(bytes.NewReader(data), int64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := f.ObjectPath(ImportIndex(326)), strings.Repeat("NNNN.", 127)+"NNNN"; got != want {
+		t.Errorf("path %q, want %q", got, want)
+	}
+}
