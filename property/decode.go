@@ -37,6 +37,10 @@ type decoder struct {
 	notTagged map[[2]int64]bool
 	// steps counts values read; budget bounds it (see maxStepsPerByte).
 	steps, budget int64
+	// textBytes counts the bytes of strings built from names (numbered names,
+	// soft object paths, type names); textBudget bounds it (see
+	// spendText).
+	textBytes, textBudget int64
 	// types caches schema types converted for decoding.
 	// noFieldFlags reads FField definitions without their object flags,
 	// which UE5.8 cooked data leaves out.
@@ -193,6 +197,7 @@ func putDecoder(d *decoder) {
 	d.rawNative = nil
 	clear(d.notTagged)
 	d.steps, d.budget = 0, 0
+	d.textBytes, d.textBudget = 0, 0
 	d.noFieldFlags = false
 	if len(d.schemas) > 0 {
 		clear(d.schemas)
@@ -297,6 +302,26 @@ const maxStepsPerByte = 64
 
 // errBudget reports input that takes too much work to decode.
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
+
+// textBudgetFor bounds the bytes of strings a decode of size bytes of data
+// builds from names: 24 times its size and 4 MiB. Each 8-byte name
+// reference can name a long name (up to megabytes) with a number, which
+// formats it anew.
+func textBudgetFor(size int) int64 { return 24*int64(size) + 4<<20 }
+
+// errTextBudget reports data whose names would make too many bytes.
+var errTextBudget = errors.New("its names would make strings of more than 24 times its size and 4 MiB (long names referenced many times with numbers?)")
+
+// spendText counts n bytes of strings built from names against the
+// decode's bound, failing r at field past it.
+func (d *decoder) spendText(r *binread.Reader, field string, n int) bool {
+	d.textBytes += int64(n)
+	if d.textBudget > 0 && d.textBytes > d.textBudget {
+		r.Fail(field, errTextBudget)
+		return false
+	}
+	return true
+}
 
 func newDecoder(ctx *Context) *decoder {
 	return &decoder{ctx: ctx, names: ctx.Names}

@@ -132,6 +132,7 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 func (d *decoder) readExportInto(data []byte, ex Export, o *Object) {
 	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
+	d.textBudget = textBudgetFor(len(data))
 	*o = Object{Size: int64(len(data)), Properties: []*Property{}}
 	d.root = *binread.FromBytes(data)
 	r := &d.root
@@ -696,6 +697,7 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 // reached its terminator with no issue.
 func ReadTagged(ctx *Context, data []byte) ([]*Property, []Issue, bool) {
 	d := getDecoder(ctx)
+	d.textBudget = textBudgetFor(len(data))
 	r := binread.FromBytes(data)
 	props, ok := d.tagged(r)
 	issues := d.issues

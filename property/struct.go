@@ -1153,6 +1153,9 @@ func (d *decoder) softObjectPath(r *binread.Reader) SoftObjectPath {
 	if d.ctx.ue5(verUE5SoftObjectPathRemoveAssetFNames) {
 		pkg := d.name(r, "SoftObjectPath.PackageName")
 		asset := d.name(r, "SoftObjectPath.AssetName")
+		if !d.spendText(r, "SoftObjectPath.AssetName", len(pkg)+1+len(asset)) {
+			return SoftObjectPath{}
+		}
 		s.AssetPath = topLevelPath(pkg, asset)
 	} else {
 		s.AssetPath = d.name(r, "SoftObjectPath.AssetPathName")

@@ -232,7 +232,7 @@ func (d *decoder) readNameKey(r *binread.Reader, field string) (string, uint64) 
 	if n == 0 {
 		return d.ctx.Names[i], ref
 	}
-	return d.numberedName(i, n), ref
+	return d.numberedName(r, field, i, n), ref
 }
 
 // readName reads an FName (index into the name map, number) and reports
@@ -245,15 +245,18 @@ func (d *decoder) readName(r *binread.Reader, field string) (string, bool) {
 	if n == 0 {
 		return d.ctx.Names[i], true
 	}
-	return d.numberedName(i, n), true
+	return d.numberedName(r, field, i, n), true
 }
 
 // numberedName formats name i with number n (> 0) once per decoder and
-// package.
-func (d *decoder) numberedName(i, n int32) string {
+// package (read at field of r: past the decode's text budget, r fails).
+func (d *decoder) numberedName(r *binread.Reader, field string, i, n int32) string {
 	k := uint64(uint32(i))<<32 | uint64(uint32(n))
 	if s, ok := d.numbered[k]; ok {
 		return s
+	}
+	if !d.spendText(r, field, len(d.ctx.Names[i])+12) {
+		return ""
 	}
 	s := ue.FormatName(d.ctx.Names[i], n)
 	if d.numbered == nil || len(d.numbered) >= maxInterned {
@@ -487,7 +490,15 @@ func (d *decoder) readTypeName(r *binread.Reader) (*Type, string) {
 		}
 	}
 	// The package's first tag of this type: look the tree up by its names
-	// among the types kept from package to package.
+	// among the types kept from package to package (formatting them:
+	// counted against the text budget).
+	size := 0
+	for k := key; len(k) > 0; k = k[typeNodeSize:] {
+		size += len(d.ctx.Names[binary.LittleEndian.Uint32(k)]) + 12
+	}
+	if !d.spendText(r, "PropertyTag.TypeName", size) {
+		return &Type{}, ""
+	}
 	it := d.treeType(key)
 	if slot != nil {
 		slot.n = uint8(copy(slot.key[:], key))
