@@ -3,10 +3,12 @@ package uasset
 import (
 	"bytes"
 	"encoding/binary"
+	"os"
 	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/alloctest"
+	"github.com/upkg/upkg/internal/corpus"
 )
 
 // withImports rewrites a real UE 4.19 package to have its names plus one
@@ -88,4 +90,53 @@ func TestPathBudget(t *testing.T) {
 	if got, want := f.ObjectPath(ImportIndex(326)), strings.Repeat("NNNN.", 127)+"NNNN"; got != want {
 		t.Errorf("path %q, want %q", got, want)
 	}
+}
+
+// TestSoftObjectPathsBudget: 2,000 soft object paths (40 KB) naming a 1
+// MB name as package and asset would make 4 GB of "package.asset" paths
+// for property decoding: the section fails as it is read, saying why, and
+// the rest of the package reads.
+func TestSoftObjectPathsBudget(t *testing.T) {
+	b, err := os.ReadFile(corpus.Path(t, "uncooked/TechnicallyArtist+UE5.3-FoW/Content/TopDown/Blueprints/BP_TopDownPlayerController.uasset"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := NewFile(bytes.NewReader(b), int64(len(b)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	le := binary.LittleEndian
+	out := append([]byte(nil), b...)
+	nameOff := len(out)
+	names := make([]string, 0, len(f.Names)+1)
+	for _, nm := range f.Names {
+		names = append(names, nm.Name.S)
+	}
+	names = append(names, strings.Repeat("N", 1<<20))
+	for _, s := range names {
+		out = le.AppendUint32(out, uint32(len(s)+1))
+		out = append(out, s...)
+		out = append(out, 0)
+		out = le.AppendUint32(out, 0) // the two name hashes
+	}
+	long := uint32(len(names) - 1)
+	pathsOff := len(out)
+	const n = 2000
+	for range n {
+		for _, v := range []uint32{long, 0, long, 0, 0} { // PackageName, AssetName, SubPath ""
+			out = le.AppendUint32(out, v)
+		}
+	}
+	for field, v := range map[string]int{"NameCount": len(names), "NameOffset": nameOff, "SoftObjectPathsCount": n, "SoftObjectPathsOffset": pathsOff} {
+		le.PutUint32(out[f.summaryFieldOffset("PackageFileSummary."+field):], uint32(v))
+	}
+	alloctest.Check(t, len(out), func() {
+		g, err := NewFile(bytes.NewReader(out), int64(len(out)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := g.SectionErrors(); err == nil || !strings.Contains(err.Error(), "2000 paths take more than") || g.SoftObjectPaths != nil || len(g.Exports) != len(f.Exports) {
+			t.Errorf("section errors %v; %d soft object paths, %d exports", err, len(g.SoftObjectPaths), len(g.Exports))
+		}
+	})
 }

@@ -77,6 +77,24 @@ func (f *File) readOptionalSections() {
 			serializeN(a, "SoftObjectPaths", &f.SoftObjectPaths, int(s.SoftObjectPathsCount), 20, func(a archive, p *SoftObjectPath) {
 				p.serialize(a)
 			})
+			if l, ok := a.(loader); ok && l.r.Err() == nil {
+				// Property decoding names each "package.asset": bounded as
+				// the objects' paths are (checkPathBytes).
+				total, limit := int64(0), 24*f.size+4<<20
+				for i := range f.SoftObjectPaths {
+					p := &f.SoftObjectPaths[i]
+					for _, n := range []Name{p.PackageName, p.AssetName} {
+						if b, ok := f.NameBase(n); ok {
+							total += int64(len(b)) + 12
+						}
+					}
+					if total > limit {
+						l.r.Failf("SoftObjectPaths", "%d paths take more than %d bytes, 24 times the file's size and 4 MiB (long names referenced many times?)", len(f.SoftObjectPaths), limit)
+						f.SoftObjectPaths = nil
+						break
+					}
+				}
+			}
 		}, func() int { return len(f.SoftObjectPaths) })
 	}
 	if s.GatherableTextDataCount > 0 {
