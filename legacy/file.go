@@ -8,6 +8,8 @@ import (
 	"io"
 	"path/filepath"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/upkg/upkg/internal/binread"
 	"github.com/upkg/upkg/internal/osfile"
@@ -50,6 +52,20 @@ type File struct {
 	pooled []byte
 	order  binary.ByteOrder
 	closer io.Closer
+	// memo holds what ObjectPath and name made (nil: nothing is kept).
+	memo *fileMemo
+}
+
+// fileMemo is what a File's ObjectPath and name made, shared by copies of
+// the File.
+type fileMemo struct {
+	// paths holds the paths ObjectPath made, by reference + len(Imports):
+	// a property value naming an object takes its path from here.
+	mu    sync.Mutex
+	paths []string
+	// formatted counts the bytes of numbered names made (see name);
+	// decoded the bytes of export data decoded, which widen the bound.
+	formatted, decoded atomic.Int64
 }
 
 // Name is one name table entry (FNameEntry).
@@ -139,6 +155,11 @@ func (f *File) Close() error {
 func (f *File) Release() {
 	releaseTables(f)
 	f.Names, f.Imports, f.Exports = nil, nil, nil
+	if m := f.memo; m != nil {
+		m.mu.Lock()
+		m.paths = nil
+		m.mu.Unlock()
+	}
 	if ci, ok := f.img.(*chunkedImage); ok {
 		ci.release()
 		f.img, f.size = binread.Mem(nil), 0
@@ -179,7 +200,7 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 	for _, fn := range opts {
 		fn(&o)
 	}
-	f := &File{img: r, size: size}
+	f := &File{img: r, size: size, memo: &fileMemo{}}
 	if o.name != "" {
 		base := filepath.Base(strings.ReplaceAll(o.name, "\\", "/"))
 		f.PackageName = strings.TrimSuffix(base, filepath.Ext(base))
@@ -246,6 +267,9 @@ func NewFile(r io.ReaderAt, size int64, opts ...Option) (*File, error) {
 		f.Wrapper += "Rocket League AES-256-ECB (decrypted)"
 	}
 	if err := f.readTables(); err != nil {
+		return nil, err
+	}
+	if err := f.checkPaths(); err != nil {
 		return nil, err
 	}
 	return f, nil
@@ -586,7 +610,11 @@ func (f *File) readNameRef(r *binread.Reader, field string) string {
 		return ""
 	}
 	s, ok := f.name(idx, num)
-	if !ok {
+	switch {
+	case ok:
+	case f.validName(idx):
+		r.FailAt(start, field, errTextBudget)
+	default:
 		// Formatted only if shown: the property decoder tries layouts
 		// that fail here before the one that reads.
 		r.FailAt(start, field, binread.NewLazyError(nil, "name index %d outside the %d-entry name table", int64(idx), int64(len(f.Names))))
@@ -594,12 +622,29 @@ func (f *File) readNameRef(r *binread.Reader, field string) string {
 	return s
 }
 
-// name returns the display string of a name reference.
+// errTextBudget reports a package whose numbered names, each formatted
+// anew, would take too many bytes.
+var errTextBudget = errors.New("its numbered names take more than 8 times its size and 4 MiB (a long name referenced many times?)")
+
+// textBudget bounds the bytes of its objects' paths, 8 times its size and
+// 4 MiB, and of names with numbers made for a package (formatted anew for
+// each reference: a long one referenced by many 8-byte references could
+// take gigabytes): that and 8 times the export data decoded so far, so
+// that decoding again is never refused.
+func (f *File) textBudget() int64 { return 8*f.size + 4<<20 }
+
+// name returns the display string of a name reference; false for an index
+// outside the name table, or a numbered name past the package's text
+// budget.
 func (f *File) name(idx, number int32) (string, bool) {
 	if idx < 0 || int(idx) >= len(f.Names) {
 		return "", false
 	}
-	return ue.FormatName(f.Names[idx].Name, number), true
+	base := f.Names[idx].Name
+	if m := f.memo; number != 0 && m != nil && m.formatted.Add(int64(len(base))+12) > f.textBudget()+8*m.decoded.Load() {
+		return "", false
+	}
+	return ue.FormatName(base, number), true
 }
 
 // objRef reads an object reference: compact index before UE3, int32 after.
@@ -735,8 +780,54 @@ func (f *File) outer(ref int32) int32 {
 
 // ObjectPath returns the dotted full path of the object a reference points
 // to: "Engine.Texture" for an import, "MyPackage.Group.Object" for an
-// export (the package's own name first).
+// export (the package's own name first). Each object's is made once.
 func (f *File) ObjectPath(ref int32) string {
+	ni := len(f.Imports)
+	m := f.memo
+	if m == nil || ref == 0 || ref < -int32(ni) || ref > int32(len(f.Exports)) {
+		return f.objectPath(ref)
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.paths == nil {
+		m.paths = make([]string, ni+len(f.Exports)+1)
+	}
+	p := &m.paths[int(ref)+ni]
+	if *p == "" {
+		*p = f.objectPath(ref)
+	}
+	return *p
+}
+
+// checkPaths fails when the paths of the package's imports and exports
+// would take more than its text budget in all: long names repeated down
+// deep outer chains could make a small file's paths take gigabytes.
+func (f *File) checkPaths() error {
+	total, limit := int64(0), f.textBudget()
+	for k := range len(f.Imports) + len(f.Exports) {
+		ref := -int32(k) - 1
+		if k >= len(f.Imports) {
+			ref = int32(k-len(f.Imports)) + 1
+		}
+		// At least len(f.objectPath(ref)).
+		total += int64(len(f.PackageName)) + 1
+		cur := ref
+		for depth := 0; cur != 0 && depth < maxDepth; depth++ {
+			total += int64(len(f.ObjectName(cur))) + 1
+			if cur < 0 && int(-cur-1) < len(f.Imports) {
+				total += int64(len(f.Imports[-cur-1].PackageName)) + 1
+			}
+			cur = f.outer(cur)
+		}
+		if total > limit {
+			return fmt.Errorf("legacy: the paths of its %d imports and %d exports take more than %d bytes, 8 times its size and 4 MiB (long names repeated by deep outer chains?)", len(f.Imports), len(f.Exports), limit)
+		}
+	}
+	return nil
+}
+
+// objectPath is ObjectPath, made anew.
+func (f *File) objectPath(ref int32) string {
 	if ref == 0 {
 		return "None"
 	}

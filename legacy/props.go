@@ -169,6 +169,9 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 // no property values, object paths or lists (o gets only the offsets and
 // sizes).
 func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error {
+	if f.memo != nil {
+		f.memo.decoded.Add(int64(len(data)))
+	}
 	e := &f.Exports[i]
 	*o = Object{Export: i}
 	if keep {

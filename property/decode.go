@@ -304,13 +304,13 @@ const maxStepsPerByte = 64
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
 // textBudgetFor bounds the bytes of strings a decode of size bytes of data
-// builds from names: 24 times its size and 4 MiB. Each 8-byte name
+// builds from names: 16 times its size and 4 MiB. Each 8-byte name
 // reference can name a long name (up to megabytes) with a number, which
 // formats it anew.
-func textBudgetFor(size int) int64 { return 24*int64(size) + 4<<20 }
+func textBudgetFor(size int) int64 { return 16*int64(size) + 4<<20 }
 
 // errTextBudget reports data whose names would make too many bytes.
-var errTextBudget = errors.New("its names would make strings of more than 24 times its size and 4 MiB (long names referenced many times with numbers?)")
+var errTextBudget = errors.New("its names would make strings of more than 16 times its size and 4 MiB (long names referenced many times with numbers?)")
 
 // spendText counts n bytes of strings built from names against the
 // decode's bound, failing r at field past it.

@@ -35,7 +35,7 @@ func TestTextBudget(t *testing.T) {
 	data, ctx := nameArray(long, 2000, distinct)
 	alloctest.Check(t, len(data)+len(long), func() {
 		_, issues, ok := ReadTagged(ctx, data)
-		if ok || len(issues) == 0 || !strings.Contains(issues[0].Msg, "strings of more than 24 times its size") {
+		if ok || len(issues) == 0 || !strings.Contains(issues[0].Msg, "strings of more than 16 times its size") {
 			t.Errorf("distinct numbers of a long name: ok %v, issues %v", ok, issues)
 		}
 	})

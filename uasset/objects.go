@@ -117,13 +117,13 @@ func (f *File) ObjectPath(p PackageIndex) string {
 }
 
 // checkPathBytes fails when the paths of the package's imports and exports
-// (ObjectPath of each) would take more than 24 times the file's size and 4
+// (ObjectPath of each) would take more than 8 times the file's size and 4
 // MiB in all (real packages' take a fraction of their size). Long names
 // repeated down deep outer chains, or numbered, which formats them anew
 // each time, could make a small file's paths take gigabytes; reading the
 // tables builds none of them, listing them builds each a few times.
 func (f *File) checkPathBytes() error {
-	limit := 24*f.size + 4<<20
+	limit := 8*f.size + 4<<20
 	total := int64(0)
 	ni := len(f.Imports)
 	for k := range ni + len(f.Exports) {
@@ -133,7 +133,7 @@ func (f *File) checkPathBytes() error {
 		}
 		total += f.pathLenBound(p)
 		if total > limit {
-			return formatErrf("imports and exports", "the paths of its %d imports and %d exports take more than %d bytes, 24 times its size and 4 MiB (long names repeated by deep outer chains?)", ni, len(f.Exports), limit)
+			return formatErrf("imports and exports", "the paths of its %d imports and %d exports take more than %d bytes, 8 times its size and 4 MiB (long names repeated by deep outer chains?)", ni, len(f.Exports), limit)
 		}
 	}
 	return nil

@@ -80,7 +80,7 @@ func (f *File) readOptionalSections() {
 			if l, ok := a.(loader); ok && l.r.Err() == nil {
 				// Property decoding names each "package.asset": bounded as
 				// the objects' paths are (checkPathBytes).
-				total, limit := int64(0), 24*f.size+4<<20
+				total, limit := int64(0), 8*f.size+4<<20
 				for i := range f.SoftObjectPaths {
 					p := &f.SoftObjectPaths[i]
 					for _, n := range []Name{p.PackageName, p.AssetName} {
@@ -89,7 +89,7 @@ func (f *File) readOptionalSections() {
 						}
 					}
 					if total > limit {
-						l.r.Failf("SoftObjectPaths", "%d paths take more than %d bytes, 24 times the file's size and 4 MiB (long names referenced many times?)", len(f.SoftObjectPaths), limit)
+						l.r.Failf("SoftObjectPaths", "%d paths take more than %d bytes, 8 times the file's size and 4 MiB (long names referenced many times?)", len(f.SoftObjectPaths), limit)
 						f.SoftObjectPaths = nil
 						break
 					}
