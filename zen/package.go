@@ -856,6 +856,17 @@ func (p *Package) finish(headerSize int64) error {
 	if p.Layout <= HeaderInitial {
 		p.SourceName, _ = p.Summary.SourceName.Resolve(p.Names)
 	}
+	// Numbered names are formatted anew for each export: long ones
+	// repeated by many exports are refused, before any is made, past 8
+	// times the header's size and 4 MiB.
+	formatted, limit := int64(0), 8*headerSize+4<<20
+	for i := range p.Exports {
+		if n := p.Exports[i].ObjectName; n.Number != 0 && int64(n.Index) < int64(len(p.Names)) {
+			if formatted += int64(len(p.Names[n.Index].Value)) + 12; formatted > limit {
+				return &FormatError{Offset: int64(p.Summary.ExportMapOffset) + int64(i)*exportEntrySize + 16, Msg: fmt.Sprintf("export %d: the numbered names of the exports up to it take more than %d bytes, 8 times the header's size and 4 MiB (a long name repeated?)", i, limit)}
+			}
+		}
+	}
 	for i := range p.Exports {
 		e := &p.Exports[i]
 		if e.Name, ok = e.ObjectName.Resolve(p.Names); !ok {
