@@ -528,15 +528,23 @@ func indexByte(b []byte, c byte) int {
 func (f *File) checkEntries() error {
 	bs := uint64(f.Header.CompressionBlockSize)
 	nb := uint64(f.NumBlocks())
+	// The engine writes each chunk from a block of its own: the chunks'
+	// blocks add up to the TOC's (a chunk may share its first and last
+	// with others when not aligned). Chunks of a crafted TOC that all span
+	// all its blocks would make checking them quadratic.
+	spanned, limit := uint64(0), nb+2*uint64(len(f.ChunkIDs))
 	for i := range f.ChunkIDs {
 		ol := f.OffsetLength(i)
 		if ol.Length == 0 {
 			continue
 		}
+		at := int64(tocHeaderSize + len(f.ChunkIDs)*chunkIDSize + i*offsetLengthSize)
 		end := ol.Offset + ol.Length
 		if end < ol.Offset || (end-1)/bs >= nb {
-			return &FormatError{Offset: int64(tocHeaderSize + len(f.ChunkIDs)*chunkIDSize + i*offsetLengthSize),
-				Msg: fmt.Sprintf("chunk %d (%s): range [0x%x, +0x%x) needs compression blocks beyond the %d the TOC has", i, f.ChunkIDs[i], ol.Offset, ol.Length, nb)}
+			return &FormatError{Offset: at, Msg: fmt.Sprintf("chunk %d (%s): range [0x%x, +0x%x) needs compression blocks beyond the %d the TOC has", i, f.ChunkIDs[i], ol.Offset, ol.Length, nb)}
+		}
+		if spanned += (end-1)/bs - ol.Offset/bs + 1; spanned > limit {
+			return &FormatError{Offset: at, Msg: fmt.Sprintf("chunk %d (%s): the chunks up to it span %d compression blocks, more than the %d the TOC has and 2 for each chunk (chunks overlap)", i, f.ChunkIDs[i], spanned, nb)}
 		}
 	}
 	return nil

@@ -2,6 +2,7 @@ package iostore
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/upkg/upkg/internal/corpus"
+	"github.com/upkg/upkg/internal/iostoretest"
 )
 
 const fixtureKey = "CUE4ParseFixtureAESKey0123456789"
@@ -358,5 +360,35 @@ func TestStream(t *testing.T) {
 		if err != nil || !bytes.Equal(got, want) {
 			t.Fatalf("chunk %d: %v, %d vs %d bytes", i, err, len(got), len(want))
 		}
+	}
+}
+
+// TestOverlappingChunks: chunks that each span all of a TOC's blocks (a
+// crafted TOC whose checks would be quadratic) are refused as it is read;
+// the chunks as written read.
+func TestOverlappingChunks(t *testing.T) {
+	data := bytes.Repeat([]byte{7}, 8<<10)
+	chunks := make([]iostoretest.Chunk, 50)
+	for i := range chunks {
+		chunks[i] = iostoretest.Chunk{ID: iostoretest.ChunkID(uint64(i), 0, 2), Data: data}
+	}
+	toc, cas := iostoretest.BuildCompressed(uint8(TocLatest), 1, "../../../", chunks, 1<<10, "", nil)
+	f, err := NewReader(bytes.NewReader(toc), int64(len(toc)), WithPartitions(func(int) (io.ReaderAt, int64, error) { return bytes.NewReader(cas), int64(len(cas)), nil }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Every chunk over all the blocks: 50 chunks of 400 blocks.
+	offLens := append([]byte(nil), f.offLens...)
+	for i := range chunks {
+		p := f.offLens[i*offsetLengthSize:]
+		binary.BigEndian.PutUint64(p[2:], uint64(len(chunks)*len(data))) // length (bytes 5-9) and...
+		copy(p[:5], []byte{0, 0, 0, 0, 0})                               // ...offset 0
+	}
+	if err := f.checkEntries(); err == nil || !strings.Contains(err.Error(), "chunks overlap") {
+		t.Errorf("chunks spanning every block: %v", err)
+	}
+	copy(f.offLens, offLens)
+	if err := f.checkEntries(); err != nil {
+		t.Errorf("the chunks as written: %v", err)
 	}
 }
