@@ -180,3 +180,32 @@ func TestSharedEntryOfManyBlocks(t *testing.T) {
 		t.Errorf("opened: %v", err)
 	}
 }
+
+// TestDataSize: the data the entries point at adds up to the pak's data
+// when each has its own, and counts shared bytes once per entry.
+func TestDataSize(t *testing.T) {
+	data := paktest.TextLike(64<<10, 3)
+	for _, v := range []int{3, 8, 11} {
+		for _, shared := range []bool{false, true} {
+			var files []paktest.File
+			for i := range 50 {
+				files = append(files, paktest.File{Path: fmt.Sprintf("Game/F%d.bin", i), Data: data, Compress: i%2 == 1, SharedData: shared})
+			}
+			b, err := paktest.Build(paktest.Options{Version: v, Mount: "../../../"}, files)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r, err := NewReader(bytes.NewReader(b), int64(len(b)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum int64
+			for _, e := range r.All() {
+				sum += e.CompressedSize
+			}
+			if got := r.DataSize(); got != sum || shared != (got > r.Size()) {
+				t.Errorf("version %d, shared %v: DataSize %d, entries' sizes %d, pak %d bytes", v, shared, got, sum, r.Size())
+			}
+		}
+	}
+}

@@ -123,6 +123,7 @@ type Reader struct {
 	encStart     int64    // its file offset
 	plain        []Entry  // the non-encoded entries of a version 10+ index
 	anyEncrypted bool
+	dataSize     int64 // see DataSize
 
 	r         io.ReaderAt
 	size      int64
@@ -191,6 +192,12 @@ func (p *Reader) Close() error {
 
 // Size returns the size of the pak file.
 func (p *Reader) Size() int64 { return p.size }
+
+// DataSize returns the bytes of data the entries of the index point at,
+// summed over them: no more than the pak's size when no two share data,
+// as the engine writes them (a crafted index can point many entries at
+// the same bytes, and checking each would read them again).
+func (p *Reader) DataSize() int64 { return p.dataSize }
 
 // Encrypted reports whether the index or any entry is encrypted.
 func (p *Reader) Encrypted() bool { return p.Footer.EncryptedIndex || p.anyEncrypted }
@@ -387,7 +394,10 @@ func (p *Reader) readIndexLegacy(r *binread.Reader, index []byte) error {
 		if err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
-		p.readEntry(r) // (decoded again when asked for)
+		e := p.readEntry(r) // (decoded again when asked for)
+		if e.CompressedSize > 0 {
+			p.dataSize += e.CompressedSize
+		}
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
@@ -624,6 +634,9 @@ func (p *Reader) checkRef(i int, invalid *error) (blocks int, err error) {
 		}
 	}
 	p.anyEncrypted = p.anyEncrypted || e.Encrypted()
+	if e.CompressedSize > 0 {
+		p.dataSize += e.CompressedSize
+	}
 	return len(e.Blocks), nil
 }
 

@@ -515,6 +515,13 @@ func verifyPak(p string, opts *Options, emit func(VerifyResult)) (handled bool) 
 	defer c.Close()
 	defer roomForIndex(before)()
 	n := c.R.Len()
+	if data, size := c.R.DataSize(), c.R.Size(); data > 2*size+64<<20 {
+		// Each entry's bytes would be read and hashed once per entry.
+		res.Entries = &n
+		res.Error = fmt.Sprintf("its %d entries point at %d bytes of data, more than twice its %d bytes and 64 MiB (entries share data): not checked", n, data, size)
+		emit(res)
+		return true
+	}
 	// Idle workers share the entries' hash checks, then the packages.
 	// What fails is counted, and the first error kept (an error an entry
 	// took 16 bytes each, and hundreds for each of a cut-short pak's).

@@ -30,6 +30,10 @@ type File struct {
 	// data, the Deleted flag; from version 10 it is a non-encoded entry.
 	Delete    bool
 	BlockSize int // default 64 KiB
+	// SharedData points the file's entry at the bytes of the last file
+	// before it with the same data and settings, written once (an index
+	// no engine writes: entries sharing data).
+	SharedData bool
 }
 
 // Options choose the pak layout.
@@ -172,7 +176,15 @@ func Build(o Options, files []File) ([]byte, error) {
 		w.blk = b
 	}
 	var entries []*entry
+	written := map[string]*entry{} // by settings and data, for SharedData
 	for _, f := range files {
+		key := fmt.Sprint(f.Compress, f.Encrypt, f.Delete, f.BlockSize) + string(f.Data)
+		if prev, ok := written[key]; ok && f.SharedData {
+			e := *prev
+			e.path = f.Path
+			entries = append(entries, &e)
+			continue
+		}
 		if (f.Encrypt || o.EncryptIndex) && w.blk == nil {
 			return nil, fmt.Errorf("paktest: encryption needs a key")
 		}
@@ -245,6 +257,7 @@ func Build(o Options, files []File) ([]byte, error) {
 		w.entry(e, 0)
 		w.Write(stored)
 		entries = append(entries, e)
+		written[key] = e
 	}
 
 	indexOffset := int64(w.Len())
