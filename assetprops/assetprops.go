@@ -247,6 +247,10 @@ func outcomeOf(o *property.Object) exportOutcome {
 	return x
 }
 
+// sharedDataSlack is what decodeAll decodes beyond twice a package's
+// bytes (a variable: tests lower it).
+var sharedDataSlack int64 = 64 << 20
+
 func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) ([]*property.Object, Stats, error) {
 	var st Stats
 	if ctx.Unversioned && ctx.Mappings == nil {
@@ -259,6 +263,11 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 	} else {
 		scratch = new(property.Object)
 	}
+	// The engine gives each export bytes of its own; exports of a crafted
+	// package pointing at the same bytes would have them decoded again for
+	// each. Past twice the package's bytes and 64 MiB, the rest fail.
+	_, uexpSize := f.Uexp()
+	decoded, limit := int64(0), 2*(f.Size()+uexpSize)+sharedDataSlack
 	for i := range f.Exports {
 		st.Exports++
 		x, known := exportOutcome{}, false
@@ -266,6 +275,14 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 			x, known = prior.outcome(i, ctx)
 		}
 		if !known {
+			if decoded += max(f.Exports[i].SerialSize, 0); decoded > limit {
+				st.Failed++
+				st.BytesUnaccounted += f.Exports[i].SerialSize
+				if len(st.Failures) < maxFailures {
+					st.Failures = append(st.Failures, fmt.Sprintf("export %d %s: the exports up to it span %d bytes, more than twice the package's and 64 MiB (exports share data): not decoded", i, f.NameString(f.Exports[i].ObjectName), decoded))
+				}
+				continue
+			}
 			o, err := decode(f, ctx, i, scratch)
 			if err != nil && errors.Is(err, errNoData) {
 				st.NoData++

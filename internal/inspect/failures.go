@@ -103,3 +103,13 @@ func isUnsupported(err error) bool {
 	var ue *compression.UnsupportedError
 	return errors.As(err, &ue)
 }
+
+
+// sharedDataLimit bounds the export bytes decoded from a package of size
+// bytes: twice its size and 64 MiB. The engine gives each export bytes of
+// its own; exports of a crafted package pointing at the same bytes would
+// have them decoded again for each.
+func sharedDataLimit(size int64) int64 { return 2*size + 64<<20 }
+
+// errSharedData reports exports past sharedDataLimit.
+var errSharedData = errors.New("the exports decoded up to it span more than twice the package's bytes and 64 MiB (exports share data): not decoded")

@@ -113,6 +113,8 @@ type zenDecode struct {
 	// lite is the Object of every lite decode, used before the next.
 	lite  property.Object
 	stats Stats
+	// decoded counts the export bytes decoded (see sharedDataLimit).
+	decoded int64
 }
 
 // decode decodes export i; lite decodes only the outcome (see
@@ -131,6 +133,9 @@ func (z *zenDecode) decode(i int, lite bool) (*property.Object, error) {
 	data, err := zp.ExportData(i)
 	if err != nil {
 		return nil, fmt.Errorf("export %d data: %w", i, err)
+	}
+	if z.decoded += int64(len(data)); z.decoded > sharedDataLimit(zp.ExportDataEnd()) {
+		return nil, fmt.Errorf("export %d: %w", i, errSharedData)
 	}
 	e := &zp.Exports[i]
 	ex := property.Export{Class: propsLastElem(z.p.Exports[i].Class), Name: e.Name, ObjectFlags: e.ObjectFlags}
