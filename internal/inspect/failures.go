@@ -104,7 +104,6 @@ func isUnsupported(err error) bool {
 	return errors.As(err, &ue)
 }
 
-
 // sharedDataLimit bounds the export bytes decoded from a package of size
 // bytes: twice its size and 64 MiB. The engine gives each export bytes of
 // its own; exports of a crafted package pointing at the same bytes would
