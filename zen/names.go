@@ -296,6 +296,19 @@ func (b *lazyNames) value(i int) string {
 	return s
 }
 
+// maxLen is at least len(b.value(i)), without decoding it: a UTF-16
+// name's UTF-8 form takes up to 3 bytes a unit.
+func (b *lazyNames) maxLen(i int) int {
+	if b.eager != nil {
+		return len(b.eager[i].Value)
+	}
+	h := binary.BigEndian.Uint16(b.headers[2*i:])
+	if h&0x8000 != 0 {
+		return 3 * int(h&0x7FFF)
+	}
+	return int(h & 0x7FFF)
+}
+
 // name is name i (< b.len()) with its hash checked.
 func (b *lazyNames) name(i int) Name {
 	if b.eager != nil {

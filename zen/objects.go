@@ -126,7 +126,50 @@ func ParseScriptObjects(data []byte) (*ScriptObjects, error) {
 	if r.Remaining() != 0 {
 		return nil, fmt.Errorf("zen: script objects: %d bytes left over at offset 0x%x", r.Remaining(), r.Offset())
 	}
-	return s, s.index()
+	if err := s.index(); err != nil {
+		return s, err
+	}
+	return s, s.checkPaths(len(data))
+}
+
+// checkPaths fails when the paths of the script objects would take more
+// than 8 times the size bytes they were read from and 4 MiB in all: each
+// is kept once made, and long names repeated down deep outer chains
+// could make a small table's take gigabytes. (s.index has checked the
+// name indices.)
+func (s *ScriptObjects) checkPaths(size int) error {
+	total, limit := int64(0), 8*int64(size)+4<<20
+	// bound[i] is at least len of i's path (memoPath): the names of its
+	// outers, separators, numbers, "?/"; 0 before it is known. Each
+	// object's outer is looked up once.
+	n := s.Len()
+	bound := make([]int64, n)
+	var chain []int
+	for i := range n {
+		chain = chain[:0]
+		base := int64(0)
+		for j := i; j >= 0; j = s.outer(j) {
+			if bound[j] > 0 {
+				base = bound[j]
+				break
+			}
+			if len(chain) > maxOuterDepth+1 {
+				break // (a cycle, or cut by memoPath)
+			}
+			chain = append(chain, j)
+		}
+		for k := len(chain) - 1; k >= 0; k-- {
+			j := chain[k]
+			base += int64(s.names.maxLen(int(binary.LittleEndian.Uint32(s.entries[j*scriptObjectSize:])&(1<<30-1)))) + 14
+			if bound[j] == 0 {
+				bound[j] = base
+			}
+		}
+		if total += bound[i]; total > limit {
+			return fmt.Errorf("zen: script objects: the paths of its %d objects take more than %d bytes, 8 times its size and 4 MiB (long names repeated by deep outer chains?)", n, limit)
+		}
+	}
+	return nil
 }
 
 // ParseScriptObjectsUE4 reads the UE 4.26/4.27 global data: the global name
@@ -145,7 +188,10 @@ func ParseScriptObjectsUE4(names, hashes, initialLoadMeta []byte) (*ScriptObject
 	if err := r.Err(); err != nil {
 		return nil, fmt.Errorf("zen: initial load meta: %w", err)
 	}
-	return s, s.index()
+	if err := s.index(); err != nil {
+		return s, err
+	}
+	return s, s.checkPaths(len(names) + len(initialLoadMeta))
 }
 
 // ScriptObjectsCache keeps the last table [ScriptObjectsCache.Parse]
