@@ -275,7 +275,7 @@ func decodeAll(f *uasset.File, ctx *property.Context, keep bool, prior *Prior) (
 			x, known = prior.outcome(i, ctx)
 		}
 		if !known {
-			if decoded += max(f.Exports[i].SerialSize, 0); decoded > limit {
+			if decoded += max(f.Exports[i].SerialSize, 0); decoded > limit && !f.MissingUexp() {
 				st.Failed++
 				st.BytesUnaccounted += f.Exports[i].SerialSize
 				if len(st.Failures) < maxFailures {

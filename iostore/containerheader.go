@@ -93,7 +93,7 @@ func (s *StoreEntries) At(i int) StoreEntry {
 }
 
 // MarshalJSON writes the entries as an array of StoreEntry.
-func (s *StoreEntries) MarshalJSON() ([]byte, error) {
+func (s StoreEntries) MarshalJSON() ([]byte, error) {
 	list := make([]StoreEntry, s.Len())
 	for i := range list {
 		list[i] = s.At(i)

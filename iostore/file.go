@@ -530,9 +530,12 @@ func (f *File) checkEntries() error {
 	nb := uint64(f.NumBlocks())
 	// The engine writes each chunk from a block of its own: the chunks'
 	// blocks add up to the TOC's (a chunk may share its first and last
-	// with others when not aligned). Chunks of a crafted TOC that all span
-	// all its blocks would make checking them quadratic.
-	spanned, limit := uint64(0), nb+2*uint64(len(f.ChunkIDs))
+	// with others when not aligned), and to more only where chunks are
+	// deduplicated (UE 5.8's bDeduplicateChunks: a copy's entry points at
+	// the first's blocks). Chunks of a crafted TOC that all span all its
+	// blocks would make checking them quadratic: past 16 times its blocks
+	// and 2 a chunk, they are refused.
+	spanned, limit := uint64(0), 16*nb+2*uint64(len(f.ChunkIDs))
 	for i := range f.ChunkIDs {
 		ol := f.OffsetLength(i)
 		if ol.Length == 0 {
@@ -544,7 +547,7 @@ func (f *File) checkEntries() error {
 			return &FormatError{Offset: at, Msg: fmt.Sprintf("chunk %d (%s): range [0x%x, +0x%x) needs compression blocks beyond the %d the TOC has", i, f.ChunkIDs[i], ol.Offset, ol.Length, nb)}
 		}
 		if spanned += (end-1)/bs - ol.Offset/bs + 1; spanned > limit {
-			return &FormatError{Offset: at, Msg: fmt.Sprintf("chunk %d (%s): the chunks up to it span %d compression blocks, more than the %d the TOC has and 2 for each chunk (chunks overlap)", i, f.ChunkIDs[i], spanned, nb)}
+			return &FormatError{Offset: at, Msg: fmt.Sprintf("chunk %d (%s): the chunks up to it span %d compression blocks, more than 16 times the %d the TOC has and 2 for each chunk (chunks overlap)", i, f.ChunkIDs[i], spanned, nb)}
 		}
 	}
 	return nil

@@ -365,7 +365,8 @@ func TestStream(t *testing.T) {
 
 // TestOverlappingChunks: chunks that each span all of a TOC's blocks (a
 // crafted TOC whose checks would be quadratic) are refused as it is read;
-// the chunks as written read.
+// the chunks as written read, and so do copies whose entries point at the
+// first's blocks (UE 5.8's deduplicated chunks).
 func TestOverlappingChunks(t *testing.T) {
 	data := bytes.Repeat([]byte{7}, 8<<10)
 	chunks := make([]iostoretest.Chunk, 50)
@@ -390,5 +391,12 @@ func TestOverlappingChunks(t *testing.T) {
 	copy(f.offLens, offLens)
 	if err := f.checkEntries(); err != nil {
 		t.Errorf("the chunks as written: %v", err)
+	}
+	// Chunks 1-10 as copies of chunk 0 (8 blocks each).
+	for i := 1; i <= 10; i++ {
+		copy(f.offLens[i*offsetLengthSize:(i+1)*offsetLengthSize], f.offLens[:offsetLengthSize])
+	}
+	if err := f.checkEntries(); err != nil {
+		t.Errorf("deduplicated chunks: %v", err)
 	}
 }

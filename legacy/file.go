@@ -64,8 +64,25 @@ type fileMemo struct {
 	mu    sync.Mutex
 	paths []string
 	// formatted counts the bytes of numbered names made (see name);
-	// decoded the bytes of export data decoded, which widen the bound.
+	// decoded the bytes of export data decoded, which widen the bound:
+	// each export's once (widened, guarded by mu), however often it is
+	// decoded.
 	formatted, decoded atomic.Int64
+	widened            []bool
+}
+
+// widen counts the size bytes of export i of n among those decoded, the
+// first time it is decoded.
+func (m *fileMemo) widen(i, n int, size int64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.widened == nil {
+		m.widened = make([]bool, n)
+	}
+	if i < len(m.widened) && !m.widened[i] {
+		m.widened[i] = true
+		m.decoded.Add(size)
+	}
 }
 
 // Name is one name table entry (FNameEntry).
@@ -157,7 +174,7 @@ func (f *File) Release() {
 	f.Names, f.Imports, f.Exports = nil, nil, nil
 	if m := f.memo; m != nil {
 		m.mu.Lock()
-		m.paths = nil
+		m.paths, m.widened = nil, nil
 		m.mu.Unlock()
 	}
 	if ci, ok := f.img.(*chunkedImage); ok {
@@ -624,7 +641,7 @@ func (f *File) readNameRef(r *binread.Reader, field string) string {
 
 // errTextBudget reports a package whose numbered names, each formatted
 // anew, would take too many bytes.
-var errTextBudget = errors.New("its numbered names take more than 8 times its size and 4 MiB (a long name referenced many times?)")
+var errTextBudget = errors.New("its numbered names take more than 8 times its size and its exports decoded, and 4 MiB (a long name referenced many times?)")
 
 // textBudget bounds the bytes of its objects' paths, 8 times its size and
 // 4 MiB, and of names with numbers made for a package (formatted anew for

@@ -170,7 +170,7 @@ func (f *File) decodeObject(i int, data []byte) (*Object, error) {
 // sizes).
 func (f *File) decodeObjectInto(o *Object, i int, data []byte, keep bool) error {
 	if f.memo != nil {
-		f.memo.decoded.Add(int64(len(data)))
+		f.memo.widen(i, len(f.Exports), int64(len(data)))
 	}
 	e := &f.Exports[i]
 	*o = Object{Export: i}

@@ -395,9 +395,7 @@ func (p *Reader) readIndexLegacy(r *binread.Reader, index []byte) error {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d", i), Err: rebase(err, p.Footer.IndexOffset)}
 		}
 		e := p.readEntry(r) // (decoded again when asked for)
-		if e.CompressedSize > 0 {
-			p.dataSize += e.CompressedSize
-		}
+		p.addData(&e)
 		if err := r.Err(); err != nil {
 			return &FormatError{Offset: p.Footer.IndexOffset, What: fmt.Sprintf("index record %d (%q)", i, name), Err: rebase(err, p.Footer.IndexOffset)}
 		}
@@ -634,10 +632,22 @@ func (p *Reader) checkRef(i int, invalid *error) (blocks int, err error) {
 		}
 	}
 	p.anyEncrypted = p.anyEncrypted || e.Encrypted()
-	if e.CompressedSize > 0 {
-		p.dataSize += e.CompressedSize
-	}
+	p.addData(&e)
 	return len(e.Blocks), nil
+}
+
+// addData counts the bytes of data e points at in DataSize, as Verify
+// reads them (storedRanges): its blocks when it has some, else its stored
+// size; each range at most the pak's size (a crafted entry may claim any).
+func (p *Reader) addData(e *Entry) {
+	add := func(n int64) { p.dataSize = min(p.dataSize+min(max(n, 0), p.size), math.MaxInt64/2) }
+	if len(e.Blocks) == 0 {
+		add(e.CompressedSize)
+		return
+	}
+	for _, b := range e.Blocks {
+		add(b.End - b.Start)
+	}
 }
 
 // checkLoc checks that an entry location of the index points at an entry.

@@ -65,6 +65,11 @@ type Context struct {
 	// Trace, when set, records the version questions decoding asks (see
 	// [VersionTrace]).
 	Trace *VersionTrace
+
+	// textData and textUsed carry the text budget (see textBudgetFor)
+	// from decode to decode of one package: the data decoded so far and
+	// the bytes of strings its names made.
+	textData, textUsed int64
 }
 
 // Object versions the decoder branches on (EUnrealEngineObjectUE4Version

@@ -303,11 +303,19 @@ const maxStepsPerByte = 64
 // errBudget reports input that takes too much work to decode.
 var errBudget = errors.New("decoding takes too much work (hostile or corrupt data)")
 
-// textBudgetFor bounds the bytes of strings a decode of size bytes of data
-// builds from names: 16 times its size and 4 MiB. Each 8-byte name
-// reference can name a long name (up to megabytes) with a number, which
-// formats it anew.
-func textBudgetFor(size int) int64 { return 16*int64(size) + 4<<20 }
+// textBudgetFor bounds the bytes of strings the decodes of a package's
+// data build from names, up to one of size bytes: 16 times the data they
+// decoded and 4 MiB, for all of them (a package's exports are decoded one
+// by one, and a dump keeps them all). Each 8-byte name reference can name
+// a long name (up to megabytes) with a number, which formats it anew.
+func (d *decoder) startText(size int) {
+	ctx := d.ctx
+	ctx.textData += int64(size)
+	d.textBytes, d.textBudget = ctx.textUsed, 16*ctx.textData+4<<20
+}
+
+// endText keeps what the decode spent for the package's next ones.
+func (d *decoder) endText() { d.ctx.textUsed = d.textBytes }
 
 // errTextBudget reports data whose names would make too many bytes.
 var errTextBudget = errors.New("its names would make strings of more than 16 times its size and 4 MiB (long names referenced many times with numbers?)")

@@ -132,7 +132,8 @@ func (d *decoder) readExport(data []byte, ex Export) *Object {
 func (d *decoder) readExportInto(data []byte, ex Export, o *Object) {
 	ctx := d.ctx
 	d.budget = maxStepsPerByte*int64(len(data)) + 1<<16
-	d.textBudget = textBudgetFor(len(data))
+	d.startText(len(data))
+	defer d.endText()
 	*o = Object{Size: int64(len(data)), Properties: []*Property{}}
 	d.root = *binread.FromBytes(data)
 	r := &d.root
@@ -697,9 +698,10 @@ func (d *decoder) curveTable(r *binread.Reader) any {
 // reached its terminator with no issue.
 func ReadTagged(ctx *Context, data []byte) ([]*Property, []Issue, bool) {
 	d := getDecoder(ctx)
-	d.textBudget = textBudgetFor(len(data))
+	d.startText(len(data))
 	r := binread.FromBytes(data)
 	props, ok := d.tagged(r)
+	d.endText()
 	issues := d.issues
 	putDecoder(d)
 	return props, issues, ok && len(issues) == 0

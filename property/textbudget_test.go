@@ -39,6 +39,27 @@ func TestTextBudget(t *testing.T) {
 			t.Errorf("distinct numbers of a long name: ok %v, issues %v", ok, issues)
 		}
 	})
+	// The same references four at a time, in 500 decodes of one package:
+	// the budget is the package's, not each decode's.
+	next, input := int32(0), len(long)
+	var datas [][]byte
+	for range 500 {
+		var data []byte
+		data, ctx = nameArray(long, 4, func(int) int32 { next++; return next }) // (the same name map each time)
+		datas = append(datas, data)
+		input += len(data)
+	}
+	alloctest.Check(t, input, func() {
+		failed := 0
+		for _, data := range datas {
+			if _, _, ok := ReadTagged(ctx, data); !ok {
+				failed++
+			}
+		}
+		if failed < 490 || failed == 500 {
+			t.Errorf("500 decodes of 4 numbered references each to a long name: %d failed", failed)
+		}
+	})
 	for _, tc := range []struct {
 		name   string
 		number func(int) int32

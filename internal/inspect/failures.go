@@ -110,5 +110,33 @@ func isUnsupported(err error) bool {
 // have them decoded again for each.
 func sharedDataLimit(size int64) int64 { return 2*size + 64<<20 }
 
+// exportBudget applies sharedDataLimit to the exports of one package,
+// counting each export once however often it is decoded (a page decodes
+// them again as they are shown): an export may be decoded when the exports
+// first decoded up to it stay within the limit. Its user serializes calls.
+type exportBudget struct {
+	state          []uint8 // per export: 0 not yet decoded, 1 allowed, 2 refused
+	decoded, limit int64
+}
+
+func newExportBudget(exports int, size int64) *exportBudget {
+	return &exportBudget{state: make([]uint8, exports), limit: sharedDataLimit(size)}
+}
+
+// allow reports whether export i, of size bytes, may be decoded.
+func (b *exportBudget) allow(i int, size int64) bool {
+	if i < 0 || i >= len(b.state) {
+		return true // (the decode says what is wrong)
+	}
+	if b.state[i] == 0 {
+		b.decoded += max(size, 0)
+		b.state[i] = 1
+		if b.decoded > b.limit {
+			b.state[i] = 2
+		}
+	}
+	return b.state[i] == 1
+}
+
 // errSharedData reports exports past sharedDataLimit.
 var errSharedData = errors.New("the exports decoded up to it span more than twice the package's bytes and 64 MiB (exports share data): not decoded")

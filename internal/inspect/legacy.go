@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/upkg/upkg/internal/aeskey"
 	"github.com/upkg/upkg/legacy"
@@ -230,9 +231,17 @@ func legacyPackage(name string, f *legacy.File, opts *Options) *Package {
 	}
 
 	p.ExportData = f.Data
+	var budgetMu sync.Mutex
+	budget := newExportBudget(len(f.Exports), f.Size())
 	p.Props = func(i int) (any, error) {
 		if i < 0 || i >= len(f.Exports) {
 			return nil, fmt.Errorf("export %d out of range (%d exports)", i, len(f.Exports))
+		}
+		budgetMu.Lock()
+		ok := budget.allow(i, f.Exports[i].SerialSize)
+		budgetMu.Unlock()
+		if !ok {
+			return nil, fmt.Errorf("export %d: %w", i, errSharedData)
 		}
 		o, err := f.Object(i)
 		if errors.Is(err, legacy.ErrNoProperties) {
@@ -363,7 +372,16 @@ const maxFailures = 5
 // whose class has no reader in package legacy.
 func legacyStats(f *legacy.File) *Stats {
 	st := &Stats{}
+	budget := newExportBudget(len(f.Exports), f.Size())
 	for i := range f.Exports {
+		if !budget.allow(i, f.Exports[i].SerialSize) {
+			st.ExportsWithProperties++
+			st.Failed++
+			if len(st.Failures) < maxFailures {
+				st.Failures = append(st.Failures, fmt.Sprintf("export %d: %v", i, errSharedData))
+			}
+			continue
+		}
 		native, err := f.CheckObject(i)
 		if errors.Is(err, legacy.ErrNoProperties) {
 			continue

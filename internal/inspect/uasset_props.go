@@ -73,18 +73,16 @@ func propsHook(f *uasset.File, p *Package, opts *Options) error {
 	m, merr := loadMappings(opts)
 	ctx := assetprops.ContextWith(f, m, packageLoader(f, p, opts))
 	var mu sync.Mutex // the context's schema cache is not safe for concurrent use
-	decoded := int64(0)
 	_, uexpSize := f.Uexp()
+	budget := newExportBudget(len(f.Exports), f.Size()+uexpSize)
 	p.Props = func(i int) (any, error) {
 		mu.Lock()
 		defer mu.Unlock()
 		if merr != nil {
 			return nil, merr
 		}
-		if i >= 0 && i < len(f.Exports) {
-			if decoded += max(f.Exports[i].SerialSize, 0); decoded > sharedDataLimit(f.Size()+uexpSize) {
-				return nil, fmt.Errorf("export %d: %w", i, errSharedData)
-			}
+		if i >= 0 && i < len(f.Exports) && !f.MissingUexp() && !budget.allow(i, f.Exports[i].SerialSize) {
+			return nil, fmt.Errorf("export %d: %w", i, errSharedData)
 		}
 		o, err := assetprops.Decode(f, ctx, i)
 		if err != nil {

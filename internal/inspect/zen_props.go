@@ -113,8 +113,8 @@ type zenDecode struct {
 	// lite is the Object of every lite decode, used before the next.
 	lite  property.Object
 	stats Stats
-	// decoded counts the export bytes decoded (see sharedDataLimit).
-	decoded int64
+	// budget bounds the export bytes decoded (see sharedDataLimit).
+	budget *exportBudget
 }
 
 // decode decodes export i; lite decodes only the outcome (see
@@ -134,7 +134,10 @@ func (z *zenDecode) decode(i int, lite bool) (*property.Object, error) {
 	if err != nil {
 		return nil, fmt.Errorf("export %d data: %w", i, err)
 	}
-	if z.decoded += int64(len(data)); z.decoded > sharedDataLimit(zp.ExportDataEnd()) {
+	if z.budget == nil {
+		z.budget = newExportBudget(len(zp.Exports), zp.ExportDataEnd())
+	}
+	if !z.budget.allow(i, int64(len(data))) {
 		return nil, fmt.Errorf("export %d: %w", i, errSharedData)
 	}
 	e := &zp.Exports[i]
