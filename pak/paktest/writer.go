@@ -34,6 +34,9 @@ type File struct {
 	// before it with the same data and settings, written once (an index
 	// no engine writes: entries sharing data).
 	SharedData bool
+	// StoredSize, when not 0, is the stored size written for the entry,
+	// whatever its data takes (an index no engine writes).
+	StoredSize int64
 }
 
 // Options choose the pak layout.
@@ -253,6 +256,9 @@ func Build(o Options, files []File) ([]byte, error) {
 				s = (s + 15) &^ 15
 			}
 			start += s
+		}
+		if f.StoredSize != 0 {
+			e.size = f.StoredSize
 		}
 		w.entry(e, 0)
 		w.Write(stored)
