@@ -77,3 +77,25 @@ func TestScriptObjectPathBudget(t *testing.T) {
 		t.Errorf("path %q, want %q", got, want)
 	}
 }
+
+// TestEmptyExternalArcsAlloc: a 5.0-5.2 package whose graph data ends in a
+// million empty external arc arrays (4 bytes each) reads within
+// alloctest's bound: the arrays are counted before they are allocated.
+func TestEmptyExternalArcsAlloc(t *testing.T) {
+	b, _ := buildZen50(false, false)
+	p, err := Parse(b, Options{HeaderVersion: HeaderOptionalSegmentPackages})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const n = 1 << 20
+	hs := int(p.Summary.HeaderSize)
+	data := append(append(append([]byte(nil), b[:hs]...), make([]byte, 4*n)...), b[hs:]...)
+	binary.LittleEndian.PutUint32(data[4:], uint32(hs+4*n))  // HeaderSize
+	binary.LittleEndian.PutUint32(data[20:], uint32(hs+4*n)) // CookedHeaderSize
+	alloctest.Check(t, len(data), func() {
+		p, err := Parse(data, Options{HeaderVersion: HeaderOptionalSegmentPackages})
+		if err != nil || len(p.PackageArcs) != n+1 {
+			t.Errorf("%v, %d package arcs", err, len(p.PackageArcs))
+		}
+	})
+}

@@ -759,6 +759,22 @@ func (p *Package) readGraphData(r *binread.Reader) {
 	for i := 0; i < n && r.Err() == nil; i++ {
 		p.InternalArcs = append(p.InternalArcs, Arc{r.I32("Arc.From"), r.I32("Arc.To")})
 	}
+	// One array of external arcs per imported package, to the end: counted
+	// first, so that the arrays are allocated once (each empty one is 4
+	// bytes of data and 56 of PackageArcs; grown by appending, more).
+	start, arrays := r.Offset(), 0
+	for r.Remaining() > 0 && r.Err() == nil {
+		n := r.Count("ExternalDependencyArcs", 9)
+		r.Skip(int64(n)*9, "ExternalDependencyArcs")
+		arrays++
+	}
+	if r.Err() != nil {
+		return
+	}
+	r.SeekTo(start, "ExternalDependencyArcs")
+	if cap(p.PackageArcs)-len(p.PackageArcs) < arrays {
+		p.PackageArcs = append(make([]PackageArcs, 0, len(p.PackageArcs)+arrays), p.PackageArcs...)
+	}
 	for r.Remaining() > 0 && r.Err() == nil {
 		var pa PackageArcs
 		n := r.Count("ExternalDependencyArcs", 9)
