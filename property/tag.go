@@ -75,21 +75,71 @@ func (t *Type) String() string {
 	if t == nil {
 		return "None"
 	}
+	n := typeLen(t)
+	if n == len(t.Name) {
+		return t.Name // nothing around it (no copy)
+	}
+	// One allocation: joined level by level, a type nested deep around a
+	// long name took its length at each level.
+	var b strings.Builder
+	b.Grow(n)
+	t.writeTo(&b)
+	return b.String()
+}
+
+// writeTo writes t.String() to b.
+func (t *Type) writeTo(b *strings.Builder) {
+	if t == nil {
+		b.WriteString("None")
+		return
+	}
+	b.WriteString(t.Name)
 	switch t.Name {
 	case "StructProperty":
 		if t.Struct != "" {
-			return t.Name + "<" + t.Struct + ">"
+			b.WriteByte('<')
+			b.WriteString(t.Struct)
+			b.WriteByte('>')
 		}
 	case "ByteProperty", "EnumProperty":
 		if t.Enum != "" && t.Enum != "None" {
-			return t.Name + "<" + t.Enum + ">"
+			b.WriteByte('<')
+			b.WriteString(t.Enum)
+			b.WriteByte('>')
 		}
 	case "ArrayProperty", "SetProperty", "OptionalProperty":
-		return t.Name + "<" + t.Inner.String() + ">"
+		b.WriteByte('<')
+		t.Inner.writeTo(b)
+		b.WriteByte('>')
 	case "MapProperty":
-		return t.Name + "<" + t.Inner.String() + ", " + t.Value.String() + ">"
+		b.WriteByte('<')
+		t.Inner.writeTo(b)
+		b.WriteString(", ")
+		t.Value.writeTo(b)
+		b.WriteByte('>')
 	}
-	return t.Name
+}
+
+// typeLen is len(t.String()), without making it.
+func typeLen(t *Type) int {
+	if t == nil {
+		return len("None")
+	}
+	switch t.Name {
+	case "StructProperty":
+		if t.Struct != "" {
+			return len(t.Name) + 2 + len(t.Struct)
+		}
+	case "ByteProperty", "EnumProperty":
+		if t.Enum != "" && t.Enum != "None" {
+			return len(t.Name) + 2 + len(t.Enum)
+		}
+	case "ArrayProperty", "SetProperty", "OptionalProperty":
+		return len(t.Name) + 2 + typeLen(t.Inner)
+	case "MapProperty":
+		return len(t.Name) + 4 + typeLen(t.Inner) + typeLen(t.Value)
+	}
+	return len(t.Name)
 }
 
 // TagFlags is EPropertyTagFlags (UE5.4+ tags).

@@ -1,10 +1,13 @@
 package property
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/upkg/upkg/internal/alloctest"
+	"github.com/upkg/upkg/internal/binwrite"
+	"github.com/upkg/upkg/usmap"
 )
 
 // nameArray writes an ArrayProperty of n NameProperty values, all naming
@@ -68,6 +71,79 @@ func TestTextBudget(t *testing.T) {
 		props, issues, ok := ReadTagged(ctx, data)
 		if !ok || len(props) != 1 {
 			t.Errorf("%.8s...: ok %v, issues %v", tc.name, ok, issues)
+		}
+	}
+}
+
+// TestTypeNameBudget: a schema of 1,000 properties, each an array of
+// arrays (30 deep) of a struct with a 64 KB name, would print 64 MB of
+// type names for 4 KB of data: the decode fails within alloctest's bound
+// (the name counted as input); with a short name it reads.
+func TestTypeNameBudget(t *testing.T) {
+	const n = 1000
+	// setup makes the schema and data; its decode runs the decode.
+	setup := func(structName string) (decode func() *Object) {
+		props := make([]usmap.Property, n)
+		for i := range props {
+			typ := &usmap.Type{Kind: usmap.StructProperty, Struct: structName}
+			for range 30 {
+				typ = &usmap.Type{Kind: usmap.ArrayProperty, Inner: typ}
+			}
+			props[i] = usmap.Property{Name: fmt.Sprintf("P%d", i), Index: uint16(i), ArraySize: 1, Type: typ}
+		}
+		thing := usmap.NewStruct("Thing", "", props)
+		ctx := &Context{FileVersionUE4: 522, FileVersionUE5: 1009, Names: []string{"None"}, Unversioned: true, FilterEditorOnly: true,
+			LocalSchema: func(name string) *usmap.Struct {
+				if strings.EqualFold(name, "Thing") {
+					return thing
+				}
+				return nil
+			}}
+		w := binwrite.New()
+		for f := range n / 125 { // 8 fragments of 125 values, no zeroes
+			h := uint16(125 << 9)
+			if f == n/125-1 {
+				h |= 0x100
+			}
+			w.U16(h)
+		}
+		for range n {
+			w.I32(0) // an empty array
+		}
+		w.U32(0) // object GUID flag
+		data := w.Bytes()
+		return func() *Object { return ReadExport(ctx, data, Export{Class: "Thing"}) }
+	}
+	long := strings.Repeat("S", 64<<10)
+	decode := setup(long)
+	var o *Object
+	alloctest.Check(t, 4*n+len(long), func() { o = decode() })
+	if o.Complete || len(o.Issues) == 0 || !strings.Contains(o.Issues[0].Msg, "strings of more than") {
+		t.Errorf("long struct name: complete %v, issues %v", o.Complete, o.Issues)
+	}
+	if o := setup("Short")(); !o.Complete || len(o.Properties) != n {
+		t.Errorf("short struct name: complete %v, %d properties, issues %v", o.Complete, len(o.Properties), o.Issues)
+	}
+}
+
+// TestTypeString prints types as they are written in tags and schemas.
+func TestTypeString(t *testing.T) {
+	vec := &Type{Name: "StructProperty", Struct: "Vector"}
+	for _, tc := range []struct {
+		t    *Type
+		want string
+	}{
+		{nil, "None"},
+		{&Type{Name: "IntProperty"}, "IntProperty"},
+		{&Type{Name: "StructProperty"}, "StructProperty"},
+		{&Type{Name: "EnumProperty", Enum: "None"}, "EnumProperty"},
+		{&Type{Name: "ByteProperty", Enum: "EMode"}, "ByteProperty<EMode>"},
+		{&Type{Name: "ArrayProperty"}, "ArrayProperty<None>"},
+		{&Type{Name: "SetProperty", Inner: vec}, "SetProperty<StructProperty<Vector>>"},
+		{&Type{Name: "MapProperty", Inner: &Type{Name: "NameProperty"}, Value: &Type{Name: "OptionalProperty", Inner: vec}}, "MapProperty<NameProperty, OptionalProperty<StructProperty<Vector>>>"},
+	} {
+		if got := tc.t.String(); got != tc.want || typeLen(tc.t) != len(tc.want) {
+			t.Errorf("%q (length %d), want %q", got, typeLen(tc.t), tc.want)
 		}
 	}
 }

@@ -100,7 +100,7 @@ func (d *decoder) flatOf(s *usmap.Struct) *flatSchema {
 // flatProperty resolves schema index idx of s (whose flatSchema is fs) as
 // propertyAt does, with the property's type converted, once per struct and
 // decode. The entry may move when fs grows: copy what is needed.
-func (d *decoder) flatProperty(s *usmap.Struct, fs *flatSchema, idx int) (*flatProp, bool) {
+func (d *decoder) flatProperty(r *binread.Reader, s *usmap.Struct, fs *flatSchema, idx int) (*flatProp, bool) {
 	if idx < len(fs.props) && fs.props[idx].ok {
 		return &fs.props[idx], true
 	}
@@ -109,7 +109,11 @@ func (d *decoder) flatProperty(s *usmap.Struct, fs *flatSchema, idx int) (*flatP
 		return nil, false
 	}
 	t := d.typeOf(up.Type)
-	e := flatProp{name: up.Name, t: t, tname: d.typeName(t), arrIdx: int32(arrIdx), ok: true}
+	tname, ok := d.typeName(r, t)
+	if !ok {
+		return nil, false
+	}
+	e := flatProp{name: up.Name, t: t, tname: tname, arrIdx: int32(arrIdx), ok: true}
 	if idx >= maxFlatIndex {
 		d.flatScratch = e
 		return &d.flatScratch, true
@@ -241,7 +245,7 @@ func (d *decoder) unversionedOnStack(r *binread.Reader, name string) {
 				zero = mask[zi/8]&(1<<(zi%8)) != 0
 				zi++
 			}
-			fp, ok := d.flatProperty(s, fs, idx)
+			fp, ok := d.flatProperty(r, s, fs, idx)
 			if !ok {
 				r.Failf("UnversionedProperties", "%s: schema index %d not in the mappings (the mappings do not match this package)", name, idx)
 				return
@@ -327,15 +331,20 @@ func (d *decoder) zeroValue(t *Type) any {
 // than any native layout with fixed fields takes.
 var zeroBytes [256]byte
 
-// typeName caches the printed form of schema types.
-func (d *decoder) typeName(t *Type) string {
+// typeName caches the printed form of schema types; the printing counts
+// against the decode's text budget (failing r past it): a mappings file's
+// types can nest long struct names many levels deep.
+func (d *decoder) typeName(r *binread.Reader, t *Type) (string, bool) {
 	if d.typeNames == nil {
 		d.typeNames = map[*Type]string{}
 	}
 	if s, ok := d.typeNames[t]; ok {
-		return s
+		return s, true
+	}
+	if !d.spendText(r, "UnversionedProperties", typeLen(t)) {
+		return "", false
 	}
 	s := t.String()
 	d.typeNames[t] = s
-	return s
+	return s, true
 }
