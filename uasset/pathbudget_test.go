@@ -11,31 +11,39 @@ import (
 	"github.com/upkg/upkg/internal/corpus"
 )
 
-// withImports rewrites a real UE 4.19 package to have its names plus one
-// of nameLen bytes, and n imports all named by it (with number number),
-// import i inside import outer(i) (-1: none).
-func withImports(t *testing.T, nameLen, n int, number int32, outer func(i int) int) []byte {
+// withLongName reads package b and appends to it a copy of its name map
+// with one more name, of nameLen bytes, for the summary to point at (the
+// caller patches NameCount and NameOffset with names and nameOff). long is
+// the new name's index.
+func withLongName(t *testing.T, b []byte, nameLen int) (f *File, out []byte, names, nameOff int, long int32) {
 	t.Helper()
-	b := smallSummary(t)
 	f, err := NewFile(bytes.NewReader(b), int64(len(b)))
 	if err != nil {
 		t.Fatal(err)
 	}
 	le := binary.LittleEndian
-	out := append([]byte(nil), b...)
-	nameOff := len(out)
-	names := make([]string, 0, len(f.Names)+1)
-	for _, nm := range f.Names {
-		names = append(names, nm.Name.S)
-	}
-	names = append(names, strings.Repeat("N", nameLen))
-	for _, s := range names {
+	out = append([]byte(nil), b...)
+	nameOff = len(out)
+	add := func(s string) {
 		out = le.AppendUint32(out, uint32(len(s)+1))
 		out = append(out, s...)
 		out = append(out, 0)
 		out = le.AppendUint32(out, 0) // the two name hashes
 	}
-	long := int32(len(names) - 1)
+	for _, nm := range f.Names {
+		add(nm.Name.S)
+	}
+	add(strings.Repeat("N", nameLen))
+	return f, out, len(f.Names) + 1, nameOff, int32(len(f.Names))
+}
+
+// withImports rewrites a real UE 4.19 package to have its names plus one
+// of nameLen bytes, and n imports all named by it (with number number),
+// import i inside import outer(i) (-1: none).
+func withImports(t *testing.T, nameLen, n int, number int32, outer func(i int) int) []byte {
+	t.Helper()
+	f, out, names, nameOff, long := withLongName(t, smallSummary(t), nameLen)
+	le := binary.LittleEndian
 	importOff := len(out)
 	for i := range n {
 		o := int32(0)
@@ -46,7 +54,7 @@ func withImports(t *testing.T, nameLen, n int, number int32, outer func(i int) i
 			out = le.AppendUint32(out, uint32(v)) // ClassPackage, ClassName, OuterIndex, ObjectName
 		}
 	}
-	for field, v := range map[string]int{"NameCount": len(names), "NameOffset": nameOff, "ImportCount": n, "ImportOffset": importOff} {
+	for field, v := range map[string]int{"NameCount": names, "NameOffset": nameOff, "ImportCount": n, "ImportOffset": importOff} {
 		le.PutUint32(out[f.summaryFieldOffset("PackageFileSummary."+field):], uint32(v))
 	}
 	return out
@@ -101,33 +109,16 @@ func TestSoftObjectPathsBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := NewFile(bytes.NewReader(b), int64(len(b)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f, out, names, nameOff, long := withLongName(t, b, 1<<20)
 	le := binary.LittleEndian
-	out := append([]byte(nil), b...)
-	nameOff := len(out)
-	names := make([]string, 0, len(f.Names)+1)
-	for _, nm := range f.Names {
-		names = append(names, nm.Name.S)
-	}
-	names = append(names, strings.Repeat("N", 1<<20))
-	for _, s := range names {
-		out = le.AppendUint32(out, uint32(len(s)+1))
-		out = append(out, s...)
-		out = append(out, 0)
-		out = le.AppendUint32(out, 0) // the two name hashes
-	}
-	long := uint32(len(names) - 1)
 	pathsOff := len(out)
 	const n = 2000
 	for range n {
-		for _, v := range []uint32{long, 0, long, 0, 0} { // PackageName, AssetName, SubPath ""
+		for _, v := range []uint32{uint32(long), 0, uint32(long), 0, 0} { // PackageName, AssetName, SubPath ""
 			out = le.AppendUint32(out, v)
 		}
 	}
-	for field, v := range map[string]int{"NameCount": len(names), "NameOffset": nameOff, "SoftObjectPathsCount": n, "SoftObjectPathsOffset": pathsOff} {
+	for field, v := range map[string]int{"NameCount": names, "NameOffset": nameOff, "SoftObjectPathsCount": n, "SoftObjectPathsOffset": pathsOff} {
 		le.PutUint32(out[f.summaryFieldOffset("PackageFileSummary."+field):], uint32(v))
 	}
 	alloctest.Check(t, len(out), func() {
